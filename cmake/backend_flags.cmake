@@ -1,0 +1,19 @@
+# Per-file target flags for backend sources.  Only the file that uses an
+# instruction set is compiled with its flag, so a build for x86-64 still runs
+# on a CPU without it: dispatch decides at run time whether the code is used.
+#
+#   ic_backend_flags(<arch-regex> <file-glob> <flags...>)
+# applies <flags> to src files matching <file-glob> when the target processor
+# matches <arch-regex>.  Families add their lines below as backends arrive.
+function(ic_backend_flags archre fileglob)
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "${archre}")
+    file(GLOB files ${CMAKE_SOURCE_DIR}/src/${fileglob})
+    foreach(f ${files})
+      set_property(SOURCE ${f} APPEND PROPERTY COMPILE_OPTIONS ${ARGN})
+    endforeach()
+  endif()
+endfunction()
+
+set(IC_X86 "^(x86_64|AMD64|amd64)$")
+set(IC_ARM64 "^(aarch64|arm64)$")
+set(IC_PPC64 "^(ppc64|ppc64le|powerpc64|powerpc64le)$")

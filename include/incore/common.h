@@ -1,0 +1,78 @@
+/*
+ * incore/common.h - status codes, version, memory helpers and the
+ * implementation-selection API shared by every primitive family.
+ *
+ * Every function that can fail returns an int status: IC_OK (0) on success,
+ * a negative IC_ERR_* value otherwise.  ic_status_str() names each one.
+ */
+#ifndef INCORE_COMMON_H
+#define INCORE_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IC_VERSION_STRING "0.1.0"
+
+enum {
+    IC_OK              = 0,
+    IC_ERR_NULL        = -1,  /* NULL pointer where data is required        */
+    IC_ERR_KEYLEN      = -2,  /* key length not allowed by the primitive    */
+    IC_ERR_LENGTH      = -3,  /* length not a multiple of the block size    */
+    IC_ERR_IVLEN       = -4,  /* IV / nonce length not allowed (e.g. 0)     */
+    IC_ERR_TAGLEN      = -5,  /* tag length not allowed by the mode         */
+    IC_ERR_TOOLONG     = -6,  /* message over the mode's limit              */
+    IC_ERR_AUTH        = -7,  /* authentication failed; no plaintext out    */
+    IC_ERR_STATE       = -8,  /* call out of order (e.g. AAD after data)    */
+    IC_ERR_OVERLAP     = -9,  /* in/out overlap partially (in == out is ok) */
+    IC_ERR_UNKNOWN     = -10, /* unknown primitive or implementation name   */
+    IC_ERR_UNAVAILABLE = -11, /* implementation needs features CPU lacks    */
+    IC_ERR_PARAM       = -12, /* other invalid argument                     */
+    IC_ERR_SYNTAX      = -13, /* malformed INCORE_CPU / INCORE_IMPL string  */
+    IC_ERR_SELFTEST    = -14  /* a known-answer self-test gave a wrong answer */
+};
+
+const char *ic_version(void);
+const char *ic_status_str(int status);
+
+/* Zero memory in a way the compiler may not elide (keys, state). */
+void ic_wipe(void *p, size_t len);
+
+/* Constant-time comparison: 1 if equal, 0 if not; time depends only on len. */
+int ic_ct_equal(const void *a, const void *b, size_t len);
+
+/* ---- CPU features ------------------------------------------------------
+ * One bit per feature of any architecture; only the bits of the running
+ * architecture can ever be set.  ic_cpu_features() is what detection found
+ * minus the mask (INCORE_CPU or ic_cpu_set_mask()).                        */
+uint64_t    ic_cpu_detected(void);            /* before masking            */
+uint64_t    ic_cpu_features(void);            /* after masking             */
+int         ic_cpu_set_mask(uint64_t keep);   /* keep only these; reselects */
+int         ic_cpu_parse(const char *spec, uint64_t *keep); /* INCORE_CPU syntax */
+const char *ic_cpu_feature_name(unsigned bit);/* NULL past the last bit    */
+const char *ic_cpu_arch(void);                /* "x86-64", "aarch64", ...  */
+const char *ic_cpu_model(void);               /* brand string when known   */
+const char *ic_env_error(void);               /* last INCORE_* parse error or NULL */
+
+/* ---- implementations ---------------------------------------------------
+ * prim is a primitive name: "aes", "ghash", "sha1", "sha256", "sha512",
+ * "chacha20", "poly1305", "crc32", "crc32c".  Index 0 is the best entry; the
+ * last one is always the portable implementation.                          */
+size_t      ic_impl_count(const char *prim);
+const char *ic_impl_name(const char *prim, size_t i);
+int         ic_impl_available(const char *prim, size_t i);
+int         ic_impl_select(const char *prim, const char *name); /* NULL/"auto": automatic */
+const char *ic_impl_selected(const char *prim);
+const char *ic_prim_name(size_t i);           /* enumerate primitives; NULL at end */
+
+/* Known-answer self-test of prim with its currently selected implementation:
+ * IC_OK, IC_ERR_SELFTEST, or IC_ERR_UNKNOWN for an unknown primitive name. */
+int         ic_selftest(const char *prim);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

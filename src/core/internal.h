@@ -1,0 +1,145 @@
+/*
+ * internal.h - what every incore source file shares and users never see:
+ * endian-explicit loads and stores, rotations, the CPU feature bits and the
+ * implementation registry.
+ *
+ * Portable code must never rely on the host byte order: all multi-byte
+ * values are read and written through ic_load / ic_store below, so the same
+ * source is right on big-endian ppc64 and little-endian everything else.
+ */
+#ifndef INCORE_INTERNAL_H
+#define INCORE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "incore/common.h"
+
+/* ---- loads and stores (memcpy lets the compiler emit one move) -------- */
+static inline uint32_t ic_load32_le(const void *p)
+{
+    const uint8_t *b = (const uint8_t *)p;
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+static inline uint32_t ic_load32_be(const void *p)
+{
+    const uint8_t *b = (const uint8_t *)p;
+    return (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
+}
+static inline uint64_t ic_load64_le(const void *p)
+{
+    const uint8_t *b = (const uint8_t *)p;
+    return (uint64_t)ic_load32_le(b) | (uint64_t)ic_load32_le(b + 4) << 32;
+}
+static inline uint64_t ic_load64_be(const void *p)
+{
+    const uint8_t *b = (const uint8_t *)p;
+    return (uint64_t)ic_load32_be(b) << 32 | (uint64_t)ic_load32_be(b + 4);
+}
+static inline void ic_store32_le(void *p, uint32_t v)
+{
+    uint8_t *b = (uint8_t *)p;
+    b[0] = (uint8_t)v; b[1] = (uint8_t)(v >> 8); b[2] = (uint8_t)(v >> 16); b[3] = (uint8_t)(v >> 24);
+}
+static inline void ic_store32_be(void *p, uint32_t v)
+{
+    uint8_t *b = (uint8_t *)p;
+    b[3] = (uint8_t)v; b[2] = (uint8_t)(v >> 8); b[1] = (uint8_t)(v >> 16); b[0] = (uint8_t)(v >> 24);
+}
+static inline void ic_store64_le(void *p, uint64_t v)
+{
+    ic_store32_le(p, (uint32_t)v);
+    ic_store32_le((uint8_t *)p + 4, (uint32_t)(v >> 32));
+}
+static inline void ic_store64_be(void *p, uint64_t v)
+{
+    ic_store32_be(p, (uint32_t)(v >> 32));
+    ic_store32_be((uint8_t *)p + 4, (uint32_t)v);
+}
+static inline uint32_t ic_rotl32(uint32_t x, unsigned n) { return (x << (n & 31)) | (x >> ((32 - n) & 31)); }
+static inline uint32_t ic_rotr32(uint32_t x, unsigned n) { return (x >> (n & 31)) | (x << ((32 - n) & 31)); }
+static inline uint64_t ic_rotr64(uint64_t x, unsigned n) { return (x >> (n & 63)) | (x << ((64 - n) & 63)); }
+
+/* out = a ^ b over n bytes (any alignment, may alias). */
+static inline void ic_xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = a[i] ^ b[i];
+}
+
+/* Bad-input helper: a NULL pointer is only fine when its length is 0. */
+#define IC_NULL_CHECK(p, len) do { if ((p) == NULL && (len) != 0) return IC_ERR_NULL; } while (0)
+
+/* 1 when [out, out+len) and [in, in+len) overlap other than exactly. */
+static inline int ic_bad_overlap(const void *out, const void *in, size_t len)
+{
+    uintptr_t o = (uintptr_t)out, i = (uintptr_t)in;
+    if (len == 0 || o == i)
+        return 0;
+    return o < i + len && i < o + len;
+}
+
+/* ---- CPU feature bits ---------------------------------------------------
+ * One namespace for every architecture; names in cpu.c (for INCORE_CPU).   */
+enum {
+    /* x86-64 */
+    IC_CPU_SSSE3, IC_CPU_SSE42, IC_CPU_AESNI, IC_CPU_PCLMUL, IC_CPU_AVX,
+    IC_CPU_AVX2, IC_CPU_BMI2, IC_CPU_ADX, IC_CPU_SHANI, IC_CPU_AVX512F,
+    IC_CPU_AVX512VL, IC_CPU_AVX512BW, IC_CPU_AVX512IFMA, IC_CPU_VAES,
+    IC_CPU_VPCLMUL, IC_CPU_GFNI, IC_CPU_RDRAND, IC_CPU_RDSEED,
+    /* VIA / Centaur PadLock (present and enabled) */
+    IC_CPU_PADLOCK_RNG, IC_CPU_PADLOCK_ACE, IC_CPU_PADLOCK_ACE2,
+    IC_CPU_PADLOCK_PHE, IC_CPU_PADLOCK_PMM,
+    /* ARM (AArch64 and 32-bit) */
+    IC_CPU_NEON, IC_CPU_ARM_AES, IC_CPU_ARM_PMULL, IC_CPU_ARM_SHA1,
+    IC_CPU_ARM_SHA2, IC_CPU_ARM_SHA512, IC_CPU_ARM_CRC32, IC_CPU_ARM_RNG,
+    /* POWER */
+    IC_CPU_PPC_ALTIVEC, IC_CPU_PPC_VSX, IC_CPU_PPC_ARCH207,
+    IC_CPU_PPC_VCRYPTO, IC_CPU_PPC_ARCH300, IC_CPU_PPC_DARN,
+    IC_CPU_NBITS
+};
+#define IC_F(bit) (UINT64_C(1) << (bit))
+
+/* Arch detection, one file per family; returns found bits (unmasked). */
+uint64_t ic_cpu_detect_arch(char *model, size_t modelcap);
+
+/* ---- implementation registry -------------------------------------------
+ * Each primitive has a table of ic_impl entries, best first, portable last
+ * (needs == 0).  ops points at a primitive-specific struct of function
+ * pointers declared in the family's own internal header.                  */
+typedef struct ic_impl {
+    const char *name;     /* "ct64", "ni", "vaes", "p8", ...           */
+    uint64_t    needs;    /* all of these IC_F() bits must be present  */
+    const void *ops;
+} ic_impl;
+
+typedef enum {
+    IC_PRIM_AES, IC_PRIM_GHASH, IC_PRIM_SHA1, IC_PRIM_SHA256, IC_PRIM_SHA512,
+    IC_PRIM_CHACHA20, IC_PRIM_POLY1305, IC_PRIM_CRC32, IC_PRIM_CRC32C,
+    IC_PRIM_COUNT
+} ic_prim;
+
+/* Defined by each family (e.g. src/aes/aes.c): the table and its length. */
+#define IC_IMPL_TABLE(prim) \
+    extern const ic_impl ic_impls_##prim[]; extern const size_t ic_nimpls_##prim
+IC_IMPL_TABLE(aes);  IC_IMPL_TABLE(ghash);    IC_IMPL_TABLE(sha1);
+IC_IMPL_TABLE(sha256); IC_IMPL_TABLE(sha512); IC_IMPL_TABLE(chacha20);
+IC_IMPL_TABLE(poly1305); IC_IMPL_TABLE(crc32); IC_IMPL_TABLE(crc32c);
+
+/* The ops of the implementation selected for p right now.  Thread-safe;
+ * the first call runs detection and reads INCORE_CPU / INCORE_IMPL.
+ * Contexts store the pointer at init so they never switch half way.      */
+const void *ic_ops(ic_prim p);
+
+/* ---- self-test --------------------------------------------------------
+ * Each family provides a known-answer test of its primitive run through the
+ * public API with whatever implementation is selected now (src/<family>/
+ * <family>_kat.c).  It returns the number of failed answers, 0 when all are
+ * right.  `incore selftest` and ic_selftest() call it once per available
+ * implementation.                                                          */
+int ic_kat_aes(void);      int ic_kat_ghash(void);    /* ghash: via AES-GCM */
+int ic_kat_sha1(void);     int ic_kat_sha256(void);   int ic_kat_sha512(void);
+int ic_kat_chacha20(void); int ic_kat_poly1305(void);
+int ic_kat_crc32(void);    int ic_kat_crc32c(void);
+
+#endif
