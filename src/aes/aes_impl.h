@@ -1,0 +1,37 @@
+/*
+ * aes_impl.h - the operations every AES implementation provides, and what
+ * the mode drivers (aes.c) and AES-GCM (src/gcm/gcm.c) call through.
+ *
+ * All operations work on whole 16-byte blocks; the drivers handle argument
+ * checks and partial tails.  out may equal in.  Round keys live in the
+ * caller's ic_aes_key in whatever layout the implementation chose at
+ * setkey; k->ops records which one, so a key is only ever used by the
+ * implementation that expanded it.
+ */
+#ifndef INCORE_AES_IMPL_H
+#define INCORE_AES_IMPL_H
+
+#include "core/internal.h"
+#include "incore/aes.h"
+
+typedef struct ic_aes_ops {
+    /* Expand key (16, 24 or 32 bytes, already checked) into k's storage. */
+    void (*setkey)(ic_aes_key *k, const uint8_t *key, size_t keylen);
+    void (*ecb_enc)(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks);
+    void (*ecb_dec)(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks);
+    /* iv is updated to the last ciphertext block, so calls chain. */
+    void (*cbc_enc)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    void (*cbc_dec)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    /* ctr: full 128-bit big-endian counter, incremented once per block and
+     * left pointing at the next unused block (as OpenSSL's CTR).          */
+    void (*ctr)(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    /* ctr32: only the last 4 bytes count (big-endian, wrapping mod 2^32),
+     * the first 12 stay fixed: the GCM counter (SP 800-38D inc32).        */
+    void (*ctr32)(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    /* CFB128 and OFB: iv is the feedback register, updated for chaining. */
+    void (*cfb_enc)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    void (*cfb_dec)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    void (*ofb)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+} ic_aes_ops;
+
+#endif
