@@ -1,0 +1,55 @@
+/*
+ * incore/aes.h - AES-128/192/256 (FIPS 197) in ECB, CBC, CFB128, OFB and CTR
+ * (SP 800-38A).
+ *
+ * An ic_aes_key is expanded once with ic_aes_init() by the implementation
+ * selected at that moment (AES-NI, ARMv8 CE, POWER8 vcipher, bitsliced
+ * portable, ...) and keeps using it.  Keys may be used from several threads
+ * at once: every operation takes the key as const.
+ */
+#ifndef INCORE_AES_H
+#define INCORE_AES_H
+
+#include "incore/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IC_AES_BLOCK_SIZE 16
+#define IC_AES128_KEY_SIZE 16
+#define IC_AES192_KEY_SIZE 24
+#define IC_AES256_KEY_SIZE 32
+
+/* Room for the largest round-key layout of any backend (the bitsliced
+ * portable one: 15 rounds x 8 words x 8 bytes = 960 bytes). */
+#define IC_AES_KEY_STORAGE 1024
+
+typedef struct ic_aes_key {
+    _Alignas(64) uint8_t storage[IC_AES_KEY_STORAGE]; /* backend's round keys */
+    const void *ops;      /* implementation that expanded the key */
+    unsigned rounds;      /* 10, 12 or 14 */
+    unsigned keylen;      /* 16, 24 or 32; 0 = not initialised */
+} ic_aes_key;
+
+int  ic_aes_init(ic_aes_key *k, const uint8_t *key, size_t keylen);   /* 16, 24, 32 */
+void ic_aes_wipe(ic_aes_key *k);
+
+/* ECB and CBC: len must be a multiple of 16 (IC_ERR_LENGTH otherwise). */
+int ic_aes_ecb_encrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len);
+int ic_aes_ecb_decrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len);
+int ic_aes_cbc_encrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
+int ic_aes_cbc_decrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
+
+/* Stream modes take any length.  iv / ctr are updated so that consecutive
+ * calls continue the stream, provided every call but the last passes a
+ * multiple of 16 bytes.  CTR uses a full 128-bit big-endian counter. */
+int ic_aes_ctr_crypt(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t len);
+int ic_aes_cfb128_encrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
+int ic_aes_cfb128_decrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
+int ic_aes_ofb_crypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
