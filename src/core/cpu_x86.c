@@ -1,0 +1,123 @@
+/*
+ * cpu_x86.c - x86-64 feature detection: CPUID leaves 1 and 7, XGETBV to
+ * confirm the OS saves the YMM/ZMM state (a CPU flag alone is not enough:
+ * AVX code on an OS that does not save YMM corrupts registers), and the
+ * Centaur leaf 0xC0000001 for VIA PadLock, where each unit has a "present"
+ * and an "enabled" bit (PadLock Programming Guide, 002_59b5517655744fb2.txt:
+ * RNG bits 2/3, ACE 6/7, ACE2 8/9, PHE 10/11, PMM 12/13).
+ */
+#include "core/internal.h"
+#include <stdio.h>
+
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+#include <cpuid.h>
+
+static void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+    __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
+}
+
+static uint64_t xgetbv0(void)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (uint64_t)hi << 32 | lo;
+}
+
+/* bit of register r (0=eax..3=edx) set -> feature f */
+#define HAS(reg, bit) (((reg) >> (bit)) & 1u)
+
+static uint64_t detect_leaf1_7(uint32_t maxleaf)
+{
+    uint32_t r1[4], r7[4] = {0, 0, 0, 0};
+    uint64_t f = 0;
+    cpuid(1, 0, r1);
+    if (maxleaf >= 7)
+        cpuid(7, 0, r7);
+    uint32_t ecx = r1[2], ebx7 = r7[1], ecx7 = r7[2];
+    int osxsave = HAS(ecx, 27);
+    uint64_t xcr0 = osxsave ? xgetbv0() : 0;
+    int ymm_ok = (xcr0 & 0x6) == 0x6;              /* XMM | YMM state   */
+    int zmm_ok = ymm_ok && (xcr0 & 0xe0) == 0xe0;  /* opmask, ZMM_Hi256, Hi16_ZMM */
+
+    if (HAS(ecx, 9))  f |= IC_F(IC_CPU_SSSE3);
+    if (HAS(ecx, 20)) f |= IC_F(IC_CPU_SSE42);
+    if (HAS(ecx, 25)) f |= IC_F(IC_CPU_AESNI);
+    if (HAS(ecx, 1))  f |= IC_F(IC_CPU_PCLMUL);
+    if (HAS(ecx, 30)) f |= IC_F(IC_CPU_RDRAND);
+    if (HAS(ebx7, 18)) f |= IC_F(IC_CPU_RDSEED);
+    if (HAS(ebx7, 8))  f |= IC_F(IC_CPU_BMI2);
+    if (HAS(ebx7, 19)) f |= IC_F(IC_CPU_ADX);
+    if (HAS(ebx7, 29)) f |= IC_F(IC_CPU_SHANI);
+    if (HAS(ecx7, 8))  f |= IC_F(IC_CPU_GFNI);
+    if (ymm_ok) {
+        if (HAS(ecx, 28))  f |= IC_F(IC_CPU_AVX);
+        if (HAS(ebx7, 5))  f |= IC_F(IC_CPU_AVX2);
+        /* VAES / VPCLMULQDQ have 256-bit (VEX) forms usable without AVX-512 */
+        if (HAS(ecx7, 9))  f |= IC_F(IC_CPU_VAES);
+        if (HAS(ecx7, 10)) f |= IC_F(IC_CPU_VPCLMUL);
+    }
+    if (zmm_ok) {
+        if (HAS(ebx7, 16)) f |= IC_F(IC_CPU_AVX512F);
+        if (HAS(ebx7, 31)) f |= IC_F(IC_CPU_AVX512VL);
+        if (HAS(ebx7, 30)) f |= IC_F(IC_CPU_AVX512BW);
+        if (HAS(ebx7, 21)) f |= IC_F(IC_CPU_AVX512IFMA);
+    }
+    return f;
+}
+
+/* PadLock: only on Centaur/Zhaoxin CPUs, and only counted when both the
+ * "exists" and "enabled" bits are set (the BIOS may disable a unit). */
+static uint64_t detect_padlock(const char vendor[13])
+{
+    uint32_t r[4];
+    uint64_t f = 0;
+    if (strcmp(vendor, "CentaurHauls") != 0 && strcmp(vendor, "  Shanghai  ") != 0)
+        return 0;
+    cpuid(0xC0000000u, 0, r);
+    if (r[0] < 0xC0000001u)
+        return 0;
+    cpuid(0xC0000001u, 0, r);
+    uint32_t edx = r[3];
+#define BOTH(b) (HAS(edx, b) && HAS(edx, (b) + 1))
+    if (BOTH(2))  f |= IC_F(IC_CPU_PADLOCK_RNG);
+    if (BOTH(6))  f |= IC_F(IC_CPU_PADLOCK_ACE);
+    if (BOTH(8))  f |= IC_F(IC_CPU_PADLOCK_ACE2);
+    if (BOTH(10)) f |= IC_F(IC_CPU_PADLOCK_PHE);
+    if (BOTH(12)) f |= IC_F(IC_CPU_PADLOCK_PMM);
+#undef BOTH
+    return f;
+}
+
+static void brand(char *model, size_t cap)
+{
+    uint32_t r[4], b[12];
+    cpuid(0x80000000u, 0, r);
+    if (r[0] < 0x80000004u || cap == 0)
+        return;
+    for (uint32_t i = 0; i < 3; i++)
+        cpuid(0x80000002u + i, 0, b + 4 * i);
+    char s[49];
+    memcpy(s, b, 48);
+    s[48] = 0;
+    const char *p = s;
+    while (*p == ' ')
+        p++;
+    snprintf(model, cap, "%s", p);
+}
+
+uint64_t ic_cpu_detect_arch(char *model, size_t modelcap)
+{
+    uint32_t r[4];
+    char vendor[13];
+    cpuid(0, 0, r);
+    memcpy(vendor, &r[1], 4);
+    memcpy(vendor + 4, &r[3], 4);
+    memcpy(vendor + 8, &r[2], 4);
+    vendor[12] = 0;
+    brand(model, modelcap);
+    return detect_leaf1_7(r[0]) | detect_padlock(vendor);
+}
+
+const char *ic_cpu_arch(void) { return "x86-64"; }
+#endif

@@ -1,0 +1,207 @@
+/*
+ * registry.c - which implementation of each primitive runs.
+ *
+ * Every primitive has a table of implementations, best first, the portable
+ * one last (it needs nothing).  At first use, once and thread-safely, the
+ * library detects the CPU, applies INCORE_CPU, picks for each primitive the
+ * first entry whose needs the CPU meets, then applies INCORE_IMPL.  Readers
+ * (ic_ops, on every context init) only do an atomic load; the rarer writers
+ * (ic_impl_select, ic_cpu_set_mask: tests, benchmarks, configuration) take a
+ * mutex.  A context copies the ops pointer at init, so a later re-selection
+ * never changes the backend of a context half way.
+ */
+#include "core/internal.h"
+#include "core/registry.h"
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+    const char *name;
+    const ic_impl *impls;
+    const size_t *n;
+} prim_table;
+
+#define PRIM(p) {#p, ic_impls_##p, &ic_nimpls_##p}
+static const prim_table prims[IC_PRIM_COUNT] = {
+    [IC_PRIM_AES] = PRIM(aes),           [IC_PRIM_GHASH] = PRIM(ghash),
+    [IC_PRIM_SHA1] = PRIM(sha1),         [IC_PRIM_SHA256] = PRIM(sha256),
+    [IC_PRIM_SHA512] = PRIM(sha512),     [IC_PRIM_CHACHA20] = PRIM(chacha20),
+    [IC_PRIM_POLY1305] = PRIM(poly1305), [IC_PRIM_CRC32] = PRIM(crc32),
+    [IC_PRIM_CRC32C] = PRIM(crc32c),
+};
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static ic_cpu_state cpu;
+static _Atomic(const ic_impl *) selected[IC_PRIM_COUNT];
+static const ic_impl *forced[IC_PRIM_COUNT];   /* NULL: automatic */
+static _Atomic(const char *) env_error;
+static char env_error_buf[1024];
+
+void ic_env_report(const char *msg)
+{
+    snprintf(env_error_buf, sizeof env_error_buf, "%s", msg);
+    atomic_store(&env_error, env_error_buf);
+    fprintf(stderr, "incore: %s\n", msg);
+}
+
+const char *ic_env_error(void) { return atomic_load(&env_error); }
+
+static int usable(const ic_impl *im) { return (im->needs & cpu.detected & cpu.keep) == im->needs; }
+
+/* Best usable entry; the portable last entry always qualifies. */
+static const ic_impl *best(ic_prim p)
+{
+    const prim_table *t = &prims[p];
+    for (size_t i = 0; i < *t->n; i++)
+        if (usable(&t->impls[i]))
+            return &t->impls[i];
+    return &t->impls[*t->n - 1];
+}
+
+static void reselect_all(void)
+{
+    for (int p = 0; p < IC_PRIM_COUNT; p++) {
+        if (forced[p] && !usable(forced[p]))
+            forced[p] = NULL; /* a mask took its features away */
+        atomic_store(&selected[p], forced[p] ? forced[p] : best((ic_prim)p));
+    }
+}
+
+static int prim_by_name(const char *name, size_t n)
+{
+    for (int p = 0; p < IC_PRIM_COUNT; p++)
+        if (strlen(prims[p].name) == n && strncmp(prims[p].name, name, n) == 0)
+            return p;
+    return -1;
+}
+
+static const ic_impl *impl_by_name(int p, const char *name, size_t n)
+{
+    for (size_t i = 0; i < *prims[p].n; i++)
+        if (strlen(prims[p].impls[i].name) == n && strncmp(prims[p].impls[i].name, name, n) == 0)
+            return &prims[p].impls[i];
+    return NULL;
+}
+
+/* INCORE_IMPL=aes=ct64,ghash=ct64: all items are checked before any is
+ * applied, so a bad item leaves the automatic choice intact everywhere. */
+static void apply_impl_env(void)
+{
+    const char *env = getenv("INCORE_IMPL");
+    const ic_impl *want[IC_PRIM_COUNT] = {0};
+    char msg[512];
+    if (!env || !*env)
+        return;
+    for (const char *s = env; *s;) {
+        size_t n = strcspn(s, ","), k = strcspn(s, "=");
+        int p = k < n ? prim_by_name(s, k) : -1;
+        const ic_impl *im = p >= 0 ? impl_by_name(p, s + k + 1, n - k - 1) : NULL;
+        if (p < 0 || !im || !usable(im)) {
+            snprintf(msg, sizeof msg,
+                     "INCORE_IMPL=\"%s\" is not valid (ignored): \"%.*s\" %s; expected "
+                     "prim=impl[,prim=impl...] with names from `incore info`",
+                     env, (int)n, s,
+                     k >= n ? "has no '='" : p < 0 ? "names no primitive"
+                     : !im ? "names no implementation of it" : "is not available on this CPU");
+            ic_env_report(msg);
+            return;
+        }
+        want[p] = im;
+        s += n + (s[n] == ',');
+    }
+    for (int p = 0; p < IC_PRIM_COUNT; p++)
+        if (want[p]) {
+            forced[p] = want[p];
+            atomic_store(&selected[p], want[p]);
+        }
+}
+
+static void init_once(void)
+{
+    ic_cpu_init(&cpu);
+    reselect_all();
+    apply_impl_env();
+}
+
+static void ensure_init(void) { pthread_once(&once, init_once); }
+
+const void *ic_ops(ic_prim p)
+{
+    ensure_init();
+    return atomic_load_explicit(&selected[p], memory_order_acquire)->ops;
+}
+
+/* ---- public API --------------------------------------------------------- */
+
+uint64_t ic_cpu_detected(void) { ensure_init(); return cpu.detected; }
+uint64_t ic_cpu_features(void) { ensure_init(); return cpu.detected & cpu.keep; }
+const char *ic_cpu_model(void) { ensure_init(); return cpu.model; }
+
+int ic_cpu_set_mask(uint64_t keep)
+{
+    ensure_init();
+    pthread_mutex_lock(&lock);
+    cpu.keep = keep;
+    reselect_all();
+    pthread_mutex_unlock(&lock);
+    return IC_OK;
+}
+
+const char *ic_prim_name(size_t i) { return i < IC_PRIM_COUNT ? prims[i].name : NULL; }
+
+static int lookup(const char *prim)
+{
+    return prim ? prim_by_name(prim, strlen(prim)) : -1;
+}
+
+size_t ic_impl_count(const char *prim)
+{
+    int p = lookup(prim);
+    return p < 0 ? 0 : *prims[p].n;
+}
+
+const char *ic_impl_name(const char *prim, size_t i)
+{
+    int p = lookup(prim);
+    return p < 0 || i >= *prims[p].n ? NULL : prims[p].impls[i].name;
+}
+
+int ic_impl_available(const char *prim, size_t i)
+{
+    int p = lookup(prim);
+    ensure_init();
+    return p >= 0 && i < *prims[p].n && usable(&prims[p].impls[i]);
+}
+
+int ic_impl_select(const char *prim, const char *name)
+{
+    int p = lookup(prim);
+    if (p < 0)
+        return IC_ERR_UNKNOWN;
+    ensure_init();
+    const ic_impl *im = NULL;
+    if (name && strcmp(name, "auto") != 0) {
+        im = impl_by_name(p, name, strlen(name));
+        if (!im)
+            return IC_ERR_UNKNOWN;
+        if (!usable(im))
+            return IC_ERR_UNAVAILABLE;
+    }
+    pthread_mutex_lock(&lock);
+    forced[p] = im;
+    atomic_store(&selected[p], im ? im : best((ic_prim)p));
+    pthread_mutex_unlock(&lock);
+    return IC_OK;
+}
+
+const char *ic_impl_selected(const char *prim)
+{
+    int p = lookup(prim);
+    if (p < 0)
+        return NULL;
+    ensure_init();
+    return atomic_load(&selected[p])->name;
+}
