@@ -1,0 +1,51 @@
+#!/bin/sh
+# cli_info.sh INCORE [EMULATOR...]: `incore info`, `selftest`, and the
+# handling of malformed INCORE_CPU / INCORE_IMPL values.
+incore="$1"; shift
+pass=0; fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+out=$(mktemp); err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+# $EMU words are the remaining arguments
+EMU="$*"
+
+$EMU "$incore" info >"$out" 2>"$err"; st=$?
+[ $st -eq 0 ] && ok || bad "info exit $st"
+for prim in aes ghash sha1 sha256 sha512 chacha20 poly1305 crc32 crc32c; do
+    grep -q "^$prim " "$out" && ok || bad "info lists $prim"
+done
+grep -q '\*' "$out" && ok || bad "info marks a selected implementation"
+
+INCORE_CPU=none $EMU "$incore" info >"$out" 2>"$err"; st=$?
+[ $st -eq 0 ] && ok || bad "INCORE_CPU=none info exit $st"
+grep -q '^enabled *(none)' "$out" && ok || bad "INCORE_CPU=none disables every feature"
+
+INCORE_CPU=bogus $EMU "$incore" info >"$out" 2>"$err"; st=$?
+[ $st -ne 0 ] && ok || bad "malformed INCORE_CPU must fail info"
+grep -q 'INCORE_CPU="bogus" is not valid' "$err" && ok || bad "malformed INCORE_CPU message on stderr"
+
+INCORE_IMPL=aes=nonesuch $EMU "$incore" info >"$out" 2>"$err"; st=$?
+[ $st -ne 0 ] && ok || bad "malformed INCORE_IMPL must fail info"
+grep -q 'names no implementation' "$err" && ok || bad "INCORE_IMPL message on stderr"
+
+INCORE_IMPL=nope=x $EMU "$incore" info >"$out" 2>"$err"
+grep -q 'names no primitive' "$err" && ok || bad "INCORE_IMPL unknown primitive message"
+
+$EMU "$incore" selftest >"$out" 2>"$err"; st=$?
+[ $st -eq 0 ] && ok || bad "selftest exit $st: $(cat "$out")"
+grep -q ' 0 failed' "$out" && ok || bad "selftest summary"
+
+INCORE_CPU=none $EMU "$incore" selftest >"$out" 2>"$err"; st=$?
+[ $st -eq 0 ] && ok || bad "selftest portable-only exit $st"
+
+$EMU "$incore" frobnicate >"$out" 2>"$err"; st=$?
+[ $st -eq 2 ] && ok || bad "unknown command exit $st"
+grep -q "unknown command" "$err" && ok || bad "unknown command message"
+
+$EMU "$incore" --help >"$out" 2>"$err"; st=$?
+[ $st -eq 0 ] && grep -q INCORE_CPU "$out" && ok || bad "--help"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,127 @@
+/*
+ * test_dispatch.c - the registry and the CPU mask: every primitive has a
+ * portable implementation last, masks and forcing pick what they say,
+ * malformed specifications are refused with IC_ERR_SYNTAX / IC_ERR_UNKNOWN.
+ */
+#include <string.h>
+#include "testlib.h"
+#include "core/internal.h"
+
+static void test_parse(void)
+{
+    uint64_t k = 0;
+    CHECK(ic_cpu_parse("none", &k) == IC_OK && k == 0, "none -> empty mask");
+    CHECK(ic_cpu_parse("all", &k) == IC_OK && k == ~UINT64_C(0), "all -> full mask");
+    CHECK(ic_cpu_parse("-vaes,-avx512f", &k) == IC_OK &&
+              k == (~UINT64_C(0) & ~IC_F(IC_CPU_VAES) & ~IC_F(IC_CPU_AVX512F)),
+          "-vaes,-avx512f drops exactly two bits");
+    CHECK(ic_cpu_parse("aesni,+pclmul", &k) == IC_OK &&
+              k == (IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_PCLMUL)), "positive list keeps only those");
+    CHECK(ic_cpu_parse("aesni,-aesni", &k) == IC_OK && k == 0, "drop wins over keep");
+    CHECK(ic_cpu_parse("vcrypto", &k) == IC_OK && k == IC_F(IC_CPU_PPC_VCRYPTO), "ppc name");
+    CHECK(ic_cpu_parse("bogus", &k) == IC_ERR_SYNTAX, "unknown feature refused");
+    CHECK(ic_cpu_parse("-aesni,", &k) == IC_ERR_SYNTAX, "trailing comma refused");
+    CHECK(ic_cpu_parse("-", &k) == IC_ERR_SYNTAX, "bare '-' refused");
+    CHECK(ic_cpu_parse(",aesni", &k) == IC_ERR_SYNTAX, "empty item refused");
+    CHECK(ic_cpu_parse(NULL, &k) == IC_ERR_NULL, "NULL spec");
+    for (unsigned b = 0; ic_cpu_feature_name(b); b++)
+        CHECK(ic_cpu_parse(ic_cpu_feature_name(b), &k) == IC_OK && k == IC_F(b),
+              "feature name %s round-trips", ic_cpu_feature_name(b));
+    CHECK(ic_cpu_feature_name(IC_CPU_NBITS) == NULL, "names end at IC_CPU_NBITS");
+}
+
+static void test_tables(void)
+{
+    size_t nprims = 0;
+    for (size_t p = 0; ic_prim_name(p); p++, nprims++) {
+        const char *prim = ic_prim_name(p);
+        size_t n = ic_impl_count(prim);
+        CHECK(n >= 1, "%s has implementations", prim);
+        CHECK(ic_impl_available(prim, n - 1), "%s: last entry (portable) always available", prim);
+        CHECK(!ic_impl_available(prim, n), "%s: index past the end unavailable", prim);
+        CHECK(ic_impl_name(prim, n) == NULL, "%s: no name past the end", prim);
+        CHECK(ic_impl_selected(prim) != NULL, "%s: something selected", prim);
+        /* the automatic choice is the first available entry */
+        size_t first = 0;
+        while (!ic_impl_available(prim, first))
+            first++;
+        CHECK(strcmp(ic_impl_selected(prim), ic_impl_name(prim, first)) == 0,
+              "%s: automatic choice is the best available (%s)", prim, ic_impl_name(prim, first));
+        CHECK(ic_impl_select(prim, "no-such-impl") == IC_ERR_UNKNOWN, "%s: unknown impl", prim);
+    }
+    CHECK(nprims == IC_PRIM_COUNT, "all %d primitives enumerated", (int)IC_PRIM_COUNT);
+    CHECK(ic_impl_count("nope") == 0 && ic_impl_name("nope", 0) == NULL &&
+              !ic_impl_available("nope", 0) && ic_impl_selected("nope") == NULL,
+          "unknown primitive is empty");
+    CHECK(ic_impl_select("nope", "x") == IC_ERR_UNKNOWN, "select on unknown primitive");
+    CHECK(ic_impl_count(NULL) == 0, "NULL primitive name");
+}
+
+static void test_mask_and_force(void)
+{
+    uint64_t saved = ic_cpu_features();
+    CHECK((ic_cpu_features() & ~ic_cpu_detected()) == 0, "enabled is a subset of detected");
+    ic_cpu_set_mask(0);
+    CHECK(ic_cpu_features() == 0, "mask 0 leaves no feature");
+    for (size_t p = 0; ic_prim_name(p); p++) {
+        const char *prim = ic_prim_name(p);
+        size_t n = ic_impl_count(prim);
+        CHECK(strcmp(ic_impl_selected(prim), ic_impl_name(prim, n - 1)) == 0,
+              "%s: portable selected with no features", prim);
+        for (size_t i = 0; i + 1 < n; i++)
+            CHECK(!ic_impl_available(prim, i) && ic_impl_select(prim, ic_impl_name(prim, i)) ==
+                                                     IC_ERR_UNAVAILABLE,
+                  "%s/%s unavailable under mask 0", prim, ic_impl_name(prim, i));
+    }
+    ic_cpu_set_mask(~UINT64_C(0));
+    CHECK(ic_cpu_features() == ic_cpu_detected(), "full mask restores features");
+    /* forcing the portable entry sticks, "auto" releases it */
+    const char *prim = "aes";
+    size_t n = ic_impl_count(prim);
+    CHECK(ic_impl_select(prim, ic_impl_name(prim, n - 1)) == IC_OK &&
+              strcmp(ic_impl_selected(prim), ic_impl_name(prim, n - 1)) == 0, "force portable");
+    CHECK(ic_impl_select(prim, "auto") == IC_OK, "back to auto");
+    (void)saved;
+}
+
+static void test_selftest(void)
+{
+    for (size_t p = 0; ic_prim_name(p); p++)
+        CHECK(ic_selftest(ic_prim_name(p)) == IC_OK, "selftest %s/%s", ic_prim_name(p),
+              ic_impl_selected(ic_prim_name(p)));
+    CHECK(ic_selftest("nope") == IC_ERR_UNKNOWN, "selftest of unknown primitive");
+    CHECK(ic_selftest(NULL) == IC_ERR_UNKNOWN, "selftest of NULL");
+}
+
+static void test_util(void)
+{
+    uint8_t a[33], b[33];
+    tl_rand_bytes(a, sizeof a);
+    memcpy(b, a, sizeof a);
+    CHECK(ic_ct_equal(a, b, sizeof a) == 1, "equal buffers");
+    for (size_t i = 0; i < sizeof a; i++)
+        for (int bit = 0; bit < 8; bit++) {
+            b[i] ^= (uint8_t)(1 << bit);
+            if (!CHECK(ic_ct_equal(a, b, sizeof a) == 0, "differ in byte %zu bit %d", i, bit))
+                return;
+            b[i] ^= (uint8_t)(1 << bit);
+        }
+    CHECK(ic_ct_equal(a, b, 0) == 1, "empty compare");
+    ic_wipe(a, sizeof a);
+    uint8_t z[33] = {0};
+    CHECK_MEM(a, z, sizeof a, "wipe zeroes");
+    CHECK(strcmp(ic_status_str(IC_ERR_AUTH), "authentication failed") == 0, "status string");
+    CHECK(strcmp(ic_status_str(12345), "unknown status") == 0, "unknown status string");
+    CHECK(ic_version() && *ic_version(), "version string");
+}
+
+int main(void)
+{
+    printf("arch %s, cpu %s\n", ic_cpu_arch(), ic_cpu_model());
+    test_parse();
+    test_tables();
+    test_mask_and_force();
+    test_selftest();
+    test_util();
+    return tl_finish();
+}
