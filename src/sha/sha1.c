@@ -1,0 +1,77 @@
+/*
+ * sha1.c - SHA-1 (FIPS 180-4, 6.1): the streaming and one-shot API over
+ * whichever sha1 implementation the registry picks, and that registry
+ * table.  Same driver shape as sha256.c: buffer partial blocks, pass whole
+ * input blocks straight to the implementation, pad (5.1.1), write the
+ * big-endian digest.
+ */
+#include "sha/sha_impl.h"
+
+/* Best first, portable last.  SHA-NI, ARMv8 SHA1 and PadLock PHE entries
+ * go in front of "port" as they arrive. */
+const ic_impl ic_impls_sha1[] = {
+    { "port", 0, &ic_sha1_port_ops },
+};
+const size_t ic_nimpls_sha1 = sizeof ic_impls_sha1 / sizeof ic_impls_sha1[0];
+
+/* 5.3.1 */
+static const uint32_t IV1[5] = {
+    0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0,
+};
+
+/* 5.1.1: the message is at most 2^64 - 1 bits, so at most 2^61 - 1 bytes. */
+#define SHA1_MAX_BYTES ((UINT64_C(1) << 61) - 1)
+
+static void sha1_blocks(void *st, const uint8_t *p, size_t n)
+{
+    ic_sha1_ctx *ctx = st;
+    ((const ic_sha1_ops *)ctx->ops)->compress(ctx->h, p, n);
+}
+
+int ic_sha1_init(ic_sha1_ctx *ctx)
+{
+    if (!ctx)
+        return IC_ERR_NULL;
+    memset(ctx, 0, sizeof *ctx);
+    memcpy(ctx->h, IV1, sizeof ctx->h);
+    ctx->ops = ic_ops(IC_PRIM_SHA1);
+    ctx->tag = IC_SHA_TAG(IC_HASH_SHA1);
+    return IC_OK;
+}
+
+int ic_sha1_update(ic_sha1_ctx *ctx, const void *in, size_t len)
+{
+    if (!ctx)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(in, len);
+    if (ctx->tag != IC_SHA_TAG(IC_HASH_SHA1))
+        return IC_ERR_STATE;
+    if (len > SHA1_MAX_BYTES - ctx->count)
+        return IC_ERR_TOOLONG;
+    ic_md_absorb(ctx, sha1_blocks, ctx->buf, IC_SHA1_BLOCK_SIZE,
+                 (size_t)(ctx->count % IC_SHA1_BLOCK_SIZE), in, len);
+    ctx->count += len;
+    return IC_OK;
+}
+
+int ic_sha1_final(ic_sha1_ctx *ctx, uint8_t out[IC_SHA1_DIGEST_SIZE])
+{
+    uint8_t lenfield[8];
+
+    if (!ctx || !out)
+        return IC_ERR_NULL;
+    if (ctx->tag != IC_SHA_TAG(IC_HASH_SHA1))
+        return IC_ERR_STATE;
+    ic_store64_be(lenfield, ctx->count << 3);
+    ic_md_pad(ctx, sha1_blocks, ctx->buf, IC_SHA1_BLOCK_SIZE,
+              (size_t)(ctx->count % IC_SHA1_BLOCK_SIZE), lenfield, sizeof lenfield);
+    for (int i = 0; i < 5; i++)
+        ic_store32_be(out + 4 * i, ctx->h[i]);
+    ic_wipe(ctx, sizeof *ctx);
+    return IC_OK;
+}
+
+void ic_sha1(uint8_t out[IC_SHA1_DIGEST_SIZE], const void *in, size_t len)
+{
+    ic_hash_void(IC_HASH_SHA1, out, in, len);
+}

@@ -1,0 +1,118 @@
+/*
+ * sha256.c - SHA-224 and SHA-256 (FIPS 180-4, 6.2 and 6.3): the streaming
+ * and one-shot API over whichever sha256 implementation the registry picks,
+ * and that registry table.
+ *
+ * The implementation only compresses whole blocks; this driver buffers
+ * partial blocks, hands whole input blocks straight to it, pads (5.1.1) and
+ * writes the big-endian digest, truncated to 224 bits for SHA-224.  A
+ * context keeps the ops pointer it was initialised with.
+ */
+#include "sha/sha_impl.h"
+
+/* Best first, portable last (needs nothing).  Hardware backends (SHA-NI,
+ * ARMv8 SHA2, POWER8 vshasigmaw) go in front of "port" as they arrive. */
+const ic_impl ic_impls_sha256[] = {
+    { "port", 0, &ic_sha256_port_ops },
+};
+const size_t ic_nimpls_sha256 = sizeof ic_impls_sha256 / sizeof ic_impls_sha256[0];
+
+/* 5.3.3: first 32 bits of the fractional parts of the square roots of the
+ * first 8 primes. */
+static const uint32_t IV256[8] = {
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+};
+/* 5.3.2: the second 32 bits of the fractional parts of the square roots of
+ * the 9th through 16th primes. */
+static const uint32_t IV224[8] = {
+    0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939,
+    0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
+};
+
+/* 5.1.1: the message is at most 2^64 - 1 bits, so at most 2^61 - 1 bytes. */
+#define SHA256_MAX_BYTES ((UINT64_C(1) << 61) - 1)
+
+static void sha256_blocks(void *st, const uint8_t *p, size_t n)
+{
+    ic_sha256_ctx *ctx = st;
+    ((const ic_sha256_ops *)ctx->ops)->compress(ctx->h, p, n);
+}
+
+int ic_sha256_init_as(ic_sha256_ctx *ctx, ic_hash_alg alg)
+{
+    if (!ctx)
+        return IC_ERR_NULL;
+    if (alg != IC_HASH_SHA224 && alg != IC_HASH_SHA256)
+        return IC_ERR_PARAM;
+    memset(ctx, 0, sizeof *ctx);
+    memcpy(ctx->h, alg == IC_HASH_SHA224 ? IV224 : IV256, sizeof ctx->h);
+    ctx->ops = ic_ops(IC_PRIM_SHA256);
+    ctx->tag = IC_SHA_TAG(alg);
+    return IC_OK;
+}
+
+int ic_sha256_update_as(ic_sha256_ctx *ctx, const void *in, size_t len, ic_hash_alg alg)
+{
+    if (!ctx)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(in, len);
+    if (ctx->tag != IC_SHA_TAG(alg))
+        return IC_ERR_STATE;
+    if (len > SHA256_MAX_BYTES - ctx->count)
+        return IC_ERR_TOOLONG;
+    ic_md_absorb(ctx, sha256_blocks, ctx->buf, IC_SHA256_BLOCK_SIZE,
+                 (size_t)(ctx->count % IC_SHA256_BLOCK_SIZE), in, len);
+    ctx->count += len;
+    return IC_OK;
+}
+
+int ic_sha256_final_as(ic_sha256_ctx *ctx, uint8_t *out, ic_hash_alg alg)
+{
+    uint8_t lenfield[8], digest[IC_SHA256_DIGEST_SIZE];
+
+    if (!ctx || !out)
+        return IC_ERR_NULL;
+    if (ctx->tag != IC_SHA_TAG(alg))
+        return IC_ERR_STATE;
+    ic_store64_be(lenfield, ctx->count << 3);
+    ic_md_pad(ctx, sha256_blocks, ctx->buf, IC_SHA256_BLOCK_SIZE,
+              (size_t)(ctx->count % IC_SHA256_BLOCK_SIZE), lenfield, sizeof lenfield);
+    for (int i = 0; i < 8; i++)
+        ic_store32_be(digest + 4 * i, ctx->h[i]);
+    /* 6.3: SHA-224 is the leftmost 224 bits. */
+    memcpy(out, digest, alg == IC_HASH_SHA224 ? IC_SHA224_DIGEST_SIZE : IC_SHA256_DIGEST_SIZE);
+    ic_wipe(digest, sizeof digest);
+    ic_wipe(ctx, sizeof *ctx);
+    return IC_OK;
+}
+
+int ic_sha224_init(ic_sha256_ctx *ctx) { return ic_sha256_init_as(ctx, IC_HASH_SHA224); }
+int ic_sha256_init(ic_sha256_ctx *ctx) { return ic_sha256_init_as(ctx, IC_HASH_SHA256); }
+
+int ic_sha224_update(ic_sha256_ctx *ctx, const void *in, size_t len)
+{
+    return ic_sha256_update_as(ctx, in, len, IC_HASH_SHA224);
+}
+int ic_sha256_update(ic_sha256_ctx *ctx, const void *in, size_t len)
+{
+    return ic_sha256_update_as(ctx, in, len, IC_HASH_SHA256);
+}
+
+int ic_sha224_final(ic_sha256_ctx *ctx, uint8_t out[IC_SHA224_DIGEST_SIZE])
+{
+    return ic_sha256_final_as(ctx, out, IC_HASH_SHA224);
+}
+int ic_sha256_final(ic_sha256_ctx *ctx, uint8_t out[IC_SHA256_DIGEST_SIZE])
+{
+    return ic_sha256_final_as(ctx, out, IC_HASH_SHA256);
+}
+
+void ic_sha224(uint8_t out[IC_SHA224_DIGEST_SIZE], const void *in, size_t len)
+{
+    ic_hash_void(IC_HASH_SHA224, out, in, len);
+}
+void ic_sha256(uint8_t out[IC_SHA256_DIGEST_SIZE], const void *in, size_t len)
+{
+    ic_hash_void(IC_HASH_SHA256, out, in, len);
+}

@@ -1,0 +1,107 @@
+/*
+ * sha_impl.h - what every SHA-1 / SHA-2 implementation provides, and the
+ * Merkle-Damgard plumbing (buffering, padding) the drivers share.
+ *
+ * A backend only compresses whole blocks into a chaining value held in
+ * native integers (uint32_t[5] for SHA-1, uint32_t[8] for SHA-224/256,
+ * uint64_t[8] for the SHA-512 family); a backend that wants another layout
+ * converts on entry and exit.  Blocks may be at any alignment.  The drivers
+ * (sha1.c, sha256.c, sha512.c) do argument checks, buffering of partial
+ * blocks, padding and output, through the ops pointer the context recorded
+ * at init.
+ */
+#ifndef INCORE_SHA_IMPL_H
+#define INCORE_SHA_IMPL_H
+
+#include "core/internal.h"
+#include "incore/sha.h"
+
+typedef struct ic_sha1_ops {
+    void (*compress)(uint32_t state[5], const uint8_t *blocks, size_t nblocks);
+} ic_sha1_ops;
+
+typedef struct ic_sha256_ops {
+    void (*compress)(uint32_t state[8], const uint8_t *blocks, size_t nblocks);
+} ic_sha256_ops;
+
+typedef struct ic_sha512_ops {
+    void (*compress)(uint64_t state[8], const uint8_t *blocks, size_t nblocks);
+} ic_sha512_ops;
+
+/* The portable implementations (registry name "port"), always last. */
+extern const ic_sha1_ops ic_sha1_port_ops;
+extern const ic_sha256_ops ic_sha256_port_ops;
+extern const ic_sha512_ops ic_sha512_port_ops;
+
+/* The drivers' shared-by-variant entry points, for the public wrappers and
+ * for the generic ic_hash_* of hash.c.  init: IC_ERR_PARAM when alg is not
+ * of the family; update/final: IC_ERR_STATE when ctx was not initialised
+ * for alg. */
+int ic_sha256_init_as(ic_sha256_ctx *ctx, ic_hash_alg alg);
+int ic_sha256_update_as(ic_sha256_ctx *ctx, const void *in, size_t len, ic_hash_alg alg);
+int ic_sha256_final_as(ic_sha256_ctx *ctx, uint8_t *out, ic_hash_alg alg);
+int ic_sha512_init_as(ic_sha512_ctx *ctx, ic_hash_alg alg);
+int ic_sha512_update_as(ic_sha512_ctx *ctx, const void *in, size_t len, ic_hash_alg alg);
+int ic_sha512_final_as(ic_sha512_ctx *ctx, uint8_t *out, ic_hash_alg alg);
+
+/* The void one-shots: ic_hash(), and on failure (NULL in with len > 0)
+ * zeros in out instead of a digest; nothing at all when out is NULL. */
+void ic_hash_void(ic_hash_alg alg, uint8_t *out, const void *in, size_t len);
+
+/* Context tags: nonzero, one per variant, so a context is only used by the
+ * functions of the variant that initialised it (and a zeroed or wiped
+ * context by none). */
+#define IC_SHA_TAG(alg) (UINT32_C(0x5a1c0000) | (uint32_t)(alg))
+
+/*
+ * Absorb len bytes into a block buffer of size bs holding fill bytes:
+ * top the buffer up and compress it when full, compress the whole blocks of
+ * the input straight from the caller's memory (no copy), and keep the tail.
+ * blocks(st, p, n) compresses n blocks at p.  Returns the new fill.
+ */
+static inline size_t ic_md_absorb(void *st, void (*blocks)(void *st, const uint8_t *p, size_t n),
+                                  uint8_t *buf, size_t bs, size_t fill,
+                                  const uint8_t *in, size_t len)
+{
+    if (fill) {
+        size_t take = bs - fill < len ? bs - fill : len;
+        memcpy(buf + fill, in, take);
+        fill += take;
+        in += take;
+        len -= take;
+        if (fill < bs)
+            return fill;
+        blocks(st, buf, 1);
+        fill = 0;
+    }
+    if (len >= bs) {
+        blocks(st, in, len / bs);
+        in += len - len % bs;
+        len %= bs;
+    }
+    memcpy(buf, in, len);
+    return len;
+}
+
+/*
+ * The padding of FIPS 180-4 5.1: a 1 bit, zeros, then the message length
+ * in bits as a big-endian field of lenbytes (8 or 16) bytes ending the
+ * last block.  lenfield holds that field already encoded.  Needs one extra
+ * block when fewer than lenbytes + 1 bytes are free.
+ */
+static inline void ic_md_pad(void *st, void (*blocks)(void *st, const uint8_t *p, size_t n),
+                             uint8_t *buf, size_t bs, size_t fill,
+                             const uint8_t *lenfield, size_t lenbytes)
+{
+    buf[fill++] = 0x80;
+    if (fill > bs - lenbytes) {
+        memset(buf + fill, 0, bs - fill);
+        blocks(st, buf, 1);
+        fill = 0;
+    }
+    memset(buf + fill, 0, bs - lenbytes - fill);
+    memcpy(buf + bs - lenbytes, lenfield, lenbytes);
+    blocks(st, buf, 1);
+}
+
+#endif
