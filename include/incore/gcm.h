@@ -1,0 +1,122 @@
+/*
+ * incore/gcm.h - AES-GCM authenticated encryption (NIST SP 800-38D), the
+ * AES block cipher of incore/aes.h in counter mode plus the GHASH universal
+ * hash over GF(2^128).
+ *
+ * Two ways to use it:
+ *
+ *  - one-shot: ic_aes_gcm_seal() / ic_aes_gcm_open().  Prefer these.
+ *    ic_aes_gcm_open() checks the tag over the ciphertext BEFORE it decrypts
+ *    anything, so a forged message never releases plaintext: on IC_ERR_AUTH
+ *    out is zeroed and nothing else is written.
+ *
+ *  - streaming: ic_gcm_init (key, once) then, per message, ic_gcm_start (IV),
+ *    ic_gcm_aad (any number of calls, any lengths), ic_gcm_encrypt or
+ *    ic_gcm_decrypt (any number of calls, any lengths), and ic_gcm_finish
+ *    (sender: produces the tag) or ic_gcm_verify (receiver: checks it).
+ *    WARNING: streaming decryption necessarily hands out plaintext before
+ *    the tag has been checked.  The caller must not use or release any of it
+ *    until ic_gcm_verify() returned IC_OK, and must discard all of it
+ *    otherwise.  When the whole message fits in memory use ic_aes_gcm_open().
+ *
+ * Rules (each violation has its own status, nothing is written on error):
+ *  - key: 16, 24 or 32 bytes (IC_ERR_KEYLEN).
+ *  - IV: any length >= 1 byte (IC_ERR_IVLEN for 0).  12 bytes is the fast
+ *    and recommended case (J0 = IV || 0^31 || 1); any other length is run
+ *    through GHASH (SP 800-38D section 7.1, step 2).  Never reuse an IV with
+ *    the same key.
+ *  - tag: 4, 8, 12, 13, 14, 15 or 16 bytes (SP 800-38D section 5.2.1.2);
+ *    anything else is IC_ERR_TAGLEN.  4 and 8 only for the uses Appendix C
+ *    of SP 800-38D allows.
+ *  - at most 2^36 - 32 bytes of plaintext per message and 2^61 - 1 bytes of
+ *    AAD (IC_ERR_TOOLONG, checked before any byte is touched).
+ *  - order: AAD after data, data or finish/verify before start, encrypt and
+ *    decrypt mixed in one message, finish after decrypt or verify after
+ *    encrypt: IC_ERR_STATE.  After finish/verify the context needs a new
+ *    ic_gcm_start() (the key is kept).
+ *  - out may equal in exactly; any other overlap is IC_ERR_OVERLAP.
+ *  - NULL is accepted only together with a length of 0 (IC_ERR_NULL).
+ *
+ * A context is bound at ic_gcm_init() to the AES and GHASH implementations
+ * selected at that moment and keeps them.  It holds key material: wipe it
+ * with ic_gcm_wipe() when done.  One context must not be used by two
+ * threads at once.
+ */
+#ifndef INCORE_GCM_H
+#define INCORE_GCM_H
+
+#include "incore/common.h"
+#include "incore/aes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IC_GCM_BLOCK_SIZE   16
+#define IC_GCM_IV_SIZE      12               /* the recommended IV length */
+#define IC_GCM_TAG_SIZE     16               /* full tag                  */
+#define IC_GCM_MIN_TAG_SIZE 4
+#define IC_GCM_MAX_DATA     ((UINT64_C(1) << 36) - 32) /* bytes per message */
+#define IC_GCM_MAX_AAD      ((UINT64_C(1) << 61) - 1)  /* bytes per message */
+
+/* Room for the largest GHASH key layout of any backend (a carry-less
+ * multiply backend may keep several powers of H and their Karatsuba sums). */
+#define IC_GHASH_KEY_STORAGE 512
+
+/* The hash key H = E(K, 0^128) expanded by the GHASH implementation that
+ * ops points at; layout private to that implementation. */
+typedef struct ic_ghash_key {
+    _Alignas(64) uint8_t storage[IC_GHASH_KEY_STORAGE];
+    const void *ops;
+} ic_ghash_key;
+
+typedef struct ic_gcm_ctx {
+    ic_aes_key   aes;      /* block cipher key and its implementation    */
+    ic_ghash_key ghash;    /* H and its implementation                   */
+    uint8_t  ekj0[16];     /* E(K, J0): masks the tag                    */
+    uint8_t  ctr[16];      /* next counter block (inc32 of J0 onwards)   */
+    uint8_t  y[16];        /* GHASH accumulator                          */
+    uint8_t  buf[16];      /* AAD or ciphertext bytes not yet hashed     */
+    uint8_t  ks[16];       /* keystream block of a partial data block    */
+    uint64_t aadlen;       /* AAD bytes of this message                  */
+    uint64_t datalen;      /* plaintext bytes of this message            */
+    unsigned buflen;       /* bytes waiting in buf (0..15)               */
+    unsigned kslen;        /* unused keystream bytes at the end of ks    */
+    int      state;        /* private: where in the message we are       */
+} ic_gcm_ctx;
+
+/* Key setup: computes H and expands the AES key.  Context state afterwards:
+ * waiting for ic_gcm_start(). */
+int  ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen);
+/* Begin a message with this IV (ivlen >= 1, 12 recommended). */
+int  ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen);
+/* Additional authenticated data; all of it before the first data call. */
+int  ic_gcm_aad(ic_gcm_ctx *c, const uint8_t *aad, size_t len);
+/* len bytes of in to len bytes of out (out == in allowed). */
+int  ic_gcm_encrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len);
+/* Releases unauthenticated plaintext: see the warning at the top. */
+int  ic_gcm_decrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len);
+/* Sender: write the first taglen bytes of the tag; ends the message. */
+int  ic_gcm_finish(ic_gcm_ctx *c, uint8_t *tag, size_t taglen);
+/* Receiver: compare tag (taglen bytes) in constant time; IC_OK or
+ * IC_ERR_AUTH.  Ends the message either way. */
+int  ic_gcm_verify(ic_gcm_ctx *c, const uint8_t *tag, size_t taglen);
+/* Erase keys and state (the context must be re-initialised to be used). */
+void ic_gcm_wipe(ic_gcm_ctx *c);
+
+/* One-shot encryption: out receives len bytes (out == in allowed), tag
+ * taglen bytes.  Nothing is written when an argument is rejected. */
+int  ic_aes_gcm_seal(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+                     const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+                     uint8_t *out, uint8_t *tag, size_t taglen);
+/* One-shot authenticated decryption: the tag is checked first; on IC_OK out
+ * holds the plaintext, on IC_ERR_AUTH out (len bytes) is zeroed.  With
+ * out == in the ciphertext is therefore gone after a failure. */
+int  ic_aes_gcm_open(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+                     const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+                     uint8_t *out, const uint8_t *tag, size_t taglen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

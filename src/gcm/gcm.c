@@ -1,0 +1,414 @@
+/*
+ * gcm.c - AES-GCM (NIST SP 800-38D): the public API, the message state
+ * machine, and the "ghash" implementation table.
+ *
+ * The work is split so that hardware backends can take over the bulk:
+ * counter-mode encryption always goes through the AES implementation's
+ * ctr32 operation on whole blocks (SP 800-38D's inc32 counter), and the
+ * hashing through the GHASH implementation's blocks operation on whole
+ * blocks.  This file only handles the edges: a partial block at the end of
+ * a call is served from a saved keystream block (ks) and its ciphertext is
+ * kept in buf until the block is complete, so AAD and data may come in any
+ * number of pieces of any length.  Long inputs are processed in chunks of
+ * GCM_CHUNK bytes, CTR then GHASH (GHASH then CTR when decrypting), so the
+ * second pass reads data that is still in the L1 cache.
+ *
+ * ic_aes_gcm_open() authenticates before it decrypts: it hashes the whole
+ * ciphertext, compares tags in constant time, and only then runs CTR.  A
+ * forgery never puts plaintext in the caller's buffer (DESIGN.md "Bad
+ * input": a failed authentication releases no plaintext).
+ */
+#include "gcm/ghash_impl.h"
+#include "aes/aes_impl.h"
+
+/* Registry: best first, the portable entry last with needs == 0. */
+const ic_impl ic_impls_ghash[] = {
+    { "ct64", 0, &ghash_ct64_ops },
+};
+const size_t ic_nimpls_ghash = sizeof ic_impls_ghash / sizeof ic_impls_ghash[0];
+
+/* Where in a message a context is (ic_gcm_ctx.state). */
+enum {
+    GCM_IDLE = 0,  /* after init / finish / verify: needs ic_gcm_start   */
+    GCM_AAD,       /* after start: AAD, or the first data call            */
+    GCM_ENC,       /* encrypting: more plaintext, then finish             */
+    GCM_DEC        /* decrypting: more ciphertext, then verify            */
+};
+
+#define GCM_CHUNK 4096
+
+/* SP 800-38D section 5.2.1.2: 128, 120, 112, 104, 96 bits, and 64 or 32
+ * for the restricted uses of its Appendix C. */
+static int gcm_taglen_ok(size_t t) { return t == 4 || t == 8 || (t >= 12 && t <= 16); }
+static int gcm_keylen_ok(size_t n) { return n == 16 || n == 24 || n == 32; }
+/* len(IV) is coded on 64 bits in bits (section 7.1 step 2): 2^61 - 1 bytes. */
+static int gcm_ivlen_ok(size_t n) { return n != 0 && (uint64_t)n <= IC_GCM_MAX_AAD; }
+
+/* ---- GHASH with a partial-block buffer ---------------------------------- */
+
+/* Feed len bytes to GHASH; an incomplete last block waits in c->buf. */
+static void gcm_absorb(ic_gcm_ctx *c, const uint8_t *p, size_t len)
+{
+    const ic_ghash_ops *g = c->ghash.ops;
+    if (len == 0)
+        return;               /* p may be NULL then */
+    if (c->buflen != 0) {
+        size_t n = 16 - c->buflen < len ? 16 - c->buflen : len;
+        memcpy(c->buf + c->buflen, p, n);
+        c->buflen += (unsigned)n;
+        p += n;
+        len -= n;
+        if (c->buflen < 16)
+            return;
+        g->blocks(&c->ghash, c->y, c->buf, 1);
+        c->buflen = 0;
+    }
+    if (len >= 16) {
+        g->blocks(&c->ghash, c->y, p, len / 16);
+        p += len & ~(size_t)15;
+        len &= 15;
+    }
+    if (len != 0) {
+        memcpy(c->buf, p, len);
+        c->buflen = (unsigned)len;
+    }
+}
+
+/* Zero-pad and hash a waiting partial block: GHASH's inputs are A || 0^v
+ * and C || 0^u (section 7.1 step 5), and the IV || 0^(s+64) of step 2. */
+static void gcm_pad(ic_gcm_ctx *c)
+{
+    if (c->buflen == 0)
+        return;
+    memset(c->buf + c->buflen, 0, 16 - c->buflen);
+    ((const ic_ghash_ops *)c->ghash.ops)->blocks(&c->ghash, c->y, c->buf, 1);
+    c->buflen = 0;
+}
+
+/* Hash the final block [a]_64 || [b]_64 (bit lengths, big-endian). */
+static void gcm_absorb_lengths(ic_gcm_ctx *c, uint64_t abytes, uint64_t bbytes)
+{
+    uint8_t lb[16];
+    ic_store64_be(lb, abytes * 8);
+    ic_store64_be(lb + 8, bbytes * 8);
+    ((const ic_ghash_ops *)c->ghash.ops)->blocks(&c->ghash, c->y, lb, 1);
+}
+
+/* ---- counter mode ------------------------------------------------------- */
+
+/* out = in ^ keystream.  Leftover keystream of the previous call first, then
+ * whole blocks through ctr32, then one more keystream block for a tail. */
+static void gcm_ctr_xor(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
+{
+    const ic_aes_ops *a = c->aes.ops;
+    while (len != 0 && c->kslen != 0) {
+        *out++ = *in++ ^ c->ks[16 - c->kslen];
+        c->kslen--;
+        len--;
+    }
+    if (len >= 16) {
+        a->ctr32(&c->aes, c->ctr, out, in, len / 16);
+        out += len & ~(size_t)15;
+        in += len & ~(size_t)15;
+        len &= 15;
+    }
+    if (len != 0) {
+        memset(c->ks, 0, 16);
+        a->ctr32(&c->aes, c->ctr, c->ks, c->ks, 1);
+        ic_xor_bytes(out, in, c->ks, len);
+        c->kslen = (unsigned)(16 - len);
+    }
+}
+
+/* ---- message state ------------------------------------------------------ */
+
+static int gcm_ready(const ic_gcm_ctx *c) { return c->ghash.ops != NULL && c->aes.ops != NULL; }
+
+/* Forget everything about the current message but keep the key. */
+static void gcm_end_message(ic_gcm_ctx *c)
+{
+    ic_wipe(c->ekj0, sizeof c->ekj0);
+    ic_wipe(c->ctr, sizeof c->ctr);
+    ic_wipe(c->y, sizeof c->y);
+    ic_wipe(c->buf, sizeof c->buf);
+    ic_wipe(c->ks, sizeof c->ks);
+    c->aadlen = c->datalen = 0;
+    c->buflen = c->kslen = 0;
+    c->state = GCM_IDLE;
+}
+
+/* The full tag: GHASH over the lengths, masked with E(K, J0) (step 6). */
+static void gcm_full_tag(ic_gcm_ctx *c, uint8_t t[16])
+{
+    gcm_pad(c);
+    gcm_absorb_lengths(c, c->aadlen, c->datalen);
+    ic_xor_bytes(t, c->y, c->ekj0, 16);
+}
+
+int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen)
+{
+    uint8_t h[16] = {0};
+    const ic_ghash_ops *g;
+    int r;
+
+    if (c == NULL)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(key, keylen);
+    if (!gcm_keylen_ok(keylen))
+        return IC_ERR_KEYLEN;
+    memset(c, 0, sizeof *c);
+    r = ic_aes_init(&c->aes, key, keylen);
+    if (r != IC_OK)
+        return r;
+    /* Hash subkey H = E(K, 0^128) (section 7.1 step 1). */
+    ((const ic_aes_ops *)c->aes.ops)->ecb_enc(&c->aes, h, h, 1);
+    g = ic_ops(IC_PRIM_GHASH);
+    g->init(&c->ghash, h);
+    c->ghash.ops = g;
+    ic_wipe(h, sizeof h);
+    c->state = GCM_IDLE;
+    return IC_OK;
+}
+
+int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
+{
+    uint8_t j0[16];
+
+    if (c == NULL)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(iv, ivlen);
+    if (!gcm_ready(c))
+        return IC_ERR_STATE;
+    if (!gcm_ivlen_ok(ivlen))
+        return IC_ERR_IVLEN;
+    gcm_end_message(c);
+
+    /* Pre-counter block J0 (section 7.1 step 2). */
+    if (ivlen == IC_GCM_IV_SIZE) {
+        memcpy(j0, iv, 12);
+        memset(j0 + 12, 0, 3);
+        j0[15] = 1;
+    } else {
+        gcm_absorb(c, iv, ivlen);
+        gcm_pad(c);
+        gcm_absorb_lengths(c, 0, ivlen);
+        memcpy(j0, c->y, 16);
+        ic_wipe(c->y, sizeof c->y);
+    }
+
+    /* Counter mode from J0: its first block E(K, J0) is the tag mask
+     * (step 6); ctr32 leaves the counter at inc32(J0), where the encryption
+     * of the plaintext starts (step 3). */
+    memcpy(c->ctr, j0, 16);
+    memset(c->ekj0, 0, 16);
+    ((const ic_aes_ops *)c->aes.ops)->ctr32(&c->aes, c->ctr, c->ekj0, c->ekj0, 1);
+    ic_wipe(j0, sizeof j0);
+    c->state = GCM_AAD;
+    return IC_OK;
+}
+
+int ic_gcm_aad(ic_gcm_ctx *c, const uint8_t *aad, size_t len)
+{
+    if (c == NULL)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(aad, len);
+    if (c->state != GCM_AAD)
+        return IC_ERR_STATE;
+    if ((uint64_t)len > IC_GCM_MAX_AAD - c->aadlen)
+        return IC_ERR_TOOLONG;
+    c->aadlen += len;
+    gcm_absorb(c, aad, len);
+    return IC_OK;
+}
+
+/* Checks shared by encrypt and decrypt, in the order that lets each be
+ * tested alone: the length limit comes before the overlap test so that an
+ * over-long length with a small buffer is reported as IC_ERR_TOOLONG, and
+ * nothing is touched until all checks passed.  Then accounts for len and,
+ * on the first data call, closes the AAD with its zero padding. */
+static int gcm_data_begin(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int dir)
+{
+    if (c == NULL)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(out, len);
+    IC_NULL_CHECK(in, len);
+    if (c->state != GCM_AAD && c->state != dir)
+        return IC_ERR_STATE;
+    if ((uint64_t)len > IC_GCM_MAX_DATA - c->datalen)
+        return IC_ERR_TOOLONG;
+    if (ic_bad_overlap(out, in, len))
+        return IC_ERR_OVERLAP;
+    if (c->state == GCM_AAD) {
+        gcm_pad(c);
+        c->state = dir;
+    }
+    c->datalen += len;
+    return IC_OK;
+}
+
+/* First chunk: the leftover keystream plus GCM_CHUNK, so that later chunks
+ * start on a block boundary and the tail path runs at most once per call. */
+static size_t gcm_chunk(const ic_gcm_ctx *c, size_t len)
+{
+    size_t n = GCM_CHUNK + c->kslen;
+    return len < n ? len : n;
+}
+
+int ic_gcm_encrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
+{
+    int r = gcm_data_begin(c, out, in, len, GCM_ENC);
+    if (r != IC_OK)
+        return r;
+    while (len != 0) {
+        size_t n = gcm_chunk(c, len);
+        gcm_ctr_xor(c, out, in, n);
+        gcm_absorb(c, out, n);        /* GHASH runs over the ciphertext */
+        out += n;
+        in += n;
+        len -= n;
+    }
+    return IC_OK;
+}
+
+int ic_gcm_decrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
+{
+    int r = gcm_data_begin(c, out, in, len, GCM_DEC);
+    if (r != IC_OK)
+        return r;
+    while (len != 0) {
+        size_t n = gcm_chunk(c, len);
+        gcm_absorb(c, in, n);         /* before out (maybe == in) is written */
+        gcm_ctr_xor(c, out, in, n);
+        out += n;
+        in += n;
+        len -= n;
+    }
+    return IC_OK;
+}
+
+/* Checks shared by finish and verify. */
+static int gcm_tag_begin(const ic_gcm_ctx *c, const uint8_t *tag, size_t taglen, int dir)
+{
+    if (c == NULL)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(tag, taglen);
+    if (c->state != GCM_AAD && c->state != dir)
+        return IC_ERR_STATE;
+    if (!gcm_taglen_ok(taglen))
+        return IC_ERR_TAGLEN;
+    return IC_OK;
+}
+
+int ic_gcm_finish(ic_gcm_ctx *c, uint8_t *tag, size_t taglen)
+{
+    uint8_t t[16];
+    int r = gcm_tag_begin(c, tag, taglen, GCM_ENC);
+    if (r != IC_OK)
+        return r;
+    gcm_full_tag(c, t);
+    memcpy(tag, t, taglen);           /* MSB_t: the leftmost taglen bytes */
+    ic_wipe(t, sizeof t);
+    gcm_end_message(c);
+    return IC_OK;
+}
+
+int ic_gcm_verify(ic_gcm_ctx *c, const uint8_t *tag, size_t taglen)
+{
+    uint8_t t[16];
+    int ok;
+    int r = gcm_tag_begin(c, tag, taglen, GCM_DEC);
+    if (r != IC_OK)
+        return r;
+    gcm_full_tag(c, t);
+    ok = ic_ct_equal(t, tag, taglen);
+    ic_wipe(t, sizeof t);
+    gcm_end_message(c);
+    return ok ? IC_OK : IC_ERR_AUTH;
+}
+
+void ic_gcm_wipe(ic_gcm_ctx *c)
+{
+    if (c != NULL)
+        ic_wipe(c, sizeof *c);
+}
+
+/* ---- one-shot ----------------------------------------------------------- */
+
+/* Every argument of seal/open, checked before anything is written. */
+static int gcm_oneshot_check(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+                             const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+                             const uint8_t *out, const uint8_t *tag, size_t taglen)
+{
+    IC_NULL_CHECK(key, keylen);
+    IC_NULL_CHECK(iv, ivlen);
+    IC_NULL_CHECK(aad, aadlen);
+    IC_NULL_CHECK(in, len);
+    IC_NULL_CHECK(out, len);
+    IC_NULL_CHECK(tag, taglen);
+    if (!gcm_keylen_ok(keylen))
+        return IC_ERR_KEYLEN;
+    if (!gcm_ivlen_ok(ivlen))
+        return IC_ERR_IVLEN;
+    if (!gcm_taglen_ok(taglen))
+        return IC_ERR_TAGLEN;
+    if ((uint64_t)len > IC_GCM_MAX_DATA || (uint64_t)aadlen > IC_GCM_MAX_AAD)
+        return IC_ERR_TOOLONG;
+    if (ic_bad_overlap(out, in, len))
+        return IC_ERR_OVERLAP;
+    return IC_OK;
+}
+
+int ic_aes_gcm_seal(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+                    const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+                    uint8_t *out, uint8_t *tag, size_t taglen)
+{
+    ic_gcm_ctx c;
+    int r = gcm_oneshot_check(key, keylen, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    if (r != IC_OK)
+        return r;
+    r = ic_gcm_init(&c, key, keylen);
+    if (r == IC_OK)
+        r = ic_gcm_start(&c, iv, ivlen);
+    if (r == IC_OK)
+        r = ic_gcm_aad(&c, aad, aadlen);
+    if (r == IC_OK)
+        r = ic_gcm_encrypt(&c, out, in, len);
+    if (r == IC_OK)
+        r = ic_gcm_finish(&c, tag, taglen);
+    ic_gcm_wipe(&c);
+    return r;
+}
+
+int ic_aes_gcm_open(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+                    const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+                    uint8_t *out, const uint8_t *tag, size_t taglen)
+{
+    ic_gcm_ctx c;
+    uint8_t t[16];
+    int r = gcm_oneshot_check(key, keylen, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    if (r != IC_OK)
+        return r;
+    r = ic_gcm_init(&c, key, keylen);
+    if (r == IC_OK)
+        r = ic_gcm_start(&c, iv, ivlen);
+    if (r == IC_OK)
+        r = ic_gcm_aad(&c, aad, aadlen);
+    if (r == IC_OK)
+        r = gcm_data_begin(&c, out, in, len, GCM_DEC);
+    if (r == IC_OK) {
+        /* Authenticate first: hash the ciphertext, compare, and only then
+         * decrypt (the counter still stands at inc32(J0)). */
+        gcm_absorb(&c, in, len);
+        gcm_full_tag(&c, t);
+        if (ic_ct_equal(t, tag, taglen)) {
+            gcm_ctr_xor(&c, out, in, len);
+        } else {
+            if (len != 0)
+                memset(out, 0, len);
+            r = IC_ERR_AUTH;
+        }
+        ic_wipe(t, sizeof t);
+    }
+    ic_gcm_wipe(&c);
+    return r;
+}

@@ -1,0 +1,32 @@
+/*
+ * ghash_impl.h - the operations every GHASH implementation provides, and
+ * what AES-GCM (gcm.c) calls through.
+ *
+ * GHASH (SP 800-38D section 6.4) folds 16-byte blocks X_i into an
+ * accumulator Y with Y = (Y ^ X_i) * H in GF(2^128), using the reflected
+ * bit order of the standard: bit 0 of byte 0 (its MSB) is the coefficient
+ * of x^0.  The interface is "many blocks per call" so that a backend can
+ * aggregate (multiply several blocks by precomputed powers H^k and reduce
+ * once, as PCLMULQDQ / PMULL / vpmsumd code does): init may store whatever
+ * it wants about H in the key's IC_GHASH_KEY_STORAGE bytes.
+ */
+#ifndef INCORE_GHASH_IMPL_H
+#define INCORE_GHASH_IMPL_H
+
+#include "core/internal.h"
+#include "incore/gcm.h"
+
+typedef struct ic_ghash_ops {
+    /* Precompute from h (the 16 bytes E(K, 0^128), as the standard writes
+     * them) into hk->storage.  Does not touch hk->ops. */
+    void (*init)(ic_ghash_key *hk, const uint8_t h[16]);
+    /* For each of the nblocks 16-byte blocks of in: y = (y ^ block) * H.
+     * y is the accumulator in the standard's byte order; in has any
+     * alignment; nblocks may be 0. */
+    void (*blocks)(const ic_ghash_key *hk, uint8_t y[16], const uint8_t *in, size_t nblocks);
+} ic_ghash_ops;
+
+/* Portable constant-time implementation (ghash_ct64.c). */
+extern const ic_ghash_ops ghash_ct64_ops;
+
+#endif

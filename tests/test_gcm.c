@@ -1,0 +1,686 @@
+/*
+ * test_gcm.c - GHASH and AES-GCM: known answers, differential tests of
+ * every implementation against the portable one, and bad input.
+ *
+ *  1. GHASH algebra from the definition (SP 800-38D section 6.3): H = 1 is
+ *     the identity, x * x^127 = x^128 = 1 + x + x^2 + x^7; and every
+ *     implementation against a bit-by-bit GHASH (Algorithm 1) written here.
+ *  2. tests/vectors/gcm_kat.txt: the 18 test cases of the GCM spec, one-shot
+ *     and streamed, every tag length, forged tags, and the raw GHASH(H, A, C)
+ *     values through each GHASH implementation.
+ *  3. differential: for every available (ghash, aes) pair, random keys, IVs
+ *     (12 bytes often, else 1..64), AAD and data of 0..4096 bytes plus a few
+ *     large ones, against a context bound to the portable implementations
+ *     (the last table entries): one-shot on misaligned buffers, in place,
+ *     streaming in random pieces, open, streaming decrypt, forgeries.
+ *  4. bad input: one check per rule, with the exact status, and proof that a
+ *     rejected call wrote nothing and left the context as it was.
+ */
+#include "testlib.h"
+#include "core/internal.h"
+#include "gcm/ghash_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const size_t tag_sizes[] = {4, 8, 12, 13, 14, 15, 16};
+#define NTAGS (sizeof tag_sizes / sizeof tag_sizes[0])
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static const ic_ghash_ops *ghash_portable(void) { return ic_impls_ghash[ic_nimpls_ghash - 1].ops; }
+static const char *portable_name(const char *prim) { return ic_impl_name(prim, ic_impl_count(prim) - 1); }
+
+/* The ops entry of the implementation currently selected for prim. */
+static const void *selected_ops(const ic_impl *tab, size_t n, const char *prim)
+{
+    const char *name = ic_impl_selected(prim);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(tab[i].name, name) == 0)
+            return tab[i].ops;
+    return NULL;
+}
+
+/* A context bound to the portable AES and GHASH whatever is selected for
+ * the code under test: select them, init (the context keeps its ops), then
+ * put the previous selection back. */
+static void ref_init(ic_gcm_ctx *c, const uint8_t *key, size_t kl)
+{
+    const char *g = ic_impl_selected("ghash"), *a = ic_impl_selected("aes");
+    CHECK(ic_impl_select("ghash", portable_name("ghash")) == IC_OK, "select portable ghash");
+    CHECK(ic_impl_select("aes", portable_name("aes")) == IC_OK, "select portable aes");
+    CHECK(ic_gcm_init(c, key, kl) == IC_OK, "reference init");
+    CHECK(c->ghash.ops == ghash_portable(), "reference context uses the portable GHASH");
+    CHECK(c->aes.ops == ic_impls_aes[ic_nimpls_aes - 1].ops, "reference context uses the portable AES");
+    ic_impl_select("ghash", g);
+    ic_impl_select("aes", a);
+}
+
+static uint8_t *xmalloc(size_t n)
+{
+    uint8_t *p = malloc(n ? n : 1);
+    if (!p) {
+        perror("malloc");
+        exit(2);
+    }
+    return p;
+}
+
+/* A random piece length for streaming: often tiny, sometimes a few blocks,
+ * sometimes everything that is left. */
+static size_t piece(size_t left)
+{
+    size_t n;
+    switch (tl_rand_below(4)) {
+    case 0: n = tl_rand_below(17); break;
+    case 1: n = tl_rand_below(100); break;
+    case 2: n = tl_rand_below(1000); break;
+    default: n = left; break;
+    }
+    return n < left ? n : left;
+}
+
+/* Encrypt (enc) or decrypt len bytes in random pieces, including empty ones. */
+static int stream_data(ic_gcm_ctx *c, int enc, uint8_t *out, const uint8_t *in, size_t len)
+{
+    do {
+        size_t n = piece(len);
+        int r = enc ? ic_gcm_encrypt(c, out, in, n) : ic_gcm_decrypt(c, out, in, n);
+        if (r != IC_OK)
+            return r;
+        out += n;
+        in += n;
+        len -= n;
+    } while (len != 0);
+    return IC_OK;
+}
+
+static int stream_aad(ic_gcm_ctx *c, const uint8_t *aad, size_t len)
+{
+    do {
+        size_t n = piece(len);
+        int r = ic_gcm_aad(c, aad, n);
+        if (r != IC_OK)
+            return r;
+        aad += n;
+        len -= n;
+    } while (len != 0);
+    return IC_OK;
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+    uint8_t acc = 0;
+    for (size_t i = 0; i < n; i++)
+        acc |= p[i];
+    return acc == 0;
+}
+
+static int all_byte(const uint8_t *p, size_t n, uint8_t v)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != v)
+            return 0;
+    return 1;
+}
+
+/* ---- 1. GHASH from the definition ------------------------------------------ */
+
+/* SP 800-38D Algorithm 1, bit by bit on bytes: Z = X * Y in GF(2^128). */
+static void gf_mul_bitwise(uint8_t z[16], const uint8_t x[16], const uint8_t y[16])
+{
+    uint8_t v[16], acc[16] = {0};
+    memcpy(v, y, 16);
+    for (int i = 0; i < 128; i++) {
+        if (x[i / 8] >> (7 - i % 8) & 1)
+            for (int j = 0; j < 16; j++)
+                acc[j] ^= v[j];
+        int lsb = v[15] & 1;
+        for (int j = 15; j > 0; j--)
+            v[j] = (uint8_t)(v[j] >> 1 | v[j - 1] << 7);
+        v[0] >>= 1;
+        if (lsb)
+            v[0] ^= 0xE1; /* R = 11100001 || 0^120 */
+    }
+    memcpy(z, acc, 16);
+}
+
+static void ghash_bitwise(uint8_t y[16], const uint8_t h[16], const uint8_t *in, size_t nblocks)
+{
+    for (size_t b = 0; b < nblocks; b++) {
+        for (int j = 0; j < 16; j++)
+            y[j] ^= in[16 * b + j];
+        gf_mul_bitwise(y, y, h);
+    }
+}
+
+static void ghash_definition(const char *impl, void *arg)
+{
+    const ic_ghash_ops *g = selected_ops(ic_impls_ghash, ic_nimpls_ghash, "ghash");
+    ic_ghash_key hk;
+    uint8_t h[16] = {0}, x[16] = {0}, y[16] = {0}, want[16] = {0};
+
+    if (!CHECK(g != NULL, "ghash/%s: ops found", impl))
+        return;
+
+    /* H = 1 (x^0: MSB of byte 0): multiplication is the identity. */
+    h[0] = 0x80;
+    tl_rand_bytes(x, 16);
+    g->init(&hk, h);
+    g->blocks(&hk, y, x, 1);
+    CHECK_MEM(y, x, 16, "ghash/%s: X * 1 = X", impl);
+
+    /* H = x, X = x^127 (LSB of byte 15): x^128 = 1 + x + x^2 + x^7, i.e.
+     * byte 0 = 11100001b, the rest 0 - exercises the reduction. */
+    memset(h, 0, 16);
+    memset(x, 0, 16);
+    memset(y, 0, 16);
+    h[0] = 0x40;
+    x[15] = 0x01;
+    want[0] = 0xE1;
+    g->init(&hk, h);
+    g->blocks(&hk, y, x, 1);
+    CHECK_MEM(y, want, 16, "ghash/%s: x * x^127 = x^128 reduced", impl);
+
+    /* nblocks = 0 leaves y alone. */
+    memcpy(want, y, 16);
+    g->blocks(&hk, y, NULL, 0);
+    CHECK_MEM(y, want, 16, "ghash/%s: zero blocks", impl);
+
+    /* Random H, random data, random starting y: against Algorithm 1, with
+     * the input misaligned and fed in random splits. */
+    for (int it = 0; it < 200; it++) {
+        size_t nb = tl_rand_below(40), off = tl_rand_below(16);
+        uint8_t *buf = xmalloc(nb * 16 + 16), *in = buf + off;
+        uint8_t y0[16], yr[16];
+        tl_rand_bytes(h, 16);
+        if (it % 8 == 0)
+            memset(h + 8, 0, 8);   /* sparse keys: one half empty */
+        if (it % 8 == 1)
+            memset(h, 0, 8);
+        tl_rand_bytes(y0, 16);
+        tl_rand_bytes(in, nb * 16);
+        memcpy(yr, y0, 16);
+        ghash_bitwise(yr, h, in, nb);
+        memcpy(y, y0, 16);
+        g->init(&hk, h);
+        for (size_t done = 0; done < nb;) {
+            size_t k = tl_rand_below((uint32_t)(nb - done) + 1);
+            g->blocks(&hk, y, in + 16 * done, k);
+            done += k;
+        }
+        CHECK_MEM(y, yr, 16, "ghash/%s: random %zu blocks vs Algorithm 1", impl, nb);
+        free(buf);
+    }
+
+    /* All-ones operands maximise the column sums of the multiply. */
+    memset(h, 0xff, 16);
+    memset(x, 0xff, 16);
+    memset(y, 0, 16);
+    memset(want, 0, 16);
+    ghash_bitwise(want, h, x, 1);
+    g->init(&hk, h);
+    g->blocks(&hk, y, x, 1);
+    CHECK_MEM(y, want, 16, "ghash/%s: all-ones operands", impl);
+    (void)arg;
+}
+
+/* ---- 2. the GCM spec's test cases ----------------------------------------- */
+
+typedef struct {
+    uint8_t *key, *iv, *pt, *aad, *ct, *tag, *h, *gh;
+    size_t kl, ivl, pl, al, cl, tl, hl, ghl;
+} kat_rec;
+
+static void kat_one(const char *what, const kat_rec *v)
+{
+    uint8_t *out = xmalloc(v->pl + 16), t[16];
+    ic_gcm_ctx c;
+
+    /* one-shot seal / open with the full tag */
+    memset(out, 0xA5, v->pl + 16);
+    CHECK(ic_aes_gcm_seal(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, v->pt, v->pl, out, t, 16) == IC_OK,
+          "%s: seal", what);
+    CHECK_MEM(out, v->ct, v->pl, "%s: seal ciphertext", what);
+    CHECK_MEM(t, v->tag, 16, "%s: seal tag", what);
+    CHECK(all_byte(out + v->pl, 16, 0xA5), "%s: seal wrote past out+len", what);
+    CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, v->tag, 16) == IC_OK,
+          "%s: open", what);
+    CHECK_MEM(out, v->pt, v->pl, "%s: open plaintext", what);
+
+    /* every allowed tag length is a prefix of the full tag */
+    for (size_t i = 0; i < NTAGS; i++) {
+        size_t tl = tag_sizes[i];
+        uint8_t tt[16];
+        CHECK(ic_aes_gcm_seal(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, v->pt, v->pl, out, tt, tl) == IC_OK
+              && memcmp(tt, v->tag, tl) == 0, "%s: %zu-byte tag", what, tl);
+        CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, v->tag, tl) == IC_OK,
+              "%s: open with %zu-byte tag", what, tl);
+    }
+
+    /* streamed in random pieces, twice on the same context (reuse) */
+    CHECK(ic_gcm_init(&c, v->key, v->kl) == IC_OK, "%s: init", what);
+    for (int round = 0; round < 2; round++) {
+        CHECK(ic_gcm_start(&c, v->iv, v->ivl) == IC_OK, "%s: start", what);
+        CHECK(stream_aad(&c, v->aad, v->al) == IC_OK, "%s: aad", what);
+        CHECK(stream_data(&c, 1, out, v->pt, v->pl) == IC_OK, "%s: encrypt", what);
+        CHECK(ic_gcm_finish(&c, t, 16) == IC_OK, "%s: finish", what);
+        CHECK_MEM(out, v->ct, v->pl, "%s: streamed ciphertext (round %d)", what, round);
+        CHECK_MEM(t, v->tag, 16, "%s: streamed tag (round %d)", what, round);
+        CHECK(ic_gcm_start(&c, v->iv, v->ivl) == IC_OK, "%s: start", what);
+        CHECK(stream_aad(&c, v->aad, v->al) == IC_OK, "%s: aad", what);
+        CHECK(stream_data(&c, 0, out, v->ct, v->pl) == IC_OK, "%s: decrypt", what);
+        CHECK(ic_gcm_verify(&c, v->tag, 16) == IC_OK, "%s: verify", what);
+        CHECK_MEM(out, v->pt, v->pl, "%s: streamed plaintext (round %d)", what, round);
+    }
+
+    /* forgeries: a flipped tag, ciphertext or AAD bit */
+    memcpy(t, v->tag, 16);
+    t[tl_rand_below(16)] ^= (uint8_t)(1u << tl_rand_below(8));
+    memset(out, 0xA5, v->pl + 16);
+    CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, t, 16) == IC_ERR_AUTH,
+          "%s: forged tag refused", what);
+    CHECK(all_zero(out, v->pl) && all_byte(out + v->pl, 16, 0xA5), "%s: forged open zeroes out only", what);
+    CHECK(ic_gcm_start(&c, v->iv, v->ivl) == IC_OK && ic_gcm_aad(&c, v->aad, v->al) == IC_OK
+          && ic_gcm_decrypt(&c, out, v->ct, v->pl) == IC_OK && ic_gcm_verify(&c, t, 16) == IC_ERR_AUTH,
+          "%s: streamed verify refuses a forged tag", what);
+    if (v->al) {
+        uint8_t *a = xmalloc(v->al);
+        memcpy(a, v->aad, v->al);
+        a[tl_rand_below((uint32_t)v->al)] ^= 0x01;
+        CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, a, v->al, v->ct, v->pl, out, v->tag, 16) == IC_ERR_AUTH,
+              "%s: forged AAD refused", what);
+        free(a);
+    }
+    if (v->pl) {
+        uint8_t *ct = xmalloc(v->pl);
+        memcpy(ct, v->ct, v->pl);
+        ct[tl_rand_below((uint32_t)v->pl)] ^= 0x20;
+        CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, ct, v->pl, ct, v->tag, 16) == IC_ERR_AUTH
+              && all_zero(ct, v->pl), "%s: forged ciphertext refused in place and zeroed", what);
+        free(ct);
+    }
+    ic_gcm_wipe(&c);
+    free(out);
+}
+
+/* GHASH(H, A, C) straight through the GHASH ops of the selected impl. */
+static void kat_ghash_raw(const char *what, const kat_rec *v)
+{
+    const ic_ghash_ops *g = selected_ops(ic_impls_ghash, ic_nimpls_ghash, "ghash");
+    size_t na = (v->al + 15) / 16, nc = (v->cl + 15) / 16, n = na + nc + 1;
+    uint8_t *m = xmalloc(16 * n), y[16] = {0};
+    ic_ghash_key hk;
+
+    memset(m, 0, 16 * n);
+    if (v->al)
+        memcpy(m, v->aad, v->al);
+    if (v->cl)
+        memcpy(m + 16 * na, v->ct, v->cl);
+    ic_store64_be(m + 16 * (n - 1), (uint64_t)v->al * 8);
+    ic_store64_be(m + 16 * (n - 1) + 8, (uint64_t)v->cl * 8);
+    g->init(&hk, v->h);
+    g->blocks(&hk, y, m, n);
+    CHECK_MEM(y, v->gh, 16, "%s: GHASH(H, A, C)", what);
+    free(m);
+}
+
+static void kat_file(const char *impl, void *arg)
+{
+    tl_rsp *r = tl_rsp_openf("%s/gcm_kat.txt", tl_data_dir());
+    tl_rec rec;
+    int n = 0;
+    const char *combo = arg;
+
+    while (tl_rsp_next(r, &rec)) {
+        static const char *f[] = {"Key", "IV", "PT", "AAD", "CT", "Tag", "H", "GHASH"};
+        uint8_t *p[8];
+        size_t l[8];
+        char what[96];
+        int ok = 1;
+        for (int i = 0; i < 8; i++) {
+            const char *s = tl_get(&rec, f[i]);
+            p[i] = s ? tl_hex_alloc(s, &l[i]) : NULL;
+            ok &= p[i] != NULL;
+        }
+        snprintf(what, sizeof what, "gcm_kat.txt case %s [ghash/%s aes/%s]",
+                 tl_get(&rec, "Count") ? tl_get(&rec, "Count") : "?", combo, impl);
+        if (CHECK(ok && l[2] == l[4] && l[5] == 16 && l[6] == 16 && l[7] == 16,
+                  "%s: malformed record (line %ld)", what, rec.line)) {
+            kat_rec v = {p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7],
+                         l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7]};
+            kat_one(what, &v);
+            kat_ghash_raw(what, &v);
+            n++;
+        }
+        for (int i = 0; i < 8; i++)
+            free(p[i]);
+    }
+    tl_rsp_close(r);
+    CHECK(n == 18, "gcm_kat.txt: %d of the 18 test cases read", n);
+}
+
+/* ---- 3. differential -------------------------------------------------------- */
+
+static size_t rand_len(void)
+{
+    switch (tl_rand_below(4)) {
+    case 0: return tl_rand_below(33);
+    case 1: return tl_rand_below(257);
+    default: return tl_rand_below(4097);
+    }
+}
+
+static void diff_one(const char *combo, size_t pl_forced, int forced)
+{
+    size_t kl = 16 + 8 * tl_rand_below(3);
+    size_t ivl = tl_rand_below(3) ? 12 : 1 + tl_rand_below(64);
+    size_t al = rand_len(), pl = forced ? pl_forced : rand_len();
+    size_t tl = tag_sizes[tl_rand_below(NTAGS)];
+    size_t oi = 1 + tl_rand_below(15), oo = 1 + tl_rand_below(15);
+    uint8_t key[32], iv[64], rtag[16], t[16];
+    uint8_t *aad = xmalloc(al), *pt = xmalloc(pl), *rct = xmalloc(pl);
+    uint8_t *ibuf = xmalloc(pl + 32), *obuf = xmalloc(pl + 32), *in = ibuf + oi, *out = obuf + oo;
+    ic_gcm_ctx ref, c;
+    char what[160];
+
+    tl_rand_bytes(key, kl);
+    tl_rand_bytes(iv, ivl);
+    tl_rand_bytes(aad, al);
+    tl_rand_bytes(pt, pl);
+    snprintf(what, sizeof what, "%s key %zu iv %zu aad %zu len %zu tag %zu", combo, kl, ivl, al, pl, tl);
+
+    /* reference: portable implementations, one piece each */
+    ref_init(&ref, key, kl);
+    CHECK(ic_gcm_start(&ref, iv, ivl) == IC_OK && ic_gcm_aad(&ref, aad, al) == IC_OK
+          && ic_gcm_encrypt(&ref, rct, pt, pl) == IC_OK && ic_gcm_finish(&ref, rtag, 16) == IC_OK,
+          "%s: reference", what);
+    ic_gcm_wipe(&ref);
+
+    /* one-shot seal, misaligned in and out, guard bytes after out */
+    memcpy(in, pt, pl);
+    memset(obuf, 0x5A, pl + 32);
+    CHECK(ic_aes_gcm_seal(key, kl, iv, ivl, aad, al, in, pl, out, t, tl) == IC_OK, "%s: seal", what);
+    CHECK_MEM(out, rct, pl, "%s: seal ciphertext", what);
+    CHECK_MEM(t, rtag, tl, "%s: seal tag", what);
+    CHECK(all_byte(obuf, oo, 0x5A) && all_byte(out + pl, 32 - oo, 0x5A), "%s: seal wrote outside out", what);
+
+    /* in place */
+    CHECK(ic_aes_gcm_seal(key, kl, iv, ivl, aad, al, in, pl, in, t, tl) == IC_OK, "%s: seal in place", what);
+    CHECK_MEM(in, rct, pl, "%s: in-place ciphertext", what);
+    CHECK_MEM(t, rtag, tl, "%s: in-place tag", what);
+
+    /* open, misaligned, then in place */
+    memset(obuf, 0x5A, pl + 32);
+    CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, in, pl, out, rtag, tl) == IC_OK, "%s: open", what);
+    CHECK_MEM(out, pt, pl, "%s: open plaintext", what);
+    CHECK(all_byte(out + pl, 32 - oo, 0x5A), "%s: open wrote past out+len", what);
+    CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, in, pl, in, rtag, tl) == IC_OK, "%s: open in place", what);
+    CHECK_MEM(in, pt, pl, "%s: in-place plaintext", what);
+
+    /* streaming in random pieces (in place half of the time), then again
+     * on the same context to check that a message leaves nothing behind */
+    CHECK(ic_gcm_init(&c, key, kl) == IC_OK, "%s: init", what);
+    CHECK(c.ghash.ops == ic_ops(IC_PRIM_GHASH), "%s: context bound to the selected GHASH", what);
+    for (int round = 0; round < 2; round++) {
+        int inplace = (int)tl_rand_below(2);
+        uint8_t *dst = inplace ? in : out;
+        memcpy(in, pt, pl);
+        CHECK(ic_gcm_start(&c, iv, ivl) == IC_OK && stream_aad(&c, aad, al) == IC_OK
+              && stream_data(&c, 1, dst, in, pl) == IC_OK && ic_gcm_finish(&c, t, tl) == IC_OK,
+              "%s: streamed encryption", what);
+        CHECK_MEM(dst, rct, pl, "%s: streamed ciphertext (round %d, in place %d)", what, round, inplace);
+        CHECK_MEM(t, rtag, tl, "%s: streamed tag (round %d)", what, round);
+        memcpy(in, rct, pl);
+        dst = inplace ? in : out;
+        CHECK(ic_gcm_start(&c, iv, ivl) == IC_OK && stream_aad(&c, aad, al) == IC_OK
+              && stream_data(&c, 0, dst, in, pl) == IC_OK && ic_gcm_verify(&c, rtag, tl) == IC_OK,
+              "%s: streamed decryption", what);
+        CHECK_MEM(dst, pt, pl, "%s: streamed plaintext (round %d)", what, round);
+    }
+    ic_gcm_wipe(&c);
+
+    /* a forgery (tag, ciphertext or AAD bit) releases nothing */
+    memcpy(in, rct, pl);
+    memcpy(t, rtag, tl);
+    switch (tl_rand_below(3)) {
+    case 0: if (pl) { in[tl_rand_below((uint32_t)pl)] ^= 0x04; break; } /* fall through */
+    case 1: if (al) { aad[tl_rand_below((uint32_t)al)] ^= 0x80; break; } /* fall through */
+    default: t[tl_rand_below((uint32_t)tl)] ^= 0x10; break;
+    }
+    memset(obuf, 0x5A, pl + 32);
+    CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, in, pl, out, t, tl) == IC_ERR_AUTH, "%s: forgery refused", what);
+    CHECK(all_zero(out, pl) && all_byte(out + pl, 32 - oo, 0x5A), "%s: forgery: out zeroed, nothing more", what);
+
+    free(aad); free(pt); free(rct); free(ibuf); free(obuf);
+}
+
+static void diff_aes(const char *aes_impl, void *arg)
+{
+    char combo[64];
+    snprintf(combo, sizeof combo, "[ghash/%s aes/%s]", (const char *)arg, aes_impl);
+    diff_one(combo, 65536 + 13, 1);
+    diff_one(combo, (1u << 20) + 5, 1);
+    diff_one(combo, 0, 1);
+    for (int it = 0; it < 300; it++)
+        diff_one(combo, 0, 0);
+}
+
+static void per_ghash(const char *impl, void *arg)
+{
+    ghash_definition(impl, NULL);
+    tl_for_each_impl("aes", kat_file, (void *)impl);
+    tl_for_each_impl("aes", diff_aes, (void *)impl);
+    (void)arg;
+}
+
+/* ---- 4. bad input ------------------------------------------------------------ */
+
+static void bad_input(void)
+{
+    static const uint8_t key[32] = {1, 2, 3}, iv[12] = {4, 5, 6};
+    uint8_t buf[64] = {0}, out[64], tag[16];
+    ic_gcm_ctx c, snap;
+    const uint64_t lim = IC_GCM_MAX_DATA;
+
+    /* init */
+    CHECK(ic_gcm_init(NULL, key, 16) == IC_ERR_NULL, "init: NULL context");
+    CHECK(ic_gcm_init(&c, NULL, 16) == IC_ERR_NULL, "init: NULL key");
+    CHECK(ic_gcm_init(&c, NULL, 0) == IC_ERR_KEYLEN, "init: no key");
+    CHECK(ic_gcm_init(&c, key, 15) == IC_ERR_KEYLEN, "init: 15-byte key");
+    CHECK(ic_gcm_init(&c, key, 20) == IC_ERR_KEYLEN, "init: 20-byte key");
+    CHECK(ic_gcm_init(&c, key, 33) == IC_ERR_KEYLEN, "init: 33-byte key");
+
+    /* calls on a context never initialised (zeroed) or wiped */
+    memset(&c, 0, sizeof c);
+    CHECK(ic_gcm_start(&c, iv, 12) == IC_ERR_STATE, "start before init");
+    CHECK(ic_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad before init");
+    CHECK(ic_gcm_encrypt(&c, out, buf, 1) == IC_ERR_STATE, "encrypt before init");
+    CHECK(ic_gcm_finish(&c, tag, 16) == IC_ERR_STATE, "finish before init");
+    CHECK(ic_gcm_init(&c, key, 16) == IC_OK, "init");
+    ic_gcm_wipe(&c);
+    CHECK(ic_gcm_start(&c, iv, 12) == IC_ERR_STATE, "start after wipe");
+    ic_gcm_wipe(NULL);
+
+    /* before start */
+    CHECK(ic_gcm_init(&c, key, 16) == IC_OK, "init");
+    CHECK(ic_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad before start");
+    CHECK(ic_gcm_encrypt(&c, out, buf, 16) == IC_ERR_STATE, "encrypt before start");
+    CHECK(ic_gcm_decrypt(&c, out, buf, 16) == IC_ERR_STATE, "decrypt before start");
+    CHECK(ic_gcm_finish(&c, tag, 16) == IC_ERR_STATE, "finish before start");
+    CHECK(ic_gcm_verify(&c, tag, 16) == IC_ERR_STATE, "verify before start");
+
+    /* start */
+    CHECK(ic_gcm_start(NULL, iv, 12) == IC_ERR_NULL, "start: NULL context");
+    CHECK(ic_gcm_start(&c, NULL, 12) == IC_ERR_NULL, "start: NULL IV");
+    CHECK(ic_gcm_start(&c, iv, 0) == IC_ERR_IVLEN, "start: empty IV");
+    CHECK(ic_gcm_start(&c, NULL, 0) == IC_ERR_IVLEN, "start: no IV");
+    CHECK(ic_gcm_start(&c, iv, 1) == IC_OK, "start: 1-byte IV");
+
+    /* aad / data argument checks */
+    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
+    CHECK(ic_gcm_aad(NULL, buf, 1) == IC_ERR_NULL, "aad: NULL context");
+    CHECK(ic_gcm_aad(&c, NULL, 1) == IC_ERR_NULL, "aad: NULL with length");
+    CHECK(ic_gcm_aad(&c, NULL, 0) == IC_OK, "aad: NULL with length 0");
+    CHECK(ic_gcm_encrypt(NULL, out, buf, 1) == IC_ERR_NULL, "encrypt: NULL context");
+    CHECK(ic_gcm_encrypt(&c, NULL, buf, 1) == IC_ERR_NULL, "encrypt: NULL out");
+    CHECK(ic_gcm_encrypt(&c, out, NULL, 1) == IC_ERR_NULL, "encrypt: NULL in");
+    CHECK(ic_gcm_encrypt(&c, buf + 1, buf, 16) == IC_ERR_OVERLAP, "encrypt: out = in + 1");
+    CHECK(ic_gcm_encrypt(&c, buf, buf + 15, 16) == IC_ERR_OVERLAP, "encrypt: in = out + 15");
+    CHECK(ic_gcm_encrypt(&c, buf + 16, buf, 16) == IC_OK, "encrypt: adjacent buffers");
+    CHECK(ic_gcm_encrypt(&c, buf, buf, 16) == IC_OK, "encrypt: in place");
+    CHECK(ic_gcm_encrypt(&c, NULL, NULL, 0) == IC_OK, "encrypt: NULL with length 0");
+
+    /* order */
+    CHECK(ic_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad after encrypt");
+    CHECK(ic_gcm_aad(&c, buf, 0) == IC_ERR_STATE, "empty aad after encrypt");
+    CHECK(ic_gcm_decrypt(&c, out, buf, 16) == IC_ERR_STATE, "decrypt after encrypt");
+    CHECK(ic_gcm_verify(&c, tag, 16) == IC_ERR_STATE, "verify after encrypt");
+    CHECK(ic_gcm_finish(&c, tag, 16) == IC_OK, "finish");
+    CHECK(ic_gcm_finish(&c, tag, 16) == IC_ERR_STATE, "finish twice");
+    CHECK(ic_gcm_encrypt(&c, out, buf, 16) == IC_ERR_STATE, "encrypt after finish");
+    CHECK(ic_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad after finish");
+    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
+    CHECK(ic_gcm_decrypt(&c, out, buf, 16) == IC_OK, "decrypt");
+    CHECK(ic_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad after decrypt");
+    CHECK(ic_gcm_encrypt(&c, out, buf, 16) == IC_ERR_STATE, "encrypt after decrypt");
+    CHECK(ic_gcm_finish(&c, tag, 16) == IC_ERR_STATE, "finish after decrypt");
+    CHECK(ic_gcm_decrypt(&c, NULL, buf, 1) == IC_ERR_NULL, "decrypt: NULL out");
+    CHECK(ic_gcm_decrypt(&c, buf + 3, buf, 8) == IC_ERR_OVERLAP, "decrypt: partial overlap");
+    CHECK(ic_gcm_verify(&c, NULL, 16) == IC_ERR_NULL, "verify: NULL tag");
+    CHECK(ic_gcm_verify(&c, tag, 3) == IC_ERR_TAGLEN, "verify: 3-byte tag");
+    memset(tag, 0, sizeof tag);
+    CHECK(ic_gcm_verify(&c, tag, 16) == IC_ERR_AUTH, "verify: wrong tag");
+    CHECK(ic_gcm_verify(&c, tag, 16) == IC_ERR_STATE, "verify twice");
+
+    /* tag lengths: 4, 8, 12..16 only; AAD-only messages may finish or verify */
+    for (size_t tl = 0; tl <= 17; tl++) {
+        int allowed = tl == 4 || tl == 8 || (tl >= 12 && tl <= 16);
+        uint8_t t2[17];
+        CHECK(ic_gcm_start(&c, iv, 12) == IC_OK && ic_gcm_aad(&c, buf, 5) == IC_OK, "start");
+        CHECK(ic_gcm_finish(&c, t2, tl) == (allowed ? IC_OK : IC_ERR_TAGLEN), "finish: %zu-byte tag", tl);
+        if (allowed) {
+            CHECK(ic_gcm_start(&c, iv, 12) == IC_OK && ic_gcm_aad(&c, buf, 5) == IC_OK, "start");
+            CHECK(ic_gcm_verify(&c, t2, tl) == IC_OK, "verify (AAD only): %zu-byte tag", tl);
+        } else {
+            CHECK(ic_gcm_finish(&c, t2, 16) == IC_OK, "finish after a refused tag length");
+        }
+    }
+    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
+    CHECK(ic_gcm_finish(&c, NULL, 16) == IC_ERR_NULL, "finish: NULL tag");
+    CHECK(ic_gcm_finish(NULL, tag, 16) == IC_ERR_NULL, "finish: NULL context");
+    CHECK(ic_gcm_verify(NULL, tag, 16) == IC_ERR_NULL, "verify: NULL context");
+
+    /* The data limit, 2^36 - 32 bytes per message.  A refused call must
+     * touch nothing: out keeps its bytes and the context is unchanged. */
+    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
+#if SIZE_MAX > 0xFFFFFFFFu
+    memset(out, 0x77, sizeof out);
+    memcpy(&snap, &c, sizeof c);
+    CHECK(ic_gcm_encrypt(&c, out, buf, (size_t)lim + 1) == IC_ERR_TOOLONG, "encrypt: 2^36-32+1 bytes");
+    CHECK(ic_gcm_decrypt(&c, out, buf, (size_t)lim + 1) == IC_ERR_TOOLONG, "decrypt: 2^36-32+1 bytes");
+    CHECK(ic_gcm_encrypt(&c, out, buf, SIZE_MAX) == IC_ERR_TOOLONG, "encrypt: SIZE_MAX bytes");
+    CHECK(all_byte(out, sizeof out, 0x77) && memcmp(&snap, &c, sizeof c) == 0, "refused encrypt touched nothing");
+    CHECK(ic_gcm_encrypt(&c, out, buf, 32) == IC_OK, "encrypt 32 bytes");
+    CHECK(ic_gcm_encrypt(&c, out, buf, (size_t)(lim - 32) + 1) == IC_ERR_TOOLONG,
+          "encrypt: 2^36-32-32+1 more bytes after 32");
+#endif
+    /* the exact boundary, through the public length counter */
+    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
+    CHECK(ic_gcm_encrypt(&c, out, buf, 16) == IC_OK, "encrypt");
+    c.datalen = lim - 32;
+    CHECK(ic_gcm_encrypt(&c, out, buf, 33) == IC_ERR_TOOLONG, "encrypt: one byte over the limit");
+    CHECK(ic_gcm_encrypt(&c, out, buf, 31) == IC_OK, "encrypt: up to one byte below the limit");
+    CHECK(ic_gcm_encrypt(&c, out, buf, 1) == IC_OK, "encrypt: exactly the limit");
+    CHECK(c.datalen == lim, "length counter at the limit");
+    memcpy(&snap, &c, sizeof c);
+    CHECK(ic_gcm_encrypt(&c, out, buf, 1) == IC_ERR_TOOLONG, "encrypt: past the limit");
+    CHECK(memcmp(&snap, &c, sizeof c) == 0, "refused encrypt left the context alone");
+    CHECK(ic_gcm_encrypt(&c, out, buf, 0) == IC_OK, "encrypt: 0 bytes at the limit");
+    CHECK(ic_gcm_finish(&c, tag, 16) == IC_OK, "finish at the limit");
+    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
+    CHECK(ic_gcm_decrypt(&c, out, buf, 16) == IC_OK, "decrypt");
+    c.datalen = lim;
+    CHECK(ic_gcm_decrypt(&c, out, buf, 1) == IC_ERR_TOOLONG, "decrypt: past the limit");
+
+    /* the AAD limit, 2^61 - 1 bytes */
+    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
+    c.aadlen = IC_GCM_MAX_AAD - 5;
+    CHECK(ic_gcm_aad(&c, buf, 6) == IC_ERR_TOOLONG, "aad: one byte over the limit");
+    CHECK(ic_gcm_aad(&c, buf, 5) == IC_OK, "aad: exactly the limit");
+    CHECK(ic_gcm_aad(&c, buf, 1) == IC_ERR_TOOLONG, "aad: past the limit");
+#if SIZE_MAX > 0xFFFFFFFFu
+    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
+    CHECK(ic_gcm_aad(&c, buf, (size_t)IC_GCM_MAX_AAD + 1) == IC_ERR_TOOLONG, "aad: 2^61 bytes");
+    CHECK(ic_gcm_start(&c, iv, (size_t)IC_GCM_MAX_AAD + 1) == IC_ERR_IVLEN, "start: 2^61-byte IV");
+#endif
+    ic_gcm_wipe(&c);
+
+    /* one-shot: every argument, nothing written on refusal */
+    memset(out, 0x77, sizeof out);
+    memset(tag, 0x77, sizeof tag);
+#define SEAL(k, kl, v, vl, a, al, i, l, o, t, tl) ic_aes_gcm_seal(k, kl, v, vl, a, al, i, l, o, t, tl)
+    CHECK(SEAL(NULL, 16, iv, 12, buf, 4, buf, 16, out, tag, 16) == IC_ERR_NULL, "seal: NULL key");
+    CHECK(SEAL(key, 16, NULL, 12, buf, 4, buf, 16, out, tag, 16) == IC_ERR_NULL, "seal: NULL IV");
+    CHECK(SEAL(key, 16, iv, 12, NULL, 4, buf, 16, out, tag, 16) == IC_ERR_NULL, "seal: NULL AAD");
+    CHECK(SEAL(key, 16, iv, 12, buf, 4, NULL, 16, out, tag, 16) == IC_ERR_NULL, "seal: NULL in");
+    CHECK(SEAL(key, 16, iv, 12, buf, 4, buf, 16, NULL, tag, 16) == IC_ERR_NULL, "seal: NULL out");
+    CHECK(SEAL(key, 16, iv, 12, buf, 4, buf, 16, out, NULL, 16) == IC_ERR_NULL, "seal: NULL tag");
+    CHECK(SEAL(key, 17, iv, 12, buf, 4, buf, 16, out, tag, 16) == IC_ERR_KEYLEN, "seal: 17-byte key");
+    CHECK(SEAL(key, 16, iv, 0, buf, 4, buf, 16, out, tag, 16) == IC_ERR_IVLEN, "seal: empty IV");
+    CHECK(SEAL(key, 16, iv, 12, buf, 4, buf, 16, out, tag, 11) == IC_ERR_TAGLEN, "seal: 11-byte tag");
+    CHECK(SEAL(key, 16, iv, 12, buf, 4, buf, 16, out, tag, 0) == IC_ERR_TAGLEN, "seal: no tag");
+#if SIZE_MAX > 0xFFFFFFFFu
+    CHECK(SEAL(key, 16, iv, 12, buf, 4, buf, (size_t)lim + 1, out, tag, 16) == IC_ERR_TOOLONG,
+          "seal: 2^36-32+1 bytes");
+    CHECK(SEAL(key, 16, iv, 12, buf, (size_t)IC_GCM_MAX_AAD + 1, buf, 16, out, tag, 16) == IC_ERR_TOOLONG,
+          "seal: 2^61 bytes of AAD");
+#endif
+    CHECK(SEAL(key, 16, iv, 12, buf, 4, buf, 16, buf + 8, tag, 16) == IC_ERR_OVERLAP, "seal: partial overlap");
+    CHECK(all_byte(out, sizeof out, 0x77) && all_byte(tag, sizeof tag, 0x77), "refused seal wrote nothing");
+    CHECK(SEAL(key, 16, iv, 12, NULL, 0, NULL, 0, NULL, tag, 16) == IC_OK, "seal: NULL with lengths 0");
+    CHECK(SEAL(key, 16, iv, 12, buf, 4, buf, 40, out, tag, 16) == IC_OK, "seal");
+    memcpy(buf + 8, out, 40); /* ciphertext at buf+8.. for the open checks */
+#define OPEN(k, kl, v, vl, a, al, i, l, o, t, tl) ic_aes_gcm_open(k, kl, v, vl, a, al, i, l, o, t, tl)
+    memset(out, 0x77, sizeof out);
+    CHECK(OPEN(NULL, 16, iv, 12, buf, 4, buf + 8, 40, out, tag, 16) == IC_ERR_NULL, "open: NULL key");
+    CHECK(OPEN(key, 16, NULL, 12, buf, 4, buf + 8, 40, out, tag, 16) == IC_ERR_NULL, "open: NULL IV");
+    CHECK(OPEN(key, 16, iv, 12, NULL, 4, buf + 8, 40, out, tag, 16) == IC_ERR_NULL, "open: NULL AAD");
+    CHECK(OPEN(key, 16, iv, 12, buf, 4, NULL, 40, out, tag, 16) == IC_ERR_NULL, "open: NULL in");
+    CHECK(OPEN(key, 16, iv, 12, buf, 4, buf + 8, 40, NULL, tag, 16) == IC_ERR_NULL, "open: NULL out");
+    CHECK(OPEN(key, 16, iv, 12, buf, 4, buf + 8, 40, out, NULL, 16) == IC_ERR_NULL, "open: NULL tag");
+    CHECK(OPEN(key, 0, iv, 12, buf, 4, buf + 8, 40, out, tag, 16) == IC_ERR_KEYLEN, "open: empty key");
+    CHECK(OPEN(key, 16, iv, 0, buf, 4, buf + 8, 40, out, tag, 16) == IC_ERR_IVLEN, "open: empty IV");
+    CHECK(OPEN(key, 16, iv, 12, buf, 4, buf + 8, 40, out, tag, 2) == IC_ERR_TAGLEN, "open: 2-byte tag");
+#if SIZE_MAX > 0xFFFFFFFFu
+    CHECK(OPEN(key, 16, iv, 12, buf, 4, buf + 8, (size_t)lim + 1, out, tag, 16) == IC_ERR_TOOLONG,
+          "open: 2^36-32+1 bytes");
+#endif
+    CHECK(OPEN(key, 16, iv, 12, buf, 4, buf + 8, 40, buf + 9, tag, 16) == IC_ERR_OVERLAP, "open: partial overlap");
+    CHECK(all_byte(out, sizeof out, 0x77), "refused open wrote nothing");
+    CHECK(OPEN(key, 16, iv, 12, buf, 4, buf + 8, 40, out, tag, 16) == IC_OK, "open");
+    CHECK(all_byte(out + 40, sizeof out - 40, 0x77), "open wrote past out+len");
+    tag[0] ^= 1;
+    memset(out, 0x77, sizeof out);
+    CHECK(OPEN(key, 16, iv, 12, buf, 4, buf + 8, 40, out, tag, 16) == IC_ERR_AUTH, "open: forged tag");
+    CHECK(all_zero(out, 40) && all_byte(out + 40, sizeof out - 40, 0x77), "failed open zeroed out and only out");
+    tag[0] ^= 1;
+    CHECK(OPEN(key, 16, iv, 12, buf, 5, buf + 8, 40, out, tag, 16) == IC_ERR_AUTH, "open: AAD one byte longer");
+    CHECK(OPEN(key, 16, iv, 12, buf, 4, buf + 8, 39, out, tag, 16) == IC_ERR_AUTH, "open: ciphertext truncated");
+    CHECK(OPEN(key, 16, iv, 12, buf, 4, buf + 8, 40, out, tag, 12) == IC_OK, "open: truncated tag");
+#undef SEAL
+#undef OPEN
+}
+
+int main(void)
+{
+    printf("ghash implementations:");
+    for (size_t i = 0; i < ic_impl_count("ghash"); i++)
+        printf(" %s%s", ic_impl_name("ghash", i), ic_impl_available("ghash", i) ? "" : "(n/a)");
+    printf("; portable reference ghash/%s aes/%s\n", portable_name("ghash"), portable_name("aes"));
+    CHECK(ic_impls_ghash[ic_nimpls_ghash - 1].needs == 0, "portable GHASH last, needs nothing");
+
+    CHECK(tl_for_each_impl("ghash", per_ghash, NULL) >= 1, "at least one GHASH ran");
+    bad_input();
+    return tl_finish();
+}
