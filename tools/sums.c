@@ -1,0 +1,680 @@
+/*
+ * sums.c - the checksum commands of `incore`: sha1sum, sha224sum, sha256sum,
+ * sha384sum, sha512sum, crc32 and crc32c, drop-in compatible with GNU
+ * coreutils' sha256sum (9.x) in what they print and their exit status.
+ *
+ *   incore sha256sum [-b|-t] [--tag] [FILE...]        print checksums
+ *   incore sha256sum -c [--ignore-missing] [--quiet] [--status] [--strict] [-w]
+ *                       [FILE...]                     verify checksum lists
+ *
+ * Line format (both ways): "<hex>  <name>" (text) or "<hex> *<name>"
+ * (binary; no difference on POSIX), the BSD "--tag" form "SHA256 (<name>) =
+ * <hex>", and, when checking, coreutils' "<hex> <name>" single-space form
+ * when it is the first format of the list.  Names containing '\\', '\n' or
+ * '\r' are escaped and the line starts with a backslash, as coreutils does.
+ * crc32 / crc32c print the CRC as 8 lowercase hex digits (printf("%08x"),
+ * i.e. the value's big-endian bytes), in the same formats, so -c works
+ * alike.  Diagnostics go to stderr prefixed "incore <cmd>: ", so they
+ * contain coreutils' own messages ("sha256sum: WARNING: 1 computed checksum
+ * did NOT match") as substrings.
+ *
+ * Data is read with read(2) in 64 KiB chunks and fed to the streaming APIs
+ * (ic_hash_* or the chained ic_crc32 / ic_crc32c), so any file size works in
+ * constant memory.  Options may come anywhere (GNU argument permutation),
+ * short ones may be grouped (-cw), long ones abbreviated (--stat), and "--"
+ * ends them.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "incore/incore.h"
+#include "tools.h"
+
+enum { K_HASH, K_CRC32, K_CRC32C };
+
+typedef struct {
+    const char *cmd;      /* command name                         */
+    const char *tag;      /* coreutils' DIGEST_TYPE_STRING / --tag */
+    int kind;
+    ic_hash_alg alg;      /* K_HASH only                          */
+    size_t size;          /* digest bytes                         */
+} sum_algo;
+
+static const sum_algo algos[] = {
+    { "sha1sum",   "SHA1",   K_HASH,   IC_HASH_SHA1,   IC_SHA1_DIGEST_SIZE },
+    { "sha224sum", "SHA224", K_HASH,   IC_HASH_SHA224, IC_SHA224_DIGEST_SIZE },
+    { "sha256sum", "SHA256", K_HASH,   IC_HASH_SHA256, IC_SHA256_DIGEST_SIZE },
+    { "sha384sum", "SHA384", K_HASH,   IC_HASH_SHA384, IC_SHA384_DIGEST_SIZE },
+    { "sha512sum", "SHA512", K_HASH,   IC_HASH_SHA512, IC_SHA512_DIGEST_SIZE },
+    { "crc32",     "CRC32",  K_CRC32,  IC_HASH_SHA1,   IC_CRC32_SIZE },
+    { "crc32c",    "CRC32C", K_CRC32C, IC_HASH_SHA1,   IC_CRC32_SIZE },
+};
+#define MAX_DIGEST IC_HASH_MAX_DIGEST_SIZE
+#define CHUNK 65536
+
+/* Options and running state of one invocation. */
+typedef struct {
+    const sum_algo *a;
+    int binary, text, tag, check, ignore_missing, quiet, status, strict, warn;
+    int bsd_reversed;     /* -1 unknown, 0 standard lines seen, 1 "hex name" */
+} sum_opts;
+
+/* ---- messages --------------------------------------------------------- */
+
+/* coreutils quotes file names in diagnostics (quotef, shell-escape style)
+ * when they contain anything beyond a safe set: 'a b', "it's",
+ * 'x'\''$y' for a quote among $`"\, 'o'$'\n''e' for a control character. */
+static void put_quoted(FILE *f, const char *s)
+{
+    if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                        "0123456789_-./+,:@%^=") == strlen(s)) {
+        fputs(s, f);
+        return;
+    }
+    int controls = 0;
+    for (const char *p = s; *p; p++)
+        controls |= (unsigned char)*p < 0x20 || *p == 0x7f;
+    if (strchr(s, '\'') && !strpbrk(s, "\"$`\\") && !controls) {
+        fprintf(f, "\"%s\"", s);   /* "it's": no escaping needed */
+        return;
+    }
+    /* State: 1 inside '...', 2 inside $'...'; coreutils always opens with '. */
+    int state = 1;
+    fputc('\'', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f) {
+            static const char ctl[] = "\a\b\t\n\v\f\r", letter[] = "abtnvfr";
+            const char *named = c ? strchr(ctl, c) : NULL;
+            if (state == 1)
+                fputs("'$'", f);
+            if (named)
+                fprintf(f, "\\%c", letter[named - ctl]);
+            else
+                fprintf(f, "\\%03o", c);
+            state = 2;
+            continue;
+        }
+        if (state == 2)
+            fputs("''", f);                /* close $'..', reopen '..' */
+        state = 1;
+        if (c == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(c, f);
+    }
+    fputc('\'', f);
+}
+
+/* "incore <cmd>: [<name>: ]<message>" on stderr, after flushing stdout so
+ * the two streams interleave as they happened. */
+static void diag(const sum_opts *o, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void diag(const sum_opts *o, const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fprintf(stderr, "incore %s: ", o->a->cmd);
+    if (name) {
+        put_quoted(stderr, name);
+        fputs(": ", stderr);
+    }
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static int usage_error(const sum_opts *o, const char *msg)
+{
+    diag(o, NULL, "%s", msg);
+    fprintf(stderr, "Try 'incore %s --help' for more information.\n", o->a->cmd);
+    return 1;
+}
+
+static void help(const sum_algo *a)
+{
+    printf("Usage: incore %s [OPTION]... [FILE]...\n"
+           "Print or check %s checksums%s.\n"
+           "\n"
+           "With no FILE, or when FILE is -, read standard input.\n"
+           "  -b, --binary          read in binary mode (same as text on POSIX; marks lines with '*')\n"
+           "  -c, --check           read checksums from the FILEs and check them\n"
+           "      --tag             create a BSD-style checksum\n"
+           "  -t, --text            read in text mode (default)\n"
+           "\n"
+           "The following five options are useful only when verifying checksums:\n"
+           "      --ignore-missing  don't fail or report status for missing files\n"
+           "      --quiet           don't print OK for each successfully verified file\n"
+           "      --status          don't output anything, status code shows success\n"
+           "      --strict          exit non-zero for improperly formatted checksum lines\n"
+           "  -w, --warn            warn about improperly formatted checksum lines\n"
+           "\n"
+           "      --help            display this help and exit\n"
+           "      --version         output version information and exit\n"
+           "\n"
+           "The sums are computed by the incore library with the best implementation\n"
+           "for this CPU (see `incore info`).  When checking, the input should be a\n"
+           "former output of this program (or of coreutils' %s).  The default mode\n"
+           "is to print a line with: checksum, a space, a character indicating input\n"
+           "mode ('*' for binary, ' ' for text), and name for each FILE.\n"
+           "\n"
+           "Exit status: 0 on success, 1 if a file could not be read, a checksum did\n"
+           "not match or an option was wrong.\n",
+           a->cmd, a->tag,
+           a->kind == K_HASH ? " (FIPS 180-4)"
+           : a->kind == K_CRC32 ? " (zlib's CRC-32, printed as %08x)"
+                                : " (Castagnoli CRC-32C, printed as %08x)",
+           a->kind == K_HASH ? a->cmd : "sha256sum");
+}
+
+/* ---- digests ---------------------------------------------------------- */
+
+/* Digest everything readable from fd.  Returns 0, a positive errno, or a
+ * negative incore status. */
+static int digest_fd(const sum_algo *a, int fd, uint8_t out[MAX_DIGEST])
+{
+    static uint8_t buf[CHUNK];
+    ic_hash_ctx h;
+    uint32_t crc = 0;
+    int st = IC_OK;
+
+    if (a->kind == K_HASH && (st = ic_hash_init(&h, a->alg)) != IC_OK)
+        return st;
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            st = errno;
+            break;
+        }
+        if (n == 0)
+            break;
+        if (a->kind == K_HASH)
+            st = ic_hash_update(&h, buf, (size_t)n);
+        else if (a->kind == K_CRC32)
+            crc = ic_crc32(crc, buf, (size_t)n);
+        else
+            crc = ic_crc32c(crc, buf, (size_t)n);
+        if (st != IC_OK)
+            break;
+    }
+    if (a->kind == K_HASH) {
+        if (st == IC_OK)
+            st = ic_hash_final(&h, out);
+        ic_wipe(&h, sizeof h);
+    } else {
+        out[0] = (uint8_t)(crc >> 24);   /* big-endian: hex reads as %08x */
+        out[1] = (uint8_t)(crc >> 16);
+        out[2] = (uint8_t)(crc >> 8);
+        out[3] = (uint8_t)crc;
+    }
+    return st;
+}
+
+/* Digest a named file ("-" is standard input).  Same returns as digest_fd;
+ * *missing is set when the file does not exist. */
+static int digest_file(const sum_algo *a, const char *name, uint8_t out[MAX_DIGEST], int *missing)
+{
+    *missing = 0;
+    if (strcmp(name, "-") == 0)
+        return digest_fd(a, STDIN_FILENO, out);
+    int fd = open(name, O_RDONLY);
+    if (fd < 0) {
+        *missing = errno == ENOENT;
+        return errno;
+    }
+    int st = digest_fd(a, fd, out);
+    close(fd);
+    return st;
+}
+
+static const char *err_str(int code)
+{
+    return code > 0 ? strerror(code) : ic_status_str(code);
+}
+
+static void hex(char *s, const uint8_t *d, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        s[2 * i] = digits[d[i] >> 4];
+        s[2 * i + 1] = digits[d[i] & 15];
+    }
+    s[2 * n] = 0;
+}
+
+/* ---- file names in lines ------------------------------------------------ */
+
+static int needs_escape(const char *name)
+{
+    return name[strcspn(name, "\\\n\r")] != 0;
+}
+
+static void put_name(const char *name, int escape)
+{
+    if (!escape) {
+        fputs(name, stdout);
+        return;
+    }
+    for (; *name; name++) {
+        if (*name == '\\')
+            fputs("\\\\", stdout);
+        else if (*name == '\n')
+            fputs("\\n", stdout);
+        else if (*name == '\r')
+            fputs("\\r", stdout);
+        else
+            putchar(*name);
+    }
+}
+
+/* Undo put_name's escaping in place; 0 on an invalid escape. */
+static int unescape(char *s)
+{
+    char *w = s;
+    for (; *s; s++) {
+        if (*s != '\\') {
+            *w++ = *s;
+            continue;
+        }
+        s++;
+        if (*s == '\\')
+            *w++ = '\\';
+        else if (*s == 'n')
+            *w++ = '\n';
+        else if (*s == 'r')
+            *w++ = '\r';
+        else
+            return 0;
+    }
+    *w = 0;
+    return 1;
+}
+
+/* ---- printing mode ------------------------------------------------------ */
+
+static int sum_one(const sum_opts *o, const char *name)
+{
+    uint8_t d[MAX_DIGEST];
+    char h[2 * MAX_DIGEST + 1];
+    int missing;
+    int st = digest_file(o->a, name, d, &missing);
+    if (st != 0) {
+        diag(o, name, "%s", err_str(st));
+        return 0;
+    }
+    hex(h, d, o->a->size);
+    int esc = needs_escape(name);
+    if (esc)
+        putchar('\\');
+    if (o->tag) {
+        printf("%s (", o->a->tag);
+        put_name(name, esc);
+        printf(") = %s\n", h);
+    } else {
+        printf("%s %c", h, o->binary ? '*' : ' ');
+        put_name(name, esc);
+        putchar('\n');
+    }
+    return 1;
+}
+
+/* ---- checking mode ------------------------------------------------------ */
+
+static int is_white(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static int all_hex(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("0123456789abcdefABCDEF", s[i]) || !s[i])
+            return 0;
+    return 1;
+}
+
+/* Split one check line (NUL-terminated, no newline) into digest and name,
+ * following coreutils' split_3: optional leading blanks, optional '\\'
+ * (escaped name), then either "TAG (name) = hex" or "hex  name" /
+ * "hex *name" / (first format only) "hex name".  0 = improperly formatted. */
+static int parse_line(sum_opts *o, char *s, char **digest, char **name)
+{
+    size_t hexlen = 2 * o->a->size, taglen = strlen(o->a->tag);
+    int escaped = 0;
+    while (is_white(*s))
+        s++;
+    if (*s == '\\') {
+        escaped = 1;
+        s++;
+    }
+    if (strncmp(s, o->a->tag, taglen) == 0 && (s[taglen] == ' ' || s[taglen] == '(')) {
+        /* BSD form: the name ends at the LAST ')' (names may hold parens). */
+        char *p = s + taglen + (s[taglen] == ' ');
+        if (*p == '(') {
+            char *close = strrchr(p, ')');
+            if (!close)
+                return 0;
+            *close = 0;
+            char *q = close + 1;
+            while (is_white(*q))
+                q++;
+            if (*q++ != '=')
+                return 0;
+            while (is_white(*q))
+                q++;
+            *name = p + 1;
+            *digest = q;
+            if (strlen(q) != hexlen || !all_hex(q, hexlen))
+                return 0;
+            return !escaped || unescape(*name);
+        }
+    }
+    if (strlen(s) < hexlen + 2 || !all_hex(s, hexlen) || !is_white(s[hexlen]))
+        return 0;
+    *digest = s;
+    s[hexlen] = 0;
+    s += hexlen + 1;
+    if (s[1] == 0 || (*s != ' ' && *s != '*')) {
+        /* "hex name": md5sum -r style; never mixed with the standard form. */
+        if (o->bsd_reversed == 0)
+            return 0;
+        o->bsd_reversed = 1;
+    } else if (o->bsd_reversed != 1) {
+        o->bsd_reversed = 0;
+        s++;
+    }
+    *name = s;
+    if (!*s)
+        return 0;
+    return !escaped || unescape(s);
+}
+
+static void plural(unsigned long n, const char *one, const char *many, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%lu %s", n, n == 1 ? one : many);
+}
+
+/* Verify one checksum list; 1 when every listed file is present and right. */
+static int check_list(sum_opts *o, const char *listname)
+{
+    int is_stdin = strcmp(listname, "-") == 0;
+    const char *shown = is_stdin ? "standard input" : listname;
+    FILE *f = is_stdin ? stdin : fopen(listname, "r");
+    if (!f) {
+        diag(o, listname, "%s", strerror(errno));
+        return 0;
+    }
+
+    unsigned long misformatted = 0, unreadable = 0, mismatched = 0, lineno = 0;
+    int properly = 0, matched = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    o->bsd_reversed = -1;
+    while ((len = getline(&line, &cap, f)) > 0) {
+        lineno++;
+        if (line[0] == '#')
+            continue;
+        if (line[len - 1] == '\n')
+            line[--len] = 0;
+        if (len > 0 && line[len - 1] == '\r')
+            line[--len] = 0;
+        if (len == 0)
+            continue;
+        char *digest, *name;
+        if (!parse_line(o, line, &digest, &name) || (is_stdin && strcmp(name, "-") == 0)) {
+            misformatted++;
+            if (o->warn)
+                diag(o, shown, "%lu: improperly formatted %s checksum line", lineno, o->a->tag);
+            continue;
+        }
+        properly = 1;
+
+        uint8_t d[MAX_DIGEST];
+        char h[2 * MAX_DIGEST + 1];
+        int missing;
+        int st = digest_file(o->a, name, d, &missing);
+        int esc = strchr(name, '\n') != NULL;  /* coreutils 9: only '\n' here */
+        if (st != 0 && o->ignore_missing && missing)
+            continue;
+        if (st != 0) {
+            diag(o, name, "%s", err_str(st));
+            unreadable++;
+            if (!o->status) {
+                if (esc)
+                    putchar('\\');
+                put_name(name, esc);
+                printf(": FAILED open or read\n");
+            }
+            continue;
+        }
+        hex(h, d, o->a->size);
+        int ok = 1;
+        for (size_t i = 0; i < 2 * o->a->size; i++)   /* hex is case-blind */
+            ok &= (digest[i] | 0x20) == h[i];
+        if (ok)
+            matched = 1;
+        else
+            mismatched++;
+        if (!o->status && (!ok || !o->quiet)) {
+            if (esc)
+                putchar('\\');
+            put_name(name, esc);
+            printf(": %s\n", ok ? "OK" : "FAILED");
+        }
+    }
+    int read_err = ferror(f);
+    free(line);
+    if (!is_stdin)
+        fclose(f);
+    if (read_err) {
+        diag(o, shown, "read error");
+        return 0;
+    }
+    char buf[96];
+    if (!properly) {
+        diag(o, shown, "no properly formatted checksum lines found");
+    } else if (!o->status) {
+        if (misformatted) {
+            plural(misformatted, "line is", "lines are", buf, sizeof buf);
+            diag(o, NULL, "WARNING: %s improperly formatted", buf);
+        }
+        if (unreadable) {
+            plural(unreadable, "listed file", "listed files", buf, sizeof buf);
+            diag(o, NULL, "WARNING: %s could not be read", buf);
+        }
+        if (mismatched) {
+            plural(mismatched, "computed checksum", "computed checksums", buf, sizeof buf);
+            diag(o, NULL, "WARNING: %s did NOT match", buf);
+        }
+        if (o->ignore_missing && !matched)
+            diag(o, shown, "no file was verified");
+    }
+    return properly && !mismatched && !unreadable && (!o->strict || !misformatted) &&
+           (!o->ignore_missing || matched);
+}
+
+/* ---- options -------------------------------------------------------------- */
+
+enum { O_BINARY = 'b', O_CHECK = 'c', O_TEXT = 't', O_WARN = 'w',
+       O_IGNORE = 256, O_QUIET, O_STATUS, O_STRICT, O_TAG, O_HELP, O_VERSION };
+
+static const struct { const char *name; int id; } longopts[] = {
+    { "binary", O_BINARY }, { "check", O_CHECK }, { "help", O_HELP },
+    { "ignore-missing", O_IGNORE }, { "quiet", O_QUIET }, { "status", O_STATUS },
+    { "strict", O_STRICT }, { "tag", O_TAG }, { "text", O_TEXT },
+    { "version", O_VERSION }, { "warn", O_WARN },
+};
+#define NLONG (sizeof longopts / sizeof longopts[0])
+
+/* Resolve "--name" (exact or unique prefix, as getopt_long); -1 on error. */
+static int long_option(const sum_opts *o, const char *arg)
+{
+    char msg[300];
+    const char *eq = strchr(arg, '=');
+    size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+    int found = -1, count = 0;
+    for (size_t i = 0; i < NLONG; i++) {
+        if (strncmp(longopts[i].name, arg, n) != 0)
+            continue;
+        if (strlen(longopts[i].name) == n) {
+            found = (int)i;
+            count = 1;
+            break;
+        }
+        found = (int)i;
+        count++;
+    }
+    if (count == 0) {
+        snprintf(msg, sizeof msg, "unrecognized option '--%s'", arg);
+        return usage_error(o, msg), -1;
+    }
+    if (count > 1) {
+        snprintf(msg, sizeof msg, "option '--%.*s' is ambiguous", (int)n, arg);
+        return usage_error(o, msg), -1;
+    }
+    if (eq) {
+        snprintf(msg, sizeof msg, "option '--%s' doesn't allow an argument", longopts[found].name);
+        return usage_error(o, msg), -1;
+    }
+    return longopts[found].id;
+}
+
+static void set_option(sum_opts *o, int id)
+{
+    switch (id) {
+    case O_BINARY: o->binary = 1; o->text = 0; break;
+    case O_TEXT: o->text = 1; o->binary = 0; break;
+    case O_CHECK: o->check = 1; break;
+    case O_WARN: o->warn = 1; o->status = o->quiet = 0; break;
+    case O_QUIET: o->quiet = 1; o->status = o->warn = 0; break;
+    case O_STATUS: o->status = 1; o->warn = o->quiet = 0; break;
+    case O_STRICT: o->strict = 1; break;
+    case O_IGNORE: o->ignore_missing = 1; break;
+    case O_TAG: o->tag = 1; o->binary = 1; break;
+    default: break;
+    }
+}
+
+int incore_is_sum_cmd(const char *cmd)
+{
+    for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++)
+        if (strcmp(cmd, algos[i].cmd) == 0)
+            return 1;
+    return 0;
+}
+
+int incore_cmd_sum(const char *algo, int argc, char **argv)
+{
+    sum_opts o = { 0 };
+    int explicit_mode = 0, seen_status = 0, seen_warn = 0, seen_quiet = 0, seen_strict = 0;
+    for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++)
+        if (strcmp(algo, algos[i].cmd) == 0)
+            o.a = &algos[i];
+    if (!o.a) {
+        fprintf(stderr, "incore: unknown checksum command '%s'\n", algo);
+        return 2;
+    }
+
+    /* GNU permutation: options anywhere, "--" ends them, "-" is a file. */
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    if (!files) {
+        diag(&o, NULL, "%s", strerror(ENOMEM));
+        return 1;
+    }
+    int nfiles = 0, only_files = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        int ids[64], nids = 0;
+        if (only_files || arg[0] != '-' || arg[1] == 0) {
+            files[nfiles++] = argv[i];
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            only_files = 1;
+            continue;
+        }
+        if (arg[1] == '-') {
+            int id = long_option(&o, arg + 2);
+            if (id < 0) {
+                free(files);
+                return 1;
+            }
+            ids[nids++] = id;
+        } else {
+            for (const char *p = arg + 1; *p; p++) {
+                if (!strchr("bctw", *p)) {
+                    char msg[64];
+                    snprintf(msg, sizeof msg, "invalid option -- '%c'", *p);
+                    free(files);
+                    return usage_error(&o, msg);
+                }
+                if (nids < 64)
+                    ids[nids++] = *p;
+            }
+        }
+        for (int k = 0; k < nids; k++) {
+            if (ids[k] == O_HELP) {
+                help(o.a);
+                free(files);
+                return 0;
+            }
+            if (ids[k] == O_VERSION) {
+                printf("incore %s (incore) %s\n", o.a->cmd, ic_version());
+                free(files);
+                return 0;
+            }
+            explicit_mode |= ids[k] == O_BINARY || ids[k] == O_TEXT;
+            seen_status |= ids[k] == O_STATUS;
+            seen_warn |= ids[k] == O_WARN;
+            seen_quiet |= ids[k] == O_QUIET;
+            seen_strict |= ids[k] == O_STRICT;
+            set_option(&o, ids[k]);
+        }
+    }
+
+    /* The option combinations coreutils refuses, with its wording. */
+    const char *bad = NULL;
+    if (o.tag && o.check)
+        bad = "the --tag option is meaningless when verifying checksums";
+    else if (o.tag && o.text)
+        bad = "--tag does not support --text mode";
+    else if (explicit_mode && o.check)
+        bad = "the --binary and --text options are meaningless when verifying checksums";
+    else if (o.ignore_missing && !o.check)
+        bad = "the --ignore-missing option is meaningful only when verifying checksums";
+    else if (seen_status && !o.check)
+        bad = "the --status option is meaningful only when verifying checksums";
+    else if (seen_warn && !o.check)
+        bad = "the --warn option is meaningful only when verifying checksums";
+    else if (seen_quiet && !o.check)
+        bad = "the --quiet option is meaningful only when verifying checksums";
+    else if (seen_strict && !o.check)
+        bad = "the --strict option is meaningful only when verifying checksums";
+    if (bad) {
+        free(files);
+        return usage_error(&o, bad);
+    }
+
+    static char dash[] = "-";
+    if (nfiles == 0)
+        files[nfiles++] = dash;
+    int ok = 1;
+    for (int i = 0; i < nfiles; i++)
+        ok &= o.check ? check_list(&o, files[i]) : sum_one(&o, files[i]);
+    free(files);
+
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        diag(&o, NULL, "write error: %s", strerror(errno));
+        return 1;
+    }
+    return ok ? 0 : 1;
+}
