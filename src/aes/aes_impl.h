@@ -34,4 +34,12 @@ typedef struct ic_aes_ops {
     void (*ofb)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 } ic_aes_ops;
 
+/* The ops of the implementation that expanded k, or NULL when k is NULL or
+ * not initialised (keylen 0).  For AES-GCM and other users of the raw
+ * block operations; they check arguments themselves.                    */
+const ic_aes_ops *ic_aes_key_ops(const ic_aes_key *k);
+
+/* One ops table per backend file, listed in ic_impls_aes (aes.c). */
+extern const ic_aes_ops ic_aes_ct64_ops;   /* aes_ct64.c: portable, bitsliced */
+
 #endif
