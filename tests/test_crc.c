@@ -20,6 +20,7 @@
  *  7. edge cases of the zlib conventions (NULL buffer, zero length) and reads
  *     ending at a PROT_NONE guard page (no read past buf + len).
  */
+#define _GNU_SOURCE   /* MAP_ANONYMOUS, dlopen */
 #include "testlib.h"
 #include "core/internal.h"
 #include "crc/crc_impl.h"
