@@ -64,7 +64,7 @@ int ic_hash_from_name(const char *name, ic_hash_alg *alg)
         char c = (char)tolower((unsigned char)*s);
         if (c == '/' || c == '_')
             c = '-';
-        if (c == '-' && n == 3)          /* "sha-256" -> "sha256" */
+        if (c == '-' && s == name + 3)  /* "sha-256" -> "sha256" */
             continue;
         if (n + 1 >= sizeof norm)
             return IC_ERR_UNKNOWN;

@@ -46,7 +46,7 @@ int ic_sha1_update(ic_sha1_ctx *ctx, const void *in, size_t len)
     IC_NULL_CHECK(in, len);
     if (ctx->tag != IC_SHA_TAG(IC_HASH_SHA1))
         return IC_ERR_STATE;
-    if (len > SHA1_MAX_BYTES - ctx->count)
+    if (ctx->count > SHA1_MAX_BYTES || len > SHA1_MAX_BYTES - ctx->count)
         return IC_ERR_TOOLONG;
     ic_md_absorb(ctx, sha1_blocks, ctx->buf, IC_SHA1_BLOCK_SIZE,
                  (size_t)(ctx->count % IC_SHA1_BLOCK_SIZE), in, len);

@@ -59,7 +59,7 @@ int ic_sha256_update_as(ic_sha256_ctx *ctx, const void *in, size_t len, ic_hash_
     IC_NULL_CHECK(in, len);
     if (ctx->tag != IC_SHA_TAG(alg))
         return IC_ERR_STATE;
-    if (len > SHA256_MAX_BYTES - ctx->count)
+    if (ctx->count > SHA256_MAX_BYTES || len > SHA256_MAX_BYTES - ctx->count)
         return IC_ERR_TOOLONG;
     ic_md_absorb(ctx, sha256_blocks, ctx->buf, IC_SHA256_BLOCK_SIZE,
                  (size_t)(ctx->count % IC_SHA256_BLOCK_SIZE), in, len);

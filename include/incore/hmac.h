@@ -1,0 +1,68 @@
+/*
+ * incore/hmac.h - HMAC (FIPS 198-1, RFC 2104) and HKDF (RFC 5869) over
+ * every hash of incore/sha.h.
+ *
+ * HMAC takes keys of any length (longer than the hash's block are hashed
+ * first, FIPS 198-1 step 2).  Tags are verified in constant time; a
+ * truncated tag is accepted down to IC_HMAC_MIN_TAG_SIZE bytes (80 bits,
+ * the lower bound of RFC 2104 section 5 and of SP 800-107 5.3.3), shorter
+ * ones are refused with IC_ERR_TAGLEN.  Every key-derived value (padded
+ * key, inner and outer states, PRK copies) is wiped after use.
+ */
+#ifndef INCORE_HMAC_H
+#define INCORE_HMAC_H
+
+#include "incore/common.h"
+#include "incore/sha.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IC_HMAC_MIN_TAG_SIZE 10
+#define IC_HMAC_MAX_SIZE     IC_HASH_MAX_DIGEST_SIZE
+
+/* Fields are private.  A keyed context may be copied (struct assignment)
+ * to MAC several messages under one key without re-keying. */
+typedef struct ic_hmac_ctx {
+    ic_hash_ctx inner;   /* H((K ^ ipad) || message so far)               */
+    ic_hash_ctx outer;   /* H((K ^ opad) || ...), waiting for the inner hash */
+} ic_hmac_ctx;
+
+/* IC_ERR_PARAM for an unknown alg, IC_ERR_NULL for key NULL with keylen > 0. */
+int ic_hmac_init(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *key, size_t keylen);
+/* IC_ERR_STATE when ctx is not keyed (or already finalised). */
+int ic_hmac_update(ic_hmac_ctx *ctx, const void *in, size_t len);
+/* Writes ic_hash_digest_size(alg) bytes and wipes ctx. */
+int ic_hmac_final(ic_hmac_ctx *ctx, uint8_t *out);
+/* Compares the first taglen bytes of the MAC with tag in constant time and
+ * wipes ctx: IC_OK, IC_ERR_AUTH, or IC_ERR_TAGLEN when taglen is below
+ * IC_HMAC_MIN_TAG_SIZE or above the digest size (ctx wiped then too). */
+int ic_hmac_final_verify(ic_hmac_ctx *ctx, const uint8_t *tag, size_t taglen);
+
+/* One-shot: out receives ic_hash_digest_size(alg) bytes. */
+int ic_hmac(ic_hash_alg alg, const uint8_t *key, size_t keylen,
+            const void *in, size_t len, uint8_t *out);
+/* One-shot verification, as ic_hmac_final_verify(). */
+int ic_hmac_verify(ic_hash_alg alg, const uint8_t *key, size_t keylen,
+                   const void *in, size_t len, const uint8_t *tag, size_t taglen);
+
+/* ---- HKDF (RFC 5869) ---------------------------------------------------
+ * extract: prk (ic_hash_digest_size(alg) bytes) = HMAC(salt, ikm); a NULL
+ * or empty salt means HashLen zero bytes (2.2), which HMAC pads to the same
+ * key block.  expand: okmlen bytes of T(1) || T(2) || ...; prklen must be at
+ * least HashLen (IC_ERR_KEYLEN), okmlen at most 255 * HashLen
+ * (IC_ERR_TOOLONG).  okm may overlap prk (prk is read before okm is
+ * written) but not info, which is read for every block (IC_ERR_OVERLAP). */
+int ic_hkdf_extract(ic_hash_alg alg, const uint8_t *salt, size_t saltlen,
+                    const uint8_t *ikm, size_t ikmlen, uint8_t *prk);
+int ic_hkdf_expand(ic_hash_alg alg, const uint8_t *prk, size_t prklen,
+                   const uint8_t *info, size_t infolen, uint8_t *okm, size_t okmlen);
+int ic_hkdf(ic_hash_alg alg, const uint8_t *salt, size_t saltlen,
+            const uint8_t *ikm, size_t ikmlen, const uint8_t *info, size_t infolen,
+            uint8_t *okm, size_t okmlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,146 @@
+/*
+ * hmac.c - HMAC (FIPS 198-1, RFC 2104) over any ic_hash_alg.
+ *
+ *   HMAC(K, m) = H((K0 ^ opad) || H((K0 ^ ipad) || m))
+ *
+ * K0 is the key padded with zeros to the hash's block size, or the hash of
+ * the key (then padded) when the key is longer than a block (FIPS 198-1
+ * section 4, steps 1-3).  Keying absorbs exactly one block into each of
+ * two hash contexts, the inner and the outer; they are kept instead of the
+ * key, so a keyed context never holds K0 itself, and copying a keyed
+ * context reuses the two precomputed block compressions.
+ */
+#include "core/internal.h"
+#include "incore/hmac.h"
+
+#define IPAD 0x36
+#define OPAD 0x5c
+
+int ic_hmac_init(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *key, size_t keylen)
+{
+    uint8_t k0[IC_HASH_MAX_BLOCK_SIZE] = {0};
+    size_t bs = ic_hash_block_size(alg);
+    int st;
+
+    if (!ctx)
+        return IC_ERR_NULL;
+    if (!bs)
+        return IC_ERR_PARAM;
+    IC_NULL_CHECK(key, keylen);
+    if (keylen > bs)
+        st = ic_hash(alg, k0, key, keylen);          /* step 2: K0 = H(K) || 0... */
+    else {
+        if (keylen)
+            memcpy(k0, key, keylen);                 /* step 1 / 3 */
+        st = IC_OK;
+    }
+    for (size_t i = 0; i < bs; i++)
+        k0[i] ^= IPAD;
+    if (st == IC_OK)
+        st = ic_hash_init(&ctx->inner, alg);
+    if (st == IC_OK)
+        st = ic_hash_update(&ctx->inner, k0, bs);
+    for (size_t i = 0; i < bs; i++)
+        k0[i] ^= IPAD ^ OPAD;
+    if (st == IC_OK)
+        st = ic_hash_init(&ctx->outer, alg);
+    if (st == IC_OK)
+        st = ic_hash_update(&ctx->outer, k0, bs);
+    ic_wipe(k0, sizeof k0);
+    if (st != IC_OK)
+        ic_wipe(ctx, sizeof *ctx);
+    return st;
+}
+
+int ic_hmac_update(ic_hmac_ctx *ctx, const void *in, size_t len)
+{
+    if (!ctx)
+        return IC_ERR_NULL;
+    return ic_hash_update(&ctx->inner, in, len);
+}
+
+int ic_hmac_final(ic_hmac_ctx *ctx, uint8_t *out)
+{
+    uint8_t ih[IC_HASH_MAX_DIGEST_SIZE];
+    size_t n;
+    int st;
+
+    if (!ctx || !out)
+        return IC_ERR_NULL;
+    n = ic_hash_digest_size(ctx->inner.alg);
+    if (!n || ctx->outer.alg != ctx->inner.alg)
+        return IC_ERR_STATE;
+    st = ic_hash_final(&ctx->inner, ih);
+    if (st == IC_OK)
+        st = ic_hash_update(&ctx->outer, ih, n);
+    if (st == IC_OK)
+        st = ic_hash_final(&ctx->outer, out);
+    ic_wipe(ih, sizeof ih);
+    ic_wipe(ctx, sizeof *ctx);
+    return st;
+}
+
+/* The MAC is computed first, so an unkeyed context reports IC_ERR_STATE
+ * whatever taglen is; the context is consumed in every case. */
+int ic_hmac_final_verify(ic_hmac_ctx *ctx, const uint8_t *tag, size_t taglen)
+{
+    uint8_t mac[IC_HASH_MAX_DIGEST_SIZE];
+    size_t n;
+    int st;
+
+    if (!ctx)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(tag, taglen);
+    n = ic_hash_digest_size(ctx->inner.alg);
+    st = ic_hmac_final(ctx, mac);
+    if (st == IC_OK && (taglen < IC_HMAC_MIN_TAG_SIZE || taglen > n))
+        st = IC_ERR_TAGLEN;
+    else if (st == IC_OK && !ic_ct_equal(mac, tag, taglen))
+        st = IC_ERR_AUTH;
+    ic_wipe(mac, sizeof mac);
+    return st;
+}
+
+int ic_hmac(ic_hash_alg alg, const uint8_t *key, size_t keylen,
+            const void *in, size_t len, uint8_t *out)
+{
+    ic_hmac_ctx ctx;
+    int st;
+
+    if (!out)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(in, len);
+    st = ic_hmac_init(&ctx, alg, key, keylen);
+    if (st != IC_OK)
+        return st;
+    st = ic_hmac_update(&ctx, in, len);
+    if (st != IC_OK) {
+        ic_wipe(&ctx, sizeof ctx);
+        return st;
+    }
+    return ic_hmac_final(&ctx, out);
+}
+
+int ic_hmac_verify(ic_hash_alg alg, const uint8_t *key, size_t keylen,
+                   const void *in, size_t len, const uint8_t *tag, size_t taglen)
+{
+    ic_hmac_ctx ctx;
+    size_t n = ic_hash_digest_size(alg);
+    int st;
+
+    if (!n)
+        return IC_ERR_PARAM;
+    IC_NULL_CHECK(in, len);
+    IC_NULL_CHECK(tag, taglen);
+    if (taglen < IC_HMAC_MIN_TAG_SIZE || taglen > n)
+        return IC_ERR_TAGLEN;
+    st = ic_hmac_init(&ctx, alg, key, keylen);
+    if (st != IC_OK)
+        return st;
+    st = ic_hmac_update(&ctx, in, len);
+    if (st != IC_OK) {
+        ic_wipe(&ctx, sizeof ctx);
+        return st;
+    }
+    return ic_hmac_final_verify(&ctx, tag, taglen);
+}

@@ -1,0 +1,230 @@
+/*
+ * test_hmac.c - HMAC: the project's RFC 2202 / RFC 4231 known answers
+ * (tests/vectors/hmac_kat.txt, including the truncated test case 5s), a
+ * check against the definition of FIPS 198-1 built from ic_hash on every
+ * key length around the block size, streaming and keyed-context copies,
+ * tag verification bounds, and bad input with exact statuses.
+ */
+#include "testlib.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const ic_hash_alg ALL[IC_HASH_COUNT] = {
+    IC_HASH_SHA1, IC_HASH_SHA224, IC_HASH_SHA256, IC_HASH_SHA384,
+    IC_HASH_SHA512, IC_HASH_SHA512_224, IC_HASH_SHA512_256,
+};
+
+static const char *prim_of(ic_hash_alg alg)
+{
+    return alg == IC_HASH_SHA1 ? "sha1"
+           : alg == IC_HASH_SHA224 || alg == IC_HASH_SHA256 ? "sha256" : "sha512";
+}
+
+/* ---- known answers -------------------------------------------------------- */
+static int kat_records;
+
+static void kat_impl(const char *impl, void *arg)
+{
+    const char *prim = arg;
+    tl_rsp *r = tl_rsp_openf("%s/hmac_kat.txt", tl_data_dir());
+    tl_rec rec;
+
+    while (tl_rsp_next(r, &rec)) {
+        ic_hash_alg alg;
+        uint8_t key[256], data[256], want[64], got[64], bad[64];
+        const char *a = tl_get(&rec, "Alg"), *k = tl_get(&rec, "Key"), *d = tl_get(&rec, "Data"),
+                   *m = tl_get(&rec, "MAC");
+        long kl = k ? tl_hex(key, sizeof key, k) : -1, dl = d ? tl_hex(data, sizeof data, d) : -1;
+        long ml = m ? tl_hex(want, sizeof want, m) : -1;
+        if (!CHECK(a && ic_hash_from_name(a, &alg) == IC_OK && kl >= 0 && dl >= 0 && ml >= 10,
+                   "hmac_kat.txt line %ld: bad record", rec.line))
+            continue;
+        if (strcmp(prim_of(alg), prim) != 0)
+            continue;
+        CHECK(ic_hmac(alg, key, (size_t)kl, data, (size_t)dl, got) == IC_OK, "ic_hmac");
+        CHECK_MEM(got, want, (size_t)ml, "HMAC-%s/%s line %ld", ic_hash_name(alg), impl, rec.line);
+        CHECK(ic_hmac_verify(alg, key, (size_t)kl, data, (size_t)dl, want, (size_t)ml) == IC_OK,
+              "verify line %ld", rec.line);
+        memcpy(bad, want, (size_t)ml);
+        bad[ml - 1] ^= 0x01;
+        CHECK(ic_hmac_verify(alg, key, (size_t)kl, data, (size_t)dl, bad, (size_t)ml) == IC_ERR_AUTH,
+              "verify of a wrong tag, line %ld", rec.line);
+        kat_records++;
+    }
+    tl_rsp_close(r);
+}
+
+/* ---- the definition -------------------------------------------------------
+ * FIPS 198-1 section 4 written out with ic_hash on concatenated buffers:
+ * K0 = K padded with zeros, or H(K) padded when K is longer than a block;
+ * MAC = H((K0 ^ opad) || H((K0 ^ ipad) || text)). */
+static void hmac_by_definition(ic_hash_alg alg, const uint8_t *key, size_t klen,
+                               const uint8_t *msg, size_t mlen, uint8_t *out)
+{
+    size_t bs = ic_hash_block_size(alg), dn = ic_hash_digest_size(alg);
+    uint8_t k0[128] = {0}, inner[64];
+    uint8_t *buf = malloc(bs + (mlen > dn ? mlen : dn));
+
+    if (klen > bs)
+        ic_hash(alg, k0, key, klen);
+    else
+        memcpy(k0, key, klen);
+    for (size_t i = 0; i < bs; i++)
+        buf[i] = k0[i] ^ 0x36;
+    memcpy(buf + bs, msg, mlen);
+    ic_hash(alg, inner, buf, bs + mlen);
+    for (size_t i = 0; i < bs; i++)
+        buf[i] = k0[i] ^ 0x5c;
+    memcpy(buf + bs, inner, dn);
+    ic_hash(alg, out, buf, bs + dn);
+    free(buf);
+}
+
+static void test_definition(void)
+{
+    uint8_t key[300], msg[700], want[64], got[64 + 16];
+
+    for (int a = 0; a < IC_HASH_COUNT; a++) {
+        ic_hash_alg alg = ALL[a];
+        size_t bs = ic_hash_block_size(alg), dn = ic_hash_digest_size(alg);
+        /* every key length from 0 to two blocks and a bit (crossing bs) */
+        for (size_t kl = 0; kl <= 2 * bs + 3; kl++) {
+            size_t ml = tl_rand_below(sizeof msg + 1);
+            tl_rand_bytes(key, kl);
+            tl_rand_bytes(msg, ml);
+            hmac_by_definition(alg, key, kl, msg, ml, want);
+            memset(got, 0xa5, sizeof got);
+            CHECK(ic_hmac(alg, kl ? key : NULL, kl, msg, ml, got) == IC_OK, "ic_hmac");
+            CHECK_MEM(got, want, dn, "HMAC-%s keylen %zu msglen %zu", ic_hash_name(alg), kl, ml);
+            CHECK(got[dn] == 0xa5 && got[dn + 15] == 0xa5, "HMAC-%s wrote past the MAC",
+                  ic_hash_name(alg));
+
+            /* streamed at random points */
+            ic_hmac_ctx c;
+            size_t off = 0;
+            CHECK(ic_hmac_init(&c, alg, key, kl) == IC_OK, "init");
+            while (off < ml) {
+                size_t k = tl_rand_below((uint32_t)(ml - off) + 1);
+                CHECK(ic_hmac_update(&c, msg + off, k) == IC_OK, "update");
+                off += k;
+            }
+            memset(got, 0, sizeof got);
+            CHECK(ic_hmac_final(&c, got) == IC_OK, "final");
+            CHECK_MEM(got, want, dn, "HMAC-%s streamed keylen %zu", ic_hash_name(alg), kl);
+        }
+
+        /* a keyed context copied: two messages under one key */
+        ic_hmac_ctx keyed, c1, c2;
+        tl_rand_bytes(key, 40);
+        tl_rand_bytes(msg, 200);
+        CHECK(ic_hmac_init(&keyed, alg, key, 40) == IC_OK, "init");
+        c1 = keyed;
+        c2 = keyed;
+        CHECK(ic_hmac_update(&c1, msg, 50) == IC_OK && ic_hmac_final(&c1, got) == IC_OK, "copy 1");
+        hmac_by_definition(alg, key, 40, msg, 50, want);
+        CHECK_MEM(got, want, dn, "HMAC-%s from a copied keyed context (1)", ic_hash_name(alg));
+        CHECK(ic_hmac_update(&c2, msg, 200) == IC_OK && ic_hmac_final_verify(&c2, want, dn)
+              == IC_ERR_AUTH, "copy 2 differs");
+        c2 = keyed;
+        hmac_by_definition(alg, key, 40, msg, 200, want);
+        CHECK(ic_hmac_update(&c2, msg, 200) == IC_OK && ic_hmac_final_verify(&c2, want, dn) == IC_OK,
+              "HMAC-%s final_verify from a copied keyed context", ic_hash_name(alg));
+        CHECK(ic_hmac_final(&keyed, got) == IC_OK, "original");
+        hmac_by_definition(alg, key, 40, msg, 0, want);
+        CHECK_MEM(got, want, dn, "HMAC-%s keyed context untouched by its copies", ic_hash_name(alg));
+    }
+}
+
+/* ---- verification bounds --------------------------------------------------- */
+static void test_verify(void)
+{
+    uint8_t key[20], msg[33], mac[64], t[65];
+    tl_rand_bytes(key, sizeof key);
+    tl_rand_bytes(msg, sizeof msg);
+
+    for (int a = 0; a < IC_HASH_COUNT; a++) {
+        ic_hash_alg alg = ALL[a];
+        size_t dn = ic_hash_digest_size(alg);
+        CHECK(ic_hmac(alg, key, sizeof key, msg, sizeof msg, mac) == IC_OK, "mac");
+        memcpy(t, mac, dn);
+        t[dn] = 0;
+        CHECK(ic_hmac_verify(alg, key, sizeof key, msg, sizeof msg, t, 0) == IC_ERR_TAGLEN, "taglen 0");
+        CHECK(ic_hmac_verify(alg, key, sizeof key, msg, sizeof msg, t, IC_HMAC_MIN_TAG_SIZE - 1)
+              == IC_ERR_TAGLEN, "taglen 9");
+        CHECK(ic_hmac_verify(alg, key, sizeof key, msg, sizeof msg, t, IC_HMAC_MIN_TAG_SIZE)
+              == IC_OK, "taglen 10 (truncated)");
+        CHECK(ic_hmac_verify(alg, key, sizeof key, msg, sizeof msg, t, dn) == IC_OK, "full tag");
+        CHECK(ic_hmac_verify(alg, key, sizeof key, msg, sizeof msg, t, dn + 1) == IC_ERR_TAGLEN,
+              "taglen digest + 1");
+        for (size_t i = 0; i < dn; i += dn - 1) {   /* first and last byte */
+            t[i] ^= 0x80;
+            CHECK(ic_hmac_verify(alg, key, sizeof key, msg, sizeof msg, t, dn) == IC_ERR_AUTH,
+                  "HMAC-%s flipped byte %zu", ic_hash_name(alg), i);
+            t[i] ^= 0x80;
+        }
+        msg[0] ^= 1;
+        CHECK(ic_hmac_verify(alg, key, sizeof key, msg, sizeof msg, t, dn) == IC_ERR_AUTH, "other message");
+        msg[0] ^= 1;
+        key[19] ^= 1;
+        CHECK(ic_hmac_verify(alg, key, sizeof key, msg, sizeof msg, t, dn) == IC_ERR_AUTH, "other key");
+        key[19] ^= 1;
+
+        ic_hmac_ctx c;
+        ic_hmac_init(&c, alg, key, sizeof key);
+        CHECK(ic_hmac_final_verify(&c, t, 9) == IC_ERR_TAGLEN, "final_verify taglen 9");
+        CHECK(ic_hmac_update(&c, msg, 1) == IC_ERR_STATE, "final_verify wipes on a bad taglen");
+    }
+}
+
+/* ---- bad input ------------------------------------------------------------- */
+static void test_bad_input(void)
+{
+    ic_hmac_ctx c;
+    uint8_t key[16] = {1}, out[64], m[4] = {0};
+
+    CHECK(ic_hmac_init(NULL, IC_HASH_SHA256, key, 16) == IC_ERR_NULL, "init(NULL ctx)");
+    CHECK(ic_hmac_init(&c, (ic_hash_alg)IC_HASH_COUNT, key, 16) == IC_ERR_PARAM, "init(bad alg)");
+    CHECK(ic_hmac_init(&c, (ic_hash_alg)-1, key, 16) == IC_ERR_PARAM, "init(alg -1)");
+    CHECK(ic_hmac_init(&c, IC_HASH_SHA256, NULL, 16) == IC_ERR_NULL, "init(NULL key, 16)");
+    CHECK(ic_hmac_init(&c, IC_HASH_SHA256, NULL, 0) == IC_OK, "init(NULL key, 0)");
+    CHECK(ic_hmac_update(&c, NULL, 1) == IC_ERR_NULL, "update(NULL, 1)");
+    CHECK(ic_hmac_update(&c, NULL, 0) == IC_OK, "update(NULL, 0)");
+    CHECK(ic_hmac_update(NULL, m, 1) == IC_ERR_NULL, "update(NULL ctx)");
+    CHECK(ic_hmac_final(&c, NULL) == IC_ERR_NULL, "final(out NULL)");
+    CHECK(ic_hmac_final(NULL, out) == IC_ERR_NULL, "final(NULL ctx)");
+    CHECK(ic_hmac_final(&c, out) == IC_OK, "final after a NULL out");
+    CHECK(ic_hmac_update(&c, m, 1) == IC_ERR_STATE, "update after final");
+    CHECK(ic_hmac_final(&c, out) == IC_ERR_STATE, "final twice");
+    CHECK(ic_hmac_final_verify(&c, out, 32) == IC_ERR_STATE, "final_verify after final");
+    CHECK(ic_hmac_final_verify(NULL, out, 32) == IC_ERR_NULL, "final_verify(NULL ctx)");
+    memset(&c, 0, sizeof c);
+    CHECK(ic_hmac_update(&c, m, 1) == IC_ERR_STATE, "update uninitialised");
+    CHECK(ic_hmac_final(&c, out) == IC_ERR_STATE, "final uninitialised");
+    ic_hmac_init(&c, IC_HASH_SHA256, key, 16);
+    CHECK(ic_hmac_final_verify(&c, NULL, 32) == IC_ERR_NULL, "final_verify(NULL tag, 32)");
+    CHECK(ic_hmac_final_verify(&c, NULL, 0) == IC_ERR_TAGLEN, "final_verify(NULL tag, 0)");
+
+    CHECK(ic_hmac(IC_HASH_SHA256, key, 16, m, 4, NULL) == IC_ERR_NULL, "ic_hmac(out NULL)");
+    CHECK(ic_hmac(IC_HASH_SHA256, key, 16, NULL, 4, out) == IC_ERR_NULL, "ic_hmac(in NULL, 4)");
+    CHECK(ic_hmac(IC_HASH_SHA256, NULL, 16, m, 4, out) == IC_ERR_NULL, "ic_hmac(key NULL, 16)");
+    CHECK(ic_hmac((ic_hash_alg)99, key, 16, m, 4, out) == IC_ERR_PARAM, "ic_hmac(bad alg)");
+    CHECK(ic_hmac(IC_HASH_SHA256, key, 16, NULL, 0, out) == IC_OK, "ic_hmac(in NULL, 0)");
+    CHECK(ic_hmac_verify((ic_hash_alg)99, key, 16, m, 4, out, 32) == IC_ERR_PARAM, "verify(bad alg)");
+    CHECK(ic_hmac_verify(IC_HASH_SHA256, key, 16, m, 4, NULL, 32) == IC_ERR_NULL, "verify(tag NULL)");
+    CHECK(ic_hmac_verify(IC_HASH_SHA256, key, 16, NULL, 4, out, 32) == IC_ERR_NULL, "verify(in NULL)");
+    CHECK(ic_hmac_verify(IC_HASH_SHA256, NULL, 16, m, 4, out, 32) == IC_ERR_NULL, "verify(key NULL)");
+}
+
+int main(void)
+{
+    static const char *prims[] = { "sha1", "sha256", "sha512" };
+    for (int i = 0; i < 3; i++)
+        CHECK(tl_for_each_impl(prims[i], kat_impl, (void *)prims[i]) >= 1, "%s: nothing ran", prims[i]);
+    /* RFC 2202: 7 cases; RFC 4231: 7 cases for each of 4 hashes */
+    CHECK(kat_records >= 35, "hmac_kat.txt: %d records run, expected >= 35", kat_records);
+    test_definition();
+    test_verify();
+    test_bad_input();
+    return tl_finish();
+}
