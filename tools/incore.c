@@ -4,6 +4,7 @@
  *
  *   incore info                    CPU, features, implementations
  *   incore selftest [-v]           known answers for every available implementation
+ *   incore speed [ALG...] [--vs PEERS] [--impl all] ...   throughput, beside the peers
  *   incore sha256sum [-c] FILE...  (and sha1sum, sha224sum, sha384sum, sha512sum,
  *                                   crc32, crc32c)
  */
@@ -23,6 +24,8 @@ static void usage(FILE *f)
             "                       implementation of every primitive (available, selected)\n"
             "  selftest [-v]        known-answer tests of every implementation this CPU can\n"
             "                       run; exit status 0 only if all pass\n"
+            "  speed [ALG...] [--quick] [--impl all] [--vs openssl,libsodium,zlib,isal]\n"
+            "                       MiB/s and cycles/byte per message size (speed --help)\n"
             "  sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, crc32, crc32c [FILE...]\n"
             "                       print or check (-c) checksums like coreutils' sha256sum\n"
             "  version              print the library version\n"
@@ -114,6 +117,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (strcmp(cmd, "speed") == 0)
+        return incore_cmd_speed(argc - 1, argv + 1);
     if (incore_is_sum_cmd(cmd))
         return incore_cmd_sum(cmd, argc - 1, argv + 1);
     fprintf(stderr, "incore: unknown command '%s'\n", cmd);

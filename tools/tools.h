@@ -7,4 +7,52 @@
 int incore_is_sum_cmd(const char *cmd);
 int incore_cmd_sum(const char *algo, int argc, char **argv);
 
+/* tools/speed.c: `incore speed`, throughput of every primitive beside the
+ * peers (tools/speed_peers.c).  argv[0] is "speed"; returns the exit status. */
+int incore_cmd_speed(int argc, char **argv);
+
+/* ---- shared by tools/speed.c and tools/speed_peers.c ------------------- */
+#include <stddef.h>
+#include <stdint.h>
+
+/* What one measured operation is; every provider implements the same kinds. */
+enum speed_kind {
+    SK_ECB, SK_CBC_ENC, SK_CBC_DEC, SK_CFB_ENC, SK_CFB_DEC, SK_OFB, SK_CTR,
+    SK_GCM_SEAL, SK_GCM_OPEN, SK_HASH, SK_HMAC, SK_CHACHA20, SK_POLY1305,
+    SK_C20P1305, SK_XC20P1305, SK_CRC32, SK_CRC32C
+};
+enum { SPEED_OPENSSL, SPEED_LIBSODIUM, SPEED_ZLIB, SPEED_ISAL, SPEED_NPEERS };
+
+typedef struct speed_alg {
+    const char *name;      /* "aes-128-ctr" */
+    int kind;              /* enum speed_kind */
+    unsigned param;        /* AES key bytes; ic_hash_alg for SK_HASH / SK_HMAC */
+    const char *prims[2];  /* incore primitives it runs on (for --impl all) */
+    const char *peer_name; /* OpenSSL's name for it ("AES-128-CTR", "SHA256") */
+} speed_alg;
+
+/* One provider's view of one algorithm at one size.  Every provider gets
+ * the same key, IV and message bytes, so their outputs can be compared. */
+typedef struct speed_job {
+    const speed_alg *alg;
+    const uint8_t *key, *iv;   /* fixed test key and IV / nonce          */
+    uint8_t *buf;              /* message, transformed in place          */
+    uint8_t *out;              /* output of the *_OPEN kinds             */
+    const uint8_t *ct;         /* ciphertext || tag the *_OPEN kinds open */
+    uint8_t aux[64];           /* digest, tag or CRC (little-endian)     */
+    int failed;                /* an open refused the tag, or similar    */
+    void *state;               /* provider's own (contexts, keys)        */
+} speed_job;
+
+/* Load a peer library; 0 on success, else -1 with the reason in why. */
+int  speed_peer_load(int peer, char *why, size_t whylen);
+const char *speed_peer_name(int peer);      /* "openssl", ... */
+const char *speed_peer_version(int peer);   /* the library's own version */
+/* The peer's function measured for a, or NULL when it has no such alg. */
+const char *speed_peer_call(int peer, const speed_alg *a);
+/* 0 when the peer (loaded) runs a; else -1 with why filled. */
+int  speed_peer_setup(int peer, speed_job *j, char *why, size_t whylen);
+void speed_peer_run(int peer, speed_job *j, size_t len);
+void speed_peer_free(int peer, speed_job *j);
+
 #endif

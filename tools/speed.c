@@ -1,0 +1,1122 @@
+/*
+ * speed.c - `incore speed`: throughput of every primitive and mode, for each
+ * implementation this machine can run and beside the peers (OpenSSL,
+ * libsodium, zlib, ISA-L, see speed_peers.c), in MiB/s and cycles per byte.
+ *
+ *   incore speed [ALG...] [--sizes LIST | --sweep A:B:STEP] [--seconds S]
+ *                [--repeats N] [--impl all] [--vs PEER,...] [--quick]
+ *                [--json | --csv | --markdown] [--plot FILE.svg|.png] [--list]
+ *
+ * How a figure is made, and why it survives a noisy shared machine:
+ *  - a measurement is one (algorithm, message size, provider); a provider is
+ *    one incore implementation (or combination, for GCM and the AEADs that
+ *    run on two primitives) or one peer.  Each provider first gets a batch
+ *    size calibrated so that one batch of back-to-back messages takes about
+ *    seconds / repeats; then the providers of one (algorithm, size) run
+ *    their batches interleaved, A B C A B C ..., starting each round at the
+ *    next provider, and each reports the median over its batches.  A burst
+ *    of load hits every provider alike, so their ratio holds even when the
+ *    absolute numbers move.
+ *  - time is read twice per batch: CLOCK_MONOTONIC for MiB/s (2^20 bytes per
+ *    second) and the CPU's reference counter for cycles per byte: the TSC on
+ *    x86-64 (its rate measured against CLOCK_MONOTONIC over 50 ms), CNTVCT
+ *    on AArch64 (rate from CNTFRQ), the timebase on POWER (rate from
+ *    /proc/cpuinfo).  These tick at a fixed rate, not the core clock, so the
+ *    figures are "reference cycles", labelled with the rate used.
+ *  - each message is what a user sends: the key set once (ic_aes_init,
+ *    ic_gcm_init, EVP_CipherInit_ex with the key) and the IV per message;
+ *    one-shot hashes, MACs and the ChaCha AEADs as one call per message.
+ *  - before measuring, every provider runs the operation once on the same
+ *    key, IV and message and its output is compared with the first incore
+ *    provider's: a mismatch is reported (exit status 1), so a table never
+ *    compares two different operations and --impl all doubles as a
+ *    differential check of the backends.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "incore/incore.h"
+#include "tools.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+/* ---- the algorithms ------------------------------------------------------ */
+
+#define AES_MODE(bits, mode, kind, evp) \
+    {"aes-" #bits "-" mode, kind, bits / 8, {"aes", NULL}, "AES-" #bits "-" evp}
+#define AES_MODES(bits)                                                   \
+    AES_MODE(bits, "ecb", SK_ECB, "ECB"),                                 \
+    AES_MODE(bits, "cbc-enc", SK_CBC_ENC, "CBC"),                         \
+    AES_MODE(bits, "cbc-dec", SK_CBC_DEC, "CBC"),                         \
+    AES_MODE(bits, "cfb-enc", SK_CFB_ENC, "CFB"),                         \
+    AES_MODE(bits, "cfb-dec", SK_CFB_DEC, "CFB"),                         \
+    AES_MODE(bits, "ofb", SK_OFB, "OFB"),                                 \
+    AES_MODE(bits, "ctr", SK_CTR, "CTR")
+#define AES_GCM(bits)                                                                     \
+    {"aes-" #bits "-gcm", SK_GCM_SEAL, bits / 8, {"aes", "ghash"}, "AES-" #bits "-GCM"}, \
+    {"aes-" #bits "-gcm-open", SK_GCM_OPEN, bits / 8, {"aes", "ghash"}, "AES-" #bits "-GCM"}
+
+static const speed_alg algs[] = {
+    AES_MODES(128), AES_MODES(192), AES_MODES(256),
+    AES_GCM(128), AES_GCM(256),
+    {"sha1", SK_HASH, IC_HASH_SHA1, {"sha1", NULL}, "SHA1"},
+    {"sha224", SK_HASH, IC_HASH_SHA224, {"sha256", NULL}, "SHA224"},
+    {"sha256", SK_HASH, IC_HASH_SHA256, {"sha256", NULL}, "SHA256"},
+    {"sha384", SK_HASH, IC_HASH_SHA384, {"sha512", NULL}, "SHA384"},
+    {"sha512", SK_HASH, IC_HASH_SHA512, {"sha512", NULL}, "SHA512"},
+    {"sha512-256", SK_HASH, IC_HASH_SHA512_256, {"sha512", NULL}, "SHA512-256"},
+    {"hmac-sha256", SK_HMAC, IC_HASH_SHA256, {"sha256", NULL}, "SHA256"},
+    {"chacha20", SK_CHACHA20, 0, {"chacha20", NULL}, "ChaCha20"},
+    {"poly1305", SK_POLY1305, 0, {"poly1305", NULL}, "POLY1305"},
+    {"chacha20-poly1305", SK_C20P1305, 0, {"chacha20", "poly1305"}, "ChaCha20-Poly1305"},
+    {"xchacha20-poly1305", SK_XC20P1305, 0, {"chacha20", "poly1305"}, NULL},
+    {"crc32", SK_CRC32, 0, {"crc32", NULL}, NULL},
+    {"crc32c", SK_CRC32C, 0, {"crc32c", NULL}, NULL},
+};
+#define NALGS (sizeof algs / sizeof algs[0])
+
+/* incore's call for each kind, for the "call" column. */
+static const char *incore_call(int kind)
+{
+    static const char *const calls[] = {
+        [SK_ECB] = "ic_aes_ecb_encrypt",
+        [SK_CBC_ENC] = "ic_aes_cbc_encrypt",
+        [SK_CBC_DEC] = "ic_aes_cbc_decrypt",
+        [SK_CFB_ENC] = "ic_aes_cfb128_encrypt",
+        [SK_CFB_DEC] = "ic_aes_cfb128_decrypt",
+        [SK_OFB] = "ic_aes_ofb_crypt",
+        [SK_CTR] = "ic_aes_ctr_crypt",
+        [SK_GCM_SEAL] = "ic_gcm_start+encrypt+finish",
+        [SK_GCM_OPEN] = "ic_gcm_start+decrypt+verify",
+        [SK_HASH] = "ic_hash",
+        [SK_HMAC] = "ic_hmac",
+        [SK_CHACHA20] = "ic_chacha20_xor",
+        [SK_POLY1305] = "ic_poly1305",
+        [SK_C20P1305] = "ic_chacha20_poly1305_seal",
+        [SK_XC20P1305] = "ic_xchacha20_poly1305_seal",
+        [SK_CRC32] = "ic_crc32",
+        [SK_CRC32C] = "ic_crc32c",
+    };
+    return calls[kind];
+}
+
+/* ECB and CBC take whole blocks only: sizes are rounded down for them. */
+static size_t block_of(const speed_alg *a)
+{
+    return a->kind == SK_ECB || a->kind == SK_CBC_ENC || a->kind == SK_CBC_DEC
+               ? IC_AES_BLOCK_SIZE
+               : 1;
+}
+
+/* Bytes of j->aux an operation writes (digest, tag, CRC). */
+static size_t aux_len(const speed_alg *a)
+{
+    switch (a->kind) {
+    case SK_HASH:
+    case SK_HMAC: return ic_hash_digest_size((ic_hash_alg)a->param);
+    case SK_GCM_SEAL:
+    case SK_POLY1305:
+    case SK_C20P1305:
+    case SK_XC20P1305: return 16;
+    case SK_CRC32:
+    case SK_CRC32C: return 4;
+    default: return 0;
+    }
+}
+
+/* ---- incore as a provider ------------------------------------------------ */
+
+typedef struct {
+    ic_aes_key aes;
+    ic_gcm_ctx gcm;
+} incore_state;
+
+/* Expand the key with the implementation selected now; the context keeps
+ * it whatever is selected later (DESIGN.md, Dispatch). */
+static int incore_setup(speed_job *j)
+{
+    const speed_alg *a = j->alg;
+    incore_state *s = aligned_alloc(64, sizeof(incore_state));
+    if (!s)
+        return IC_ERR_PARAM;
+    memset(s, 0, sizeof *s);
+    j->state = s;
+    if (a->kind <= SK_CTR)
+        return ic_aes_init(&s->aes, j->key, a->param);
+    if (a->kind == SK_GCM_SEAL || a->kind == SK_GCM_OPEN)
+        return ic_gcm_init(&s->gcm, j->key, a->param);
+    return IC_OK;
+}
+
+static void incore_free(speed_job *j)
+{
+    incore_state *s = j->state;
+    if (s) {
+        ic_aes_wipe(&s->aes);
+        ic_gcm_wipe(&s->gcm);
+        free(s);
+    }
+    j->state = NULL;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> 8 * i);
+}
+
+/* One message.  The IV is copied per message (the modes update it in place
+ * to chain calls), as a protocol sets a fresh one per record. */
+static void incore_run(speed_job *j, size_t len)
+{
+    incore_state *s = j->state;
+    const speed_alg *a = j->alg;
+    uint8_t *b = j->buf, iv[16];
+    int st = IC_OK;
+    memcpy(iv, j->iv, 16);
+    switch (a->kind) {
+    case SK_ECB: st = ic_aes_ecb_encrypt(&s->aes, b, b, len); break;
+    case SK_CBC_ENC: st = ic_aes_cbc_encrypt(&s->aes, iv, b, b, len); break;
+    case SK_CBC_DEC: st = ic_aes_cbc_decrypt(&s->aes, iv, b, b, len); break;
+    case SK_CFB_ENC: st = ic_aes_cfb128_encrypt(&s->aes, iv, b, b, len); break;
+    case SK_CFB_DEC: st = ic_aes_cfb128_decrypt(&s->aes, iv, b, b, len); break;
+    case SK_OFB: st = ic_aes_ofb_crypt(&s->aes, iv, b, b, len); break;
+    case SK_CTR: st = ic_aes_ctr_crypt(&s->aes, iv, b, b, len); break;
+    case SK_GCM_SEAL:
+        st = ic_gcm_start(&s->gcm, j->iv, IC_GCM_IV_SIZE);
+        st |= ic_gcm_encrypt(&s->gcm, b, b, len);
+        st |= ic_gcm_finish(&s->gcm, j->aux, IC_GCM_TAG_SIZE);
+        break;
+    case SK_GCM_OPEN:
+        st = ic_gcm_start(&s->gcm, j->iv, IC_GCM_IV_SIZE);
+        st |= ic_gcm_decrypt(&s->gcm, j->out, j->ct, len);
+        st |= ic_gcm_verify(&s->gcm, j->ct + len, IC_GCM_TAG_SIZE);
+        break;
+    case SK_HASH: st = ic_hash((ic_hash_alg)a->param, j->aux, b, len); break;
+    case SK_HMAC: st = ic_hmac((ic_hash_alg)a->param, j->key, 32, b, len, j->aux); break;
+    case SK_CHACHA20: st = ic_chacha20_xor(b, b, len, j->key, j->iv, 1); break;
+    case SK_POLY1305: ic_poly1305(j->aux, b, len, j->key); break;
+    case SK_C20P1305:
+        st = ic_chacha20_poly1305_seal(j->key, j->iv, NULL, 0, b, len, b, j->aux);
+        break;
+    case SK_XC20P1305:
+        st = ic_xchacha20_poly1305_seal(j->key, j->iv, NULL, 0, b, len, b, j->aux);
+        break;
+    case SK_CRC32: put_le32(j->aux, ic_crc32(0, b, len)); break;
+    case SK_CRC32C: put_le32(j->aux, ic_crc32c(0, b, len)); break;
+    }
+    if (st != IC_OK)   /* an error path is fast: never let it pass for speed */
+        j->failed = 1;
+}
+
+/* ---- clocks -------------------------------------------------------------- */
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The reference counter, and the rate it ticks at if the hardware says. */
+#if defined(__x86_64__) || defined(__i386__)
+#define COUNTER_NAME "TSC"
+static uint64_t ticks(void) { return __rdtsc(); }
+static double declared_hz(void) { return 0; }
+#elif defined(__aarch64__)
+#define COUNTER_NAME "CNTVCT_EL0"
+static uint64_t ticks(void)
+{
+    uint64_t v;
+    __asm__ __volatile__("isb\n\tmrs %0, cntvct_el0" : "=r"(v)::"memory");
+    return v;
+}
+static double declared_hz(void)
+{
+    uint64_t f;
+    __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
+    return (double)f;
+}
+#elif defined(__powerpc__) || defined(__powerpc64__)
+#define COUNTER_NAME "timebase"
+static uint64_t ticks(void) { return __builtin_ppc_get_timebase(); }
+/* Linux prints the timebase rate in /proc/cpuinfo ("timebase : 512000000"). */
+static double declared_hz(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    double hz = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "timebase", 8) == 0 && strchr(line, ':'))
+            hz = strtod(strchr(line, ':') + 1, NULL);
+    if (f)
+        fclose(f);
+    return hz;
+}
+#else
+#define COUNTER_NAME "CLOCK_MONOTONIC"
+static uint64_t ticks(void) { return (uint64_t)(now_s() * 1e9); }
+static double declared_hz(void) { return 1e9; }
+#endif
+
+/* Rate of ticks(): the declared one, else measured against CLOCK_MONOTONIC
+ * over 50 ms of spinning (long enough that the two clock reads' cost is
+ * below 1e-5 of it). */
+static double counter_hz(int *measured)
+{
+    double hz = declared_hz();
+    *measured = hz <= 0;
+    if (hz > 0)
+        return hz;
+    double t0 = now_s(), t1;
+    uint64_t c0 = ticks(), c1;
+    do {
+        t1 = now_s();
+        c1 = ticks();
+    } while (t1 - t0 < 0.05);
+    return (double)(c1 - c0) / (t1 - t0);
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+enum { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_MD };
+#define MAX_SIZES 256
+#define MAX_SIZE ((size_t)64 << 20)
+#define MAX_REPEATS 101
+#define MAX_IMPLS 8      /* implementations of one primitive */
+#define MAX_PROVS 80     /* incore combinations + peers for one algorithm */
+
+typedef struct {
+    size_t sizes[MAX_SIZES];
+    size_t nsizes;
+    double seconds;      /* per measurement (algorithm, size, provider) */
+    int repeats;
+    int impl_all;
+    unsigned peers;      /* 1 << SPEED_xxx */
+    int format;
+    const char *plot;
+    unsigned char want[NALGS];
+} speed_opts;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: incore speed [ALG...] [OPTIONS]\n"
+            "\n"
+            "Throughput of incore's primitives (default: all of them) in MiB/s and\n"
+            "reference cycles per byte, for each message size, beside the peers.\n"
+            "ALG is a name from --list or a prefix of names (\"aes-128\", \"sha\").\n"
+            "\n"
+            "  --sizes LIST      message sizes in bytes, k/m suffixes allowed\n"
+            "                    (default 16,64,256,1024,8192,16384)\n"
+            "  --sweep A:B:STEP  sizes A, A+STEP, ... up to B (STEP xF: multiply by F)\n"
+            "  --seconds S       time per measurement (default 0.2)\n"
+            "  --repeats N       batches per measurement, median taken (default 5)\n"
+            "  --impl all        every implementation this CPU runs, not only the\n"
+            "                    selected one (auto: the selected one, the default)\n"
+            "  --vs LIST         also measure peers: openssl,libsodium,zlib,isal or all\n"
+            "  --quick           aes-128-gcm sha256 chacha20-poly1305 crc32c at 64 and\n"
+            "                    16384 bytes, 0.05 s each\n"
+            "  --json            one JSON object per line (alg, provider, impl, size,\n"
+            "                    mb_per_s, cpb, ...)\n"
+            "  --csv             the same as CSV with a header line\n"
+            "  --markdown        tables as Markdown (docs/benchmarks.md)\n"
+            "  --plot FILE       cycles/byte against size as SVG or PNG (needs python3\n"
+            "                    with matplotlib; script found beside the executable or\n"
+            "                    in INCORE_PLOT_SCRIPT)\n"
+            "  --list            the algorithms, their primitives and peers\n"
+            "\n"
+            "Exit status: 0, 1 if an output check or an operation failed, 2 on bad usage.\n");
+}
+
+static int fail_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "incore speed: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (see incore speed --help)\n");
+    va_end(ap);
+    return 2;
+}
+
+/* "16", "1k", "16K", "1m": bytes; 0 on error. */
+static size_t parse_size(const char *s, const char **end)
+{
+    char *e;
+    errno = 0;
+    unsigned long long v = strtoull(s, &e, 10);
+    if (e == s || errno || *s == '-')
+        return 0;
+    if (*e == 'k' || *e == 'K')
+        v <<= 10, e++;
+    else if (*e == 'm' || *e == 'M')
+        v <<= 20, e++;
+    *end = e;
+    return v > MAX_SIZE ? 0 : (size_t)v;
+}
+
+static int parse_sizes(speed_opts *o, const char *s)
+{
+    o->nsizes = 0;
+    for (;;) {
+        const char *e;
+        size_t v = parse_size(s, &e);
+        if (!v || (*e && *e != ','))
+            return fail_usage("bad --sizes '%s': sizes are 1..64m bytes, comma separated", s);
+        if (o->nsizes == MAX_SIZES)
+            return fail_usage("more than %d sizes", MAX_SIZES);
+        o->sizes[o->nsizes++] = v;
+        if (!*e)
+            return 0;
+        s = e + 1;
+    }
+}
+
+static int parse_sweep(speed_opts *o, const char *s)
+{
+    const char *e;
+    size_t a = parse_size(s, &e), b = 0, step = 0;
+    int mul = 0;
+    if (a && *e == ':') {
+        b = parse_size(e + 1, &e);
+        if (b && *e == ':') {
+            mul = e[1] == 'x' || e[1] == '*';
+            step = parse_size(e + 1 + mul, &e);
+        }
+    }
+    if (!a || !b || !step || *e || b < a || (mul && step < 2))
+        return fail_usage("bad --sweep '%s': want A:B:STEP or A:B:xFACTOR with 1 <= A <= B", s);
+    o->nsizes = 0;
+    for (size_t v = a; v <= b; v = mul ? v * step : v + step) {
+        if (o->nsizes == MAX_SIZES)
+            return fail_usage("--sweep '%s' gives more than %d sizes", s, MAX_SIZES);
+        o->sizes[o->nsizes++] = v;
+    }
+    return 0;
+}
+
+static int parse_peers(speed_opts *o, const char *s)
+{
+    o->peers = 0;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        int hit = 0;
+        for (int p = 0; p < SPEED_NPEERS; p++)
+            if ((n == 3 && strncmp(s, "all", 3) == 0) ||
+                (strlen(speed_peer_name(p)) == n && strncmp(s, speed_peer_name(p), n) == 0) ||
+                (p == SPEED_LIBSODIUM && n == 6 && strncmp(s, "sodium", 6) == 0))
+                o->peers |= 1u << p, hit = 1;
+        if (!hit)
+            return fail_usage("unknown peer '%.*s' in --vs (openssl, libsodium, zlib, isal, all)",
+                              (int)n, s);
+        s += n + (s[n] == ',');
+    }
+    return 0;
+}
+
+/* An exact name selects that algorithm; otherwise every name that starts
+ * with the argument ("aes-256", "sha", "crc"). */
+static int want_alg(speed_opts *o, const char *arg)
+{
+    int hit = 0;
+    for (size_t i = 0; i < NALGS; i++)
+        if (strcmp(algs[i].name, arg) == 0) {
+            o->want[i] = 1;
+            return 0;
+        }
+    for (size_t i = 0; i < NALGS; i++)
+        if (*arg && strncmp(algs[i].name, arg, strlen(arg)) == 0)
+            o->want[i] = 1, hit = 1;
+    return hit ? 0 : fail_usage("unknown algorithm '%s' (incore speed --list)", arg);
+}
+
+static int list_algs(void)
+{
+    printf("%-20s %-18s %s\n", "algorithm", "primitives", "peers");
+    for (size_t i = 0; i < NALGS; i++) {
+        const speed_alg *a = &algs[i];
+        char prims[64];
+        snprintf(prims, sizeof prims, "%s%s%s", a->prims[0], a->prims[1] ? "+" : "",
+                 a->prims[1] ? a->prims[1] : "");
+        printf("%-20s %-18s", a->name, prims);
+        for (int p = 0; p < SPEED_NPEERS; p++)
+            if (speed_peer_call(p, a))
+                printf(" %s", speed_peer_name(p));
+        printf("\n");
+    }
+    return 0;
+}
+
+/* Options may come in any order; "--opt=value" and "--opt value" both work. */
+static int parse_args(speed_opts *o, int argc, char **argv)
+{
+    static const size_t dflt[] = {16, 64, 256, 1024, 8192, 16384};
+    memset(o, 0, sizeof *o);
+    memcpy(o->sizes, dflt, sizeof dflt);
+    o->nsizes = sizeof dflt / sizeof dflt[0];
+    o->seconds = 0.2;
+    o->repeats = 5;
+    int any = 0, quick = 0, sized = 0, timed = 0;
+    for (int i = 1; i < argc; i++) {
+        char *arg = argv[i], *val = NULL;
+        if (strncmp(arg, "--", 2) != 0 || !arg[2]) {
+            if (*arg == '-' && arg[1])
+                return fail_usage("unknown option '%s'", arg);
+            int st = want_alg(o, arg);
+            if (st)
+                return st;
+            any = 1;
+            continue;
+        }
+        char *eq = strchr(arg, '=');
+        size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+#define IS(name) (n == strlen(name) && strncmp(arg, name, n) == 0)
+        int takes = IS("--sizes") || IS("--sweep") || IS("--seconds") || IS("--repeats") ||
+                    IS("--impl") || IS("--vs") || IS("--plot");
+        if (takes) {
+            val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!val)
+                return fail_usage("%s needs a value", arg);
+        } else if (eq) {
+            return fail_usage("option '%.*s' takes no value", (int)n, arg);
+        }
+        int st = 0;
+        if (IS("--help")) {
+            usage(stdout);
+            return -1;
+        } else if (IS("--list")) {
+            list_algs();
+            return -1;
+        } else if (IS("--sizes")) {
+            st = parse_sizes(o, val), sized = 1;
+        } else if (IS("--sweep")) {
+            st = parse_sweep(o, val), sized = 1;
+        } else if (IS("--seconds")) {
+            char *e;
+            o->seconds = strtod(val, &e);
+            timed = 1;
+            if (e == val || *e || !(o->seconds > 0 && o->seconds <= 3600))
+                st = fail_usage("bad --seconds '%s' (0 < S <= 3600)", val);
+        } else if (IS("--repeats")) {
+            char *e;
+            long r = strtol(val, &e, 10);
+            o->repeats = (int)r;
+            if (e == val || *e || r < 1 || r > MAX_REPEATS)
+                st = fail_usage("bad --repeats '%s' (1..%d)", val, MAX_REPEATS);
+        } else if (IS("--impl")) {
+            if (strcmp(val, "all") == 0)
+                o->impl_all = 1;
+            else if (strcmp(val, "auto") != 0)
+                st = fail_usage("bad --impl '%s' (all or auto; INCORE_IMPL forces one)", val);
+        } else if (IS("--vs")) {
+            st = parse_peers(o, val);
+        } else if (IS("--plot")) {
+            o->plot = val;
+        } else if (IS("--quick")) {
+            quick = 1;
+        } else if (IS("--json")) {
+            o->format = FMT_JSON;
+        } else if (IS("--csv")) {
+            o->format = FMT_CSV;
+        } else if (IS("--markdown")) {
+            o->format = FMT_MD;
+        } else {
+            st = fail_usage("unknown option '%s'", arg);
+        }
+#undef IS
+        if (st)
+            return st;
+    }
+    if (quick) { /* the README's first command: a couple of seconds */
+        static const char *const q[] = {"aes-128-gcm", "sha256", "chacha20-poly1305", "crc32c"};
+        if (!any)
+            for (size_t i = 0; i < 4; i++)
+                want_alg(o, q[i]);
+        any = 1;
+        if (!sized) {
+            o->sizes[0] = 64, o->sizes[1] = 16384;
+            o->nsizes = 2;
+        }
+        if (!timed)
+            o->seconds = 0.05;
+    }
+    if (!any)
+        memset(o->want, 1, sizeof o->want);
+    return 0;
+}
+
+/* ---- measurement --------------------------------------------------------- */
+
+typedef struct {
+    int peer;                 /* -1: incore */
+    const char *provider;     /* "incore", "openssl", ... */
+    const char *call;         /* the API measured */
+    char impl[48];            /* "ct64", "ct64+ct64", or the peer's API */
+    const char *sel[2];       /* incore: implementations to select, or NULL */
+    speed_job job;
+    int mismatch;             /* output differed from the reference */
+    double *mb, *cpb;         /* per size */
+    double rate[MAX_REPEATS], tpb[MAX_REPEATS];
+} provider;
+
+typedef struct {
+    speed_opts *o;
+    double hz;                /* counter rate */
+    int hz_measured;
+    uint8_t *buf, *out, *ct, *ref;
+    const char *progress;     /* non-NULL: show progress on stderr */
+    size_t cell, cells;
+    FILE *rows;               /* --plot: JSON rows for the plot script */
+    int failures;
+} bench;
+
+static void select_impls(const provider *p, const speed_alg *a)
+{
+    for (int k = 0; k < 2; k++)
+        if (p->sel[k])
+            ic_impl_select(a->prims[k], p->sel[k]);
+}
+
+static void run_once(provider *p, size_t len)
+{
+    if (p->peer < 0)
+        incore_run(&p->job, len);
+    else
+        speed_peer_run(p->peer, &p->job, len);
+}
+
+/* n messages back to back; returns seconds, ticks through *t. */
+static double run_batch(provider *p, const speed_alg *a, size_t len, uint64_t n, uint64_t *t)
+{
+    select_impls(p, a);
+    double t0 = now_s();
+    uint64_t c0 = ticks();
+    for (uint64_t i = 0; i < n; i++)
+        run_once(p, len);
+    uint64_t c1 = ticks();
+    double t1 = now_s();
+    *t = c1 - c0;
+    return t1 - t0;
+}
+
+/* Messages per batch so that one batch takes about `target` seconds:
+ * grow the count until a batch is long enough to time, then scale. */
+static uint64_t calibrate(provider *p, const speed_alg *a, size_t len, double target)
+{
+    uint64_t n = 1, t;
+    double s;
+    for (;;) {
+        s = run_batch(p, a, len, n, &t);
+        if (s >= target / 4 || n >= (UINT64_C(1) << 40))
+            break;
+        double f = s > 0 ? target / 2 / s : 100;
+        n = (uint64_t)((double)n * (f > 100 ? 100 : f < 2 ? 2 : f) + 0.999);
+    }
+    double m = (double)n * target / s;
+    return m < 1 ? 1 : (uint64_t)m;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void fill_message(uint8_t *b, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        b[i] = (uint8_t)(i * 131 + 7);
+}
+
+/* Run every provider once on the same message and compare what it wrote
+ * (the transformed buffer or opened plaintext, then digest / tag / CRC)
+ * with the first provider's.  The reference is incore's first variant. */
+static void check_outputs(bench *B, const speed_alg *a, provider *pv, int np, size_t len)
+{
+    size_t alen = aux_len(a);
+    int open = a->kind == SK_GCM_OPEN;
+    for (int i = 0; i < np; i++) {
+        provider *p = &pv[i];
+        fill_message(B->buf, len);
+        memset(B->out, 0, len);
+        memset(p->job.aux, 0, sizeof p->job.aux);
+        p->job.failed = 0;
+        select_impls(p, a);
+        run_once(p, len);
+        const uint8_t *got = open ? B->out : B->buf;
+        if (i == 0) {
+            memcpy(B->ref, got, len);
+            memcpy(B->ref + len, p->job.aux, alen);
+        }
+        int bad = p->job.failed || memcmp(B->ref, got, len) != 0 ||
+                  memcmp(B->ref + len, p->job.aux, alen) != 0;
+        if (open && memcmp(got, B->ct + len + 16, len) != 0) /* the plaintext sealed */
+            bad = 1;
+        if (bad && !p->mismatch)
+            fprintf(stderr, "incore speed: %s: %s/%s %s at %zu bytes\n", a->name, p->provider,
+                    p->impl, p->job.failed ? "reported an error" : "disagrees with incore",
+                    len);
+        if (bad) {
+            p->mismatch = 1;
+            B->failures++;
+        }
+    }
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+/* Three or four significant figures, no exponent: 0.731, 12.45, 1234. */
+static const char *num(char *s, size_t n, double v)
+{
+    int dec = v < 1 ? 3 : v < 10 ? 2 : v < 100 ? 2 : v < 1000 ? 1 : 0;
+    snprintf(s, n, "%.*f", dec, v);
+    return s;
+}
+
+static const char *size_label(char *s, size_t n, size_t v)
+{
+    if (v >= (1u << 20) && v % (1u << 20) == 0)
+        snprintf(s, n, "%zu MiB", v >> 20);
+    else if (v >= 1024 && v % 1024 == 0)
+        snprintf(s, n, "%zu KiB", v >> 10);
+    else
+        snprintf(s, n, "%zu B", v);
+    return s;
+}
+
+static void json_row(FILE *f, const bench *B, const speed_alg *a, const provider *p,
+                     size_t size, double mb, double cpb)
+{
+    fprintf(f,
+            "{\"alg\":\"%s\",\"provider\":\"%s\",\"impl\":\"%s\",\"call\":\"%s\","
+            "\"size\":%zu,\"mb_per_s\":%.6g,\"cpb\":%.6g,\"counter\":\"%s\","
+            "\"counter_hz\":%.0f,\"check\":\"%s\"}\n",
+            a->name, p->provider, p->impl, p->call, size, mb, cpb, COUNTER_NAME, B->hz,
+            p->mismatch ? "mismatch" : "ok");
+}
+
+/* Size actually measured for the requested one (whole blocks for ECB/CBC). */
+static size_t effective(const speed_alg *a, size_t want)
+{
+    return want / block_of(a) * block_of(a);
+}
+
+/* The table of one algorithm: a MiB/s line and a cycles/byte line per
+ * provider, one column per size (or, for a long sweep, a row per size). */
+static void print_alg(const bench *B, const speed_alg *a, provider *pv, int np)
+{
+    const speed_opts *o = B->o;
+    char s1[32], s2[32];
+    int md = o->format == FMT_MD, w = 12;
+    for (int i = 0; i < np; i++) {
+        int l = (int)strlen(pv[i].impl) + (pv[i].mismatch ? 9 : 0);
+        w = l > w ? l : w;
+    }
+    if (o->nsizes > 8 && !md) {
+        printf("\n%-20s %-9s %-*s %10s %10s %8s\n", a->name, "provider", w, "impl", "size",
+               "MiB/s", "c/B");
+        for (size_t z = 0; z < o->nsizes; z++)
+            for (int i = 0; i < np; i++)
+                if (effective(a, o->sizes[z]))
+                    printf("%-20s %-9s %-*s %10zu %10s %8s%s\n", "", pv[i].provider,
+                           w, pv[i].impl, effective(a, o->sizes[z]),
+                           num(s1, sizeof s1, pv[i].mb[z]), num(s2, sizeof s2, pv[i].cpb[z]),
+                           pv[i].mismatch ? "  MISMATCH" : "");
+        return;
+    }
+    if (md) {
+        printf("\n### %s\n\n| provider | impl | |", a->name);
+        for (size_t z = 0; z < o->nsizes; z++)
+            printf(" %s |", size_label(s1, sizeof s1, effective(a, o->sizes[z])));
+        printf("\n|---|---|---|");
+        for (size_t z = 0; z < o->nsizes; z++)
+            printf("---:|");
+        printf("\n");
+    } else {
+        printf("\n%-*s", w + 20, a->name);
+        for (size_t z = 0; z < o->nsizes; z++)
+            printf(" %9s", size_label(s1, sizeof s1, effective(a, o->sizes[z])));
+        printf("\n");
+    }
+    for (int i = 0; i < np; i++)
+        for (int line = 0; line < 2; line++) {
+            const char *unit = line ? "c/B" : "MiB/s";
+            char who[80];
+            snprintf(who, sizeof who, "%s%s", pv[i].impl, pv[i].mismatch ? " MISMATCH" : "");
+            if (md)
+                printf("| %s | %s | %s |", line ? "" : pv[i].provider, line ? "" : who, unit);
+            else
+                printf("  %-9s %-*s %-6s", line ? "" : pv[i].provider, w, line ? "" : who, unit);
+            for (size_t z = 0; z < o->nsizes; z++) {
+                const char *v = effective(a, o->sizes[z])
+                                    ? num(s2, sizeof s2, line ? pv[i].cpb[z] : pv[i].mb[z])
+                                    : "-";
+                printf(md ? " %s |" : " %9s", v);
+            }
+            printf("\n");
+        }
+}
+
+static void progress(bench *B, const speed_alg *a, size_t size)
+{
+    if (B->progress)
+        fprintf(stderr, "\r\033[K[%zu/%zu] %s, %zu bytes", ++B->cell, B->cells, a->name, size);
+}
+
+/* All sizes of one algorithm with its providers set up. */
+static void bench_alg_sizes(bench *B, const speed_alg *a, provider *pv, int np)
+{
+    const speed_opts *o = B->o;
+    double target = o->seconds / o->repeats;
+    for (size_t z = 0; z < o->nsizes; z++) {
+        size_t len = effective(a, o->sizes[z]);
+        progress(B, a, len);
+        if (!len)
+            continue;
+        if (a->kind == SK_GCM_OPEN) {
+            /* What every provider opens: an incore seal of the message; the
+             * plaintext itself is kept after ct || tag for the check. */
+            fill_message(B->ct + len + 16, len);
+            if (ic_aes_gcm_seal(pv[0].job.key, a->param, pv[0].job.iv, IC_GCM_IV_SIZE, NULL, 0,
+                                B->ct + len + 16, len, B->ct, B->ct + len, 16) != IC_OK)
+                B->failures++;
+        }
+        check_outputs(B, a, pv, np, len);
+        uint64_t n[MAX_PROVS];
+        for (int i = 0; i < np; i++)
+            n[i] = calibrate(&pv[i], a, len, target);
+        for (int r = 0; r < o->repeats; r++)
+            for (int k = 0; k < np; k++) {
+                int i = (k + r) % np;  /* rotate who goes first each round */
+                uint64_t t;
+                double s = run_batch(&pv[i], a, len, n[i], &t);
+                double bytes = (double)n[i] * (double)len;
+                pv[i].rate[r] = bytes / (s > 0 ? s : 1e-9) / 1048576.0;
+                pv[i].tpb[r] = (double)t / bytes;
+            }
+        for (int i = 0; i < np; i++) {
+            provider *p = &pv[i];
+            if (p->job.failed) { /* an error status while timing: not a figure */
+                if (!p->mismatch)
+                    fprintf(stderr, "incore speed: %s: %s/%s failed while timed\n", a->name,
+                            p->provider, p->impl);
+                p->mismatch = 1;
+                B->failures++;
+            }
+            p->mb[z] = median(p->rate, o->repeats);
+            p->cpb[z] = median(p->tpb, o->repeats);
+            if (o->format == FMT_JSON)
+                json_row(stdout, B, a, p, len, p->mb[z], p->cpb[z]);
+            else if (o->format == FMT_CSV)
+                printf("%s,%s,%s,%s,%zu,%.6g,%.6g,%s\n", a->name, p->provider, p->impl, p->call,
+                       len, p->mb[z], p->cpb[z], p->mismatch ? "mismatch" : "ok");
+            if (B->rows)
+                json_row(B->rows, B, a, p, len, p->mb[z], p->cpb[z]);
+        }
+        fflush(stdout);
+    }
+}
+
+/* The incore variants of an algorithm: the selected implementation(s), or
+ * with --impl all every available combination (for two primitives the
+ * product, e.g. aes x ghash for GCM), best first. */
+static int incore_variants(const bench *B, const speed_alg *a, provider *pv)
+{
+    const char *names[2][MAX_IMPLS];
+    size_t cnt[2] = {1, 1};
+    for (int k = 0; k < 2; k++) {
+        names[k][0] = a->prims[k] ? ic_impl_selected(a->prims[k]) : NULL;
+        if (!B->o->impl_all || !a->prims[k])
+            continue;
+        cnt[k] = 0;
+        for (size_t i = 0; i < ic_impl_count(a->prims[k]) && cnt[k] < MAX_IMPLS; i++)
+            if (ic_impl_available(a->prims[k], i))
+                names[k][cnt[k]++] = ic_impl_name(a->prims[k], i);
+    }
+    int np = 0;
+    for (size_t x = 0; x < cnt[0]; x++)
+        for (size_t y = 0; y < cnt[1]; y++) {
+            provider *p = &pv[np++];
+            memset(p, 0, sizeof *p);
+            p->peer = -1;
+            p->provider = "incore";
+            p->call = incore_call(a->kind);
+            snprintf(p->impl, sizeof p->impl, "%s%s%s", names[0][x], names[1][y] ? "+" : "",
+                     names[1][y] ? names[1][y] : "");
+            if (B->o->impl_all) {
+                p->sel[0] = names[0][x];
+                p->sel[1] = names[1][y];
+            }
+        }
+    return np;
+}
+
+static const uint8_t test_key[32] = {
+    0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a,
+    0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15,
+    0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f};
+static const uint8_t test_iv[24] = {
+    0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad, 0xde, 0xca, 0xf8, 0x88,
+    0x07, 0x00, 0x00, 0x00, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47};
+
+static void bench_alg(bench *B, const speed_alg *a)
+{
+    static provider pv[MAX_PROVS];
+    const speed_opts *o = B->o;
+    char why[256];
+    const char *saved[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++)
+        if (a->prims[k])
+            saved[k] = ic_impl_selected(a->prims[k]);
+
+    int np = incore_variants(B, a, pv);
+    for (int p = 0; p < SPEED_NPEERS; p++) {
+        if (!(o->peers >> p & 1) || !speed_peer_call(p, a) || speed_peer_load(p, why, sizeof why))
+            continue;
+        provider *q = &pv[np];
+        memset(q, 0, sizeof *q);
+        q->peer = p;
+        q->provider = speed_peer_name(p);
+        q->call = speed_peer_call(p, a);
+        /* the impl column names the function, less libsodium's prefix */
+        snprintf(q->impl, sizeof q->impl, "%s",
+                 strncmp(q->call, "crypto_", 7) == 0 ? q->call + 7 : q->call);
+        np++;
+    }
+    int ok = 0;
+    for (int i = 0; i < np; i++) {
+        provider *p = &pv[i];
+        speed_job *j = &p->job;
+        j->alg = a;
+        j->key = test_key;
+        j->iv = test_iv;
+        j->buf = B->buf;
+        j->out = B->out;
+        j->ct = B->ct;
+        p->mb = calloc(o->nsizes, sizeof(double));
+        p->cpb = calloc(o->nsizes, sizeof(double));
+        int st = 0;
+        if (!p->mb || !p->cpb) {
+            st = -1;
+            snprintf(why, sizeof why, "out of memory");
+        } else if (p->peer < 0) {
+            select_impls(p, a);
+            st = incore_setup(j);
+            snprintf(why, sizeof why, "%s", ic_status_str(st));
+        } else {
+            st = speed_peer_setup(p->peer, j, why, sizeof why);
+        }
+        if (st) { /* a peer lacking this one is a note; incore failing is an error */
+            fprintf(stderr, "incore speed: %s: %s/%s not measured: %s\n", a->name, p->provider,
+                    p->impl, why);
+            if (p->peer < 0)
+                B->failures++;
+            if (p->peer < 0)
+                incore_free(j);
+            else
+                speed_peer_free(p->peer, j);
+            free(p->mb);
+            free(p->cpb);
+            continue;
+        }
+        if (ok != i)
+            pv[ok] = *p;
+        ok++;
+    }
+    np = ok;
+    if (np > 0 && pv[0].peer < 0) {
+        bench_alg_sizes(B, a, pv, np);
+        if (o->format == FMT_TABLE || o->format == FMT_MD) {
+            if (B->progress)
+                fprintf(stderr, "\r\033[K");
+            print_alg(B, a, pv, np);
+            fflush(stdout);
+        }
+    } else {
+        B->cell += o->nsizes;
+    }
+    for (int i = 0; i < np; i++) {
+        if (pv[i].peer < 0)
+            incore_free(&pv[i].job);
+        else
+            speed_peer_free(pv[i].peer, &pv[i].job);
+        free(pv[i].mb);
+        free(pv[i].cpb);
+    }
+    for (int k = 0; k < 2; k++)
+        if (saved[k] && o->impl_all)
+            ic_impl_select(a->prims[k], saved[k]);
+}
+
+/* ---- header and plot ----------------------------------------------------- */
+
+static void print_header(const bench *B, FILE *f)
+{
+    const speed_opts *o = B->o;
+    int md = o->format == FMT_MD;
+    const char *li = md ? "- " : "";
+    fprintf(f, "%sincore %s speed on %s, %s\n", li, ic_version(), ic_cpu_arch(),
+            *ic_cpu_model() ? ic_cpu_model() : "(unknown cpu)");
+    fprintf(f, "%sc/B: %s ticks per byte (reference cycles), counter at %.3f GHz (%s)\n", li,
+            COUNTER_NAME, B->hz / 1e9,
+            B->hz_measured ? "measured against CLOCK_MONOTONIC" : "as the hardware declares");
+    fprintf(f, "%sMiB/s: 2^20 bytes per second; median of %d batches of ~%.3g s per figure, "
+            "providers interleaved batch by batch\n", li, o->repeats, o->seconds / o->repeats);
+    for (int p = 0; p < SPEED_NPEERS; p++) {
+        char why[256];
+        if (!(o->peers >> p & 1))
+            continue;
+        if (speed_peer_load(p, why, sizeof why) == 0)
+            fprintf(f, "%speer %s: %s\n", li, speed_peer_name(p), speed_peer_version(p));
+        else
+            fprintf(f, "%speer %s: not available (%s)\n", li, speed_peer_name(p), why);
+    }
+}
+
+/* The plot script: $INCORE_PLOT_SCRIPT, else scripts/plot_speed.py found
+ * from the executable's directory (build dir in the source tree, or an
+ * install prefix's share/incore). */
+static int find_plot_script(char *path, size_t n)
+{
+    const char *env = getenv("INCORE_PLOT_SCRIPT");
+    if (env && *env) {
+        snprintf(path, n, "%s", env);
+        return access(path, R_OK) == 0 ? 0 : -1;
+    }
+    char exe[4096];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k <= 0)
+        return -1;
+    exe[k] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = 0;
+    static const char *const rel[] = {"/../scripts/plot_speed.py", "/scripts/plot_speed.py",
+                                      "/../../scripts/plot_speed.py",
+                                      "/../share/incore/plot_speed.py"};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        snprintf(path, n, "%s%s", exe, rel[i]);
+        if (access(path, R_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+/* python3 SCRIPT ARGS..., waiting for it; its exit status. */
+static int run_python(const char *script, const char *a1, const char *a2, const char *a3)
+{
+    const char *py = getenv("INCORE_PYTHON");
+    if (!py || !*py)
+        py = "python3";
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        execlp(py, py, script, a1, a2, a3, (char *)NULL);
+        fprintf(stderr, "incore speed: cannot run %s: %s\n", py, strerror(errno));
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int incore_cmd_speed(int argc, char **argv)
+{
+    speed_opts o;
+    int st = parse_args(&o, argc, argv);
+    if (st)
+        return st < 0 ? 0 : st;
+
+    bench B = {0};
+    B.o = &o;
+    char script[4200], rows_path[] = "/tmp/incore-speed-XXXXXX";
+    if (o.plot) {
+        /* Fail before a long run, not after it. */
+        if (find_plot_script(script, sizeof script) != 0) {
+            fprintf(stderr, "incore speed: --plot: scripts/plot_speed.py not found beside the "
+                            "executable; set INCORE_PLOT_SCRIPT\n");
+            return 2;
+        }
+        if (run_python(script, "--check", NULL, NULL) != 0) {
+            fprintf(stderr, "incore speed: --plot needs python3 with matplotlib "
+                            "(Debian: apt-get install python3-matplotlib)\n");
+            return 2;
+        }
+        int fd = mkstemp(rows_path);
+        B.rows = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (!B.rows) {
+            fprintf(stderr, "incore speed: %s: %s\n", rows_path, strerror(errno));
+            return 1;
+        }
+    }
+
+    size_t maxlen = 0;
+    for (size_t z = 0; z < o.nsizes; z++)
+        maxlen = o.sizes[z] > maxlen ? o.sizes[z] : maxlen;
+    /* room for a combined-mode tag after the message (libsodium), and for
+     * the GCM-open input: ciphertext || tag || the plaintext it came from */
+    size_t room = (2 * maxlen + 64 + 63) / 64 * 64;
+    B.buf = aligned_alloc(64, room);
+    B.out = aligned_alloc(64, room);
+    B.ct = aligned_alloc(64, room);
+    B.ref = aligned_alloc(64, room);
+    if (!B.buf || !B.out || !B.ct || !B.ref) {
+        fprintf(stderr, "incore speed: out of memory for %zu-byte messages\n", maxlen);
+        return 1;
+    }
+
+    B.hz = counter_hz(&B.hz_measured);
+    for (size_t i = 0; i < NALGS; i++)
+        B.cells += o.want[i] ? o.nsizes : 0;
+    B.progress = isatty(2) ? "" : NULL;
+
+    FILE *hdr = o.format == FMT_TABLE || o.format == FMT_MD ? stdout : stderr;
+    print_header(&B, hdr);
+    if (o.format == FMT_CSV)
+        printf("alg,provider,impl,call,size,mb_per_s,cpb,check\n");
+
+    for (size_t i = 0; i < NALGS; i++)
+        if (o.want[i])
+            bench_alg(&B, &algs[i]);
+    if (B.progress)
+        fprintf(stderr, "\r\033[K");
+
+    int rc = B.failures ? 1 : 0;
+    if (o.plot) {
+        fclose(B.rows);
+        if (run_python(script, "-o", o.plot, rows_path) != 0) {
+            fprintf(stderr, "incore speed: plotting to %s failed\n", o.plot);
+            rc = 1;
+        } else if (o.format == FMT_TABLE) {
+            printf("\nplot: %s\n", o.plot);
+        }
+        unlink(rows_path);
+    }
+    if (B.failures)
+        fprintf(stderr, "incore speed: %d check(s) failed\n", B.failures);
+    free(B.buf);
+    free(B.out);
+    free(B.ct);
+    free(B.ref);
+    return rc;
+}

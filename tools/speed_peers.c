@@ -1,0 +1,473 @@
+/*
+ * speed_peers.c - the peers `incore speed --vs` measures beside incore:
+ * OpenSSL's libcrypto, libsodium, zlib and ISA-L.
+ *
+ * The trick is that incore depends on none of them: each library is opened
+ * at run time with dlopen() and the few functions measured are looked up
+ * with dlsym() into function pointers whose prototypes are written out here
+ * (from the libraries' public headers), so neither the headers nor the
+ * libraries are needed to build the tool, and a missing peer is a line in
+ * the report rather than a failure.
+ *
+ * Each peer is called the way its own users call it:
+ *  - OpenSSL through EVP, with the key set once per context
+ *    (EVP_CipherInit_ex with the key at setup) and the IV per message
+ *    (EVP_CipherInit_ex with only the IV), as `openssl speed -evp` does;
+ *    digests through a reused EVP_MD_CTX (EVP_DigestInit_ex / Update /
+ *    Final_ex) with the EVP_MD fetched once; HMAC and Poly1305 through a
+ *    reused EVP_MAC_CTX keyed per message (EVP_MAC_init / update / final).
+ *  - libsodium through its one-shot calls (crypto_aead_*_encrypt in
+ *    combined mode, crypto_stream_chacha20_ietf_xor_ic,
+ *    crypto_onetimeauth_poly1305, crypto_hash_sha256/512,
+ *    crypto_auth_hmacsha256); AES-256-GCM only where
+ *    crypto_aead_aes256gcm_is_available() says the CPU runs it.
+ *  - zlib's crc32(0, buf, len) and ISA-L's crc32_gzip_refl(0, buf, len)
+ *    (same values as zlib: ISA-L inverts on entry and exit itself) and
+ *    crc32_iscsi(buf, len, ~0), whose result is the raw register, so the
+ *    CRC-32C value is its complement.
+ * speed.c checks every peer's output against incore's before it measures,
+ * so a table never compares two different operations.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "incore/incore.h"
+#include "tools.h"
+
+/* ---- OpenSSL 3 libcrypto ------------------------------------------------- */
+typedef struct evp_opaque evp_opaque;   /* every EVP object is opaque here */
+#define EVP_CTRL_AEAD_GET_TAG 0x10     /* openssl/evp.h */
+#define EVP_CTRL_AEAD_SET_TAG 0x11
+/* OSSL_PARAM as in openssl/core.h, to name HMAC's digest once at setup. */
+typedef struct {
+    const char *key;
+    unsigned int data_type;
+    void *data;
+    size_t data_size;
+    size_t return_size;
+} ossl_param;
+#define OSSL_PARAM_UTF8_STRING 4
+#define OSSL_PARAM_UNMODIFIED ((size_t)-1)
+
+static struct {
+    const char *(*version)(int);
+    evp_opaque *(*cipher_fetch)(void *, const char *, const char *);
+    void (*cipher_free)(evp_opaque *);
+    evp_opaque *(*cctx_new)(void);
+    void (*cctx_free)(evp_opaque *);
+    int (*cipher_init)(evp_opaque *, const evp_opaque *, void *, const uint8_t *,
+                       const uint8_t *, int);
+    int (*cipher_update)(evp_opaque *, uint8_t *, int *, const uint8_t *, int);
+    int (*cipher_final)(evp_opaque *, uint8_t *, int *);
+    int (*set_padding)(evp_opaque *, int);
+    int (*cctx_ctrl)(evp_opaque *, int, int, void *);
+    evp_opaque *(*md_fetch)(void *, const char *, const char *);
+    void (*md_free)(evp_opaque *);
+    evp_opaque *(*mdctx_new)(void);
+    void (*mdctx_free)(evp_opaque *);
+    int (*digest_init)(evp_opaque *, const evp_opaque *, void *);
+    int (*digest_update)(evp_opaque *, const void *, size_t);
+    int (*digest_final)(evp_opaque *, uint8_t *, unsigned *);
+    evp_opaque *(*mac_fetch)(void *, const char *, const char *);
+    void (*mac_free)(evp_opaque *);
+    evp_opaque *(*macctx_new)(evp_opaque *);
+    void (*macctx_free)(evp_opaque *);
+    int (*mac_init)(evp_opaque *, const uint8_t *, size_t, const ossl_param *);
+    int (*mac_update)(evp_opaque *, const uint8_t *, size_t);
+    int (*mac_final)(evp_opaque *, uint8_t *, size_t *, size_t);
+} ossl;
+
+/* ---- libsodium ----------------------------------------------------------- */
+typedef int (*sodium_aead_enc)(uint8_t *c, unsigned long long *clen, const uint8_t *m,
+                               unsigned long long mlen, const uint8_t *ad,
+                               unsigned long long adlen, const uint8_t *nsec,
+                               const uint8_t *npub, const uint8_t *k);
+typedef int (*sodium_aead_dec)(uint8_t *m, unsigned long long *mlen, uint8_t *nsec,
+                               const uint8_t *c, unsigned long long clen, const uint8_t *ad,
+                               unsigned long long adlen, const uint8_t *npub,
+                               const uint8_t *k);
+static struct {
+    int (*init)(void);
+    const char *(*version)(void);
+    sodium_aead_enc c20p1305_enc, xc20p1305_enc, aesgcm_enc;
+    sodium_aead_dec aesgcm_dec;
+    int (*aesgcm_available)(void);
+    int (*chacha20_xor_ic)(uint8_t *, const uint8_t *, unsigned long long, const uint8_t *,
+                           uint32_t, const uint8_t *);
+    int (*poly1305)(uint8_t *, const uint8_t *, unsigned long long, const uint8_t *);
+    int (*sha256)(uint8_t *, const uint8_t *, unsigned long long);
+    int (*sha512)(uint8_t *, const uint8_t *, unsigned long long);
+    int (*hmacsha256)(uint8_t *, const uint8_t *, unsigned long long, const uint8_t *);
+} sod;
+
+/* ---- zlib and ISA-L ------------------------------------------------------ */
+static struct {
+    const char *(*version)(void);
+    unsigned long (*crc32)(unsigned long, const uint8_t *, unsigned);
+} zlib;
+static struct {
+    uint32_t (*crc32_gzip_refl)(uint32_t, const uint8_t *, uint64_t);
+    unsigned (*crc32_iscsi)(uint8_t *, int, unsigned);
+} isal;
+
+/* One symbol to look up: where to store it and its name. */
+typedef struct {
+    void *slot;
+    const char *name;
+} sym;
+#define SYM(var, name) {(void *)&(var), name}
+
+typedef struct {
+    const char *name;
+    const char *sonames[4];
+    const sym *syms;
+    size_t nsyms;
+    int loaded;               /* 0 not tried, 1 ok, -1 failed */
+    char why[256];
+} peer_lib;
+
+static const sym ossl_syms[] = {
+    SYM(ossl.version, "OpenSSL_version"),
+    SYM(ossl.cipher_fetch, "EVP_CIPHER_fetch"),
+    SYM(ossl.cipher_free, "EVP_CIPHER_free"),
+    SYM(ossl.cctx_new, "EVP_CIPHER_CTX_new"),
+    SYM(ossl.cctx_free, "EVP_CIPHER_CTX_free"),
+    SYM(ossl.cipher_init, "EVP_CipherInit_ex"),
+    SYM(ossl.cipher_update, "EVP_CipherUpdate"),
+    SYM(ossl.cipher_final, "EVP_CipherFinal_ex"),
+    SYM(ossl.set_padding, "EVP_CIPHER_CTX_set_padding"),
+    SYM(ossl.cctx_ctrl, "EVP_CIPHER_CTX_ctrl"),
+    SYM(ossl.md_fetch, "EVP_MD_fetch"),
+    SYM(ossl.md_free, "EVP_MD_free"),
+    SYM(ossl.mdctx_new, "EVP_MD_CTX_new"),
+    SYM(ossl.mdctx_free, "EVP_MD_CTX_free"),
+    SYM(ossl.digest_init, "EVP_DigestInit_ex"),
+    SYM(ossl.digest_update, "EVP_DigestUpdate"),
+    SYM(ossl.digest_final, "EVP_DigestFinal_ex"),
+    SYM(ossl.mac_fetch, "EVP_MAC_fetch"),
+    SYM(ossl.mac_free, "EVP_MAC_free"),
+    SYM(ossl.macctx_new, "EVP_MAC_CTX_new"),
+    SYM(ossl.macctx_free, "EVP_MAC_CTX_free"),
+    SYM(ossl.mac_init, "EVP_MAC_init"),
+    SYM(ossl.mac_update, "EVP_MAC_update"),
+    SYM(ossl.mac_final, "EVP_MAC_final"),
+};
+static const sym sod_syms[] = {
+    SYM(sod.init, "sodium_init"),
+    SYM(sod.version, "sodium_version_string"),
+    SYM(sod.c20p1305_enc, "crypto_aead_chacha20poly1305_ietf_encrypt"),
+    SYM(sod.xc20p1305_enc, "crypto_aead_xchacha20poly1305_ietf_encrypt"),
+    SYM(sod.aesgcm_enc, "crypto_aead_aes256gcm_encrypt"),
+    SYM(sod.aesgcm_dec, "crypto_aead_aes256gcm_decrypt"),
+    SYM(sod.aesgcm_available, "crypto_aead_aes256gcm_is_available"),
+    SYM(sod.chacha20_xor_ic, "crypto_stream_chacha20_ietf_xor_ic"),
+    SYM(sod.poly1305, "crypto_onetimeauth_poly1305"),
+    SYM(sod.sha256, "crypto_hash_sha256"),
+    SYM(sod.sha512, "crypto_hash_sha512"),
+    SYM(sod.hmacsha256, "crypto_auth_hmacsha256"),
+};
+static const sym zlib_syms[] = {
+    SYM(zlib.version, "zlibVersion"),
+    SYM(zlib.crc32, "crc32"),
+};
+static const sym isal_syms[] = {
+    SYM(isal.crc32_gzip_refl, "crc32_gzip_refl"),
+    SYM(isal.crc32_iscsi, "crc32_iscsi"),
+};
+
+#define NSYMS(a) (sizeof(a) / sizeof((a)[0]))
+static peer_lib libs[SPEED_NPEERS] = {
+    [SPEED_OPENSSL] = {"openssl", {"libcrypto.so.3", "libcrypto.so"}, ossl_syms, NSYMS(ossl_syms), 0, ""},
+    [SPEED_LIBSODIUM] = {"libsodium", {"libsodium.so", "libsodium.so.23", "libsodium.so.26"},
+                         sod_syms, NSYMS(sod_syms), 0, ""},
+    [SPEED_ZLIB] = {"zlib", {"libz.so.1", "libz.so"}, zlib_syms, NSYMS(zlib_syms), 0, ""},
+    [SPEED_ISAL] = {"isal", {"libisal.so.2", "libisal.so"}, isal_syms, NSYMS(isal_syms), 0, ""},
+};
+
+const char *speed_peer_name(int peer)
+{
+    return peer >= 0 && peer < SPEED_NPEERS ? libs[peer].name : NULL;
+}
+
+/* dlopen the first soname that exists, then every symbol; the handle is
+ * kept for the life of the process (the peers are never unloaded). */
+int speed_peer_load(int peer, char *why, size_t whylen)
+{
+    peer_lib *L = &libs[peer];
+    if (L->loaded == 0) {
+        void *h = NULL;
+        const char *err = "no soname";
+        for (int i = 0; i < 4 && L->sonames[i] && !h; i++) {
+            h = dlopen(L->sonames[i], RTLD_NOW | RTLD_LOCAL);
+            if (!h)
+                err = dlerror();
+        }
+        L->loaded = 1;
+        if (!h) {
+            snprintf(L->why, sizeof L->why, "%s", err);
+            L->loaded = -1;
+        }
+        for (size_t i = 0; h && i < L->nsyms; i++) {
+            void *f = dlsym(h, L->syms[i].name);
+            if (!f) {
+                snprintf(L->why, sizeof L->why, "%s lacks %s", L->sonames[0], L->syms[i].name);
+                L->loaded = -1;
+                break;
+            }
+            memcpy(L->syms[i].slot, &f, sizeof f); /* object <- function pointer, POSIX */
+        }
+        if (L->loaded == 1 && peer == SPEED_LIBSODIUM && sod.init() < 0) {
+            snprintf(L->why, sizeof L->why, "sodium_init() failed");
+            L->loaded = -1;
+        }
+    }
+    if (L->loaded < 0)
+        snprintf(why, whylen, "%s", L->why);
+    return L->loaded > 0 ? 0 : -1;
+}
+
+/* The library's own version string, for the report header. */
+const char *speed_peer_version(int peer)
+{
+    if (libs[peer].loaded <= 0)
+        return "";
+    switch (peer) {
+    case SPEED_OPENSSL: return ossl.version(0);    /* OPENSSL_VERSION */
+    case SPEED_LIBSODIUM: return sod.version();
+    case SPEED_ZLIB: return zlib.version();
+    default: return libs[peer].sonames[0];       /* ISA-L exports no version call */
+    }
+}
+
+/* Which peers have which algorithm, and the API measured there. */
+const char *speed_peer_call(int peer, const speed_alg *a)
+{
+    int k = a->kind;
+    switch (peer) {
+    case SPEED_OPENSSL:
+        if (k <= SK_GCM_OPEN || k == SK_CHACHA20 || k == SK_C20P1305)
+            return "EVP_Cipher";
+        if (k == SK_HASH)
+            return "EVP_Digest";
+        if (k == SK_HMAC || k == SK_POLY1305)
+            return "EVP_MAC";
+        return NULL;
+    case SPEED_LIBSODIUM:
+        switch (k) {
+        case SK_GCM_SEAL: return a->param == 32 ? "crypto_aead_aes256gcm_encrypt" : NULL;
+        case SK_GCM_OPEN: return a->param == 32 ? "crypto_aead_aes256gcm_decrypt" : NULL;
+        case SK_C20P1305: return "crypto_aead_chacha20poly1305_ietf_encrypt";
+        case SK_XC20P1305: return "crypto_aead_xchacha20poly1305_ietf_encrypt";
+        case SK_CHACHA20: return "crypto_stream_chacha20_ietf_xor_ic";
+        case SK_POLY1305: return "crypto_onetimeauth_poly1305";
+        case SK_HMAC: return a->param == IC_HASH_SHA256 ? "crypto_auth_hmacsha256" : NULL;
+        case SK_HASH:
+            return a->param == IC_HASH_SHA256   ? "crypto_hash_sha256"
+                   : a->param == IC_HASH_SHA512 ? "crypto_hash_sha512"
+                                                : NULL;
+        default: return NULL;
+        }
+    case SPEED_ZLIB: return k == SK_CRC32 ? "crc32" : NULL;
+    case SPEED_ISAL:
+        return k == SK_CRC32 ? "crc32_gzip_refl" : k == SK_CRC32C ? "crc32_iscsi" : NULL;
+    default: return NULL;
+    }
+}
+
+/* OpenSSL objects of one job. */
+typedef struct {
+    evp_opaque *cipher, *cctx, *md, *mdctx, *mac, *macctx;
+} ossl_state;
+
+static int ossl_setup(speed_job *j, char *why, size_t whylen)
+{
+    const speed_alg *a = j->alg;
+    ossl_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    j->state = s;
+    const char *what = a->peer_name;
+    if (a->kind == SK_HASH) {
+        s->md = ossl.md_fetch(NULL, what, NULL);
+        s->mdctx = s->md ? ossl.mdctx_new() : NULL;
+        if (!s->mdctx)
+            goto fail;
+    } else if (a->kind == SK_HMAC || a->kind == SK_POLY1305) {
+        s->mac = ossl.mac_fetch(NULL, a->kind == SK_HMAC ? "HMAC" : "POLY1305", NULL);
+        s->macctx = s->mac ? ossl.macctx_new(s->mac) : NULL;
+        if (!s->macctx)
+            goto fail;
+        if (a->kind == SK_HMAC) {
+            /* The digest is a context parameter, set once with the first key. */
+            ossl_param p[2] = {{"digest", OSSL_PARAM_UTF8_STRING, (void *)what, strlen(what),
+                                OSSL_PARAM_UNMODIFIED},
+                               {NULL, 0, NULL, 0, 0}};
+            if (ossl.mac_init(s->macctx, j->key, 32, p) != 1)
+                goto fail;
+        }
+    } else {
+        int enc = a->kind != SK_CBC_DEC && a->kind != SK_CFB_DEC && a->kind != SK_GCM_OPEN;
+        s->cipher = ossl.cipher_fetch(NULL, what, NULL);
+        s->cctx = s->cipher ? ossl.cctx_new() : NULL;
+        if (!s->cctx || ossl.cipher_init(s->cctx, s->cipher, NULL, j->key, NULL, enc) != 1)
+            goto fail;
+        ossl.set_padding(s->cctx, 0);
+    }
+    return 0;
+fail:
+    snprintf(why, whylen, "OpenSSL has no %s here", what);
+    return -1;
+}
+
+/* ChaCha20 in EVP takes a 16-byte IV: the 32-bit block counter (little
+ * endian) then the 96-bit nonce, RFC 8439 section 2.3 state words 12..15;
+ * incore and libsodium are measured from counter 1, so is OpenSSL. */
+static void ossl_chacha_iv(uint8_t iv16[16], const uint8_t *nonce)
+{
+    memset(iv16, 0, 4);
+    iv16[0] = 1;
+    memcpy(iv16 + 4, nonce, 12);
+}
+
+static void ossl_run(speed_job *j, size_t len)
+{
+    ossl_state *s = j->state;
+    int n = 0, k = j->alg->kind;
+    unsigned dn = 0;
+    size_t mn = 0;
+    uint8_t iv16[16];
+    switch (k) {
+    case SK_HASH:
+        ossl.digest_init(s->mdctx, s->md, NULL);
+        ossl.digest_update(s->mdctx, j->buf, len);
+        ossl.digest_final(s->mdctx, j->aux, &dn);
+        return;
+    case SK_HMAC:
+    case SK_POLY1305:
+        ossl.mac_init(s->macctx, j->key, 32, NULL);
+        ossl.mac_update(s->macctx, j->buf, len);
+        ossl.mac_final(s->macctx, j->aux, &mn, sizeof j->aux);
+        return;
+    case SK_ECB: /* no IV: the key schedule set at setup is all */
+        ossl.cipher_update(s->cctx, j->buf, &n, j->buf, (int)len);
+        return;
+    case SK_GCM_SEAL:
+    case SK_C20P1305:
+        ossl.cipher_init(s->cctx, NULL, NULL, NULL, j->iv, -1);
+        ossl.cipher_update(s->cctx, j->buf, &n, j->buf, (int)len);
+        ossl.cipher_final(s->cctx, j->buf + n, &n);
+        ossl.cctx_ctrl(s->cctx, EVP_CTRL_AEAD_GET_TAG, 16, j->aux);
+        return;
+    case SK_GCM_OPEN: {
+        uint8_t tag[16];
+        memcpy(tag, j->ct + len, 16);
+        ossl.cipher_init(s->cctx, NULL, NULL, NULL, j->iv, -1);
+        ossl.cipher_update(s->cctx, j->out, &n, j->ct, (int)len);
+        ossl.cctx_ctrl(s->cctx, EVP_CTRL_AEAD_SET_TAG, 16, tag);
+        if (ossl.cipher_final(s->cctx, j->out + n, &n) <= 0)
+            j->failed = 1;
+        return;
+    }
+    case SK_CHACHA20:
+        ossl_chacha_iv(iv16, j->iv);
+        ossl.cipher_init(s->cctx, NULL, NULL, NULL, iv16, -1);
+        ossl.cipher_update(s->cctx, j->buf, &n, j->buf, (int)len);
+        return;
+    default: /* CBC, CFB, OFB, CTR: the IV per message, the key kept */
+        ossl.cipher_init(s->cctx, NULL, NULL, NULL, j->iv, -1);
+        ossl.cipher_update(s->cctx, j->buf, &n, j->buf, (int)len);
+        return;
+    }
+}
+
+static void ossl_free(speed_job *j)
+{
+    ossl_state *s = j->state;
+    if (!s)
+        return;
+    if (s->cctx) ossl.cctx_free(s->cctx);
+    if (s->cipher) ossl.cipher_free(s->cipher);
+    if (s->mdctx) ossl.mdctx_free(s->mdctx);
+    if (s->md) ossl.md_free(s->md);
+    if (s->macctx) ossl.macctx_free(s->macctx);
+    if (s->mac) ossl.mac_free(s->mac);
+    free(s);
+}
+
+static void sodium_run(speed_job *j, size_t len)
+{
+    unsigned long long n;
+    switch (j->alg->kind) {
+    case SK_GCM_SEAL:
+    case SK_C20P1305:
+    case SK_XC20P1305: {
+        sodium_aead_enc f = j->alg->kind == SK_GCM_SEAL   ? sod.aesgcm_enc
+                            : j->alg->kind == SK_C20P1305 ? sod.c20p1305_enc
+                                                          : sod.xc20p1305_enc;
+        /* combined mode: the tag lands right after the ciphertext */
+        f(j->buf, &n, j->buf, len, NULL, 0, NULL, j->iv, j->key);
+        memcpy(j->aux, j->buf + len, 16);
+        return;
+    }
+    case SK_GCM_OPEN:
+        if (sod.aesgcm_dec(j->out, &n, NULL, j->ct, len + 16, NULL, 0, j->iv, j->key) != 0)
+            j->failed = 1;
+        return;
+    case SK_CHACHA20: sod.chacha20_xor_ic(j->buf, j->buf, len, j->iv, 1, j->key); return;
+    case SK_POLY1305: sod.poly1305(j->aux, j->buf, len, j->key); return;
+    case SK_HMAC: sod.hmacsha256(j->aux, j->buf, len, j->key); return;
+    case SK_HASH:
+        (j->alg->param == IC_HASH_SHA256 ? sod.sha256 : sod.sha512)(j->aux, j->buf, len);
+        return;
+    default: return;
+    }
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> 8 * i);
+}
+
+int speed_peer_setup(int peer, speed_job *j, char *why, size_t whylen)
+{
+    j->state = NULL;
+    if (speed_peer_load(peer, why, whylen) != 0)
+        return -1;
+    if (!speed_peer_call(peer, j->alg)) {
+        snprintf(why, whylen, "%s has no %s", libs[peer].name, j->alg->name);
+        return -1;
+    }
+    if (peer == SPEED_OPENSSL)
+        return ossl_setup(j, why, whylen);
+    if (peer == SPEED_LIBSODIUM && (j->alg->kind == SK_GCM_SEAL || j->alg->kind == SK_GCM_OPEN) &&
+        !sod.aesgcm_available()) {
+        snprintf(why, whylen, "libsodium's AES-256-GCM needs AES-NI and PCLMUL");
+        return -1;
+    }
+    return 0;
+}
+
+void speed_peer_run(int peer, speed_job *j, size_t len)
+{
+    switch (peer) {
+    case SPEED_OPENSSL: ossl_run(j, len); return;
+    case SPEED_LIBSODIUM: sodium_run(j, len); return;
+    case SPEED_ZLIB: put_le32(j->aux, (uint32_t)zlib.crc32(0, j->buf, (unsigned)len)); return;
+    case SPEED_ISAL:
+        if (j->alg->kind == SK_CRC32)
+            put_le32(j->aux, isal.crc32_gzip_refl(0, j->buf, len));
+        else
+            put_le32(j->aux, ~isal.crc32_iscsi(j->buf, (int)len, 0xffffffffu));
+        return;
+    default: return;
+    }
+}
+
+void speed_peer_free(int peer, speed_job *j)
+{
+    if (peer == SPEED_OPENSSL)
+        ossl_free(j);
+    j->state = NULL;
+}
