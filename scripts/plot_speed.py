@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""plot_speed.py - cycles/byte against message size from `incore speed --json`.
+
+    incore speed --json ... > rows.json
+    python3 scripts/plot_speed.py -o speed.svg rows.json      (or .png, .pdf)
+    incore speed ... --plot speed.svg                          (runs this script)
+
+One panel per algorithm, one line per provider and implementation (incore's
+backends and the peers), the message size on a log2 x axis, reference cycles
+per byte on the y axis (log scale when the lines span more than 30x, so a
+portable and a hardware path both stay readable).  Needs matplotlib (Debian:
+python3-matplotlib); when the python3 running this lacks it and the system's
+/usr/bin/python3 is another interpreter, the script re-runs itself there,
+since a pyenv or venv python does not see Debian's packages.
+
+`plot_speed.py --check` exits 0 when matplotlib can be imported, so
+`incore speed --plot` can refuse before a long run rather than after it.
+"""
+import argparse
+import json
+import os
+import sys
+
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+def import_matplotlib():
+    """pyplot with the file-only Agg backend, or None when it is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        return None
+
+
+def reexec_or_fail(plt):
+    if plt is not None:
+        return plt
+    here = os.path.realpath(sys.executable)
+    if (os.path.exists(SYSTEM_PYTHON) and os.path.realpath(SYSTEM_PYTHON) != here
+            and not os.environ.get("INCORE_PLOT_REEXEC")):
+        os.environ["INCORE_PLOT_REEXEC"] = "1"
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
+    sys.stderr.write("plot_speed.py: matplotlib is missing for %s "
+                     "(Debian: apt-get install python3-matplotlib)\n" % sys.executable)
+    sys.exit(3)
+
+
+def read_rows(paths):
+    """JSON objects, one per line; lines that are not JSON are skipped."""
+    rows = []
+    for path in paths:
+        f = sys.stdin if path == "-" else open(path, encoding="utf-8")
+        with f:
+            for line in f:
+                line = line.strip()
+                if not line.startswith("{"):
+                    continue
+                r = json.loads(line)
+                if all(k in r for k in ("alg", "provider", "impl", "size", "cpb")):
+                    rows.append(r)
+    return rows
+
+
+def size_label(v, _pos=None):
+    v = int(v)
+    if v >= 1 << 20 and v % (1 << 20) == 0:
+        return "%d MiB" % (v >> 20)
+    if v >= 1024 and v % 1024 == 0:
+        return "%d KiB" % (v >> 10)
+    return "%d" % v
+
+
+def plot(plt, rows, out, title):
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    algs = []
+    for r in rows:
+        if r["alg"] not in algs:
+            algs.append(r["alg"])
+    n = len(algs)
+    cols = 1 if n == 1 else 2 if n <= 4 else 3
+    nrows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(6.4 * cols, 4.2 * nrows), squeeze=False)
+    for i, alg in enumerate(algs):
+        ax = axes[i // cols][i % cols]
+        lines = {}
+        for r in rows:
+            if r["alg"] == alg and r["cpb"] > 0:
+                key = "%s %s" % (r["provider"], r["impl"])
+                lines.setdefault(key, []).append((r["size"], r["cpb"]))
+        lo = min(c for pts in lines.values() for _, c in pts)
+        hi = max(c for pts in lines.values() for _, c in pts)
+        for key, pts in lines.items():
+            pts.sort()
+            incore = key.startswith("incore ")
+            ax.plot([p[0] for p in pts], [p[1] for p in pts],
+                    marker="o" if len(pts) <= 12 else None, markersize=3.5,
+                    linewidth=2.0 if incore else 1.4,
+                    linestyle="-" if incore else "--", label=key)
+        ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_formatter(FuncFormatter(size_label))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        if hi / lo > 30:
+            ax.set_yscale("log")
+            ax.yaxis.set_major_locator(LogLocator(base=10))
+        else:
+            ax.set_ylim(bottom=0)
+        ax.set_title(alg)
+        ax.set_xlabel("message size (bytes)")
+        ax.set_ylabel("reference cycles / byte")
+        ax.grid(True, which="major", alpha=0.35)
+        ax.legend(fontsize=8, loc="best")
+    for j in range(n, nrows * cols):
+        axes[j // cols][j % cols].set_visible(False)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-o", "--out", help="output file: .svg, .png or .pdf")
+    ap.add_argument("--title", default="", help="figure title")
+    ap.add_argument("--alg", action="append", help="only this algorithm (repeatable)")
+    ap.add_argument("--check", action="store_true", help="exit 0 if matplotlib is usable")
+    ap.add_argument("rows", nargs="*", help="files of `incore speed --json` rows ('-': stdin)")
+    a = ap.parse_args()
+    plt = reexec_or_fail(import_matplotlib())
+    if a.check:
+        return 0
+    if not a.out:
+        ap.error("-o FILE is required")
+    rows = read_rows(a.rows or ["-"])
+    if a.alg:
+        rows = [r for r in rows if r["alg"] in a.alg]
+    if not rows:
+        sys.stderr.write("plot_speed.py: no rows to plot\n")
+        return 1
+    plot(plt, rows, a.out, a.title)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+#!/bin/sh
+# cli_speed.sh INCORE [EMULATOR...]: `incore speed` works - options, the
+# output formats, errors - never how fast anything is (no timed test).
+# Under an emulator every run is kept to one or two tiny measurements.
+incore="$1"; shift
+EMU="$*"
+pass=0; fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+out=$(mktemp); err=$(mktemp); svg=$(mktemp).svg
+trap 'rm -f "$out" "$err" "$svg"' EXIT
+speed() { $EMU "$incore" speed "$@" >"$out" 2>"$err"; }
+
+# Fields every --json row must carry, checked with python3 when there is one.
+json_ok() {
+    if command -v python3 >/dev/null 2>&1; then
+        python3 -c '
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    assert isinstance(r["alg"], str) and isinstance(r["impl"], str) and r["impl"]
+    assert r["provider"] in ("incore", "openssl", "libsodium", "zlib", "isal")
+    assert isinstance(r["size"], int) and r["size"] > 0
+    assert r["mb_per_s"] > 0 and r["cpb"] > 0 and r["check"] == "ok"
+    n += 1
+sys.exit(0 if n >= int(sys.argv[2]) else 1)' "$out" "$1"
+    else
+        [ "$(grep -c '"alg":.*"provider":.*"impl":.*"size":.*"mb_per_s":.*"cpb":' "$out")" -ge "$1" ]
+    fi
+}
+
+if [ -z "$EMU" ]; then
+    speed --quick; st=$?
+    [ $st -eq 0 ] && ok || bad "--quick exit $st: $(cat "$err")"
+    for a in aes-128-gcm sha256 chacha20-poly1305 crc32c; do
+        grep -q "^$a " "$out" && ok || bad "--quick measures $a"
+    done
+    grep -q 'MiB/s' "$out" && grep -q 'c/B' "$out" && ok || bad "--quick prints MiB/s and c/B"
+    grep -q 'reference cycles' "$out" && grep -q 'GHz' "$out" && ok || bad "--quick names the counter and its rate"
+fi
+
+# --json: one object per line, 2 sizes x 1 alg at least
+speed --json --seconds 0.01 --sizes 64,256 sha256; st=$?
+[ $st -eq 0 ] && ok || bad "--json exit $st: $(cat "$err")"
+json_ok 2 && ok || bad "--json rows lack fields: $(head -3 "$out")"
+[ "$(grep -c '"provider":"incore"' "$out")" -eq 2 ] && ok || bad "--json: one incore row per size"
+
+# --sweep gives A, A+STEP, ..., B; ECB rounds a size down to whole blocks
+speed --json --seconds 0.01 --sweep 16:64:16 crc32; st=$?
+[ $st -eq 0 ] && [ "$(grep -c '"alg":"crc32"' "$out")" -eq 4 ] && grep -q '"size":48,' "$out" \
+    && ok || bad "--sweep 16:64:16 gives 4 sizes ($st)"
+speed --json --seconds 0.01 --sizes 40 aes-128-ecb; st=$?
+[ $st -eq 0 ] && grep -q '"size":32,' "$out" && ok || bad "ECB measures whole blocks ($st)"
+
+# --csv header, then rows
+speed --csv --seconds 0.01 --sizes 64 crc32c; st=$?
+[ $st -eq 0 ] && [ "$(head -1 "$out")" = "alg,provider,impl,call,size,mb_per_s,cpb,check" ] \
+    && grep -q '^crc32c,incore,.*,64,.*,ok$' "$out" && ok || bad "--csv header and row ($st)"
+
+# --markdown tables
+speed --markdown --seconds 0.01 --sizes 64 poly1305; st=$?
+[ $st -eq 0 ] && grep -q '^### poly1305' "$out" && grep -q '^| incore |' "$out" \
+    && ok || bad "--markdown ($st)"
+
+# every implementation; a peer is measured beside incore, and one that cannot be
+# loaded (e.g. a cross binary under QEMU) is reported, never fatal
+speed --json --seconds 0.01 --sizes 64 --impl all --vs all crc32c; st=$?
+[ $st -eq 0 ] && ok || bad "--impl all --vs all exit $st: $(cat "$err")"
+grep -q '"provider":"incore"' "$out" && ok || bad "--impl all measures incore"
+grep -q 'peer isal' "$err" && ok || bad "--vs all reports the isal peer: $(cat "$err")"
+if [ -z "$EMU" ] && grep -q 'peer isal: libisal' "$err"; then
+    grep -q '"provider":"isal"' "$out" && ok || bad "isal row beside incore"
+fi
+
+# bad usage: exit 2 and a message
+speed --frobnicate; st=$?
+[ $st -eq 2 ] && grep -q "unknown option '--frobnicate'" "$err" && ok || bad "bad option exit $st"
+speed no-such-alg; st=$?
+[ $st -eq 2 ] && grep -q "unknown algorithm 'no-such-alg'" "$err" && ok || bad "unknown alg exit $st"
+speed --vs nobody sha256; st=$?
+[ $st -eq 2 ] && grep -q "unknown peer" "$err" && ok || bad "unknown peer exit $st"
+speed --sizes 0 sha256; st=$?
+[ $st -eq 2 ] && grep -q "bad --sizes" "$err" && ok || bad "--sizes 0 exit $st"
+speed --sweep 64:16:8 sha256; st=$?
+[ $st -eq 2 ] && grep -q "bad --sweep" "$err" && ok || bad "--sweep B < A exit $st"
+speed --seconds; st=$?
+[ $st -eq 2 ] && grep -q "needs a value" "$err" && ok || bad "--seconds without value exit $st"
+speed --seconds=-1 sha256; st=$?
+[ $st -eq 2 ] && ok || bad "--seconds=-1 exit $st"
+
+# --help and --list
+speed --help; st=$?
+[ $st -eq 0 ] && grep -q -- '--vs' "$out" && grep -q -- '--sweep' "$out" && ok || bad "--help ($st)"
+speed --list; st=$?
+[ $st -eq 0 ] && ok || bad "--list exit $st"
+for a in aes-128-ecb aes-256-ctr aes-256-gcm-open sha512-256 hmac-sha256 chacha20 poly1305 \
+         xchacha20-poly1305 crc32 crc32c; do
+    grep -q "^$a " "$out" && ok || bad "--list has $a"
+done
+
+# --plot: an SVG when python3 has matplotlib, else a clear refusal before running
+if [ -z "$EMU" ]; then
+    speed --seconds 0.01 --sizes 64,1024 crc32 --plot "$svg"; st=$?
+    if [ $st -eq 0 ]; then
+        grep -q '<svg' "$svg" && ok || bad "--plot wrote no SVG"
+    else
+        [ $st -eq 2 ] && grep -q 'matplotlib' "$err" && ok || bad "--plot failure exit $st: $(cat "$err")"
+    fi
+fi
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
