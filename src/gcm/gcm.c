@@ -358,6 +358,18 @@ static int gcm_oneshot_check(const uint8_t *key, size_t keylen, const uint8_t *i
     return IC_OK;
 }
 
+/* Key, IV and all of the AAD into a fresh context (arguments checked). */
+static int gcm_oneshot_begin(ic_gcm_ctx *c, const uint8_t *key, size_t keylen, const uint8_t *iv,
+                             size_t ivlen, const uint8_t *aad, size_t aadlen)
+{
+    int r = ic_gcm_init(c, key, keylen);
+    if (r == IC_OK)
+        r = ic_gcm_start(c, iv, ivlen);
+    if (r == IC_OK)
+        r = ic_gcm_aad(c, aad, aadlen);
+    return r;
+}
+
 int ic_aes_gcm_seal(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
                     const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
                     uint8_t *out, uint8_t *tag, size_t taglen)
@@ -366,11 +378,7 @@ int ic_aes_gcm_seal(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t
     int r = gcm_oneshot_check(key, keylen, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     if (r != IC_OK)
         return r;
-    r = ic_gcm_init(&c, key, keylen);
-    if (r == IC_OK)
-        r = ic_gcm_start(&c, iv, ivlen);
-    if (r == IC_OK)
-        r = ic_gcm_aad(&c, aad, aadlen);
+    r = gcm_oneshot_begin(&c, key, keylen, iv, ivlen, aad, aadlen);
     if (r == IC_OK)
         r = ic_gcm_encrypt(&c, out, in, len);
     if (r == IC_OK)
@@ -388,11 +396,7 @@ int ic_aes_gcm_open(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t
     int r = gcm_oneshot_check(key, keylen, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     if (r != IC_OK)
         return r;
-    r = ic_gcm_init(&c, key, keylen);
-    if (r == IC_OK)
-        r = ic_gcm_start(&c, iv, ivlen);
-    if (r == IC_OK)
-        r = ic_gcm_aad(&c, aad, aadlen);
+    r = gcm_oneshot_begin(&c, key, keylen, iv, ivlen, aad, aadlen);
     if (r == IC_OK)
         r = gcm_data_begin(&c, out, in, len, GCM_DEC);
     if (r == IC_OK) {
