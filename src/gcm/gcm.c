@@ -254,15 +254,20 @@ static size_t gcm_chunk(const ic_gcm_ctx *c, size_t len)
     return len < n ? len : n;
 }
 
-int ic_gcm_encrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
+/* CTR and GHASH chunk by chunk.  GHASH always reads the ciphertext: after
+ * CTR when encrypting, before it when decrypting (out may be in). */
+static int gcm_crypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int dir)
 {
-    int r = gcm_data_begin(c, out, in, len, GCM_ENC);
+    int r = gcm_data_begin(c, out, in, len, dir);
     if (r != IC_OK)
         return r;
     while (len != 0) {
         size_t n = gcm_chunk(c, len);
+        if (dir == GCM_DEC)
+            gcm_absorb(c, in, n);
         gcm_ctr_xor(c, out, in, n);
-        gcm_absorb(c, out, n);        /* GHASH runs over the ciphertext */
+        if (dir == GCM_ENC)
+            gcm_absorb(c, out, n);
         out += n;
         in += n;
         len -= n;
@@ -270,20 +275,14 @@ int ic_gcm_encrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
     return IC_OK;
 }
 
+int ic_gcm_encrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
+{
+    return gcm_crypt(c, out, in, len, GCM_ENC);
+}
+
 int ic_gcm_decrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
 {
-    int r = gcm_data_begin(c, out, in, len, GCM_DEC);
-    if (r != IC_OK)
-        return r;
-    while (len != 0) {
-        size_t n = gcm_chunk(c, len);
-        gcm_absorb(c, in, n);         /* before out (maybe == in) is written */
-        gcm_ctr_xor(c, out, in, n);
-        out += n;
-        in += n;
-        len -= n;
-    }
-    return IC_OK;
+    return gcm_crypt(c, out, in, len, GCM_DEC);
 }
 
 /* Checks shared by finish and verify. */
