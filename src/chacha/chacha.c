@@ -1,0 +1,115 @@
+/*
+ * chacha.c - public ChaCha20 / HChaCha20 / XChaCha20 API, the "chacha20"
+ * implementation table, and the driver that turns any message length into
+ * runs of whole blocks for the selected implementation (chacha_impl.h).
+ *
+ * The drivers check arguments and the counter limit before any byte is
+ * written, build the RFC 8439 section 2.3 state, hand the selected backend
+ * every whole block in one call (so a SIMD backend sees long runs), and do
+ * the partial last block through a 64-byte stack buffer.  XChaCha20's
+ * 64-bit counter is split at each 2^32-block boundary: there the low word
+ * wraps and the high word (state word 13) takes the carry, so backends only
+ * ever see a 32-bit counter that does not wrap inside one call.
+ */
+#include "chacha/chacha_impl.h"
+
+/* ---- implementation table (best first, portable last with needs 0) ---- */
+const ic_impl ic_impls_chacha20[] = {
+    { "c", 0, &ic_chacha20_c_ops },
+};
+const size_t ic_nimpls_chacha20 = sizeof ic_impls_chacha20 / sizeof ic_impls_chacha20[0];
+
+/* ---- driver ------------------------------------------------------------- */
+void ic_chacha20_run(const ic_chacha20_ops *ops, uint32_t st[16], uint8_t *out, const uint8_t *in,
+                     size_t len)
+{
+    size_t nblocks = len / 64, tail = len % 64;
+    if (nblocks != 0) {
+        ops->xor_blocks(st, out, in, nblocks);
+        st[12] += (uint32_t)nblocks;   /* mod 2^32: the caller checked it fits */
+        out += nblocks * 64;
+        in += nblocks * 64;
+    }
+    if (tail != 0) {
+        uint8_t block[64] = { 0 };
+        memcpy(block, in, tail);
+        ops->xor_blocks(st, block, block, 1);
+        memcpy(out, block, tail);
+        st[12]++;
+        ic_wipe(block, sizeof block);
+    }
+}
+
+/* Checks shared by both stream calls: key, nonce and data pointers, and
+ * in/out either identical or disjoint. */
+static int chacha20_check(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key,
+                          const uint8_t *nonce)
+{
+    if (key == NULL || nonce == NULL)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(in, len);
+    IC_NULL_CHECK(out, len);
+    if (ic_bad_overlap(out, in, len))
+        return IC_ERR_OVERLAP;
+    return IC_OK;
+}
+
+int ic_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[32],
+                    const uint8_t nonce[12], uint32_t counter)
+{
+    int rc = chacha20_check(out, in, len, key, nonce);
+    if (rc != IC_OK)
+        return rc;
+    if (ic_chacha20_too_long(len, counter))
+        return IC_ERR_TOOLONG;
+    uint32_t st[16];
+    ic_chacha20_setup(st, key, nonce, counter);
+    ic_chacha20_run((const ic_chacha20_ops *)ic_ops(IC_PRIM_CHACHA20), st, out, in, len);
+    ic_wipe(st, sizeof st);
+    return IC_OK;
+}
+
+int ic_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16])
+{
+    if (subkey == NULL || key == NULL || in == NULL)
+        return IC_ERR_NULL;
+    chacha20_c_hchacha20(subkey, key, in);
+    return IC_OK;
+}
+
+/* XChaCha20 with libsodium's 64-bit counter: state words 12 (low) and 13
+ * (high) of the subkey's state; words 14-15 are nonce[16..23].  The limit
+ * is 2^64 blocks in all, i.e. (2^64 - counter) from the start; 0 - counter
+ * is that count mod 2^64, and 0 stands for "all 2^64" when counter is 0. */
+int ic_xchacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[32],
+                     const uint8_t nonce[24], uint64_t counter)
+{
+    int rc = chacha20_check(out, in, len, key, nonce);
+    if (rc != IC_OK)
+        return rc;
+    uint64_t nblocks = (uint64_t)len / 64 + (len % 64 != 0);
+    if (counter != 0 && nblocks > 0 - counter)
+        return IC_ERR_TOOLONG;
+
+    const ic_chacha20_ops *ops = (const ic_chacha20_ops *)ic_ops(IC_PRIM_CHACHA20);
+    uint8_t subkey[32], n12[12];
+    uint32_t st[16];
+    chacha20_c_hchacha20(subkey, key, nonce);
+    ic_store32_le(n12, (uint32_t)(counter >> 32));
+    memcpy(n12 + 4, nonce + 16, 8);
+    ic_chacha20_setup(st, subkey, n12, (uint32_t)counter);
+    while (len != 0) {
+        /* blocks left before the low word wraps, as bytes (at most 2^38) */
+        uint64_t room = ((UINT64_C(1) << 32) - st[12]) * 64;
+        size_t take = (uint64_t)len < room ? len : (size_t)room;
+        ic_chacha20_run(ops, st, out, in, take);
+        if ((uint64_t)take == room)
+            st[13]++;                  /* carry into the high counter word */
+        out += take;
+        in += take;
+        len -= take;
+    }
+    ic_wipe(subkey, sizeof subkey);
+    ic_wipe(st, sizeof st);
+    return IC_OK;
+}

@@ -1,0 +1,65 @@
+/*
+ * chacha_impl.h - what every ChaCha20 implementation provides to the
+ * drivers (chacha.c, chacha20_poly1305.c) through the "chacha20" registry
+ * table, and the helpers the drivers share.
+ *
+ * The unit of work is a run of whole 64-byte blocks, so a SIMD backend
+ * gets enough blocks at once to fill its lanes (4 blocks in AVX2 / NEON /
+ * VSX registers, 8 or 16 with AVX-512) and only the driver deals with a
+ * partial final block (it pads it to 64 bytes in a stack buffer).
+ */
+#ifndef INCORE_CHACHA_IMPL_H
+#define INCORE_CHACHA_IMPL_H
+
+#include "core/internal.h"
+#include "incore/chacha.h"
+
+typedef struct ic_chacha20_ops {
+    /* out = in xor keystream for nblocks * 64 bytes.  input is the 4x4
+     * state of RFC 8439 section 2.3 as host-order words: constants, key,
+     * block counter (word 12), nonce (words 13-15).  Block i uses counter
+     * input[12] + i; the driver guarantees that never wraps past 2^32, so
+     * a backend may add lane offsets with plain 32-bit adds.  out may
+     * equal in; neither has any alignment.  nblocks may be 0. */
+    void (*xor_blocks)(const uint32_t input[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+} ic_chacha20_ops;
+
+/* The portable implementation (chacha_c.c), last entry of the table. */
+extern const ic_chacha20_ops ic_chacha20_c_ops;
+
+/* HChaCha20 core on the portable code: no dispatch, it runs once per
+ * message (draft-irtf-cfrg-xchacha-03 section 2.2). */
+void chacha20_c_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16]);
+
+/* Driver helpers (chacha.c), also used by the AEADs. */
+
+/* The initial state of RFC 8439 section 2.3: the constants "expand
+ * 32-byte k" as four little-endian words, the key, the block counter, the
+ * nonce.  HChaCha20 uses the same layout with its 16-byte input in place
+ * of counter || nonce. */
+static inline void ic_chacha20_setup(uint32_t st[16], const uint8_t key[32],
+                                     const uint8_t nonce[12], uint32_t counter)
+{
+    st[0] = 0x61707865; st[1] = 0x3320646e; st[2] = 0x79622d32; st[3] = 0x6b206574;
+    for (int i = 0; i < 8; i++)
+        st[4 + i] = ic_load32_le(key + 4 * i);
+    st[12] = counter;
+    for (int i = 0; i < 3; i++)
+        st[13 + i] = ic_load32_le(nonce + 4 * i);
+}
+
+/* out = in xor keystream for any len, starting at st[12]; st[12] is left
+ * at the next unused block (a partial final block counts as used).  The
+ * caller has checked that st[12] does not wrap. */
+void ic_chacha20_run(const ic_chacha20_ops *ops, uint32_t st[16], uint8_t *out, const uint8_t *in, size_t len);
+
+/* 1 when a message of len bytes starting at block counter `counter` would
+ * need a counter past 2^32 - 1 (RFC 8439 section 2.4: the counter is a
+ * 32-bit word). */
+static inline int ic_chacha20_too_long(uint64_t len, uint32_t counter)
+{
+    uint64_t nblocks = len / 64 + (len % 64 != 0);
+    return nblocks > (UINT64_C(1) << 32) - counter;
+}
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * poly1305.c - public Poly1305 API (one-shot, verify, streaming) and the
+ * "poly1305" implementation table.
+ *
+ * The streaming driver keeps at most one partial block in the context and
+ * passes every run of whole blocks straight from the caller's buffer to the
+ * backend in one call (poly1305_impl.h says why that matters for SIMD).
+ * The last partial block is padded as RFC 8439 section 2.5.1 says: a 0x01
+ * byte after the data, zeros up to 16 bytes, and no 2^128 bit (hibit 0).
+ */
+#include "poly1305/poly1305_impl.h"
+
+/* ---- implementation table (best first, portable last with needs 0) ----
+ * The portable entry is "c" on every host; its arithmetic is radix 2^64
+ * where the compiler has a 128-bit type and radix 2^26 otherwise. */
+const ic_impl ic_impls_poly1305[] = {
+#if defined(IC_POLY1305_HAVE_C64)
+    { "c", 0, &ic_poly1305_c64_ops },
+#else
+    { "c", 0, &ic_poly1305_c32_ops },
+#endif
+};
+const size_t ic_nimpls_poly1305 = sizeof ic_impls_poly1305 / sizeof ic_impls_poly1305[0];
+
+/* ---- streaming ---------------------------------------------------------- */
+int ic_poly1305_init(ic_poly1305_ctx *ctx, const uint8_t key[32])
+{
+    if (ctx == NULL || key == NULL)
+        return IC_ERR_NULL;
+    const ic_poly1305_ops *ops = (const ic_poly1305_ops *)ic_ops(IC_PRIM_POLY1305);
+    ops->init(ctx->state, key);
+    ctx->ops = ops;
+    ctx->buflen = 0;
+    return IC_OK;
+}
+
+int ic_poly1305_update(ic_poly1305_ctx *ctx, const void *in, size_t len)
+{
+    if (ctx == NULL)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(in, len);
+    if (ctx->ops == NULL || ctx->buflen >= IC_POLY1305_BLOCK_SIZE)
+        return IC_ERR_STATE;
+    if (len == 0)
+        return IC_OK;
+    const ic_poly1305_ops *ops = (const ic_poly1305_ops *)ctx->ops;
+    const uint8_t *p = (const uint8_t *)in;
+    if (ctx->buflen != 0) {
+        size_t take = IC_POLY1305_BLOCK_SIZE - ctx->buflen;
+        if (take > len)
+            take = len;
+        memcpy(ctx->buf + ctx->buflen, p, take);
+        ctx->buflen += (unsigned)take;
+        p += take;
+        len -= take;
+        if (ctx->buflen < IC_POLY1305_BLOCK_SIZE)
+            return IC_OK;
+        ops->blocks(ctx->state, ctx->buf, 1, 1);
+        ctx->buflen = 0;
+    }
+    size_t nblocks = len / IC_POLY1305_BLOCK_SIZE;
+    if (nblocks != 0) {
+        ops->blocks(ctx->state, p, nblocks, 1);
+        p += nblocks * IC_POLY1305_BLOCK_SIZE;
+        len -= nblocks * IC_POLY1305_BLOCK_SIZE;
+    }
+    if (len != 0) {
+        memcpy(ctx->buf, p, len);
+        ctx->buflen = (unsigned)len;
+    }
+    return IC_OK;
+}
+
+void ic_poly1305_pad16(ic_poly1305_ctx *ctx)
+{
+    if (ctx->buflen == 0)
+        return;
+    memset(ctx->buf + ctx->buflen, 0, IC_POLY1305_BLOCK_SIZE - ctx->buflen);
+    ((const ic_poly1305_ops *)ctx->ops)->blocks(ctx->state, ctx->buf, 1, 1);
+    ctx->buflen = 0;
+}
+
+int ic_poly1305_final(ic_poly1305_ctx *ctx, uint8_t tag[16])
+{
+    if (ctx == NULL || tag == NULL)
+        return IC_ERR_NULL;
+    if (ctx->ops == NULL || ctx->buflen >= IC_POLY1305_BLOCK_SIZE)
+        return IC_ERR_STATE;
+    const ic_poly1305_ops *ops = (const ic_poly1305_ops *)ctx->ops;
+    if (ctx->buflen != 0) {
+        ctx->buf[ctx->buflen] = 1;
+        memset(ctx->buf + ctx->buflen + 1, 0, IC_POLY1305_BLOCK_SIZE - ctx->buflen - 1);
+        ops->blocks(ctx->state, ctx->buf, 1, 0);
+    }
+    ops->finish(ctx->state, tag);
+    ic_poly1305_wipe(ctx);
+    return IC_OK;
+}
+
+void ic_poly1305_wipe(ic_poly1305_ctx *ctx)
+{
+    if (ctx != NULL)
+        ic_wipe(ctx, sizeof *ctx);
+}
+
+/* ---- one-shot ------------------------------------------------------------ */
+void ic_poly1305(uint8_t tag[16], const void *in, size_t len, const uint8_t key[32])
+{
+    ic_poly1305_ctx ctx;
+    if (tag == NULL)
+        return;
+    if (ic_poly1305_init(&ctx, key) != IC_OK || ic_poly1305_update(&ctx, in, len) != IC_OK ||
+        ic_poly1305_final(&ctx, tag) != IC_OK) {
+        ic_poly1305_wipe(&ctx);
+        memset(tag, 0, 16);
+    }
+}
+
+int ic_poly1305_verify(const uint8_t tag[16], const void *in, size_t len, const uint8_t key[32])
+{
+    if (tag == NULL || key == NULL)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(in, len);
+    uint8_t want[16];
+    ic_poly1305(want, in, len, key);
+    int ok = ic_ct_equal(want, tag, sizeof want);
+    ic_wipe(want, sizeof want);
+    return ok ? IC_OK : IC_ERR_AUTH;
+}

@@ -1,0 +1,54 @@
+/*
+ * poly1305_impl.h - what every Poly1305 implementation provides to the
+ * drivers (poly1305.c, the ChaCha20-Poly1305 AEADs) through the "poly1305"
+ * registry table.
+ *
+ * A backend owns the state words of ic_poly1305_ctx (IC_POLY1305_STATE_SIZE
+ * bytes, 64-byte aligned) and lays them out as it likes.  The driver hands
+ * it every run of whole 16-byte blocks in ONE call, so a vector backend can
+ * evaluate the run with 4- or 8-way decimated Horner:
+ *     h' = (h + m1) r^n + m2 r^(n-1) + ... + mn r     (mod 2^130 - 5)
+ * split over lanes holding r^4 (r^8) steps, with the powers of r computed
+ * once at init.  A run whose length is not a multiple of the lane count is
+ * handled inside the backend, for instance by logically prepending zero
+ * blocks (a zero block in front of h + m1 adds nothing: Sarkar /
+ * Bhattacharyya, "Improved SIMD implementation of Poly1305", seed
+ * 003_63d1d83b02113275.txt section 4), so no call boundary forces a lane
+ * realignment except where the caller's own data ends.
+ */
+#ifndef INCORE_POLY1305_IMPL_H
+#define INCORE_POLY1305_IMPL_H
+
+#include "core/internal.h"
+#include "incore/poly1305.h"
+
+typedef struct ic_poly1305_ops {
+    /* Load a fresh key: r = key[0..15] clamped (RFC 8439 section 2.5),
+     * s = key[16..31], accumulator 0, plus whatever precomputation the
+     * backend wants (powers of r). */
+    void (*init)(uint64_t *st, const uint8_t key[32]);
+    /* Absorb nblocks 16-byte blocks: h = (h + m + hibit * 2^128) * r for
+     * each block m read little-endian.  hibit is 1 for whole message
+     * blocks and 0 for the driver's padded final block, which already
+     * carries its 0x01 byte (section 2.5.1).  nblocks may be 0. */
+    void (*blocks)(uint64_t *st, const uint8_t *in, size_t nblocks, unsigned hibit);
+    /* tag = (h mod 2^130 - 5) + s mod 2^128, little-endian. */
+    void (*finish)(uint64_t *st, uint8_t tag[16]);
+} ic_poly1305_ops;
+
+/* Portable arithmetic (poly1305_c.c).  Radix 2^64 needs the compiler's
+ * 64x64->128 multiply (unsigned __int128), radix 2^26 only 32x32->64; the
+ * table's portable entry uses the first where it exists.  Both are always
+ * built where they can be, so the tests compare the two on every host. */
+#if defined(__SIZEOF_INT128__)
+#define IC_POLY1305_HAVE_C64 1
+extern const ic_poly1305_ops ic_poly1305_c64_ops;
+#endif
+extern const ic_poly1305_ops ic_poly1305_c32_ops;
+
+/* For the AEAD (RFC 8439 section 2.8): zero-pad the buffered partial block
+ * to 16 bytes and absorb it as a whole block (hibit 1), as the pad16()
+ * fields of the construction require.  No-op when nothing is buffered. */
+void ic_poly1305_pad16(ic_poly1305_ctx *ctx);
+
+#endif
