@@ -1,5 +1,5 @@
 # Thin wrapper over CMake + Ninja.  The two commands of the README:
-#   make run     build, then `incore info` and `incore selftest`
+#   make run     build, then `incore info`, `incore selftest`, `incore speed --quick`
 #   make test    install what the suite needs, build, run the native suite and
 #                the three cross legs under QEMU (aarch64, ppc64le, ppc64 BE)
 BUILD   ?= build
@@ -20,6 +20,9 @@ build: $(BUILD)/build.ninja
 run: build
 	./$(BUILD)/incore info
 	./$(BUILD)/incore selftest
+	./$(BUILD)/incore speed --quick
+
+bench-doc: build ; sh scripts/bench-doc.sh $(BUILD)
 
 deps:
 	sh scripts/install-deps.sh

@@ -29,6 +29,8 @@ def import_matplotlib():
     try:
         import matplotlib
         matplotlib.use("Agg")
+        matplotlib.rcParams["svg.fonttype"] = "none"   # text stays text: small, greppable SVG
+        matplotlib.rcParams["svg.hashsalt"] = "incore"  # stable ids: regenerated plots diff less
         import matplotlib.pyplot as plt
         return plt
     except ImportError:

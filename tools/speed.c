@@ -575,6 +575,7 @@ typedef struct {
     uint8_t *buf, *out, *ct, *ref;
     const char *progress;     /* non-NULL: show progress on stderr */
     size_t cell, cells;
+    double start;             /* now_s() when measuring began */
     FILE *rows;               /* --plot: JSON rows for the plot script */
     int failures;
 } bench;
@@ -772,10 +773,17 @@ static void print_alg(const bench *B, const speed_alg *a, provider *pv, int np)
         }
 }
 
+/* "[12/228] aes-128-ctr, 1024 bytes, ~95 s left" on a terminal; the time
+ * left assumes the remaining figures cost what the finished ones did. */
 static void progress(bench *B, const speed_alg *a, size_t size)
 {
-    if (B->progress)
-        fprintf(stderr, "\r\033[K[%zu/%zu] %s, %zu bytes", ++B->cell, B->cells, a->name, size);
+    if (!B->progress)
+        return;
+    double spent = now_s() - B->start;
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s, %zu bytes", ++B->cell, B->cells, a->name, size);
+    if (B->cell > 1)
+        fprintf(stderr, ", ~%.0f s left",
+                spent / (double)(B->cell - 1) * (double)(B->cells - B->cell + 1));
 }
 
 /* All sizes of one algorithm with its providers set up. */
@@ -1089,6 +1097,7 @@ int incore_cmd_speed(int argc, char **argv)
     for (size_t i = 0; i < NALGS; i++)
         B.cells += o.want[i] ? o.nsizes : 0;
     B.progress = isatty(2) ? "" : NULL;
+    B.start = now_s();
 
     FILE *hdr = o.format == FMT_TABLE || o.format == FMT_MD ? stdout : stderr;
     print_header(&B, hdr);

@@ -197,17 +197,12 @@ int speed_peer_load(int peer, char *why, size_t whylen)
     peer_lib *L = &libs[peer];
     if (L->loaded == 0) {
         void *h = NULL;
-        const char *err = "no soname";
         for (int i = 0; i < 4 && L->sonames[i] && !h; i++) {
             h = dlopen(L->sonames[i], RTLD_NOW | RTLD_LOCAL);
-            if (!h)
-                err = dlerror();
+            if (!h && i == 0) /* the first name's error says what is missing */
+                snprintf(L->why, sizeof L->why, "%s", dlerror());
         }
-        L->loaded = 1;
-        if (!h) {
-            snprintf(L->why, sizeof L->why, "%s", err);
-            L->loaded = -1;
-        }
+        L->loaded = h ? 1 : -1;
         for (size_t i = 0; h && i < L->nsyms; i++) {
             void *f = dlsym(h, L->syms[i].name);
             if (!f) {
