@@ -101,6 +101,20 @@ int ic_hmac_final_verify(ic_hmac_ctx *ctx, const uint8_t *tag, size_t taglen)
     return st;
 }
 
+/* The one-shots' common start: key ctx and absorb the message; on error
+ * nothing is left in ctx. */
+static int hmac_start(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *key, size_t keylen,
+                      const void *in, size_t len)
+{
+    int st;
+
+    IC_NULL_CHECK(in, len);
+    st = ic_hmac_init(ctx, alg, key, keylen);
+    if (st == IC_OK && (st = ic_hmac_update(ctx, in, len)) != IC_OK)
+        ic_wipe(ctx, sizeof *ctx);
+    return st;
+}
+
 int ic_hmac(ic_hash_alg alg, const uint8_t *key, size_t keylen,
             const void *in, size_t len, uint8_t *out)
 {
@@ -109,18 +123,11 @@ int ic_hmac(ic_hash_alg alg, const uint8_t *key, size_t keylen,
 
     if (!out)
         return IC_ERR_NULL;
-    IC_NULL_CHECK(in, len);
-    st = ic_hmac_init(&ctx, alg, key, keylen);
-    if (st != IC_OK)
-        return st;
-    st = ic_hmac_update(&ctx, in, len);
-    if (st != IC_OK) {
-        ic_wipe(&ctx, sizeof ctx);
-        return st;
-    }
-    return ic_hmac_final(&ctx, out);
+    st = hmac_start(&ctx, alg, key, keylen, in, len);
+    return st != IC_OK ? st : ic_hmac_final(&ctx, out);
 }
 
+/* taglen is checked before any hashing, so a bad length costs nothing. */
 int ic_hmac_verify(ic_hash_alg alg, const uint8_t *key, size_t keylen,
                    const void *in, size_t len, const uint8_t *tag, size_t taglen)
 {
@@ -130,17 +137,9 @@ int ic_hmac_verify(ic_hash_alg alg, const uint8_t *key, size_t keylen,
 
     if (!n)
         return IC_ERR_PARAM;
-    IC_NULL_CHECK(in, len);
     IC_NULL_CHECK(tag, taglen);
     if (taglen < IC_HMAC_MIN_TAG_SIZE || taglen > n)
         return IC_ERR_TAGLEN;
-    st = ic_hmac_init(&ctx, alg, key, keylen);
-    if (st != IC_OK)
-        return st;
-    st = ic_hmac_update(&ctx, in, len);
-    if (st != IC_OK) {
-        ic_wipe(&ctx, sizeof ctx);
-        return st;
-    }
-    return ic_hmac_final_verify(&ctx, tag, taglen);
+    st = hmac_start(&ctx, alg, key, keylen, in, len);
+    return st != IC_OK ? st : ic_hmac_final_verify(&ctx, tag, taglen);
 }

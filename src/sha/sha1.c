@@ -19,9 +19,6 @@ static const uint32_t IV1[5] = {
     0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0,
 };
 
-/* 5.1.1: the message is at most 2^64 - 1 bits, so at most 2^61 - 1 bytes. */
-#define SHA1_MAX_BYTES ((UINT64_C(1) << 61) - 1)
-
 static void sha1_blocks(void *st, const uint8_t *p, size_t n)
 {
     ic_sha1_ctx *ctx = st;
@@ -43,28 +40,17 @@ int ic_sha1_update(ic_sha1_ctx *ctx, const void *in, size_t len)
 {
     if (!ctx)
         return IC_ERR_NULL;
-    IC_NULL_CHECK(in, len);
-    if (ctx->tag != IC_SHA_TAG(IC_HASH_SHA1))
-        return IC_ERR_STATE;
-    if (ctx->count > SHA1_MAX_BYTES || len > SHA1_MAX_BYTES - ctx->count)
-        return IC_ERR_TOOLONG;
-    ic_md_absorb(ctx, sha1_blocks, ctx->buf, IC_SHA1_BLOCK_SIZE,
-                 (size_t)(ctx->count % IC_SHA1_BLOCK_SIZE), in, len);
-    ctx->count += len;
-    return IC_OK;
+    return ic_md64_update(ctx->tag, IC_SHA_TAG(IC_HASH_SHA1), &ctx->count, ctx->buf,
+                          ctx, sha1_blocks, in, len);
 }
 
 int ic_sha1_final(ic_sha1_ctx *ctx, uint8_t out[IC_SHA1_DIGEST_SIZE])
 {
-    uint8_t lenfield[8];
-
     if (!ctx || !out)
         return IC_ERR_NULL;
     if (ctx->tag != IC_SHA_TAG(IC_HASH_SHA1))
         return IC_ERR_STATE;
-    ic_store64_be(lenfield, ctx->count << 3);
-    ic_md_pad(ctx, sha1_blocks, ctx->buf, IC_SHA1_BLOCK_SIZE,
-              (size_t)(ctx->count % IC_SHA1_BLOCK_SIZE), lenfield, sizeof lenfield);
+    ic_md64_pad(ctx, sha1_blocks, ctx->buf, ctx->count);
     for (int i = 0; i < 5; i++)
         ic_store32_be(out + 4 * i, ctx->h[i]);
     ic_wipe(ctx, sizeof *ctx);

@@ -30,9 +30,6 @@ static const uint32_t IV224[8] = {
     0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
 };
 
-/* 5.1.1: the message is at most 2^64 - 1 bits, so at most 2^61 - 1 bytes. */
-#define SHA256_MAX_BYTES ((UINT64_C(1) << 61) - 1)
-
 static void sha256_blocks(void *st, const uint8_t *p, size_t n)
 {
     ic_sha256_ctx *ctx = st;
@@ -56,28 +53,19 @@ int ic_sha256_update_as(ic_sha256_ctx *ctx, const void *in, size_t len, ic_hash_
 {
     if (!ctx)
         return IC_ERR_NULL;
-    IC_NULL_CHECK(in, len);
-    if (ctx->tag != IC_SHA_TAG(alg))
-        return IC_ERR_STATE;
-    if (ctx->count > SHA256_MAX_BYTES || len > SHA256_MAX_BYTES - ctx->count)
-        return IC_ERR_TOOLONG;
-    ic_md_absorb(ctx, sha256_blocks, ctx->buf, IC_SHA256_BLOCK_SIZE,
-                 (size_t)(ctx->count % IC_SHA256_BLOCK_SIZE), in, len);
-    ctx->count += len;
-    return IC_OK;
+    return ic_md64_update(ctx->tag, IC_SHA_TAG(alg), &ctx->count, ctx->buf,
+                          ctx, sha256_blocks, in, len);
 }
 
 int ic_sha256_final_as(ic_sha256_ctx *ctx, uint8_t *out, ic_hash_alg alg)
 {
-    uint8_t lenfield[8], digest[IC_SHA256_DIGEST_SIZE];
+    uint8_t digest[IC_SHA256_DIGEST_SIZE];
 
     if (!ctx || !out)
         return IC_ERR_NULL;
     if (ctx->tag != IC_SHA_TAG(alg))
         return IC_ERR_STATE;
-    ic_store64_be(lenfield, ctx->count << 3);
-    ic_md_pad(ctx, sha256_blocks, ctx->buf, IC_SHA256_BLOCK_SIZE,
-              (size_t)(ctx->count % IC_SHA256_BLOCK_SIZE), lenfield, sizeof lenfield);
+    ic_md64_pad(ctx, sha256_blocks, ctx->buf, ctx->count);
     for (int i = 0; i < 8; i++)
         ic_store32_be(digest + 4 * i, ctx->h[i]);
     /* 6.3: SHA-224 is the leftmost 224 bits. */

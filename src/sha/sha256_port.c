@@ -3,19 +3,16 @@
  * 6.2.2), the "port" entry of the sha256 registry.  SHA-224 uses the same
  * function with another initial value (5.3.2), set by the driver sha256.c.
  *
- * Trick: the 64 rounds are fully unrolled by macros.  Rather than shifting
- * the eight working variables a..h down one place per round as the standard
- * writes it, round t is invoked with its arguments rotated by t, so the
- * variable that the standard would call "h" after the shift already sits in
- * the right name and no moves are needed: each round only rewrites d and h.
- * The message schedule lives in a 16-word ring W[t mod 16]: the recurrence
- * of 6.2.2 step 1 only reaches back to W[t-16], so W[t] overwrites it in
- * place just before round t.
+ * The 64 rounds are fully unrolled by the macros of sha2_rounds.h: the
+ * working variables are renamed per round by rotating the macro arguments
+ * instead of being moved, and the message schedule is a 16-word ring
+ * expanded in place.
  *
  * Constant time: only 32-bit add, and, xor and rotate; the one table, K, is
  * indexed by the round number, never by data.
  */
 #include "sha/sha_impl.h"
+#include "sha/sha2_rounds.h"
 
 /* 4.2.2: first 32 bits of the fractional parts of the cube roots of the
  * first 64 primes. */
@@ -30,38 +27,14 @@ static const uint32_t K256[64] = {
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
-/* 4.1.2 (4.2)-(4.7).  Ch and Maj in the forms with one operation fewer:
- * Ch(x,y,z) = z ^ (x & (y ^ z)),  Maj(x,y,z) = (x & y) | (z & (x | y)). */
-#define CH(x, y, z)  ((z) ^ ((x) & ((y) ^ (z))))
-#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
+/* What sha2_rounds.h needs: the word, K, and the sigma functions of 4.1.2
+ * (4.4)-(4.7). */
+#define SHA2_WORD uint32_t
+#define SHA2_K    K256
 #define BSIG0(x) (ic_rotr32(x, 2) ^ ic_rotr32(x, 13) ^ ic_rotr32(x, 22))
 #define BSIG1(x) (ic_rotr32(x, 6) ^ ic_rotr32(x, 11) ^ ic_rotr32(x, 25))
 #define SSIG0(x) (ic_rotr32(x, 7) ^ ic_rotr32(x, 18) ^ ((x) >> 3))
 #define SSIG1(x) (ic_rotr32(x, 17) ^ ic_rotr32(x, 19) ^ ((x) >> 10))
-
-/* W_t for constant t: the loaded word for t < 16, else expanded in place. */
-#define SCHED(t) ((t) < 16 ? W[(t) & 15]                                  \
-                  : (W[(t) & 15] += SSIG1(W[((t) - 2) & 15]) + W[((t) - 7) & 15] \
-                                    + SSIG0(W[((t) - 15) & 15])))
-
-/* One round of 6.2.2 step 3; T1 is added to d (new e) and T1 + T2 is the
- * new a, stored into h, which the next round calls "a". */
-#define ROUND(a, b, c, d, e, f, g, h, t) do {                             \
-        uint32_t t1 = h + BSIG1(e) + CH(e, f, g) + K256[t] + SCHED(t);    \
-        d += t1;                                                          \
-        h = t1 + BSIG0(a) + MAJ(a, b, c);                                 \
-    } while (0)
-
-#define ROUND8(t) do {                                                    \
-        ROUND(a, b, c, d, e, f, g, h, (t) + 0);                           \
-        ROUND(h, a, b, c, d, e, f, g, (t) + 1);                           \
-        ROUND(g, h, a, b, c, d, e, f, (t) + 2);                           \
-        ROUND(f, g, h, a, b, c, d, e, (t) + 3);                           \
-        ROUND(e, f, g, h, a, b, c, d, (t) + 4);                           \
-        ROUND(d, e, f, g, h, a, b, c, (t) + 5);                           \
-        ROUND(c, d, e, f, g, h, a, b, (t) + 6);                           \
-        ROUND(b, c, d, e, f, g, h, a, (t) + 7);                           \
-    } while (0)
 
 static void sha256_port_compress(uint32_t state[8], const uint8_t *p, size_t nblocks)
 {

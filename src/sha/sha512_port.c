@@ -4,15 +4,16 @@
  * and SHA-512/256 use the same function with other initial values (5.3.4 -
  * 5.3.6) and truncate the output; the driver sha512.c does that.
  *
- * Same shape as sha256_port.c: 80 rounds fully unrolled by macros, the
- * eight working variables renamed per round by rotating the macro arguments
- * instead of being moved, and the message schedule in a 16-word ring
- * W[t mod 16] expanded in place just before round t needs it.
+ * The 80 rounds are fully unrolled by the macros of sha2_rounds.h, shared
+ * with sha256_port.c: working variables renamed per round by rotating the
+ * macro arguments instead of being moved, and the message schedule in a
+ * 16-word ring expanded in place.
  *
  * Constant time: only 64-bit add, and, xor and rotate; K is indexed by the
  * round number only.
  */
 #include "sha/sha_impl.h"
+#include "sha/sha2_rounds.h"
 
 /* 4.2.3: first 64 bits of the fractional parts of the cube roots of the
  * first 80 primes. */
@@ -39,35 +40,14 @@ static const uint64_t K512[80] = {
     UINT64_C(0x4cc5d4becb3e42b6), UINT64_C(0x597f299cfc657e2a), UINT64_C(0x5fcb6fab3ad6faec), UINT64_C(0x6c44198c4a475817),
 };
 
-/* 4.1.3 (4.8)-(4.13); Ch and Maj as in sha256_port.c. */
-#define CH(x, y, z)  ((z) ^ ((x) & ((y) ^ (z))))
-#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
+/* What sha2_rounds.h needs: the word, K, and the sigma functions of 4.1.3
+ * (4.10)-(4.13). */
+#define SHA2_WORD uint64_t
+#define SHA2_K    K512
 #define BSIG0(x) (ic_rotr64(x, 28) ^ ic_rotr64(x, 34) ^ ic_rotr64(x, 39))
 #define BSIG1(x) (ic_rotr64(x, 14) ^ ic_rotr64(x, 18) ^ ic_rotr64(x, 41))
 #define SSIG0(x) (ic_rotr64(x, 1) ^ ic_rotr64(x, 8) ^ ((x) >> 7))
 #define SSIG1(x) (ic_rotr64(x, 19) ^ ic_rotr64(x, 61) ^ ((x) >> 6))
-
-#define SCHED(t) ((t) < 16 ? W[(t) & 15]                                  \
-                  : (W[(t) & 15] += SSIG1(W[((t) - 2) & 15]) + W[((t) - 7) & 15] \
-                                    + SSIG0(W[((t) - 15) & 15])))
-
-/* 6.4.2 step 3: d becomes the new e, h the new a (see sha256_port.c). */
-#define ROUND(a, b, c, d, e, f, g, h, t) do {                             \
-        uint64_t t1 = h + BSIG1(e) + CH(e, f, g) + K512[t] + SCHED(t);    \
-        d += t1;                                                          \
-        h = t1 + BSIG0(a) + MAJ(a, b, c);                                 \
-    } while (0)
-
-#define ROUND8(t) do {                                                    \
-        ROUND(a, b, c, d, e, f, g, h, (t) + 0);                           \
-        ROUND(h, a, b, c, d, e, f, g, (t) + 1);                           \
-        ROUND(g, h, a, b, c, d, e, f, (t) + 2);                           \
-        ROUND(f, g, h, a, b, c, d, e, (t) + 3);                           \
-        ROUND(e, f, g, h, a, b, c, d, (t) + 4);                           \
-        ROUND(d, e, f, g, h, a, b, c, (t) + 5);                           \
-        ROUND(c, d, e, f, g, h, a, b, (t) + 6);                           \
-        ROUND(b, c, d, e, f, g, h, a, (t) + 7);                           \
-    } while (0)
 
 static void sha512_port_compress(uint64_t state[8], const uint8_t *p, size_t nblocks)
 {

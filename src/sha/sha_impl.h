@@ -104,4 +104,35 @@ static inline void ic_md_pad(void *st, void (*blocks)(void *st, const uint8_t *p
     blocks(st, buf, 1);
 }
 
+/*
+ * SHA-1, SHA-224 and SHA-256 share 64-byte blocks, a 64-bit byte count and
+ * the limit of 5.1.1: at most 2^64 - 1 bits, so 2^61 - 1 bytes.  Update
+ * (after the caller checked ctx != NULL) and padding for their contexts;
+ * tag is the context's, want the caller's variant.
+ */
+#define IC_MD64_BLOCK 64
+#define IC_MD64_MAX_BYTES ((UINT64_C(1) << 61) - 1)
+
+static inline int ic_md64_update(uint32_t tag, uint32_t want, uint64_t *count, uint8_t *buf,
+                                 void *st, void (*blocks)(void *st, const uint8_t *p, size_t n),
+                                 const void *in, size_t len)
+{
+    IC_NULL_CHECK(in, len);
+    if (tag != want)
+        return IC_ERR_STATE;
+    if (*count > IC_MD64_MAX_BYTES || len > IC_MD64_MAX_BYTES - *count)
+        return IC_ERR_TOOLONG;
+    ic_md_absorb(st, blocks, buf, IC_MD64_BLOCK, (size_t)(*count % IC_MD64_BLOCK), in, len);
+    *count += len;
+    return IC_OK;
+}
+
+static inline void ic_md64_pad(void *st, void (*blocks)(void *st, const uint8_t *p, size_t n),
+                               uint8_t *buf, uint64_t count)
+{
+    uint8_t lenfield[8];
+    ic_store64_be(lenfield, count << 3);
+    ic_md_pad(st, blocks, buf, IC_MD64_BLOCK, (size_t)(count % IC_MD64_BLOCK), lenfield, 8);
+}
+
 #endif
