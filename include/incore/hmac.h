@@ -36,8 +36,9 @@ int ic_hmac_update(ic_hmac_ctx *ctx, const void *in, size_t len);
 /* Writes ic_hash_digest_size(alg) bytes and wipes ctx. */
 int ic_hmac_final(ic_hmac_ctx *ctx, uint8_t *out);
 /* Compares the first taglen bytes of the MAC with tag in constant time and
- * wipes ctx: IC_OK, IC_ERR_AUTH, or IC_ERR_TAGLEN when taglen is below
- * IC_HMAC_MIN_TAG_SIZE or above the digest size (ctx wiped then too). */
+ * wipes ctx: IC_OK, IC_ERR_AUTH, IC_ERR_STATE for an unkeyed ctx, or
+ * IC_ERR_TAGLEN when taglen is below IC_HMAC_MIN_TAG_SIZE or above the
+ * digest size (ctx consumed then too). */
 int ic_hmac_final_verify(ic_hmac_ctx *ctx, const uint8_t *tag, size_t taglen);
 
 /* One-shot: out receives ic_hash_digest_size(alg) bytes. */
