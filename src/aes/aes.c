@@ -73,118 +73,105 @@ static int check_args(const ic_aes_key *k, const uint8_t *iv, int need_iv, uint8
     return IC_OK;
 }
 
-int ic_aes_ecb_encrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len)
+/* ECB and CBC: whole blocks only, straight to the backend. */
+static int block_crypt(const ic_aes_key *k, uint8_t *iv, uint8_t *out, const uint8_t *in, size_t len,
+                       int cbc, int dec)
 {
     const ic_aes_ops *ops;
-    int rc = check_args(k, NULL, 0, out, in, len, 1, &ops);
-    if (rc == IC_OK && len)
-        ops->ecb_enc(k, out, in, len / IC_AES_BLOCK_SIZE);
-    return rc;
+    int rc = check_args(k, iv, cbc, out, in, len, 1, &ops);
+    if (rc != IC_OK || len == 0)
+        return rc;
+    size_t n = len / IC_AES_BLOCK_SIZE;
+    if (cbc)
+        (dec ? ops->cbc_dec : ops->cbc_enc)(k, iv, out, in, n);
+    else
+        (dec ? ops->ecb_dec : ops->ecb_enc)(k, out, in, n);
+    return IC_OK;
+}
+
+int ic_aes_ecb_encrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len)
+{
+    return block_crypt(k, NULL, out, in, len, 0, 0);
 }
 
 int ic_aes_ecb_decrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len)
 {
-    const ic_aes_ops *ops;
-    int rc = check_args(k, NULL, 0, out, in, len, 1, &ops);
-    if (rc == IC_OK && len)
-        ops->ecb_dec(k, out, in, len / IC_AES_BLOCK_SIZE);
-    return rc;
+    return block_crypt(k, NULL, out, in, len, 0, 1);
 }
 
 int ic_aes_cbc_encrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len)
 {
-    const ic_aes_ops *ops;
-    int rc = check_args(k, iv, 1, out, in, len, 1, &ops);
-    if (rc == IC_OK && len)
-        ops->cbc_enc(k, iv, out, in, len / IC_AES_BLOCK_SIZE);
-    return rc;
+    return block_crypt(k, iv, out, in, len, 1, 0);
 }
 
 int ic_aes_cbc_decrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len)
 {
-    const ic_aes_ops *ops;
-    int rc = check_args(k, iv, 1, out, in, len, 1, &ops);
-    if (rc == IC_OK && len)
-        ops->cbc_dec(k, iv, out, in, len / IC_AES_BLOCK_SIZE);
-    return rc;
+    return block_crypt(k, iv, out, in, len, 1, 1);
 }
 
-/* CTR: the partial last block uses one more counter value, and the counter
- * is left past it, as OpenSSL does when it generates a keystream block.  */
-int ic_aes_ctr_crypt(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t len)
+/* The stream modes share one driver: whole blocks go to the backend, and
+ * a partial last block takes the leading bytes of one keystream block ks
+ * computed in a local buffer.  The register is then left as a byte-wise
+ * implementation would leave it (OpenSSL's ivec with num = tail):
+ *   CTR:    the counter after the one it used (the backend's ctr op on a
+ *           zero block yields ks = E(ctr) and does that increment);
+ *   CFB128: ks with its first `tail` bytes replaced by the ciphertext;
+ *   OFB:    ks itself.                                                   */
+enum stream_mode { STREAM_CTR, STREAM_CFB_ENC, STREAM_CFB_DEC, STREAM_OFB };
+
+static int stream_crypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len,
+                        enum stream_mode mode)
 {
     const ic_aes_ops *ops;
-    int rc = check_args(k, ctr, 1, out, in, len, 0, &ops);
+    int rc = check_args(k, iv, 1, out, in, len, 0, &ops);
     if (rc != IC_OK)
         return rc;
     size_t full = len - len % IC_AES_BLOCK_SIZE, tail = len - full;
-    if (full)
-        ops->ctr(k, ctr, out, in, full / IC_AES_BLOCK_SIZE);
+    if (full) {
+        void (*blocks)(const ic_aes_key *, uint8_t *, uint8_t *, const uint8_t *, size_t) =
+            mode == STREAM_CTR ? ops->ctr : mode == STREAM_CFB_ENC ? ops->cfb_enc
+            : mode == STREAM_CFB_DEC ? ops->cfb_dec : ops->ofb;
+        blocks(k, iv, out, in, full / IC_AES_BLOCK_SIZE);
+    }
     if (tail) {
-        uint8_t buf[IC_AES_BLOCK_SIZE] = {0};
-        memcpy(buf, in + full, tail);
-        ops->ctr(k, ctr, buf, buf, 1);
-        memcpy(out + full, buf, tail);
-        ic_wipe(buf, sizeof buf);
+        uint8_t ks[IC_AES_BLOCK_SIZE] = {0};
+        if (mode == STREAM_CTR) {
+            ops->ctr(k, iv, ks, ks, 1);
+        } else {
+            memcpy(ks, iv, IC_AES_BLOCK_SIZE);
+            ops->ecb_enc(k, ks, ks, 1);
+        }
+        for (size_t i = 0; i < tail; i++) {
+            uint8_t x = in[full + i], y = (uint8_t)(x ^ ks[i]);
+            out[full + i] = y;
+            if (mode == STREAM_CFB_ENC)
+                ks[i] = y;
+            else if (mode == STREAM_CFB_DEC)
+                ks[i] = x;
+        }
+        if (mode != STREAM_CTR)
+            memcpy(iv, ks, IC_AES_BLOCK_SIZE);
+        ic_wipe(ks, sizeof ks);
     }
     return IC_OK;
 }
 
-/* CFB128 and OFB tails: ks = E(register); the register afterwards is what a
- * byte-wise CFB/OFB would hold (OpenSSL's ivec with num = tail): for CFB
- * the keystream block with its first `tail` bytes replaced by ciphertext,
- * for OFB the keystream block itself.                                     */
-static void cfb_tail(const ic_aes_ops *ops, const ic_aes_key *k, uint8_t iv[16], uint8_t *out,
-                     const uint8_t *in, size_t tail, int decrypt)
+int ic_aes_ctr_crypt(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t len)
 {
-    ops->ecb_enc(k, iv, iv, 1);
-    for (size_t i = 0; i < tail; i++) {
-        uint8_t x = in[i], y = (uint8_t)(x ^ iv[i]);
-        out[i] = y;
-        iv[i] = decrypt ? x : y;
-    }
+    return stream_crypt(k, ctr, out, in, len, STREAM_CTR);
 }
 
 int ic_aes_cfb128_encrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len)
 {
-    const ic_aes_ops *ops;
-    int rc = check_args(k, iv, 1, out, in, len, 0, &ops);
-    if (rc != IC_OK)
-        return rc;
-    size_t full = len - len % IC_AES_BLOCK_SIZE;
-    if (full)
-        ops->cfb_enc(k, iv, out, in, full / IC_AES_BLOCK_SIZE);
-    if (len > full)
-        cfb_tail(ops, k, iv, out + full, in + full, len - full, 0);
-    return IC_OK;
+    return stream_crypt(k, iv, out, in, len, STREAM_CFB_ENC);
 }
 
 int ic_aes_cfb128_decrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len)
 {
-    const ic_aes_ops *ops;
-    int rc = check_args(k, iv, 1, out, in, len, 0, &ops);
-    if (rc != IC_OK)
-        return rc;
-    size_t full = len - len % IC_AES_BLOCK_SIZE;
-    if (full)
-        ops->cfb_dec(k, iv, out, in, full / IC_AES_BLOCK_SIZE);
-    if (len > full)
-        cfb_tail(ops, k, iv, out + full, in + full, len - full, 1);
-    return IC_OK;
+    return stream_crypt(k, iv, out, in, len, STREAM_CFB_DEC);
 }
 
 int ic_aes_ofb_crypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len)
 {
-    const ic_aes_ops *ops;
-    int rc = check_args(k, iv, 1, out, in, len, 0, &ops);
-    if (rc != IC_OK)
-        return rc;
-    size_t full = len - len % IC_AES_BLOCK_SIZE;
-    if (full)
-        ops->ofb(k, iv, out, in, full / IC_AES_BLOCK_SIZE);
-    if (len > full) {
-        ops->ecb_enc(k, iv, iv, 1);
-        ic_xor_bytes(out + full, in + full, iv, len - full);
-    }
-    return IC_OK;
+    return stream_crypt(k, iv, out, in, len, STREAM_OFB);
 }

@@ -331,20 +331,16 @@ static void ct64_decrypt(const ic_aes_key *k, uint64_t q[8])
     add_round_key(q, k, 0);
 }
 
-/* n (1..4) blocks through the cipher, out may equal in. */
-static void ct64_enc_blocks(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t n)
+/* n (1..4) blocks through the cipher (dec = 0) or its inverse (dec = 1);
+ * out may equal in. */
+static void ct64_blocks(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t n, int dec)
 {
     uint64_t q[8];
     ct64_load(q, in, n);
-    ct64_encrypt(k, q);
-    ct64_store(out, q, n);
-}
-
-static void ct64_dec_blocks(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t n)
-{
-    uint64_t q[8];
-    ct64_load(q, in, n);
-    ct64_decrypt(k, q);
+    if (dec)
+        ct64_decrypt(k, q);
+    else
+        ct64_encrypt(k, q);
     ct64_store(out, q, n);
 }
 
@@ -401,62 +397,99 @@ static void ct64_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
 
 /* ---- modes on whole blocks (argument checks and tails are in aes.c) ----- */
 
-static void ct64_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
+#define LANES_FOR(nblocks) ((nblocks) < CT64_LANES ? (nblocks) : CT64_LANES)
+
+static void ct64_ecb(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks, int dec)
 {
     while (nblocks) {
-        size_t n = nblocks < CT64_LANES ? nblocks : CT64_LANES;
-        ct64_enc_blocks(k, out, in, n);
+        size_t n = LANES_FOR(nblocks);
+        ct64_blocks(k, out, in, n, dec);
         in += 16 * n;
         out += 16 * n;
         nblocks -= n;
     }
+}
+
+static void ct64_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    ct64_ecb(k, out, in, nblocks, 0);
 }
 
 static void ct64_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    while (nblocks) {
-        size_t n = nblocks < CT64_LANES ? nblocks : CT64_LANES;
-        ct64_dec_blocks(k, out, in, n);
-        in += 16 * n;
-        out += 16 * n;
-        nblocks -= n;
-    }
+    ct64_ecb(k, out, in, nblocks, 1);
 }
 
-/* CBC encryption (SP 800-38A 6.2) is serial: C_i = E(P_i ^ C_{i-1}). */
-static void ct64_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks)
+/* The two serial encryptions of SP 800-38A, one lane used:
+ *   CBC (6.2):    C_i = E(P_i ^ C_{i-1})
+ *   CFB128 (6.3): C_i = P_i ^ E(C_{i-1})
+ * with C_0 = IV; the register x is left in iv so that calls chain.      */
+static void ct64_serial_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                            size_t nblocks, int cfb)
 {
     uint8_t x[16];
     memcpy(x, iv, 16);
     for (; nblocks; nblocks--, in += 16, out += 16) {
-        ic_xor_bytes(x, x, in, 16);
-        ct64_enc_blocks(k, x, x, 1);
+        if (!cfb)
+            ic_xor_bytes(x, x, in, 16);
+        ct64_blocks(k, x, x, 1, 0);
+        if (cfb)
+            ic_xor_bytes(x, x, in, 16);
         memcpy(out, x, 16);
     }
     memcpy(iv, x, 16);
 }
 
-/* CBC decryption is parallel: P_i = D(C_i) ^ C_{i-1}.  The ciphertext is
- * copied first so that out == in works.                                  */
-static void ct64_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks)
+/* Their decryptions are parallel, since every C_{i-1} is known:
+ *   CBC:    P_i = D(C_i) ^ C_{i-1}
+ *   CFB128: P_i = C_i ^ E(C_{i-1})
+ * Each group of four ciphertext blocks is copied first so out == in works. */
+static void ct64_parallel_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                              size_t nblocks, int cfb)
 {
-    uint8_t c[16 * CT64_LANES], p[16 * CT64_LANES], prev[16];
-    memcpy(prev, iv, 16);
+    uint8_t c[16 * CT64_LANES], prev[16 * CT64_LANES], x[16 * CT64_LANES];
     while (nblocks) {
-        size_t n = nblocks < CT64_LANES ? nblocks : CT64_LANES;
+        size_t n = LANES_FOR(nblocks);
         memcpy(c, in, 16 * n);
-        ct64_dec_blocks(k, p, c, n);
-        ic_xor_bytes(out, p, prev, 16);
-        ic_xor_bytes(out + 16, p + 16, c, 16 * (n - 1));
-        memcpy(prev, c + 16 * (n - 1), 16);
+        memcpy(prev, iv, 16);
+        memcpy(prev + 16, c, 16 * (n - 1));
+        if (cfb) {
+            ct64_blocks(k, x, prev, n, 0);
+            ic_xor_bytes(out, x, c, 16 * n);
+        } else {
+            ct64_blocks(k, x, c, n, 1);
+            ic_xor_bytes(out, x, prev, 16 * n);
+        }
+        memcpy(iv, c + 16 * (n - 1), 16);
         in += 16 * n;
         out += 16 * n;
         nblocks -= n;
     }
-    memcpy(iv, prev, 16);
-    ic_wipe(p, sizeof p);
+    ic_wipe(x, sizeof x);
+}
+
+static void ct64_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                         size_t nblocks)
+{
+    ct64_serial_enc(k, iv, out, in, nblocks, 0);
+}
+
+static void ct64_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                         size_t nblocks)
+{
+    ct64_parallel_dec(k, iv, out, in, nblocks, 0);
+}
+
+static void ct64_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                         size_t nblocks)
+{
+    ct64_serial_enc(k, iv, out, in, nblocks, 1);
+}
+
+static void ct64_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                         size_t nblocks)
+{
+    ct64_parallel_dec(k, iv, out, in, nblocks, 1);
 }
 
 /* Counter blocks: ctr (SP 800-38A 6.5 with the whole block as a 128-bit
@@ -469,7 +502,7 @@ static void ct64_ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, con
     uint8_t cb[16 * CT64_LANES], ks[16 * CT64_LANES];
     uint64_t hi = ic_load64_be(ctr), lo = ic_load64_be(ctr + 8);
     while (nblocks) {
-        size_t n = nblocks < CT64_LANES ? nblocks : CT64_LANES;
+        size_t n = LANES_FOR(nblocks);
         for (size_t i = 0; i < n; i++) {
             ic_store64_be(cb + 16 * i, hi);
             ic_store64_be(cb + 16 * i + 8, lo);
@@ -480,7 +513,7 @@ static void ct64_ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, con
                 hi += (uint64_t)(lo == 0);
             }
         }
-        ct64_enc_blocks(k, ks, cb, n);
+        ct64_blocks(k, ks, cb, n, 0);
         ic_xor_bytes(out, in, ks, 16 * n);
         in += 16 * n;
         out += 16 * n;
@@ -503,46 +536,12 @@ static void ct64_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const
     ct64_ctr_any(k, ctr, out, in, nblocks, 1);
 }
 
-/* CFB128 encryption (SP 800-38A 6.3) is serial: C_i = P_i ^ E(C_{i-1}). */
-static void ct64_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks)
-{
-    uint8_t x[16];
-    memcpy(x, iv, 16);
-    for (; nblocks; nblocks--, in += 16, out += 16) {
-        ct64_enc_blocks(k, x, x, 1);
-        ic_xor_bytes(x, x, in, 16);
-        memcpy(out, x, 16);
-    }
-    memcpy(iv, x, 16);
-}
-
-/* CFB128 decryption is parallel: the cipher inputs C_{i-1} are all known. */
-static void ct64_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks)
-{
-    uint8_t x[16 * CT64_LANES], c[16 * CT64_LANES];
-    while (nblocks) {
-        size_t n = nblocks < CT64_LANES ? nblocks : CT64_LANES;
-        memcpy(c, in, 16 * n);
-        memcpy(x, iv, 16);
-        memcpy(x + 16, c, 16 * (n - 1));
-        ct64_enc_blocks(k, x, x, n);
-        ic_xor_bytes(out, c, x, 16 * n);
-        memcpy(iv, c + 16 * (n - 1), 16);
-        in += 16 * n;
-        out += 16 * n;
-        nblocks -= n;
-    }
-    ic_wipe(x, sizeof x);
-}
-
 /* OFB (SP 800-38A 6.4) is serial: O_i = E(O_{i-1}), C_i = P_i ^ O_i. */
 static void ct64_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                      size_t nblocks)
 {
     for (; nblocks; nblocks--, in += 16, out += 16) {
-        ct64_enc_blocks(k, iv, iv, 1);
+        ct64_blocks(k, iv, iv, 1, 0);
         ic_xor_bytes(out, in, iv, 16);
     }
 }
