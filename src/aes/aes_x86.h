@@ -1,0 +1,67 @@
+/*
+ * aes_x86.h - what the x86-64 AES backends share among themselves and with
+ * the x86-64 AES-GCM code: the round-key layout inside ic_aes_key, and the
+ * AES-NI functions the VAES backend reuses for the modes it cannot speed up.
+ *
+ * Round-key layout (both "ni" and "vaes" expand keys with the same
+ * function, aes_x86_ni_setkey, so the two layouts are identical and a
+ * stitched AES-GCM may run the rounds itself on a key of either):
+ *
+ *   storage[AES_X86_ENC_OFF + 16*i], i = 0..rounds
+ *       encryption round key i of FIPS 197 section 5.2, as the 16 bytes of
+ *       w[4i..4i+3] in the standard's byte order (so a plain 128-bit load
+ *       gives the register AESENC / AESENCLAST expect);
+ *   storage[AES_X86_DEC_OFF + 16*i], i = 0..rounds
+ *       the round keys of the Equivalent Inverse Cipher (FIPS 197 section
+ *       5.3.5) in the order AESDEC uses them: dec[0] = enc[rounds],
+ *       dec[i] = InvMixColumns(enc[rounds - i]) (AESIMC) for 0 < i < rounds,
+ *       dec[rounds] = enc[0].
+ *
+ * Both arrays start 64-byte aligned (ic_aes_key.storage is _Alignas(64)),
+ * hold at most 15 x 16 = 240 bytes, and k->rounds is 10, 12 or 14.
+ * A 256-bit (VAES) user broadcasts each 16-byte key (VBROADCASTI128).
+ *
+ * Everything here is only meaningful on x86-64; the functions are defined
+ * in aes_x86_ni.c, compiled with -maes -msse4.1 and nothing wider.
+ */
+#ifndef INCORE_AES_X86_H
+#define INCORE_AES_X86_H
+
+#include "aes/aes_impl.h"
+
+#if defined(__x86_64__)
+
+#define AES_X86_ENC_OFF 0     /* byte offset of enc round keys in storage */
+#define AES_X86_DEC_OFF 256   /* byte offset of dec round keys in storage */
+
+/* Pointers to round key 0 of each schedule (16-byte aligned). */
+static inline const uint8_t *aes_x86_enc_rk(const ic_aes_key *k)
+{
+    return k->storage + AES_X86_ENC_OFF;
+}
+static inline const uint8_t *aes_x86_dec_rk(const ic_aes_key *k)
+{
+    return k->storage + AES_X86_DEC_OFF;
+}
+
+/* The two x86 AES implementations (registry entries "ni" and "vaes"). */
+extern const ic_aes_ops ic_aes_ni_ops;    /* aes_x86_ni.c:   AES-NI, SSE     */
+extern const ic_aes_ops ic_aes_vaes_ops;  /* aes_x86_vaes.c: VAES, 256-bit   */
+
+/* 1 when k was expanded by an x86 backend, so its storage has the layout
+ * above (the stitched GCM checks this before running rounds itself). */
+static inline int aes_x86_key_native(const ic_aes_key *k)
+{
+    return k->ops == (const void *)&ic_aes_ni_ops || k->ops == (const void *)&ic_aes_vaes_ops;
+}
+
+/* AES-NI operations shared with aes_x86_vaes.c: key expansion and the
+ * modes whose every block depends on the previous one (nothing to gain
+ * from wider registers there).  Signatures as in ic_aes_ops.            */
+void aes_x86_ni_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen);
+void aes_x86_ni_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void aes_x86_ni_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+
+#endif /* __x86_64__ */
+#endif
