@@ -17,3 +17,7 @@ endfunction()
 set(IC_X86 "^(x86_64|AMD64|amd64)$")
 set(IC_ARM64 "^(aarch64|arm64)$")
 set(IC_PPC64 "^(ppc64|ppc64le|powerpc64|powerpc64le)$")
+
+# Hardware random sources (src/rand): RDSEED/RDRAND, and DARN (ISA 3.0).
+ic_backend_flags(${IC_X86} "rand/rand_x86_rdrand.c" -mrdrnd -mrdseed)
+ic_backend_flags(${IC_PPC64} "rand/rand_ppc_darn.c" -mcpu=power9)

@@ -13,7 +13,7 @@ EMU="$*"
 
 $EMU "$incore" info >"$out" 2>"$err"; st=$?
 [ $st -eq 0 ] && ok || bad "info exit $st"
-for prim in aes ghash sha1 sha256 sha512 chacha20 poly1305 crc32 crc32c; do
+for prim in aes ghash sha1 sha256 sha512 chacha20 poly1305 crc32 crc32c hwrand; do
     grep -q "^$prim " "$out" && ok || bad "info lists $prim"
 done
 grep -q '\*' "$out" && ok || bad "info marks a selected implementation"

@@ -116,6 +116,7 @@ typedef struct ic_impl {
 typedef enum {
     IC_PRIM_AES, IC_PRIM_GHASH, IC_PRIM_SHA1, IC_PRIM_SHA256, IC_PRIM_SHA512,
     IC_PRIM_CHACHA20, IC_PRIM_POLY1305, IC_PRIM_CRC32, IC_PRIM_CRC32C,
+    IC_PRIM_HWRAND,
     IC_PRIM_COUNT
 } ic_prim;
 
@@ -125,6 +126,7 @@ typedef enum {
 IC_IMPL_TABLE(aes);  IC_IMPL_TABLE(ghash);    IC_IMPL_TABLE(sha1);
 IC_IMPL_TABLE(sha256); IC_IMPL_TABLE(sha512); IC_IMPL_TABLE(chacha20);
 IC_IMPL_TABLE(poly1305); IC_IMPL_TABLE(crc32); IC_IMPL_TABLE(crc32c);
+IC_IMPL_TABLE(hwrand);
 
 /* The ops of the implementation selected for p right now.  Thread-safe;
  * the first call runs detection and reads INCORE_CPU / INCORE_IMPL.
@@ -141,5 +143,6 @@ int ic_kat_aes(void);      int ic_kat_ghash(void);    /* ghash: via AES-GCM */
 int ic_kat_sha1(void);     int ic_kat_sha256(void);   int ic_kat_sha512(void);
 int ic_kat_chacha20(void); int ic_kat_poly1305(void);
 int ic_kat_crc32(void);    int ic_kat_crc32c(void);
+int ic_kat_hwrand(void);   /* health check: 2 draws differ, not stuck */
 
 #endif

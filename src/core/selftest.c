@@ -9,7 +9,7 @@ static int (*const kats[IC_PRIM_COUNT])(void) = {
     [IC_PRIM_SHA1] = ic_kat_sha1,         [IC_PRIM_SHA256] = ic_kat_sha256,
     [IC_PRIM_SHA512] = ic_kat_sha512,     [IC_PRIM_CHACHA20] = ic_kat_chacha20,
     [IC_PRIM_POLY1305] = ic_kat_poly1305, [IC_PRIM_CRC32] = ic_kat_crc32,
-    [IC_PRIM_CRC32C] = ic_kat_crc32c,
+    [IC_PRIM_CRC32C] = ic_kat_crc32c,     [IC_PRIM_HWRAND] = ic_kat_hwrand,
 };
 
 int ic_selftest(const char *prim)

@@ -1,0 +1,101 @@
+/*
+ * rand.c - the hardware random-number layer: the "hwrand" implementation
+ * table, ic_rand_hw() that fills a buffer 64 bits at a time from the
+ * selected source, and ic_kat_hwrand(), its start-up health check.
+ *
+ * The table lists the sources best first: RDSEED (x86: the conditioned
+ * entropy source itself, meant for seeding), RDRAND (x86: the DRBG behind
+ * it), DARN (POWER9, ISA 3.0: the 64-bit conditioned value), and "none",
+ * which needs nothing and makes every request fail with IC_ERR_UNAVAILABLE,
+ * since there is no portable way to get hardware randomness.
+ */
+#include "rand/rand_impl.h"
+#include "incore/rand.h"
+
+static const ic_hwrand_ops hwrand_none_ops = { NULL };
+
+const ic_impl ic_impls_hwrand[] = {
+#if defined(__x86_64__)
+    { "rdseed", IC_F(IC_CPU_RDSEED), &ic_hwrand_rdseed_ops },
+    { "rdrand", IC_F(IC_CPU_RDRAND), &ic_hwrand_rdrand_ops },
+#endif
+#if defined(__powerpc64__)
+    { "darn", IC_F(IC_CPU_PPC_DARN), &ic_hwrand_darn_ops },
+#endif
+    { "none", 0, &hwrand_none_ops },
+};
+const size_t ic_nimpls_hwrand = sizeof ic_impls_hwrand / sizeof ic_impls_hwrand[0];
+
+/* Whole 64-bit draws go straight to out; the tail takes the first bytes of
+ * one more draw, whose unused rest is wiped.  On any failure the whole
+ * buffer is zeroed so a caller that ignores the status never uses bytes
+ * that are half random and half stale. */
+int ic_rand_hw(void *out, size_t len)
+{
+    IC_NULL_CHECK(out, len);
+    const ic_hwrand_ops *ops = (const ic_hwrand_ops *)ic_ops(IC_PRIM_HWRAND);
+    uint8_t *p = (uint8_t *)out;
+    uint64_t v = 0;
+    size_t done = 0;
+    if (ops->next64 == NULL) {
+        if (len)
+            memset(out, 0, len);
+        return IC_ERR_UNAVAILABLE;
+    }
+    while (done < len) {
+        if (!ops->next64(&v)) {
+            ic_wipe(out, len);
+            ic_wipe(&v, sizeof v);
+            return IC_ERR_UNAVAILABLE;
+        }
+        if (len - done >= 8) {
+            ic_store64_le(p + done, v);
+            done += 8;
+        } else {
+            uint8_t t[8];
+            ic_store64_le(t, v);
+            memcpy(p + done, t, len - done);
+            ic_wipe(t, sizeof t);
+            done = len;
+        }
+    }
+    ic_wipe(&v, sizeof v);
+    return IC_OK;
+}
+
+const char *ic_rand_hw_source(void)
+{
+    return ic_impl_selected("hwrand");
+}
+
+/* 1 when all n bytes equal b. */
+static int all_bytes(const uint8_t *p, size_t n, uint8_t b)
+{
+    size_t i = 0;
+    while (i < n && p[i] == b)
+        i++;
+    return i == n;
+}
+
+/* Health check of the selected source (the registry's self-test slot): two
+ * draws of 32 bytes succeed, neither is all zeros or all ones (the stuck
+ * values of a dead or erroring source: DARN's error value is all ones, and
+ * some AMD parts' RDRAND has been seen returning all ones after resume), and
+ * they differ.  A working source fails this with probability about 2^-254.
+ * The "none" source passes when it refuses as documented. */
+int ic_kat_hwrand(void)
+{
+    uint8_t a[32], b[32];
+    int fails = 0;
+    const ic_hwrand_ops *ops = (const ic_hwrand_ops *)ic_ops(IC_PRIM_HWRAND);
+    if (ops->next64 == NULL)
+        return ic_rand_hw(a, sizeof a) == IC_ERR_UNAVAILABLE && all_bytes(a, sizeof a, 0) ? 0 : 1;
+    fails += ic_rand_hw(a, sizeof a) != IC_OK;
+    fails += ic_rand_hw(b, sizeof b) != IC_OK;
+    fails += all_bytes(a, sizeof a, 0x00) || all_bytes(a, sizeof a, 0xff);
+    fails += all_bytes(b, sizeof b, 0x00) || all_bytes(b, sizeof b, 0xff);
+    fails += memcmp(a, b, sizeof a) == 0;
+    ic_wipe(a, sizeof a);
+    ic_wipe(b, sizeof b);
+    return fails;
+}

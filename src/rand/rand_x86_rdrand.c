@@ -1,0 +1,59 @@
+/*
+ * rand_x86_rdrand.c - the "rdseed" and "rdrand" hardware random sources of
+ * x86-64, following Intel's Digital Random Number Generator (DRNG) Software
+ * Implementation Guide.
+ *
+ * RDSEED returns output of the conditioned entropy source (SP 800-90B/C
+ * style), meant for seeding another generator; RDRAND returns output of the
+ * CTR_DRBG that source reseeds.  Both report "no value ready" with CF = 0
+ * (the intrinsics return 0) and must then be retried:
+ *  - RDRAND: the guide's advice is up to 10 retries; ten failures in a row
+ *    mean the hardware is broken, not busy.
+ *  - RDSEED: it fails far more often under load (the entropy source is
+ *    slower than the DRBG); the guide suggests retrying with a PAUSE in
+ *    between.  We bound that too.
+ * A value of all ones is also rejected, although CF says it is valid: some
+ * AMD family 15h/17h parts (with old microcode, after suspend/resume)
+ * return ~0 with CF = 1 forever, and a genuine all-ones draw has
+ * probability 2^-64.
+ *
+ * This file alone is compiled with -mrdrnd -mrdseed; the registry only uses
+ * an entry when CPUID reports RDRAND / RDSEED (cpu_x86.c).
+ */
+#include "rand/rand_impl.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define RDRAND_RETRIES 10
+#define RDSEED_RETRIES 1024
+#define ALL_ONES       UINT64_C(0xFFFFFFFFFFFFFFFF)
+
+static int hwrand_rdrand_next64(uint64_t *out)
+{
+    unsigned long long r;
+    for (int i = 0; i < RDRAND_RETRIES; i++)
+        if (_rdrand64_step(&r) && r != ALL_ONES) {
+            *out = r;
+            return 1;
+        }
+    return 0;
+}
+
+static int hwrand_rdseed_next64(uint64_t *out)
+{
+    unsigned long long r;
+    for (int i = 0; i < RDSEED_RETRIES; i++) {
+        if (_rdseed64_step(&r) && r != ALL_ONES) {
+            *out = r;
+            return 1;
+        }
+        _mm_pause();
+    }
+    return 0;
+}
+
+const ic_hwrand_ops ic_hwrand_rdrand_ops = { hwrand_rdrand_next64 };
+const ic_hwrand_ops ic_hwrand_rdseed_ops = { hwrand_rdseed_next64 };
+
+#endif
