@@ -9,9 +9,13 @@
  * ever written past out + len.
  */
 #include "aes/aes_impl.h"
+#include "aes/aes_x86.h"
 
 /* Best first; the portable one last with needs == 0 (see core/internal.h). */
 const ic_impl ic_impls_aes[] = {
+#if defined(__x86_64__)
+    {"ni", IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_ni_ops},
+#endif
     {"ct64", 0, &ic_aes_ct64_ops},
 };
 const size_t ic_nimpls_aes = sizeof ic_impls_aes / sizeof ic_impls_aes[0];

@@ -22,7 +22,7 @@
  * A 256-bit (VAES) user broadcasts each 16-byte key (VBROADCASTI128).
  *
  * Everything here is only meaningful on x86-64; the functions are defined
- * in aes_x86_ni.c, compiled with -maes -msse4.1 and nothing wider.
+ * in aes_x86_ni.c, compiled with -maes -mssse3 and nothing wider.
  */
 #ifndef INCORE_AES_X86_H
 #define INCORE_AES_X86_H

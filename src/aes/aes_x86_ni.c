@@ -1,0 +1,426 @@
+/*
+ * aes_x86_ni.c - AES with the x86-64 AES-NI instructions and SSE registers
+ * (every x86-64 CPU since Westmere): the "ni" entry of ic_impls_aes.
+ *
+ * AESENC / AESDEC do one whole round on a 128-bit register in a few cycles
+ * of latency but issue one or two per cycle (Zen 3: latency 4, two per
+ * cycle), so one block at a time leaves most of the unit idle.  Every mode
+ * whose blocks are independent (ECB, CBC and CFB decryption, CTR) therefore
+ * keeps 8 blocks in flight - the same pipelining argument the POWER8 paper
+ * (001_239dee1b499d5bff.txt) makes for vcipher - and a final batch of 1..7
+ * blocks runs as one padded 8-lane batch, which costs the same latency as
+ * a single block.  The chained modes (CBC and CFB encryption, OFB) cannot
+ * overlap blocks; there the whitening XOR of the next block is folded into
+ * the AESENCLAST round key so that only the 10/12/14 rounds remain on the
+ * dependency chain.
+ *
+ * Key expansion (FIPS 197 section 5.2) uses AESKEYGENASSIST for
+ * SubWord(RotWord(w)) ^ Rcon and a prefix XOR of four words by shifted
+ * copies; the decryption schedule is the Equivalent Inverse Cipher of
+ * section 5.3.5 (AESIMC).  The layout is documented in aes_x86.h and shared
+ * with aes_x86_vaes.c and the x86 AES-GCM code.
+ *
+ * Nothing here branches on or indexes memory with key or data; the only
+ * branches are on lengths and on the (public) counter value.
+ */
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+#include "aes/aes_x86.h"
+
+#define NI_INLINE static inline __attribute__((always_inline))
+
+/* ---- key expansion -------------------------------------------------------- */
+
+/* a ^ (a << 32) ^ (a << 64) ^ (a << 96): word j becomes w[0]^...^w[j], the
+ * recurrence w[i] = w[i-Nk] ^ w[i-1] unrolled over four words.            */
+NI_INLINE __m128i prefix_xor4(__m128i a)
+{
+    a = _mm_xor_si128(a, _mm_slli_si128(a, 4));
+    return _mm_xor_si128(a, _mm_slli_si128(a, 8));
+}
+
+/* The next four words after the Nk words ending with `prev`, where `t`
+ * holds the transformed word (SubWord/RotWord/Rcon of w[i-1]) in every lane. */
+NI_INLINE __m128i next4(__m128i prev, __m128i t)
+{
+    return _mm_xor_si128(prefix_xor4(prev), t);
+}
+
+/* AESKEYGENASSIST needs its Rcon as an immediate, hence macros.  Lane 3 of
+ * its result is RotWord(SubWord(x3)) ^ Rcon, lane 2 is SubWord(x3), lane 1
+ * is RotWord(SubWord(x1)) ^ Rcon.                                         */
+#define KGA_ROT3(x, rc) _mm_shuffle_epi32(_mm_aeskeygenassist_si128((x), (rc)), 0xff)
+#define KGA_SUB3(x)     _mm_shuffle_epi32(_mm_aeskeygenassist_si128((x), 0), 0xaa)
+#define KGA_ROT1(x, rc) _mm_shuffle_epi32(_mm_aeskeygenassist_si128((x), (rc)), 0x55)
+
+/* AES-128: each round key is the previous one run through the recurrence. */
+static void expand128(__m128i *rk, const uint8_t *key)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)key);
+    rk[0] = a;
+#define R128(i, rc) a = next4(a, KGA_ROT3(a, rc)); rk[i] = a
+    R128(1, 0x01); R128(2, 0x02); R128(3, 0x04); R128(4, 0x08); R128(5, 0x10);
+    R128(6, 0x20); R128(7, 0x40); R128(8, 0x80); R128(9, 0x1b); R128(10, 0x36);
+#undef R128
+}
+
+/* AES-192: Nk = 6 words do not line up with 4-word round keys, so the
+ * schedule is written as the word sequence w[0..51] (13 round keys,
+ * rk[] viewed as words): a = w[i-6..i-3], b = w[i-2..i-1] in its low half.
+ * One step gives w[i..i+3] = prefix(a) ^ T(w[i-1]) and
+ * w[i+4..i+5] = prefix(b) ^ w[i+3].  Eight steps give 6*8 + 6 = 54 >= 52
+ * words; the last step only needs its first four.                       */
+static void expand192(__m128i *rk, const uint8_t *key)
+{
+    uint8_t *w = (uint8_t *)rk;
+    __m128i a = _mm_loadu_si128((const __m128i *)key);
+    __m128i b = _mm_loadl_epi64((const __m128i *)(key + 16));
+    _mm_storeu_si128((__m128i *)w, a);
+    _mm_storel_epi64((__m128i *)(w + 16), b);
+#define R192(j, rc) \
+    a = next4(a, KGA_ROT1(b, rc)); \
+    _mm_storeu_si128((__m128i *)(w + 24 * (j)), a); \
+    b = _mm_xor_si128(_mm_xor_si128(b, _mm_slli_si128(b, 4)), _mm_shuffle_epi32(a, 0xff)); \
+    if ((j) < 8) _mm_storel_epi64((__m128i *)(w + 24 * (j) + 16), b)
+    R192(1, 0x01); R192(2, 0x02); R192(3, 0x04); R192(4, 0x08);
+    R192(5, 0x10); R192(6, 0x20); R192(7, 0x40); R192(8, 0x80);
+#undef R192
+}
+
+/* AES-256: two 4-word halves alternate; the odd half uses SubWord without
+ * RotWord or Rcon (FIPS 197 section 5.2, i mod Nk = 4).                  */
+static void expand256(__m128i *rk, const uint8_t *key)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)key);
+    __m128i b = _mm_loadu_si128((const __m128i *)(key + 16));
+    rk[0] = a;
+    rk[1] = b;
+#define R256(i, rc) \
+    a = next4(a, KGA_ROT3(b, rc)); rk[i] = a; \
+    if ((i) < 14) { b = next4(b, KGA_SUB3(a)); rk[(i) + 1] = b; }
+    R256(2, 0x01); R256(4, 0x02); R256(6, 0x04); R256(8, 0x08);
+    R256(10, 0x10); R256(12, 0x20); R256(14, 0x40);
+#undef R256
+}
+
+void aes_x86_ni_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
+{
+    __m128i *enc = (__m128i *)(k->storage + AES_X86_ENC_OFF);
+    __m128i *dec = (__m128i *)(k->storage + AES_X86_DEC_OFF);
+    unsigned nr = (unsigned)(keylen / 4 + 6);
+    if (keylen == IC_AES128_KEY_SIZE)
+        expand128(enc, key);
+    else if (keylen == IC_AES192_KEY_SIZE)
+        expand192(enc, key);
+    else
+        expand256(enc, key);
+    /* Equivalent Inverse Cipher: reversed order, InvMixColumns on the
+     * inner keys so that AESDEC (which applies InvMixColumns before the
+     * AddRoundKey) can use them directly. */
+    dec[0] = enc[nr];
+    for (unsigned i = 1; i < nr; i++)
+        dec[i] = _mm_aesimc_si128(enc[nr - i]);
+    dec[nr] = enc[0];
+    k->rounds = nr;
+}
+
+/* ---- eight blocks in flight ------------------------------------------------ */
+
+#define NB 8   /* blocks per batch */
+
+NI_INLINE void enc_batch(const __m128i *rk, unsigned nr, __m128i b[NB])
+{
+    for (int j = 0; j < NB; j++)
+        b[j] = _mm_xor_si128(b[j], rk[0]);
+    for (unsigned r = 1; r < nr; r++) {
+        __m128i key = rk[r];
+        for (int j = 0; j < NB; j++)
+            b[j] = _mm_aesenc_si128(b[j], key);
+    }
+    for (int j = 0; j < NB; j++)
+        b[j] = _mm_aesenclast_si128(b[j], rk[nr]);
+}
+
+NI_INLINE void dec_batch(const __m128i *rk, unsigned nr, __m128i b[NB])
+{
+    for (int j = 0; j < NB; j++)
+        b[j] = _mm_xor_si128(b[j], rk[0]);
+    for (unsigned r = 1; r < nr; r++) {
+        __m128i key = rk[r];
+        for (int j = 0; j < NB; j++)
+            b[j] = _mm_aesdec_si128(b[j], key);
+    }
+    for (int j = 0; j < NB; j++)
+        b[j] = _mm_aesdeclast_si128(b[j], rk[nr]);
+}
+
+#define LOAD(p, j) _mm_loadu_si128((const __m128i *)((p) + 16 * (j)))
+#define STORE(p, j, v) _mm_storeu_si128((__m128i *)((p) + 16 * (j)), (v))
+
+/* Load n (0 < n <= 8) blocks into b[0..n-1]; the rest stay as they are.
+ * A switch rather than a loop keeps every b[j] index constant, so b stays
+ * in registers after inlining.                                           */
+NI_INLINE void load_n(__m128i b[NB], const uint8_t *p, size_t n)
+{
+    switch (n) {
+    default: b[7] = LOAD(p, 7); /* fall through */
+    case 7: b[6] = LOAD(p, 6);  /* fall through */
+    case 6: b[5] = LOAD(p, 5);  /* fall through */
+    case 5: b[4] = LOAD(p, 4);  /* fall through */
+    case 4: b[3] = LOAD(p, 3);  /* fall through */
+    case 3: b[2] = LOAD(p, 2);  /* fall through */
+    case 2: b[1] = LOAD(p, 1);  /* fall through */
+    case 1: b[0] = LOAD(p, 0);
+    }
+}
+
+/* out[j] = b[j] ^ x[j] for j < n, x read from in (x may be NULL: no XOR). */
+NI_INLINE void store_n(uint8_t *out, const uint8_t *in, const __m128i b[NB], size_t n)
+{
+#define ST(j) STORE(out, j, in ? _mm_xor_si128(b[j], LOAD(in, j)) : b[j])
+    switch (n) {
+    default: ST(7); /* fall through */
+    case 7: ST(6);  /* fall through */
+    case 6: ST(5);  /* fall through */
+    case 5: ST(4);  /* fall through */
+    case 4: ST(3);  /* fall through */
+    case 3: ST(2);  /* fall through */
+    case 2: ST(1);  /* fall through */
+    case 1: ST(0);
+    }
+#undef ST
+}
+
+/* ---- ECB ---------------------------------------------------------------- */
+
+NI_INLINE void ecb(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks, int decrypt)
+{
+    const __m128i *rk = (const __m128i *)(decrypt ? aes_x86_dec_rk(k) : aes_x86_enc_rk(k));
+    unsigned nr = k->rounds;
+    while (nblocks > 0) {
+        size_t n = nblocks < NB ? nblocks : NB;
+        __m128i b[NB] = {0};
+        load_n(b, in, n);
+        if (decrypt)
+            dec_batch(rk, nr, b);
+        else
+            enc_batch(rk, nr, b);
+        store_n(out, NULL, b, n);
+        in += 16 * n, out += 16 * n, nblocks -= n;
+    }
+}
+
+static void ni_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    ecb(k, out, in, nblocks, 0);
+}
+
+static void ni_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    ecb(k, out, in, nblocks, 1);
+}
+
+/* ---- CBC and CFB decryption: eight in flight ---------------------------------
+ * CBC: P_j = D(C_j) ^ C_{j-1};  CFB: P_j = E(C_{j-1}) ^ C_j  (SP 800-38A
+ * 6.2, 6.3), with C_{-1} = IV.  Every cipher input is known up front, so a
+ * batch runs in parallel; all ciphertext of a batch is in registers before
+ * anything is stored, which makes out == in safe.                        */
+NI_INLINE void chain_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                         size_t nblocks, int cfb)
+{
+    const __m128i *rk = (const __m128i *)(cfb ? aes_x86_enc_rk(k) : aes_x86_dec_rk(k));
+    unsigned nr = k->rounds;
+    __m128i prev = _mm_loadu_si128((const __m128i *)iv);
+    while (nblocks > 0) {
+        size_t n = nblocks < NB ? nblocks : NB;
+        __m128i c[NB] = {0}, b[NB], p[NB];
+        load_n(c, in, n);
+        p[0] = prev;
+        for (int j = 1; j < NB; j++)
+            p[j] = c[j - 1];
+        if (cfb) {
+            for (int j = 0; j < NB; j++)
+                b[j] = p[j];
+            enc_batch(rk, nr, b);
+            for (int j = 0; j < NB; j++)
+                b[j] = _mm_xor_si128(b[j], c[j]);
+        } else {
+            for (int j = 0; j < NB; j++)
+                b[j] = c[j];
+            dec_batch(rk, nr, b);
+            for (int j = 0; j < NB; j++)
+                b[j] = _mm_xor_si128(b[j], p[j]);
+        }
+        /* the next IV is the last ciphertext block of this batch */
+        switch (n) {
+        default: prev = c[7]; break;
+        case 7: prev = c[6]; break;
+        case 6: prev = c[5]; break;
+        case 5: prev = c[4]; break;
+        case 4: prev = c[3]; break;
+        case 3: prev = c[2]; break;
+        case 2: prev = c[1]; break;
+        case 1: prev = c[0]; break;
+        }
+        store_n(out, NULL, b, n);
+        in += 16 * n, out += 16 * n, nblocks -= n;
+    }
+    _mm_storeu_si128((__m128i *)iv, prev);
+}
+
+static void ni_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    chain_dec(k, iv, out, in, nblocks, 0);
+}
+
+static void ni_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    chain_dec(k, iv, out, in, nblocks, 1);
+}
+
+/* ---- the serial modes -----------------------------------------------------
+ * CBC-enc: C_j = E(P_j ^ C_{j-1}); CFB-enc: C_j = P_j ^ E(C_{j-1});
+ * OFB: O_j = E(O_{j-1}), C_j = P_j ^ O_j.  Each block's cipher input needs
+ * the previous output, so the chain is nr rounds long per block.  The
+ * rounds are E(x) = AESENCLAST(f(x ^ rk0), rk_nr) where AESENCLAST ends
+ * with "^ rk_nr"; since the next cipher input is (this output ^ m) ^ rk0
+ * for a value m known in advance (P_{j+1}, 0 or P_j), that XOR is folded
+ * into the last round key:  s' = AESENCLAST(s, rk_nr ^ m ^ rk0), and the
+ * output block is recovered off the chain as s' ^ m ^ rk0.  What remains
+ * on the chain is exactly nr AES rounds per block.
+ *
+ * mode 0 = CBC, 1 = CFB, 2 = OFB.  The register iv ends as the last
+ * ciphertext (CBC, CFB) or the last O_j (OFB).                           */
+NI_INLINE void serial(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                      size_t nblocks, int mode)
+{
+    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
+    unsigned nr = k->rounds;
+    __m128i k0 = rk[0], kl = rk[nr];
+    __m128i v = _mm_loadu_si128((const __m128i *)iv);
+    /* s = cipher input ^ rk0 for the first block */
+    __m128i s = _mm_xor_si128(v, k0);
+    if (mode == 0)
+        s = _mm_xor_si128(s, LOAD(in, 0));
+    for (size_t i = 0; i < nblocks; i++) {
+        for (unsigned r = 1; r < nr; r++)
+            s = _mm_aesenc_si128(s, rk[r]);
+        /* m: what separates this block's output from the next cipher input */
+        __m128i x = LOAD(in, i), m;
+        if (mode == 0)
+            m = i + 1 < nblocks ? LOAD(in, i + 1) : _mm_setzero_si128();
+        else if (mode == 1)
+            m = x;
+        else
+            m = _mm_setzero_si128();
+        __m128i mk = _mm_xor_si128(m, k0);
+        s = _mm_aesenclast_si128(s, _mm_xor_si128(kl, mk));
+        __m128i e = _mm_xor_si128(s, mk);    /* E(cipher input), off the chain */
+        if (mode == 0) {
+            v = e;                           /* C_j */
+            STORE(out, i, v);
+        } else if (mode == 1) {
+            v = _mm_xor_si128(e, x);         /* C_j = E(C_{j-1}) ^ P_j */
+            STORE(out, i, v);
+        } else {
+            v = e;                           /* O_j */
+            STORE(out, i, _mm_xor_si128(e, x));
+        }
+    }
+    _mm_storeu_si128((__m128i *)iv, v);
+}
+
+void aes_x86_ni_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    if (nblocks)
+        serial(k, iv, out, in, nblocks, 0);
+}
+
+void aes_x86_ni_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    serial(k, iv, out, in, nblocks, 1);
+}
+
+void aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    serial(k, iv, out, in, nblocks, 2);
+}
+
+/* ---- CTR ---------------------------------------------------------------------
+ * The counter block is big-endian; x86 adds little-endian lanes.  The
+ * counter is therefore kept byte-reversed in a register (lane 0 = low 64
+ * bits, lane 1 = high 64 bits as native integers), block j of a batch is
+ * that plus j in the low lane, and one PSHUFB turns it back.  For ctr32
+ * (GCM's inc32, SP 800-38D 6.2) only the low 32-bit lane is added with
+ * PADDD, which wraps mod 2^32 and leaves the other 96 bits alone.  For
+ * the full 128-bit counter PADDQ cannot carry into the high half, so when
+ * the low 64 bits are about to wrap inside a batch (a public fact about the
+ * counter, not a secret) the batch takes the carry-aware path that adds
+ * with carry in general registers.                                         */
+
+NI_INLINE __m128i bswap128(__m128i x)
+{
+    return _mm_shuffle_epi8(x, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+}
+
+/* Counter block (hi, lo) + j as the big-endian block, carrying into hi. */
+NI_INLINE __m128i ctr_block(uint64_t hi, uint64_t lo, uint64_t j)
+{
+    uint64_t l = lo + j;
+    uint64_t h = hi + (l < lo);
+    return bswap128(_mm_set_epi64x((long long)h, (long long)l));
+}
+
+NI_INLINE void ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                       size_t nblocks, int inc32)
+{
+    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
+    unsigned nr = k->rounds;
+    __m128i c = bswap128(_mm_loadu_si128((const __m128i *)ctr));   /* native lanes */
+    uint64_t hi = ic_load64_be(ctr), lo = ic_load64_be(ctr + 8);
+    while (nblocks > 0) {
+        size_t n = nblocks < NB ? nblocks : NB;
+        __m128i b[NB];
+        if (inc32) {
+            for (int j = 0; j < NB; j++)
+                b[j] = bswap128(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, j)));
+        } else if (lo <= UINT64_MAX - (NB - 1)) {
+            for (int j = 0; j < NB; j++)
+                b[j] = bswap128(_mm_add_epi64(c, _mm_set_epi64x(0, j)));
+        } else {
+            for (int j = 0; j < NB; j++)
+                b[j] = ctr_block(hi, lo, (uint64_t)j);
+        }
+        enc_batch(rk, nr, b);
+        store_n(out, in, b, n);
+        /* advance by n */
+        if (inc32) {
+            c = _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, (int)n));
+        } else {
+            uint64_t l = lo + n;
+            hi += l < lo;
+            lo = l;
+            c = _mm_set_epi64x((long long)hi, (long long)lo);
+        }
+        in += 16 * n, out += 16 * n, nblocks -= n;
+    }
+    _mm_storeu_si128((__m128i *)ctr, bswap128(c));
+}
+
+static void ni_ctr(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    ctr_any(k, ctr, out, in, nblocks, 0);
+}
+
+static void ni_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    ctr_any(k, ctr, out, in, nblocks, 1);
+}
+
+const ic_aes_ops ic_aes_ni_ops = {
+    aes_x86_ni_setkey, ni_ecb_enc, ni_ecb_dec, aes_x86_ni_cbc_enc, ni_cbc_dec,
+    ni_ctr, ni_ctr32, aes_x86_ni_cfb_enc, ni_cfb_dec, aes_x86_ni_ofb,
+};
+
+#endif /* __x86_64__ */
