@@ -16,6 +16,7 @@ mkdir -p "$root/docs/plots"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 sweep_algs="aes-128-gcm chacha20-poly1305 sha256 poly1305 crc32c aes-128-ctr"
 echo "bench-doc: every algorithm, every implementation, every peer (${secs} s per figure)" >&2
 "$incore" speed --vs all --impl all --markdown --seconds "$secs" >"$tmp/tables.md"
@@ -23,6 +24,7 @@ echo "bench-doc: size sweep 16 B .. 16 KiB" >&2
 "$incore" speed --vs all --impl all --sweep 16:16384:x2 --seconds "$secs" \
     --plot "$root/docs/plots/sweep.svg" $sweep_algs >/dev/null
 
+load1=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
 btype=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
 ccver=$("${cc:-cc}" --version 2>/dev/null | head -1 || echo unknown)
@@ -92,12 +94,12 @@ plots need python3-matplotlib.
   - zlib `crc32(0, buf, len)`; ISA-L `crc32_gzip_refl(0, buf, len)` (same values
     as zlib) and `~crc32_iscsi(buf, len, ~0)` (CRC-32C).
 - No additional data for the AEADs; the ECB/CBC sizes are whole blocks.
-- incore's implementations are named as in `incore info`; `aes+ghash` pairs
-  for GCM and `chacha20+poly1305` pairs for the AEADs.  At this stage incore
-  runs its constant-time portable code only (bitsliced AES, integer GHASH,
-  C ChaCha20/Poly1305, slice-by-8 CRC); the peers use AES-NI, PCLMULQDQ,
-  SHA-NI, AVX2 and SSE4.2 where the CPU has them, so they are faster.  The
-  hardware backends come in later issues, measured with this same command.
+- incore's implementations are named as in `incore info` (listed below);
+  `aes+ghash` pairs for GCM and `chacha20+poly1305` pairs for the AEADs.
+  Where incore has only its constant-time portable code for a primitive, the
+  peers, which use AES-NI, PCLMULQDQ, SHA-NI, AVX2 and SSE4.2 where the CPU
+  has them, are faster; the hardware backends are measured with this same
+  command as they land.
 
 EOF
 echo "## This machine"
@@ -107,7 +109,14 @@ echo "- enabled features: ${feat:-none}"
 echo "- compiler: ${ccver} (CMake build type ${btype:-?})"
 echo "- kernel: $(uname -sr), $(nproc) cores shared with other work"
 echo "- date: $(date -u +%Y-%m-%d), incore commit ${commit}"
+echo "- load average (1, 5, 15 min) before the runs: ${load0}; after: ${load1}"
 echo "- command: \`incore speed --vs all --impl all --markdown --seconds ${secs}\`"
+echo
+echo "Implementations (\`incore info\`):"
+echo
+echo '```'
+"$incore" info | sed -n '/^primitive/,$p'
+echo '```'
 echo
 echo "## Cycles per byte against message size"
 echo

@@ -102,6 +102,12 @@ def plot(plt, rows, out, title):
                     linewidth=2.0 if incore else 1.4,
                     linestyle="-" if incore else "--", label=key)
         ax.set_xscale("log", base=2)
+        # ticks at the measured sizes when there are few, else at powers of 4
+        sizes = sorted({p[0] for pts in lines.values() for p in pts})
+        if len(sizes) <= 8:
+            ax.set_xticks(sizes)
+        else:
+            ax.xaxis.set_major_locator(LogLocator(base=4))
         ax.xaxis.set_major_formatter(FuncFormatter(size_label))
         ax.xaxis.set_minor_formatter(NullFormatter())
         if hi / lo > 30:
