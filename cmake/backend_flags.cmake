@@ -25,3 +25,22 @@ ic_backend_flags(${IC_PPC64} "rand/rand_ppc_darn.c" -mcpu=power9)
 # AES (issue 4): AES-NI with SSSE3 (PSHUFB for the big-endian counter);
 # VAES on YMM registers (AVX2 for the integer lanes).
 ic_backend_flags(${IC_X86} "aes/aes_x86_ni.c" -maes -mssse3)
+
+# GHASH / AES-GCM (src/gcm): PCLMULQDQ + PSHUFB; the stitched loops add
+# AES-NI, and the 256-bit ones VAES / VPCLMULQDQ / AVX2.
+ic_backend_flags(${IC_X86} "gcm/ghash_x86_clmul.c" -mpclmul -mssse3)
+ic_backend_flags(${IC_X86} "gcm/ghash_x86_vpclmul.c" -mpclmul -mssse3 -mavx2 -mvpclmulqdq)
+ic_backend_flags(${IC_X86} "gcm/gcm_x86_ni.c" -maes -mpclmul -mssse3)
+ic_backend_flags(${IC_X86} "gcm/gcm_x86_vaes.c" -maes -mpclmul -mssse3 -mavx2 -mvaes -mvpclmulqdq)
+
+# POWER8 in-core crypto (issue 5): vcipher/vncipher/vsbox and vpmsumd are
+# ISA 2.07 vector crypto; only these files get -mcpu=power8, the rest of the
+# library keeps the compiler's default target (so a big-endian ppc64 build
+# runs on pre-POWER8 CPUs) and dispatch picks these files at run time.
+ic_backend_flags(${IC_PPC64} "aes/aes_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
+ic_backend_flags(${IC_PPC64} "gcm/*_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
+ic_backend_flags(${IC_X86} "aes/aes_x86_vaes.c" -mvaes -mavx2 -maes)
+
+# POWER8 vector crypto (vshasigma, vpmsumd): SHA-2 and CRC backends.
+ic_backend_flags(${IC_PPC64} "sha/sha*_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
+ic_backend_flags(${IC_PPC64} "crc/crc_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)

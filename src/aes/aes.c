@@ -10,11 +10,16 @@
  */
 #include "aes/aes_impl.h"
 #include "aes/aes_x86.h"
+#include "aes/aes_ppc.h"
 
 /* Best first; the portable one last with needs == 0 (see core/internal.h). */
 const ic_impl ic_impls_aes[] = {
 #if defined(__x86_64__)
+    {"vaes", IC_F(IC_CPU_VAES) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_vaes_ops},
     {"ni", IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_ni_ops},
+#endif
+#if defined(__powerpc64__)
+    {"p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ic_aes_p8_ops},
 #endif
     {"ct64", 0, &ic_aes_ct64_ops},
 };

@@ -252,17 +252,9 @@ NI_INLINE void chain_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, cons
             for (int j = 0; j < NB; j++)
                 b[j] = _mm_xor_si128(b[j], p[j]);
         }
-        /* the next IV is the last ciphertext block of this batch */
-        switch (n) {
-        default: prev = c[7]; break;
-        case 7: prev = c[6]; break;
-        case 6: prev = c[5]; break;
-        case 5: prev = c[4]; break;
-        case 4: prev = c[3]; break;
-        case 3: prev = c[2]; break;
-        case 2: prev = c[1]; break;
-        case 1: prev = c[0]; break;
-        }
+        /* the next IV: the batch's last ciphertext block, read before
+         * any store can overwrite it */
+        prev = LOAD(in, n - 1);
         store_n(out, NULL, b, n);
         in += 16 * n, out += 16 * n, nblocks -= n;
     }
