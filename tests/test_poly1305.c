@@ -465,11 +465,28 @@ static void diff_impl(const char *impl, void *arg)
         CHECK(ic_poly1305_verify(want, msg, len, key) == IC_OK, "%s verify len %zu", impl, len);
     }
 
-    /* A context keeps the implementation it was initialised with. */
+    /* A context keeps the implementation it was initialised with, and
+     * final leaves nothing of the key or accumulator behind: every state
+     * byte is either still the fill it had before init or zero. */
     ic_poly1305_ctx ctx;
+    memset(&ctx, 0x5a, sizeof ctx);
     CHECK(ic_poly1305_init(&ctx, key) == IC_OK && ctx.ops == ic_ops(IC_PRIM_POLY1305),
           "%s: context records the selected ops", impl);
+    CHECK(ic_poly1305_update(&ctx, rnd, 1000 + 7) == IC_OK && ic_poly1305_final(&ctx, got) == IC_OK, "%s final", impl);
+    const uint8_t *sb = (const uint8_t *)ctx.state;
+    size_t dirty = 0;
+    for (size_t i = 0; i < sizeof ctx.state; i++)
+        dirty += sb[i] != 0 && sb[i] != 0x5a;
+    CHECK(dirty == 0 && ctx.ops == NULL && ctx.buflen == 0, "%s: final wiped the state (%zu bytes left)", impl, dirty);
+    for (size_t i = 0; i < sizeof ctx.buf; i++)
+        dirty += ctx.buf[i] != 0;
+    CHECK(dirty == 0, "%s: final wiped the partial block", impl);
+    memset(&ctx, 0x5a, sizeof ctx);
+    CHECK(ic_poly1305_init(&ctx, key) == IC_OK && ic_poly1305_update(&ctx, rnd, 5) == IC_OK, "%s init", impl);
     ic_poly1305_wipe(&ctx);
+    for (size_t i = 0; i < sizeof ctx; i++)
+        dirty += ((const uint8_t *)&ctx)[i] != 0;
+    CHECK(dirty == 0, "%s: ic_poly1305_wipe zeroes the whole context", impl);
 
     /* Reads that end exactly at an inaccessible page: nothing past in+len. */
     long page = sysconf(_SC_PAGESIZE);

@@ -83,26 +83,6 @@ static int aead_open(const uint8_t key[32], const uint8_t nonce[12], const uint8
     return ok ? IC_OK : IC_ERR_AUTH;
 }
 
-int ic_chacha20_poly1305_seal(const uint8_t key[32], const uint8_t nonce[12], const uint8_t *aad,
-                              size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
-                              uint8_t tag[16])
-{
-    int rc = aead_check(key, nonce, aad, aadlen, in, len, out, tag);
-    if (rc == IC_OK)
-        aead_seal(key, nonce, aad, aadlen, in, len, out, tag);
-    return rc;
-}
-
-int ic_chacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[12], const uint8_t *aad,
-                              size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
-                              const uint8_t tag[16])
-{
-    int rc = aead_check(key, nonce, aad, aadlen, in, len, out, tag);
-    if (rc == IC_OK)
-        rc = aead_open(key, nonce, aad, aadlen, in, len, out, tag);
-    return rc;
-}
-
 /* draft-irtf-cfrg-xchacha-03 section 2.3: subkey = HChaCha20(key,
  * nonce[0..15]), inner nonce = four zero bytes || nonce[16..23]. */
 static void xchacha_derive(const uint8_t key[32], const uint8_t nonce[24], uint8_t subkey[32],
@@ -113,30 +93,53 @@ static void xchacha_derive(const uint8_t key[32], const uint8_t nonce[24], uint8
     memcpy(n12 + 4, nonce + 16, 8);
 }
 
+/* The four entry points: check, derive the XChaCha subkey when x, then
+ * seal (seal_tag set) or open (open_tag set). */
+static int aead(int x, const uint8_t *key, const uint8_t *nonce, const uint8_t *aad, size_t aadlen,
+                const uint8_t *in, size_t len, uint8_t *out, uint8_t *seal_tag, const uint8_t *open_tag)
+{
+    int rc = aead_check(key, nonce, aad, aadlen, in, len, out, seal_tag ? seal_tag : open_tag);
+    if (rc != IC_OK)
+        return rc;
+    uint8_t subkey[32], n12[12];
+    if (x) {
+        xchacha_derive(key, nonce, subkey, n12);
+        key = subkey;
+        nonce = n12;
+    }
+    if (seal_tag != NULL)
+        aead_seal(key, nonce, aad, aadlen, in, len, out, seal_tag);
+    else
+        rc = aead_open(key, nonce, aad, aadlen, in, len, out, open_tag);
+    if (x)
+        ic_wipe(subkey, sizeof subkey);
+    return rc;
+}
+
+int ic_chacha20_poly1305_seal(const uint8_t key[32], const uint8_t nonce[12], const uint8_t *aad,
+                              size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
+                              uint8_t tag[16])
+{
+    return tag ? aead(0, key, nonce, aad, aadlen, in, len, out, tag, NULL) : IC_ERR_NULL;
+}
+
+int ic_chacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[12], const uint8_t *aad,
+                              size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
+                              const uint8_t tag[16])
+{
+    return tag ? aead(0, key, nonce, aad, aadlen, in, len, out, NULL, tag) : IC_ERR_NULL;
+}
+
 int ic_xchacha20_poly1305_seal(const uint8_t key[32], const uint8_t nonce[24], const uint8_t *aad,
                                size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
                                uint8_t tag[16])
 {
-    int rc = aead_check(key, nonce, aad, aadlen, in, len, out, tag);
-    if (rc != IC_OK)
-        return rc;
-    uint8_t subkey[32], n12[12];
-    xchacha_derive(key, nonce, subkey, n12);
-    aead_seal(subkey, n12, aad, aadlen, in, len, out, tag);
-    ic_wipe(subkey, sizeof subkey);
-    return IC_OK;
+    return tag ? aead(1, key, nonce, aad, aadlen, in, len, out, tag, NULL) : IC_ERR_NULL;
 }
 
 int ic_xchacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[24], const uint8_t *aad,
                                size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
                                const uint8_t tag[16])
 {
-    int rc = aead_check(key, nonce, aad, aadlen, in, len, out, tag);
-    if (rc != IC_OK)
-        return rc;
-    uint8_t subkey[32], n12[12];
-    xchacha_derive(key, nonce, subkey, n12);
-    rc = aead_open(subkey, n12, aad, aadlen, in, len, out, tag);
-    ic_wipe(subkey, sizeof subkey);
-    return rc;
+    return tag ? aead(1, key, nonce, aad, aadlen, in, len, out, NULL, tag) : IC_ERR_NULL;
 }

@@ -92,11 +92,14 @@ int ic_poly1305_final(ic_poly1305_ctx *ctx, uint8_t tag[16])
         memset(ctx->buf + ctx->buflen + 1, 0, IC_POLY1305_BLOCK_SIZE - ctx->buflen - 1);
         ops->blocks(ctx->state, ctx->buf, 1, 0);
     }
-    ops->finish(ctx->state, tag);
-    ic_poly1305_wipe(ctx);
+    ops->finish(ctx->state, tag);      /* wipes the words the backend used */
+    ic_wipe(ctx->buf, sizeof ctx->buf);
+    ctx->buflen = 0;
+    ctx->ops = NULL;
     return IC_OK;
 }
 
+/* Abandoning a context: its backend never ran finish, so wipe it all. */
 void ic_poly1305_wipe(ic_poly1305_ctx *ctx)
 {
     if (ctx != NULL)

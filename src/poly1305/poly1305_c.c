@@ -28,7 +28,7 @@
 typedef unsigned __int128 u128;
 
 /* State words: h0 h1 h2 | r0 r1 s1 | pad0 pad1 */
-enum { C64_H = 0, C64_R = 3, C64_S1 = 5, C64_PAD = 6 };
+enum { C64_H = 0, C64_R = 3, C64_S1 = 5, C64_PAD = 6, C64_WORDS = 8 };
 
 static void poly1305_c64_init(uint64_t *st, const uint8_t key[32])
 {
@@ -102,6 +102,7 @@ static void poly1305_c64_finish(uint64_t *st, uint8_t tag[16])
     ic_store64_le(tag, (uint64_t)t);
     t = (u128)h1 + st[C64_PAD + 1] + (uint64_t)(t >> 64);
     ic_store64_le(tag + 8, (uint64_t)t);
+    ic_wipe(st, C64_WORDS * sizeof *st);
 }
 
 const ic_poly1305_ops ic_poly1305_c64_ops = {
@@ -114,7 +115,7 @@ const ic_poly1305_ops ic_poly1305_c64_ops = {
 /* ---- radix 2^26 ---------------------------------------------------------- */
 
 /* State words (each holding a value below 2^32): h0..h4 | r0..r4 | pad0..pad3 */
-enum { C32_H = 0, C32_R = 5, C32_PAD = 10 };
+enum { C32_H = 0, C32_R = 5, C32_PAD = 10, C32_WORDS = 14 };
 #define M26 0x3ffffffu
 
 /* 128 bits from four little-endian 32-bit words into limbs of 26 bits
@@ -220,6 +221,7 @@ static void poly1305_c32_finish(uint64_t *st, uint8_t tag[16])
     }
     ic_wipe(h, sizeof h);
     ic_wipe(g, sizeof g);
+    ic_wipe(st, C32_WORDS * sizeof *st);
 }
 
 const ic_poly1305_ops ic_poly1305_c32_ops = {

@@ -32,7 +32,9 @@ typedef struct ic_poly1305_ops {
      * blocks and 0 for the driver's padded final block, which already
      * carries its 0x01 byte (section 2.5.1).  nblocks may be 0. */
     void (*blocks)(uint64_t *st, const uint8_t *in, size_t nblocks, unsigned hibit);
-    /* tag = (h mod 2^130 - 5) + s mod 2^128, little-endian. */
+    /* tag = (h mod 2^130 - 5) + s mod 2^128, little-endian; then wipe
+     * every state word the backend used (only it knows how many: the
+     * driver does not wipe the whole area on every message). */
     void (*finish)(uint64_t *st, uint8_t tag[16]);
 } ic_poly1305_ops;
 
