@@ -53,7 +53,7 @@ static void chacha20_c_xor_blocks(const uint32_t input[16], uint8_t *out, const 
         uint32_t x12 = ctr, x13 = input[13], x14 = input[14], x15 = input[15];
         for (int i = 0; i < 10; i++)
             CHACHA_DOUBLE_ROUND(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
-#define OUT(i, v) ic_store32_le(out + 4 * i, ic_load32_le(in + 4 * i) ^ (v + input[i]))
+#define OUT(i, v) ic_store32_le(out + 4 * (i), ic_load32_le(in + 4 * (i)) ^ ((v) + input[i]))
         OUT(0, x0); OUT(1, x1); OUT(2, x2); OUT(3, x3); OUT(4, x4); OUT(5, x5); OUT(6, x6); OUT(7, x7);
         OUT(8, x8); OUT(9, x9); OUT(10, x10); OUT(11, x11);
         ic_store32_le(out + 48, ic_load32_le(in + 48) ^ (x12 + ctr));
@@ -64,9 +64,10 @@ static void chacha20_c_xor_blocks(const uint32_t input[16], uint8_t *out, const 
 
 /* HChaCha20: the ChaCha20 state with the 16-byte input in words 12..15
  * (where counter and nonce normally go), 20 rounds, no feed-forward, and
- * words 0..3 and 12..15 as the subkey.  Those are the words an attacker
- * could subtract the known constants and input from if the feed-forward
- * were done, which is why it is skipped (draft section 2.2). */
+ * words 0..3 and 12..15 as the subkey.  Those positions held the public
+ * constants and input, so a feed-forward there would add nothing an
+ * attacker could not subtract again: HChaCha20 skips it (draft section
+ * 2.2, after HSalsa20 in the XSalsa20 paper). */
 void chacha20_c_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16])
 {
     uint32_t x[16];
