@@ -21,12 +21,24 @@
 #define CRC_X0      0x80000000u   /* the polynomial 1 = x^0, reflected      */
 
 /* ---- implementation tables (best first, portable last with needs 0) ---- */
+#if defined(__powerpc64__)
+/* crc_ppc_p8.c: vpmsumd folding (ISA 2.07 vector crypto). */
+extern const ic_crc_ops ic_crc32_p8_ops, ic_crc32c_p8_ops;
+#define IC_CRC_P8_NEEDS (IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX))
+#endif
+
 const ic_impl ic_impls_crc32[] = {
+#if defined(__powerpc64__)
+    { "p8", IC_CRC_P8_NEEDS, &ic_crc32_p8_ops },
+#endif
     { "slice8", 0, &ic_crc32_slice8_ops },
 };
 const size_t ic_nimpls_crc32 = sizeof ic_impls_crc32 / sizeof ic_impls_crc32[0];
 
 const ic_impl ic_impls_crc32c[] = {
+#if defined(__powerpc64__)
+    { "p8", IC_CRC_P8_NEEDS, &ic_crc32c_p8_ops },
+#endif
     { "slice8", 0, &ic_crc32c_slice8_ops },
 };
 const size_t ic_nimpls_crc32c = sizeof ic_impls_crc32c / sizeof ic_impls_crc32c[0];

@@ -12,7 +12,14 @@
 
 /* Best first, portable last (needs nothing).  Hardware backends (SHA-NI,
  * ARMv8 SHA2, POWER8 vshasigmaw) go in front of "port" as they arrive. */
+#if defined(__powerpc64__)
+extern const ic_sha256_ops ic_sha256_p8_ops;     /* sha256_ppc_p8.c */
+#endif
 const ic_impl ic_impls_sha256[] = {
+#if defined(__powerpc64__)
+    { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX),
+      &ic_sha256_p8_ops },
+#endif
     { "port", 0, &ic_sha256_port_ops },
 };
 const size_t ic_nimpls_sha256 = sizeof ic_impls_sha256 / sizeof ic_impls_sha256[0];

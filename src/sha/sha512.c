@@ -12,7 +12,14 @@
 
 /* Best first, portable last.  ARMv8.2 SHA512, POWER8 vshasigmad and AVX2
  * entries go in front of "port" as they arrive. */
+#if defined(__powerpc64__)
+extern const ic_sha512_ops ic_sha512_p8_ops;     /* sha512_ppc_p8.c */
+#endif
 const ic_impl ic_impls_sha512[] = {
+#if defined(__powerpc64__)
+    { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX),
+      &ic_sha512_p8_ops },
+#endif
     { "port", 0, &ic_sha512_port_ops },
 };
 const size_t ic_nimpls_sha512 = sizeof ic_impls_sha512 / sizeof ic_impls_sha512[0];
