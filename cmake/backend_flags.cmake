@@ -44,7 +44,3 @@ ic_backend_flags(${IC_X86} "aes/aes_x86_vaes.c" -mvaes -mavx2 -maes)
 # POWER8 vector crypto (vshasigma, vpmsumd): SHA-2 and CRC backends.
 ic_backend_flags(${IC_PPC64} "sha/sha*_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
 ic_backend_flags(${IC_PPC64} "crc/crc_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
-
-# POWER8 vector crypto (vshasigma, vpmsumd): SHA-2 and CRC backends.
-ic_backend_flags(${IC_PPC64} "sha/sha*_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
-ic_backend_flags(${IC_PPC64} "crc/crc_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
