@@ -23,6 +23,12 @@
 
 /* Registry: best first, the portable entry last with needs == 0. */
 const ic_impl ic_impls_ghash[] = {
+#if defined(__x86_64__)
+    { "vpclmul", IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AVX) | IC_F(IC_CPU_PCLMUL)
+                     | IC_F(IC_CPU_SSSE3),
+      &ghash_vpclmul_ops },
+    { "clmul", IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3), &ghash_clmul_ops },
+#endif
     { "ct64", 0, &ghash_ct64_ops },
 };
 const size_t ic_nimpls_ghash = sizeof ic_impls_ghash / sizeof ic_impls_ghash[0];
@@ -254,20 +260,45 @@ static size_t gcm_chunk(const ic_gcm_ctx *c, size_t len)
     return len < n ? len : n;
 }
 
-/* CTR and GHASH chunk by chunk.  GHASH always reads the ciphertext: after
- * CTR when encrypting, before it when decrypting (out may be in). */
+/* CTR and GHASH of n bytes.  GHASH always reads the ciphertext: after CTR
+ * when encrypting, before it when decrypting (out may be in). */
+static void gcm_step(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t n, int dir)
+{
+    if (dir == GCM_DEC)
+        gcm_absorb(c, in, n);
+    gcm_ctr_xor(c, out, in, n);
+    if (dir == GCM_ENC)
+        gcm_absorb(c, out, n);
+}
+
+/* The bytes left of a partial block first, so that the stream is on a
+ * block boundary (kslen == 0 and then buflen == 0: both count the same
+ * datalen mod 16).  Then the GHASH backend's one-pass CTR + GHASH hook on
+ * whole blocks when it has one for this AES key, and chunk by chunk for
+ * whatever it left. */
 static int gcm_crypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int dir)
 {
+    const ic_ghash_ops *g;
     int r = gcm_data_begin(c, out, in, len, dir);
     if (r != IC_OK)
         return r;
+    g = c->ghash.ops;
+    if (c->kslen != 0 && len != 0) {
+        size_t n = len < c->kslen ? len : c->kslen;
+        gcm_step(c, out, in, n, dir);
+        out += n;
+        in += n;
+        len -= n;
+    }
+    if (g->gcm_crypt != NULL && len >= 16 && c->kslen == 0 && c->buflen == 0) {
+        size_t n = 16 * g->gcm_crypt(&c->aes, &c->ghash, dir == GCM_ENC, c->ctr, c->y, out, in, len / 16);
+        out += n;
+        in += n;
+        len -= n;
+    }
     while (len != 0) {
         size_t n = gcm_chunk(c, len);
-        if (dir == GCM_DEC)
-            gcm_absorb(c, in, n);
-        gcm_ctr_xor(c, out, in, n);
-        if (dir == GCM_ENC)
-            gcm_absorb(c, out, n);
+        gcm_step(c, out, in, n, dir);
         out += n;
         in += n;
         len -= n;

@@ -24,9 +24,33 @@ typedef struct ic_ghash_ops {
      * y is the accumulator in the standard's byte order; in has any
      * alignment; nblocks may be 0. */
     void (*blocks)(const ic_ghash_key *hk, uint8_t y[16], const uint8_t *in, size_t nblocks);
+    /* Optional (NULL when the backend has none): AES-GCM's bulk in one
+     * pass, counter mode and GHASH of the ciphertext interleaved so that
+     * the AES rounds and the carry-less multiplies overlap.  Encrypts
+     * (encrypt != 0) or decrypts up to nblocks whole blocks of in to out
+     * (out == in allowed) with the inc32 counter ctr (SP 800-38D; left at
+     * the next unused block) and hashes the ciphertext into y (standard
+     * byte order), exactly as ctr32 followed (encrypting) or preceded
+     * (decrypting) by blocks would.  It may do fewer blocks than asked,
+     * or none when it does not know k's round-key layout (k->ops), and
+     * returns how many it did; the caller does the rest the plain way.  */
+    size_t (*gcm_crypt)(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+                        uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 } ic_ghash_ops;
 
 /* Portable constant-time implementation (ghash_ct64.c). */
 extern const ic_ghash_ops ghash_ct64_ops;
+
+#if defined(__x86_64__)
+/* PCLMULQDQ (ghash_x86_clmul.c) and VPCLMULQDQ on YMM (ghash_x86_vpclmul.c). */
+extern const ic_ghash_ops ghash_clmul_ops;
+extern const ic_ghash_ops ghash_vpclmul_ops;
+/* Their gcm_crypt hooks: AES-NI, 8 blocks in flight (gcm_x86_ni.c), and
+ * VAES on YMM, 16 blocks in flight (gcm_x86_vaes.c). */
+size_t gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+                        uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+size_t gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+                          uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+#endif
 
 #endif

@@ -1,0 +1,248 @@
+/*
+ * ghash_x86.h - what the x86-64 GHASH backends (ghash_x86_clmul.c,
+ * ghash_x86_vpclmul.c) and the stitched AES-GCM loops (gcm_x86_*.c) share:
+ * the key layout in ic_ghash_key.storage, the carry-less Karatsuba product
+ * and the Montgomery-style reduction.  Include it only from files built with
+ * at least -mpclmul -mssse3 (see cmake/backend_flags.cmake).
+ *
+ * Representation.  GHASH (SP 800-38D section 6.3) writes the coefficient of
+ * x^0 in the most significant bit of byte 0.  Loading a block with its 16
+ * bytes reversed (PSHUFB) gives a 128-bit integer A whose bit i is the
+ * coefficient of x^(127-i): phi(a) = X^127 a(1/X), the bit-reflected
+ * polynomial.  PCLMULQDQ multiplies such integers as polynomials in X, and
+ * phi(u) * phi(v) = X^127 phi(u v) modulo Q(X) = X^128 + X^127 + X^126 +
+ * X^121 + 1 (the reflection of x^128 + x^7 + x^2 + x + 1).
+ *
+ * The key holds psi(h) = X phi(h) mod Q ("H << 1", as in S. Gueron and
+ * M. Kounavis, "Intel Carry-Less Multiplication Instruction and its Usage
+ * for Computing the GCM Mode", 2010/2014).  Then phi(a) * psi(h) =
+ * X^128 phi(a h) mod Q, so dividing the 256-bit product by X^128 modulo Q
+ * (a Montgomery reduction, which is exact at a 128-bit boundary) gives
+ * phi(a h) with no bit shift of the product.  Because Q = 1 mod X^64, each
+ * 64-bit step of that division is one multiply by the constant
+ * X^63 + X^62 + X^57 (0xC2 << 56) plus a swap of halves: two PCLMULQDQ per
+ * reduction.  Since the reduction is linear, a batch of n blocks is hashed
+ * as sum_i phi(x_i) * psi(H^(n-i)) and reduced once ("aggregated
+ * reduction"), and the powers psi(H^k) are themselves Montgomery products:
+ * mont(psi(u), psi(v)) = psi(u v).
+ *
+ * Karatsuba: a 128x128 product is a0 h0, a1 h1 and (a0 ^ a1)(h0 ^ h1),
+ * whose XOR with the other two is the middle term a0 h1 ^ a1 h0.  The
+ * (h0 ^ h1) halves are precomputed per power.
+ *
+ * Layout (64-byte aligned storage, 512 bytes): pow[i] = psi(H^(16 - i)),
+ * so pow[15] = H^1 and pow[16 - n .. 15] are the powers for a batch of n
+ * blocks, in block order; kar[i] holds pow[i].lo ^ pow[i].hi in both
+ * halves.  A 256-bit load of pow[2j] therefore gives the two powers for
+ * blocks 2j and 2j+1 of a 16-block batch in its two lanes.  The "clmul"
+ * backend fills i = 8..15 (8-block batches), "vpclmul" all sixteen, and the
+ * stitched loops read whichever range their batch size needs: a key made by
+ * either backend serves the 8-block AES-NI loop.
+ */
+#ifndef INCORE_GHASH_X86_H
+#define INCORE_GHASH_X86_H
+
+#include "gcm/ghash_impl.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define GHASH_X86_MAXPOW 16
+
+typedef struct {
+    __m128i pow[GHASH_X86_MAXPOW];   /* pow[i] = psi(H^(16 - i))         */
+    __m128i kar[GHASH_X86_MAXPOW];   /* pow[i].lo ^ pow[i].hi, twice     */
+} ghash_x86_key;
+
+_Static_assert(sizeof(ghash_x86_key) <= IC_GHASH_KEY_STORAGE, "x86 GHASH key too large");
+
+static inline const ghash_x86_key *ghash_x86_key_of(const ic_ghash_key *hk)
+{
+    return (const ghash_x86_key *)(const void *)hk->storage;
+}
+
+/* PSHUFB mask reversing the 16 bytes: the standard's byte order <-> phi. */
+static inline __m128i gh_bswap_mask(void)
+{
+    return _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+/* A running sum of unreduced products: lo = sum a0 h0, hi = sum a1 h1,
+ * mid = sum (a0 ^ a1)(h0 ^ h1). */
+typedef struct {
+    __m128i lo, hi, mid;
+} gh_acc;
+
+static inline void gh_acc_zero(gh_acc *s)
+{
+    s->lo = s->hi = s->mid = _mm_setzero_si128();
+}
+
+/* s += a * p, Karatsuba, with k = p.lo ^ p.hi in its low half. */
+static inline void gh_mul_acc(gh_acc *s, __m128i a, __m128i p, __m128i k)
+{
+    __m128i am = _mm_xor_si128(a, _mm_shuffle_epi32(a, 0x4E));
+    s->lo = _mm_xor_si128(s->lo, _mm_clmulepi64_si128(a, p, 0x00));
+    s->hi = _mm_xor_si128(s->hi, _mm_clmulepi64_si128(a, p, 0x11));
+    s->mid = _mm_xor_si128(s->mid, _mm_clmulepi64_si128(am, k, 0x00));
+}
+
+/* Divide the 256-bit value hi:lo by X^128 modulo Q (see the file comment).
+ * Step: with lo = [c1:c0], c0 * Q cancels c0 and adds c0 X^64 (the swap)
+ * and c0 (X^63 + X^62 + X^57) (the multiply) one word higher. */
+static inline __m128i gh_mont_reduce(__m128i lo, __m128i hi)
+{
+    const __m128i poly = _mm_set_epi64x((long long)0xC200000000000000ULL, 0);
+    __m128i t = _mm_clmulepi64_si128(lo, poly, 0x10);
+    lo = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4E), t);
+    t = _mm_clmulepi64_si128(lo, poly, 0x10);
+    lo = _mm_xor_si128(_mm_shuffle_epi32(lo, 0x4E), t);
+    return _mm_xor_si128(lo, hi);
+}
+
+/* Close a Karatsuba sum: the middle term is mid ^ lo ^ hi, spread over the
+ * two halves at X^64, then the reduction. */
+static inline __m128i gh_finish(const gh_acc *s)
+{
+    __m128i m = _mm_xor_si128(s->mid, _mm_xor_si128(s->lo, s->hi));
+    __m128i lo = _mm_xor_si128(s->lo, _mm_slli_si128(m, 8));
+    __m128i hi = _mm_xor_si128(s->hi, _mm_srli_si128(m, 8));
+    return gh_mont_reduce(lo, hi);
+}
+
+/* The Karatsuba half of a power, in both halves of the register. */
+static inline __m128i gh_kar_of(__m128i p)
+{
+    return _mm_xor_si128(p, _mm_shuffle_epi32(p, 0x4E));
+}
+
+/* psi(h) = X phi(h) mod Q from the 16 bytes of H: shift the reflected value
+ * left by one and, when X^128 appears, subtract Q (its low 128 bits are
+ * 0xC2000000_00000000_00000000_00000001).  The carry is turned into a mask
+ * arithmetically, not by a branch. */
+static inline __m128i gh_psi_from_bytes(const uint8_t h[16])
+{
+    const __m128i q = _mm_set_epi64x((long long)0xC200000000000000ULL, 1);
+    __m128i v = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)h), gh_bswap_mask());
+    __m128i top = _mm_shuffle_epi32(_mm_srai_epi32(v, 31), 0xFF);     /* bit 127, everywhere */
+    __m128i sh = _mm_or_si128(_mm_slli_epi64(v, 1), _mm_slli_si128(_mm_srli_epi64(v, 63), 8));
+    return _mm_xor_si128(sh, _mm_and_si128(top, q));
+}
+
+/* Montgomery product of two psi values: psi(u) psi(v) / X^128 = psi(u v). */
+static inline __m128i gh_mont_mul(__m128i a, __m128i b)
+{
+    gh_acc s;
+    gh_acc_zero(&s);
+    gh_mul_acc(&s, a, b, gh_kar_of(b));
+    return gh_finish(&s);
+}
+
+/* Fill pow[16 - n .. 15] = psi(H^n .. H^1) and their Karatsuba halves. */
+static inline void gh_key_powers(ghash_x86_key *k, const uint8_t h[16], int n)
+{
+    __m128i h1 = gh_psi_from_bytes(h), p = h1;
+    for (int i = GHASH_X86_MAXPOW - 1; i >= GHASH_X86_MAXPOW - n; i--) {
+        if (i != GHASH_X86_MAXPOW - 1)
+            p = gh_mont_mul(p, h1);
+        k->pow[i] = p;
+        k->kar[i] = gh_kar_of(p);
+    }
+}
+
+/* Load one block (any alignment) as phi(block). */
+static inline __m128i gh_load(const uint8_t *p)
+{
+    return _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), gh_bswap_mask());
+}
+
+static inline void gh_store(uint8_t *p, __m128i v)
+{
+    _mm_storeu_si128((__m128i *)(void *)p, _mm_shuffle_epi8(v, gh_bswap_mask()));
+}
+
+/* y = (y + x_0) H^n + x_1 H^(n-1) + ... + x_(n-1) H for 1 <= n <= 16 blocks
+ * of in, with one reduction; y and the result in phi form. */
+static inline __m128i gh_batch(const ghash_x86_key *k, __m128i y, const uint8_t *in, size_t n)
+{
+    const __m128i *p = k->pow + (GHASH_X86_MAXPOW - n), *q = k->kar + (GHASH_X86_MAXPOW - n);
+    gh_acc s;
+    gh_acc_zero(&s);
+    gh_mul_acc(&s, _mm_xor_si128(y, gh_load(in)), p[0], q[0]);
+    for (size_t i = 1; i < n; i++)
+        gh_mul_acc(&s, gh_load(in + 16 * i), p[i], q[i]);
+    return gh_finish(&s);
+}
+
+/* ---- 256-bit registers (files built with -mavx2 -mvpclmulqdq) -------- */
+#if defined(__AVX2__) && defined(__VPCLMULQDQ__)
+
+/* Karatsuba sums of two products per register (lane 0 and lane 1). */
+typedef struct {
+    __m256i lo, hi, mid;
+} gh256_acc;
+
+static inline void gh256_acc_zero(gh256_acc *s)
+{
+    s->lo = s->hi = s->mid = _mm256_setzero_si256();
+}
+
+/* Two blocks (any alignment) as phi(block) in the two lanes. */
+static inline __m256i gh256_load(const uint8_t *p)
+{
+    return _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p),
+                               _mm256_broadcastsi128_si256(gh_bswap_mask()));
+}
+
+/* s += x * (pow[i], pow[i+1]) lane by lane, kr their Karatsuba halves;
+ * pw and kr point at pow + i and kar + i (16-byte aligned). */
+static inline void gh256_mul_acc(gh256_acc *s, __m256i x, const __m128i *pw, const __m128i *kr)
+{
+    __m256i p = _mm256_loadu_si256((const __m256i *)(const void *)pw);
+    __m256i k = _mm256_loadu_si256((const __m256i *)(const void *)kr);
+    __m256i xm = _mm256_xor_si256(x, _mm256_shuffle_epi32(x, 0x4E));
+    s->lo = _mm256_xor_si256(s->lo, _mm256_clmulepi64_epi128(x, p, 0x00));
+    s->hi = _mm256_xor_si256(s->hi, _mm256_clmulepi64_epi128(x, p, 0x11));
+    s->mid = _mm256_xor_si256(s->mid, _mm256_clmulepi64_epi128(xm, k, 0x00));
+}
+
+static inline __m128i gh256_fold(__m256i v)
+{
+    return _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+}
+
+/* Fold the lanes of s into t (both are sums of products, so XOR). */
+static inline void gh256_fold_into(gh_acc *t, const gh256_acc *s)
+{
+    t->lo = _mm_xor_si128(t->lo, gh256_fold(s->lo));
+    t->hi = _mm_xor_si128(t->hi, gh256_fold(s->hi));
+    t->mid = _mm_xor_si128(t->mid, gh256_fold(s->mid));
+}
+
+/* gh_batch for 1 <= n <= 16 blocks, two per register: pairs of blocks
+ * meet pairs of powers (pow[16-n+i], pow[16-n+i+1]); an odd last block
+ * (power H^1) goes through the 128-bit path.  One reduction. */
+static inline __m128i gh256_batch(const ghash_x86_key *k, __m128i y, const uint8_t *in, size_t n)
+{
+    const __m128i *p = k->pow + (GHASH_X86_MAXPOW - n), *q = k->kar + (GHASH_X86_MAXPOW - n);
+    __m256i a = _mm256_zextsi128_si256(y);   /* y, added to block 0 */
+    gh256_acc s2;
+    gh_acc s;
+    size_t i = 0;
+
+    gh_acc_zero(&s);
+    gh256_acc_zero(&s2);
+    for (; i + 2 <= n; i += 2) {
+        gh256_mul_acc(&s2, _mm256_xor_si256(gh256_load(in + 16 * i), a), p + i, q + i);
+        a = _mm256_setzero_si256();
+    }
+    if (i < n)   /* an odd last block, or n == 1 (then y is still in a) */
+        gh_mul_acc(&s, _mm_xor_si128(gh_load(in + 16 * i), _mm256_castsi256_si128(a)), p[i], q[i]);
+    gh256_fold_into(&s, &s2);
+    return gh_finish(&s);
+}
+
+#endif /* __AVX2__ && __VPCLMULQDQ__ */
+
+#endif /* __x86_64__ */
+#endif

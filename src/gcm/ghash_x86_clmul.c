@@ -1,0 +1,53 @@
+/*
+ * ghash_x86_clmul.c - GHASH (SP 800-38D section 6.4) with PCLMULQDQ on
+ * 128-bit registers.  Registry "ghash", entry "clmul", needs PCLMUL and
+ * SSSE3 (PSHUFB for the byte order).  Built with -mpclmul -mssse3 only.
+ *
+ * The trick (ghash_x86.h): blocks are kept bit-reflected, H is stored as
+ * "H << 1" so that a product divided by X^128 is the GF(2^128) product,
+ * and eight blocks are multiplied by H^8 .. H^1 (Karatsuba, three
+ * PCLMULQDQ each) and summed before one two-multiply reduction.  The eight
+ * products are independent, so their latencies overlap; only the reduction
+ * is on the chain from one batch to the next.
+ *
+ * The AES-GCM loop that runs AES-NI and this GHASH in one pass is in
+ * gcm_x86_ni.c and reached through the ops' gcm_crypt hook.
+ * Constant time: PCLMULQDQ's timing does not depend on its operands, and
+ * nothing here branches on or indexes by H or the data.
+ */
+#include "gcm/ghash_x86.h"
+
+#if defined(__x86_64__)
+
+#define CLMUL_BATCH 8
+
+static void ghash_clmul_init(ic_ghash_key *hk, const uint8_t h[16])
+{
+    ghash_x86_key *k = (ghash_x86_key *)(void *)hk->storage;
+    memset(hk->storage, 0, sizeof hk->storage);
+    gh_key_powers(k, h, CLMUL_BATCH);
+}
+
+/* Whole batches of eight, then the rest (1..7 blocks) as one smaller
+ * batch with the powers H^r .. H^1: one reduction either way. */
+static void ghash_clmul_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)
+{
+    const ghash_x86_key *k = ghash_x86_key_of(hk);
+    __m128i acc;
+    if (nblocks == 0)
+        return;
+    acc = gh_load(y);
+    for (; nblocks >= CLMUL_BATCH; nblocks -= CLMUL_BATCH, in += 16 * CLMUL_BATCH)
+        acc = gh_batch(k, acc, in, CLMUL_BATCH);
+    if (nblocks != 0)
+        acc = gh_batch(k, acc, in, nblocks);
+    gh_store(y, acc);
+}
+
+const ic_ghash_ops ghash_clmul_ops = {
+    .init = ghash_clmul_init,
+    .blocks = ghash_clmul_blocks,
+    .gcm_crypt = gcm_x86_ni_crypt,
+};
+
+#endif /* __x86_64__ */

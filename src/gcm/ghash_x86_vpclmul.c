@@ -1,0 +1,54 @@
+/*
+ * ghash_x86_vpclmul.c - GHASH (SP 800-38D section 6.4) with VPCLMULQDQ on
+ * 256-bit registers, two blocks per register.  Registry "ghash", entry
+ * "vpclmul", needs VPCLMULQDQ, AVX2 (and AVX), PCLMUL and SSSE3.  Built
+ * with -mpclmul -mssse3 -mavx2 -mvpclmulqdq; no AVX-512.
+ *
+ * The trick is that of ghash_x86_clmul.c (ghash_x86.h: reflected blocks,
+ * "H << 1", Karatsuba, one Montgomery reduction per batch) with sixteen
+ * blocks per batch: a 256-bit load takes blocks 2j and 2j+1, and a 256-bit
+ * load of pow[2j] (the key layout keeps the powers in block order) gives
+ * H^(16-2j) and H^(15-2j) in the matching lanes, so one VPCLMULQDQ does
+ * two products.  The three Karatsuba sums stay 256 bits wide over the
+ * whole batch; the two lanes are folded together only before the single
+ * reduction, which stays 128-bit.
+ *
+ * The stitched AES-GCM that goes with it is gcm_x86_vaes.c (VAES keys,
+ * 16 blocks in flight) or gcm_x86_ni.c (AES-NI keys), reached through
+ * gcm_crypt.  Constant time: carry-less multiplies, no secret branch or
+ * index.
+ */
+#include "gcm/ghash_x86.h"
+
+#if defined(__x86_64__)
+
+#define VP_BATCH 16
+
+static void ghash_vpclmul_init(ic_ghash_key *hk, const uint8_t h[16])
+{
+    ghash_x86_key *k = (ghash_x86_key *)(void *)hk->storage;
+    memset(hk->storage, 0, sizeof hk->storage);
+    gh_key_powers(k, h, VP_BATCH);
+}
+
+static void ghash_vpclmul_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)
+{
+    const ghash_x86_key *k = ghash_x86_key_of(hk);
+    __m128i acc;
+    if (nblocks == 0)
+        return;
+    acc = gh_load(y);
+    for (; nblocks >= VP_BATCH; nblocks -= VP_BATCH, in += 16 * VP_BATCH)
+        acc = gh256_batch(k, acc, in, VP_BATCH);
+    if (nblocks != 0)
+        acc = gh256_batch(k, acc, in, nblocks);
+    gh_store(y, acc);
+}
+
+const ic_ghash_ops ghash_vpclmul_ops = {
+    .init = ghash_vpclmul_init,
+    .blocks = ghash_vpclmul_blocks,
+    .gcm_crypt = gcm_x86_vaes_crypt,
+};
+
+#endif /* __x86_64__ */

@@ -1,0 +1,347 @@
+/*
+ * test_gcm_x86.c - the x86-64 AES-GCM paths that test_gcm.c reaches only by
+ * chance: the stitched CTR + GHASH loops behind ic_ghash_ops.gcm_crypt
+ * (gcm_x86_ni.c: AES-NI, 8 blocks a batch; gcm_x86_vaes.c: VAES, 16) and
+ * the batch tails of the "clmul" / "vpclmul" GHASH.
+ *
+ *  1. the hook itself, for every available (ghash, aes) pair: its block
+ *     count (whole batches for an x86 AES key, nothing for any other key),
+ *     and its output, counter and GHASH accumulator against the portable
+ *     ctr32 + GHASH (the last entries of the tables) on lengths around the
+ *     8, 16 and 32-block boundaries, misaligned and in place, with the
+ *     32-bit counter wrapping at every position inside a batch while the
+ *     96 fixed bits (all ones, so a carry out of inc32 would show) stay;
+ *     nothing written outside out.
+ *  2. GHASH blocks() on 1..70 blocks and split at every batch position,
+ *     against the portable GHASH.
+ *  3. the public streaming API per pair, against a context bound to the
+ *     portable implementations: a first piece that leaves a partial block
+ *     (so the hook starts after it), then the bulk, lengths around the
+ *     batch sizes, in place and misaligned, encrypt and decrypt, and the
+ *     counter set to wrap inside the bulk.
+ * On other architectures there is nothing x86 to test; the program checks
+ * that no x86 implementation is listed.
+ */
+#include "testlib.h"
+#include "core/internal.h"
+#include "gcm/ghash_impl.h"
+#include "aes/aes_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint8_t *xmalloc(size_t n)
+{
+    uint8_t *p = malloc(n ? n : 1);
+    if (!p) {
+        perror("malloc");
+        exit(2);
+    }
+    return p;
+}
+
+static int all_byte(const uint8_t *p, size_t n, uint8_t v)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != v)
+            return 0;
+    return 1;
+}
+
+static const ic_ghash_ops *ghash_named(const char *name)
+{
+    for (size_t i = 0; i < ic_nimpls_ghash; i++)
+        if (strcmp(ic_impls_ghash[i].name, name) == 0)
+            return ic_impls_ghash[i].ops;
+    return NULL;
+}
+
+static const char *portable_name(const char *prim) { return ic_impl_name(prim, ic_impl_count(prim) - 1); }
+static const ic_ghash_ops *ghash_portable(void) { return ic_impls_ghash[ic_nimpls_ghash - 1].ops; }
+
+/* An AES key expanded by implementation name (selection restored). */
+static int aes_key_by(ic_aes_key *k, const char *name, const uint8_t *key, size_t kl)
+{
+    const char *was = ic_impl_selected("aes");
+    int r = ic_impl_select("aes", name);
+    if (r == IC_OK)
+        r = ic_aes_init(k, key, kl);
+    ic_impl_select("aes", was);
+    return r;
+}
+
+#if defined(__x86_64__)
+
+/* The whole blocks the hook should take: batches of 16 for the VAES loop
+ * (ghash vpclmul with a vaes key), of 8 for the AES-NI loop (any x86 GHASH
+ * with an ni key, clmul with a vaes key), none for a portable key. */
+static size_t expected_blocks(const char *ghash, const char *aes, size_t nb)
+{
+    if (strcmp(aes, "ni") != 0 && strcmp(aes, "vaes") != 0)
+        return 0;
+    if (strcmp(ghash, "vpclmul") == 0 && strcmp(aes, "vaes") == 0)
+        return nb - nb % 16;
+    return nb - nb % 8;
+}
+
+typedef struct {
+    const char *ghash;     /* name of the GHASH under test */
+} pair_arg;
+
+/* The hook's definition on portable parts: ctr32 then GHASH of out
+ * (encrypt) or GHASH of in then ctr32 (decrypt). */
+static void hook_reference(const ic_aes_key *rk, const ic_ghash_key *rh, int enc, uint8_t ctr[16],
+                           uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nb)
+{
+    const ic_aes_ops *a = rk->ops;
+    const ic_ghash_ops *g = rh->ops;
+    if (!enc)
+        g->blocks(rh, y, in, nb);
+    a->ctr32(rk, ctr, out, in, nb);
+    if (enc)
+        g->blocks(rh, y, out, nb);
+}
+
+/* One hook call against the reference. */
+static void hook_one(const char *combo, const char *gname, const char *aname, const ic_ghash_ops *g,
+                     size_t nb, uint32_t ctr_lo, int enc, int inplace)
+{
+    size_t kl = 16 + 8 * tl_rand_below(3), len = 16 * nb;
+    size_t oi = tl_rand_below(16), oo = tl_rand_below(16);
+    uint8_t key[32], h[16], ctr0[16], y0[16], ctr[16], y[16], rctr[16], ry[16];
+    uint8_t *ibuf = xmalloc(len + 32), *obuf = xmalloc(len + 32), *ref = xmalloc(len + 1);
+    uint8_t *in = ibuf + oi, *out = inplace ? in : obuf + oo;
+    ic_aes_key k, rk;
+    ic_ghash_key hk, rh;
+    size_t want = expected_blocks(gname, aname, nb), got;
+
+    tl_rand_bytes(key, kl);
+    tl_rand_bytes(h, 16);
+    tl_rand_bytes(y0, 16);
+    tl_rand_bytes(ctr0, 12);
+    if (tl_rand_below(2))
+        memset(ctr0 + 8, 0xff, 4);   /* a carry out of inc32 would change these */
+    ic_store32_be(ctr0 + 12, ctr_lo);
+    tl_rand_bytes(ibuf, len + 32);
+    memset(obuf, 0x5A, len + 32);
+    memcpy(ref, in, len);
+
+    CHECK(aes_key_by(&k, aname, key, kl) == IC_OK, "%s: key", combo);
+    CHECK(aes_key_by(&rk, portable_name("aes"), key, kl) == IC_OK, "%s: reference key", combo);
+    g->init(&hk, h);
+    hk.ops = g;
+    ghash_portable()->init(&rh, h);
+    rh.ops = ghash_portable();
+
+    memcpy(ctr, ctr0, 16);
+    memcpy(y, y0, 16);
+    got = g->gcm_crypt(&k, &hk, enc, ctr, y, out, in, nb);
+    CHECK(got == want, "%s: hook took %zu of %zu blocks, expected %zu", combo, got, nb, want);
+    if (got > nb)
+        got = nb;   /* keep the comparisons below in bounds */
+
+    memcpy(rctr, ctr0, 16);
+    memcpy(ry, y0, 16);
+    hook_reference(&rk, &rh, enc, rctr, ry, ref, ref, got);
+    CHECK_MEM(out, ref, 16 * got, "%s: %s %zu blocks, counter %08x, in place %d", combo,
+              enc ? "encrypt" : "decrypt", nb, (unsigned)ctr_lo, inplace);
+    CHECK_MEM(ctr, rctr, 16, "%s: counter after %zu blocks from %08x", combo, got, (unsigned)ctr_lo);
+    CHECK_MEM(y, ry, 16, "%s: GHASH after %zu blocks (%s)", combo, got, enc ? "encrypt" : "decrypt");
+    if (inplace)
+        CHECK(memcmp(in + 16 * got, ref + 16 * got, len - 16 * got) == 0, "%s: blocks past the count untouched",
+              combo);
+    else
+        CHECK(all_byte(obuf, oo, 0x5A) && all_byte(out + 16 * got, len - 16 * got + 32 - oo, 0x5A),
+              "%s: nothing written outside out[0, 16 * count)", combo);
+    ic_aes_wipe(&k);
+    ic_aes_wipe(&rk);
+    free(ibuf); free(obuf); free(ref);
+}
+
+static const size_t hook_lengths[] = {
+    0, 1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 47, 48, 49, 63, 64, 65, 127, 128, 129, 256, 1031,
+};
+#define NHOOKLEN (sizeof hook_lengths / sizeof hook_lengths[0])
+
+static void hook_aes(const char *aname, void *arg)
+{
+    const pair_arg *pa = arg;
+    const ic_ghash_ops *g = ghash_named(pa->ghash);
+    char combo[64];
+    snprintf(combo, sizeof combo, "[ghash/%s aes/%s hook]", pa->ghash, aname);
+    if (!CHECK(g != NULL && g->gcm_crypt != NULL, "%s: x86 GHASH has the gcm_crypt hook", combo))
+        return;
+
+    /* every length class, both directions, both buffer modes */
+    for (size_t i = 0; i < NHOOKLEN; i++)
+        for (int enc = 0; enc < 2; enc++)
+            for (int inplace = 0; inplace < 2; inplace++)
+                hook_one(combo, pa->ghash, aname, g, hook_lengths[i], tl_rand64() & 0xffffffffu, enc, inplace);
+
+    /* inc32 wraps at each position of the first, second and third batch
+     * (48 blocks: three VAES batches, six AES-NI ones), and just after */
+    for (uint32_t w = 0; w <= 49; w++)
+        hook_one(combo, pa->ghash, aname, g, 48, 0xffffffffu - w, (int)(w & 1), (int)(w >> 1 & 1));
+    hook_one(combo, pa->ghash, aname, g, 64, 0, 1, 0);
+}
+
+/* ---- 2. GHASH batch tails --------------------------------------------- */
+
+static void blocks_vs_portable(const char *gname)
+{
+    const ic_ghash_ops *g = ghash_named(gname), *p = ghash_portable();
+    ic_ghash_key hk, rh;
+    uint8_t h[16], y[16], ry[16], *buf = xmalloc(70 * 16 + 16);
+    for (size_t nb = 1; nb <= 70; nb++) {
+        const uint8_t *in = buf + tl_rand_below(16);
+        tl_rand_bytes(h, 16);
+        tl_rand_bytes(y, 16);
+        tl_rand_bytes(buf, 70 * 16 + 16);
+        memcpy(ry, y, 16);
+        g->init(&hk, h);
+        p->init(&rh, h);
+        g->blocks(&hk, y, in, nb);
+        p->blocks(&rh, ry, in, nb);
+        CHECK_MEM(y, ry, 16, "ghash/%s: %zu blocks vs portable", gname, nb);
+        /* the same split at every position: two calls, two batch tails */
+        for (size_t cut = 1; cut < nb && nb <= 34; cut++) {
+            uint8_t y2[16];
+            memcpy(y2, y, 16);
+            memcpy(ry, y, 16);
+            g->blocks(&hk, y2, in, cut);
+            g->blocks(&hk, y2, in + 16 * cut, nb - cut);
+            p->blocks(&rh, ry, in, nb);
+            CHECK_MEM(y2, ry, 16, "ghash/%s: %zu blocks split at %zu", gname, nb, cut);
+        }
+    }
+    free(buf);
+}
+
+/* ---- 3. the public API around the hook --------------------------------- */
+
+static void ref_ctx(ic_gcm_ctx *c, const uint8_t *key, size_t kl)
+{
+    const char *g = ic_impl_selected("ghash"), *a = ic_impl_selected("aes");
+    ic_impl_select("ghash", portable_name("ghash"));
+    ic_impl_select("aes", portable_name("aes"));
+    CHECK(ic_gcm_init(c, key, kl) == IC_OK, "reference init");
+    ic_impl_select("ghash", g);
+    ic_impl_select("aes", a);
+}
+
+/* Encrypt and decrypt len bytes as a first piece of `first` bytes and the
+ * rest in one call, against the reference context; optionally with the
+ * counter set so inc32 wraps `wrap` blocks into the message. */
+static void api_one(const char *combo, size_t len, size_t first, int inplace, long wrap)
+{
+    size_t kl = 16 + 8 * tl_rand_below(3), oi = tl_rand_below(16), oo = tl_rand_below(16);
+    uint8_t key[32], iv[12], aad[20], tag[16], rtag[16];
+    uint8_t *pt = xmalloc(len), *rct = xmalloc(len);
+    uint8_t *ibuf = xmalloc(len + 32), *obuf = xmalloc(len + 32);
+    uint8_t *in = ibuf + oi, *out = inplace ? in : obuf + oo;
+    ic_gcm_ctx c, ref;
+
+    tl_rand_bytes(key, kl);
+    tl_rand_bytes(iv, 12);
+    tl_rand_bytes(aad, sizeof aad);
+    tl_rand_bytes(pt, len);
+    if (first > len)
+        first = len;
+
+    ref_ctx(&ref, key, kl);
+    CHECK(ic_gcm_init(&c, key, kl) == IC_OK, "%s: init", combo);
+    CHECK(c.ghash.ops == ic_ops(IC_PRIM_GHASH) && c.aes.ops == ic_ops(IC_PRIM_AES), "%s: bound to the selection",
+          combo);
+    for (int enc = 1; enc >= 0; enc--) {
+        const uint8_t *src = enc ? pt : rct;
+        CHECK(ic_gcm_start(&ref, iv, 12) == IC_OK && ic_gcm_start(&c, iv, 12) == IC_OK, "%s: start", combo);
+        if (wrap >= 0) {
+            /* the 32-bit counter runs out `wrap` blocks in (both contexts) */
+            ic_store32_be(ref.ctr + 12, (uint32_t)(0 - (uint32_t)wrap));
+            memcpy(c.ctr, ref.ctr, 16);
+        }
+        CHECK(ic_gcm_aad(&ref, aad, sizeof aad) == IC_OK && ic_gcm_aad(&c, aad, sizeof aad) == IC_OK, "%s: aad",
+              combo);
+        if (enc)
+            CHECK(ic_gcm_encrypt(&ref, rct, pt, len) == IC_OK && ic_gcm_finish(&ref, rtag, 16) == IC_OK,
+                  "%s: reference", combo);
+        memcpy(in, src, len);
+        if (!inplace)
+            memset(obuf, 0x5A, len + 32);
+        if (enc)
+            CHECK(ic_gcm_encrypt(&c, out, in, first) == IC_OK
+                  && ic_gcm_encrypt(&c, out + first, in + first, len - first) == IC_OK
+                  && ic_gcm_finish(&c, tag, 16) == IC_OK, "%s: encrypt", combo);
+        else
+            CHECK(ic_gcm_decrypt(&c, out, in, first) == IC_OK
+                  && ic_gcm_decrypt(&c, out + first, in + first, len - first) == IC_OK
+                  && ic_gcm_verify(&c, rtag, 16) == IC_OK, "%s: decrypt and verify", combo);
+        CHECK_MEM(out, enc ? rct : pt, len, "%s: %s %zu bytes as %zu + %zu, in place %d, wrap %ld", combo,
+                  enc ? "ciphertext" : "plaintext", len, first, len - first, inplace, wrap);
+        if (enc)
+            CHECK_MEM(tag, rtag, 16, "%s: tag, %zu bytes as %zu + %zu, wrap %ld", combo, len, first, len - first,
+                      wrap);
+        if (!inplace)
+            CHECK(all_byte(obuf, oo, 0x5A) && all_byte(out + len, 32 - oo, 0x5A), "%s: wrote outside out",
+                  combo);
+    }
+    ic_gcm_wipe(&c);
+    ic_gcm_wipe(&ref);
+    free(pt); free(rct); free(ibuf); free(obuf);
+}
+
+static void api_aes(const char *aname, void *arg)
+{
+    const pair_arg *pa = arg;
+    static const size_t lens[] = {0, 15, 16, 17, 127, 128, 129, 143, 255, 256, 257, 271, 511, 512, 513,
+                                  527, 1024, 4095, 4096, 4111, 16384 + 7, 65536 + 13};
+    static const size_t firsts[] = {0, 1, 5, 15, 16, 17, 31};
+    char combo[64];
+    snprintf(combo, sizeof combo, "[ghash/%s aes/%s api]", pa->ghash, aname);
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
+        for (size_t f = 0; f < sizeof firsts / sizeof firsts[0]; f++)
+            api_one(combo, lens[i], firsts[f], (int)tl_rand_below(2), -1);
+    /* the counter wraps inside the bulk, at a few positions of a batch */
+    for (long w = 0; w <= 33; w++)
+        api_one(combo, 48 * 16 + 5, 3 + (size_t)w % 17, (int)(w & 1), w);
+}
+
+static void per_ghash(const char *gname, void *arg)
+{
+    pair_arg pa = {gname};
+    if (strcmp(gname, "clmul") != 0 && strcmp(gname, "vpclmul") != 0) {
+        /* the portable GHASH has no hook: gcm.c's plain path only */
+        CHECK(ghash_named(gname)->gcm_crypt == NULL, "ghash/%s: no gcm_crypt hook", gname);
+        return;
+    }
+    blocks_vs_portable(gname);
+    tl_for_each_impl("aes", hook_aes, &pa);
+    tl_for_each_impl("aes", api_aes, &pa);
+    (void)arg;
+}
+
+int main(void)
+{
+    int nx86 = 0;
+    for (size_t i = 0; i < ic_impl_count("ghash"); i++) {
+        const char *n = ic_impl_name("ghash", i);
+        if (strcmp(n, "clmul") == 0 || strcmp(n, "vpclmul") == 0)
+            nx86 += ic_impl_available("ghash", i);
+    }
+    printf("x86 GHASH implementations available: %d\n", nx86);
+    CHECK(ghash_named("clmul") != NULL && ghash_named("vpclmul") != NULL, "x86 GHASH entries listed");
+    CHECK(tl_for_each_impl("ghash", per_ghash, NULL) >= 1, "at least one GHASH ran");
+    return tl_finish();
+}
+
+#else /* not x86-64 */
+
+int main(void)
+{
+    CHECK(ghash_named("clmul") == NULL && ghash_named("vpclmul") == NULL, "no x86 GHASH listed here");
+    CHECK(ghash_portable()->gcm_crypt == NULL, "portable GHASH has no hook");
+    (void)aes_key_by; (void)all_byte; (void)xmalloc;
+    return tl_finish();
+}
+
+#endif
