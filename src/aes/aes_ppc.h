@@ -1,0 +1,106 @@
+/*
+ * aes_ppc.h - what the POWER8 AES backend (aes_ppc_p8.c) shares with the
+ * POWER8 GHASH / AES-GCM code: the round-key layout inside ic_aes_key, and
+ * the vector helpers that keep every register in one byte order.
+ *
+ * The one rule (000_6ee591281a7c6f71.txt, chapter 4 "Endianness" and
+ * chapter 6): the crypto instructions see a register as 16 bytes, byte 0 the
+ * leftmost (most significant) one, whatever the byte order of the host.  So
+ * every 16-byte block of data enters a register through p8_load_be() (a
+ * plain load on big-endian ppc64, load plus one byte permute on ppc64le) and
+ * leaves through p8_store_be().  After that a register holds the block as a
+ * big-endian 128-bit number on both hosts: vcipher, vpmsumd, vadduqm,
+ * vsldoi and the constants below then behave identically on ppc64 and
+ * ppc64le, and no other code needs an #ifdef on the byte order.
+ *
+ * Round-key layout ("p8" keys):
+ *   storage[16*i], i = 0..rounds: encryption round key i of FIPS 197
+ *   section 5.2 as the register image vec_st leaves in memory, i.e. already
+ *   in the big-endian register order above.  vec_ld (one aligned lvx, no
+ *   permute) gives back the register vcipher wants: the swap is paid once
+ *   at key setup instead of at every use (chapter 4 "Strategy").
+ * Decryption uses the same keys in reverse order: vncipher applies
+ * AddRoundKey before InvMixColumns, which is FIPS 197's straightforward
+ * Inverse Cipher (section 5.3), so no InvMixColumns'ed key copy is needed.
+ *
+ * The helpers need <altivec.h> and -mcpu=power8 (-mcrypto), so they are only
+ * seen by files compiled with those flags (cmake/backend_flags.cmake);
+ * anything else sees only the ops declaration.
+ */
+#ifndef INCORE_AES_PPC_H
+#define INCORE_AES_PPC_H
+
+#include "aes/aes_impl.h"
+
+#if defined(__powerpc64__)
+
+/* The POWER8 implementation (registry entry "p8", aes_ppc_p8.c). */
+extern const ic_aes_ops ic_aes_p8_ops;
+
+/* 1 when k was expanded by the p8 backend, so its storage has the layout
+ * above and a POWER8 GCM may run the rounds on it directly. */
+static inline int aes_ppc_key_native(const ic_aes_key *k)
+{
+    return k->ops == (const void *)&ic_aes_p8_ops;
+}
+
+#if defined(__CRYPTO__) && defined(__VSX__)
+#include <altivec.h>
+#undef vector
+#undef pixel
+#undef bool
+
+typedef __vector unsigned char p8_u8;
+typedef __vector unsigned int p8_u32;
+typedef __vector unsigned long long p8_u64;
+typedef __vector unsigned __int128 p8_u128;
+
+/* 16 bytes of memory (any alignment) -> register, byte 0 leftmost. */
+static inline p8_u8 p8_load_be(const uint8_t *p)
+{
+    return vec_xl_be(0, (unsigned char *)(uintptr_t)p);
+}
+
+static inline void p8_store_be(p8_u8 v, uint8_t *p)
+{
+    vec_xst_be(v, 0, (unsigned char *)p);
+}
+
+/* Round key i of a p8 key (aligned: storage is _Alignas(64)). */
+static inline p8_u8 p8_rk(const ic_aes_key *k, unsigned i)
+{
+    return vec_ld((int)(16 * i), (const unsigned char *)k->storage);
+}
+
+/* The four round instructions (GCC's builtins take 64x2 vectors, chapter 4
+ * "Functions"). */
+static inline p8_u8 p8_enc(p8_u8 s, p8_u8 k)
+{
+    return (p8_u8)__builtin_crypto_vcipher((p8_u64)s, (p8_u64)k);
+}
+static inline p8_u8 p8_enclast(p8_u8 s, p8_u8 k)
+{
+    return (p8_u8)__builtin_crypto_vcipherlast((p8_u64)s, (p8_u64)k);
+}
+static inline p8_u8 p8_dec(p8_u8 s, p8_u8 k)
+{
+    return (p8_u8)__builtin_crypto_vncipher((p8_u64)s, (p8_u64)k);
+}
+static inline p8_u8 p8_declast(p8_u8 s, p8_u8 k)
+{
+    return (p8_u8)__builtin_crypto_vncipherlast((p8_u64)s, (p8_u64)k);
+}
+
+/* A register whose last (least significant) 32-bit word is n, the rest 0
+ * (the counter increments): vsldoi by 4 takes bytes 4..19 of zero || (n in
+ * every word), i.e. 12 zero bytes then one copy of n.  vsldoi counts bytes
+ * from the left of the register on both hosts (GCC does not renumber
+ * vec_sld for little-endian, checked under QEMU on both). */
+static inline p8_u8 p8_word(uint32_t n)
+{
+    return vec_sld(vec_splats((unsigned char)0), (p8_u8)vec_splats(n), 4);
+}
+
+#endif /* __CRYPTO__ && __VSX__ */
+#endif /* __powerpc64__ */
+#endif
