@@ -32,22 +32,22 @@ typedef struct ic_aes_key {
     unsigned keylen;      /* 16, 24 or 32; 0 = not initialised */
 } ic_aes_key;
 
-int  ic_aes_init(ic_aes_key *k, const uint8_t *key, size_t keylen);   /* 16, 24, 32 */
-void ic_aes_wipe(ic_aes_key *k);
+IC_API int  ic_aes_init(ic_aes_key *k, const uint8_t *key, size_t keylen);   /* 16, 24, 32 */
+IC_API void ic_aes_wipe(ic_aes_key *k);
 
 /* ECB and CBC: len must be a multiple of 16 (IC_ERR_LENGTH otherwise). */
-int ic_aes_ecb_encrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len);
-int ic_aes_ecb_decrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len);
-int ic_aes_cbc_encrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
-int ic_aes_cbc_decrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
+IC_API int ic_aes_ecb_encrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len);
+IC_API int ic_aes_ecb_decrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len);
+IC_API int ic_aes_cbc_encrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
+IC_API int ic_aes_cbc_decrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
 
 /* Stream modes take any length.  iv / ctr are updated so that consecutive
  * calls continue the stream, provided every call but the last passes a
  * multiple of 16 bytes.  CTR uses a full 128-bit big-endian counter. */
-int ic_aes_ctr_crypt(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t len);
-int ic_aes_cfb128_encrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
-int ic_aes_cfb128_decrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
-int ic_aes_ofb_crypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
+IC_API int ic_aes_ctr_crypt(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t len);
+IC_API int ic_aes_cfb128_encrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
+IC_API int ic_aes_cfb128_decrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
+IC_API int ic_aes_ofb_crypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len);
 
 #ifdef __cplusplus
 }

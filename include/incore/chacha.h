@@ -42,19 +42,19 @@ extern "C" {
  * must not wrap: more than (2^32 - counter) * 64 bytes is IC_ERR_TOOLONG.
  * Calls chain when every call but the last passes a multiple of 64 bytes
  * and the next counter is counter + len / 64. */
-int ic_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
+IC_API int ic_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
                     const uint8_t key[32], const uint8_t nonce[12], uint32_t counter);
 
 /* HChaCha20 (draft-irtf-cfrg-xchacha-03 section 2.2): a 32-byte subkey from
  * a key and a 16-byte input, the first step of XChaCha20. */
-int ic_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16]);
+IC_API int ic_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16]);
 
 /* XChaCha20: ChaCha20 under HChaCha20(key, nonce[0..15]) with nonce[16..23]
  * as the 64-bit nonce and a 64-bit block counter (libsodium's
  * crypto_stream_xchacha20, which equals the draft's construction for
  * counters below 2^32).  More than (2^64 - counter) * 64 bytes is
  * IC_ERR_TOOLONG. */
-int ic_xchacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
+IC_API int ic_xchacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
                      const uint8_t key[32], const uint8_t nonce[24], uint64_t counter);
 
 /* AEAD_CHACHA20_POLY1305 (RFC 8439 section 2.8), tag detached.
@@ -62,11 +62,11 @@ int ic_xchacha20_xor(uint8_t *out, const uint8_t *in, size_t len,
  * len above IC_CHACHA20_POLY1305_MAX_LEN is IC_ERR_TOOLONG.
  * open: checks the tag over aad and the ciphertext BEFORE decrypting; on
  * a mismatch returns IC_ERR_AUTH with out zeroed (also when out == in). */
-int ic_chacha20_poly1305_seal(const uint8_t key[32], const uint8_t nonce[12],
+IC_API int ic_chacha20_poly1305_seal(const uint8_t key[32], const uint8_t nonce[12],
                               const uint8_t *aad, size_t aadlen,
                               const uint8_t *in, size_t len,
                               uint8_t *out, uint8_t tag[16]);
-int ic_chacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[12],
+IC_API int ic_chacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[12],
                               const uint8_t *aad, size_t aadlen,
                               const uint8_t *in, size_t len,
                               uint8_t *out, const uint8_t tag[16]);
@@ -74,11 +74,11 @@ int ic_chacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[12],
 /* AEAD_XChaCha20_Poly1305 (draft-irtf-cfrg-xchacha-03 section 2.3): the
  * above under HChaCha20(key, nonce[0..15]) with nonce 0^4 || nonce[16..23].
  * A random 24-byte nonce is safe to use.  Same statuses and limits. */
-int ic_xchacha20_poly1305_seal(const uint8_t key[32], const uint8_t nonce[24],
+IC_API int ic_xchacha20_poly1305_seal(const uint8_t key[32], const uint8_t nonce[24],
                                const uint8_t *aad, size_t aadlen,
                                const uint8_t *in, size_t len,
                                uint8_t *out, uint8_t tag[16]);
-int ic_xchacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[24],
+IC_API int ic_xchacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[24],
                                const uint8_t *aad, size_t aadlen,
                                const uint8_t *in, size_t len,
                                uint8_t *out, const uint8_t tag[16]);

@@ -17,6 +17,14 @@ extern "C" {
 
 #define IC_VERSION_STRING "0.1.0"
 
+/* Marks the public API: the library is built with hidden visibility so that
+ * only these symbols are exported from libincore.so. */
+#if defined(__GNUC__)
+#define IC_API __attribute__((visibility("default")))
+#else
+#define IC_API
+#endif
+
 enum {
     IC_OK              = 0,
     IC_ERR_NULL        = -1,  /* NULL pointer where data is required        */
@@ -35,42 +43,42 @@ enum {
     IC_ERR_SELFTEST    = -14  /* a known-answer self-test gave a wrong answer */
 };
 
-const char *ic_version(void);
-const char *ic_status_str(int status);
+IC_API const char *ic_version(void);
+IC_API const char *ic_status_str(int status);
 
 /* Zero memory in a way the compiler may not elide (keys, state). */
-void ic_wipe(void *p, size_t len);
+IC_API void ic_wipe(void *p, size_t len);
 
 /* Constant-time comparison: 1 if equal, 0 if not; time depends only on len. */
-int ic_ct_equal(const void *a, const void *b, size_t len);
+IC_API int ic_ct_equal(const void *a, const void *b, size_t len);
 
 /* ---- CPU features ------------------------------------------------------
  * One bit per feature of any architecture; only the bits of the running
  * architecture can ever be set.  ic_cpu_features() is what detection found
  * minus the mask (INCORE_CPU or ic_cpu_set_mask()).                        */
-uint64_t    ic_cpu_detected(void);            /* before masking            */
-uint64_t    ic_cpu_features(void);            /* after masking             */
-int         ic_cpu_set_mask(uint64_t keep);   /* keep only these; reselects */
-int         ic_cpu_parse(const char *spec, uint64_t *keep); /* INCORE_CPU syntax */
-const char *ic_cpu_feature_name(unsigned bit);/* NULL past the last bit    */
-const char *ic_cpu_arch(void);                /* "x86-64", "aarch64", ...  */
-const char *ic_cpu_model(void);               /* brand string when known   */
-const char *ic_env_error(void);               /* last INCORE_* parse error or NULL */
+IC_API uint64_t    ic_cpu_detected(void);            /* before masking            */
+IC_API uint64_t    ic_cpu_features(void);            /* after masking             */
+IC_API int         ic_cpu_set_mask(uint64_t keep);   /* keep only these; reselects */
+IC_API int         ic_cpu_parse(const char *spec, uint64_t *keep); /* INCORE_CPU syntax */
+IC_API const char *ic_cpu_feature_name(unsigned bit);/* NULL past the last bit    */
+IC_API const char *ic_cpu_arch(void);                /* "x86-64", "aarch64", ...  */
+IC_API const char *ic_cpu_model(void);               /* brand string when known   */
+IC_API const char *ic_env_error(void);               /* last INCORE_* parse error or NULL */
 
 /* ---- implementations ---------------------------------------------------
  * prim is a primitive name: "aes", "ghash", "sha1", "sha256", "sha512",
  * "chacha20", "poly1305", "crc32", "crc32c".  Index 0 is the best entry; the
  * last one is always the portable implementation.                          */
-size_t      ic_impl_count(const char *prim);
-const char *ic_impl_name(const char *prim, size_t i);
-int         ic_impl_available(const char *prim, size_t i);
-int         ic_impl_select(const char *prim, const char *name); /* NULL/"auto": automatic */
-const char *ic_impl_selected(const char *prim);
-const char *ic_prim_name(size_t i);           /* enumerate primitives; NULL at end */
+IC_API size_t      ic_impl_count(const char *prim);
+IC_API const char *ic_impl_name(const char *prim, size_t i);
+IC_API int         ic_impl_available(const char *prim, size_t i);
+IC_API int         ic_impl_select(const char *prim, const char *name); /* NULL/"auto": automatic */
+IC_API const char *ic_impl_selected(const char *prim);
+IC_API const char *ic_prim_name(size_t i);           /* enumerate primitives; NULL at end */
 
 /* Known-answer self-test of prim with its currently selected implementation:
  * IC_OK, IC_ERR_SELFTEST, or IC_ERR_UNKNOWN for an unknown primitive name. */
-int         ic_selftest(const char *prim);
+IC_API int         ic_selftest(const char *prim);
 
 #ifdef __cplusplus
 }

@@ -30,11 +30,11 @@ extern "C" {
 #define IC_CRC32_CHECK  0xCBF43926u /* CRC-32 of the ASCII "123456789"     */
 #define IC_CRC32C_CHECK 0xE3069283u /* CRC-32C of the ASCII "123456789"    */
 
-uint32_t ic_crc32(uint32_t crc, const void *buf, size_t len);
-uint32_t ic_crc32c(uint32_t crc, const void *buf, size_t len);
+IC_API uint32_t ic_crc32(uint32_t crc, const void *buf, size_t len);
+IC_API uint32_t ic_crc32c(uint32_t crc, const void *buf, size_t len);
 
-uint32_t ic_crc32_combine(uint32_t crc1, uint32_t crc2, uint64_t len2);
-uint32_t ic_crc32c_combine(uint32_t crc1, uint32_t crc2, uint64_t len2);
+IC_API uint32_t ic_crc32_combine(uint32_t crc1, uint32_t crc2, uint64_t len2);
+IC_API uint32_t ic_crc32c_combine(uint32_t crc1, uint32_t crc2, uint64_t len2);
 
 #ifdef __cplusplus
 }

@@ -87,32 +87,32 @@ typedef struct ic_gcm_ctx {
 
 /* Key setup: computes H and expands the AES key.  Context state afterwards:
  * waiting for ic_gcm_start(). */
-int  ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen);
+IC_API int  ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen);
 /* Begin a message with this IV (ivlen >= 1, 12 recommended). */
-int  ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen);
+IC_API int  ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen);
 /* Additional authenticated data; all of it before the first data call. */
-int  ic_gcm_aad(ic_gcm_ctx *c, const uint8_t *aad, size_t len);
+IC_API int  ic_gcm_aad(ic_gcm_ctx *c, const uint8_t *aad, size_t len);
 /* len bytes of in to len bytes of out (out == in allowed). */
-int  ic_gcm_encrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len);
+IC_API int  ic_gcm_encrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len);
 /* Releases unauthenticated plaintext: see the warning at the top. */
-int  ic_gcm_decrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len);
+IC_API int  ic_gcm_decrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len);
 /* Sender: write the first taglen bytes of the tag; ends the message. */
-int  ic_gcm_finish(ic_gcm_ctx *c, uint8_t *tag, size_t taglen);
+IC_API int  ic_gcm_finish(ic_gcm_ctx *c, uint8_t *tag, size_t taglen);
 /* Receiver: compare tag (taglen bytes) in constant time; IC_OK or
  * IC_ERR_AUTH.  Ends the message either way. */
-int  ic_gcm_verify(ic_gcm_ctx *c, const uint8_t *tag, size_t taglen);
+IC_API int  ic_gcm_verify(ic_gcm_ctx *c, const uint8_t *tag, size_t taglen);
 /* Erase keys and state (the context must be re-initialised to be used). */
-void ic_gcm_wipe(ic_gcm_ctx *c);
+IC_API void ic_gcm_wipe(ic_gcm_ctx *c);
 
 /* One-shot encryption: out receives len bytes (out == in allowed), tag
  * taglen bytes.  Nothing is written when an argument is rejected. */
-int  ic_aes_gcm_seal(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+IC_API int  ic_aes_gcm_seal(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
                      const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
                      uint8_t *out, uint8_t *tag, size_t taglen);
 /* One-shot authenticated decryption: the tag is checked first; on IC_OK out
  * holds the plaintext, on IC_ERR_AUTH out (len bytes) is zeroed.  With
  * out == in the ciphertext is therefore gone after a failure. */
-int  ic_aes_gcm_open(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+IC_API int  ic_aes_gcm_open(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
                      const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
                      uint8_t *out, const uint8_t *tag, size_t taglen);
 

@@ -39,22 +39,22 @@ typedef struct ic_poly1305_ctx {
 /* One-shot tag.  Void as in the API contract: with a NULL tag nothing
  * happens; a NULL key, or NULL in with len > 0, writes an all-zero tag
  * (which ic_poly1305_verify never accepts for such input). */
-void ic_poly1305(uint8_t tag[16], const void *in, size_t len, const uint8_t key[32]);
+IC_API void ic_poly1305(uint8_t tag[16], const void *in, size_t len, const uint8_t key[32]);
 
 /* IC_OK when tag is the Poly1305 of in under key, IC_ERR_AUTH otherwise;
  * the comparison takes the same time wherever the tags differ. */
-int ic_poly1305_verify(const uint8_t tag[16], const void *in, size_t len, const uint8_t key[32]);
+IC_API int ic_poly1305_verify(const uint8_t tag[16], const void *in, size_t len, const uint8_t key[32]);
 
 /* Streaming.  init: IC_ERR_NULL for a NULL ctx or key.  update: IC_ERR_NULL
  * for NULL in with len > 0, IC_ERR_STATE on a context that was never
  * initialised or is already finished (a zeroed or final-ed context; an
  * uninitialised stack struct cannot be told apart and is the caller's bug).
  * final writes the tag and wipes the context. */
-int ic_poly1305_init(ic_poly1305_ctx *ctx, const uint8_t key[32]);
-int ic_poly1305_update(ic_poly1305_ctx *ctx, const void *in, size_t len);
-int ic_poly1305_final(ic_poly1305_ctx *ctx, uint8_t tag[16]);
+IC_API int ic_poly1305_init(ic_poly1305_ctx *ctx, const uint8_t key[32]);
+IC_API int ic_poly1305_update(ic_poly1305_ctx *ctx, const void *in, size_t len);
+IC_API int ic_poly1305_final(ic_poly1305_ctx *ctx, uint8_t tag[16]);
 /* Forget a context without producing a tag (wipes key material). */
-void ic_poly1305_wipe(ic_poly1305_ctx *ctx);
+IC_API void ic_poly1305_wipe(ic_poly1305_ctx *ctx);
 
 #ifdef __cplusplus
 }

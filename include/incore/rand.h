@@ -28,8 +28,8 @@
 extern "C" {
 #endif
 
-int         ic_rand_hw(void *out, size_t len);
-const char *ic_rand_hw_source(void);
+IC_API int         ic_rand_hw(void *out, size_t len);
+IC_API const char *ic_rand_hw_source(void);
 
 #ifdef __cplusplus
 }

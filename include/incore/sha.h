@@ -74,40 +74,40 @@ typedef struct ic_sha512_ctx {   /* SHA-384, SHA-512, SHA-512/224, SHA-512/256 *
     uint32_t tag;
 } ic_sha512_ctx;
 
-void ic_sha1(uint8_t out[IC_SHA1_DIGEST_SIZE], const void *in, size_t len);
-int  ic_sha1_init(ic_sha1_ctx *ctx);
-int  ic_sha1_update(ic_sha1_ctx *ctx, const void *in, size_t len);
-int  ic_sha1_final(ic_sha1_ctx *ctx, uint8_t out[IC_SHA1_DIGEST_SIZE]);
+IC_API void ic_sha1(uint8_t out[IC_SHA1_DIGEST_SIZE], const void *in, size_t len);
+IC_API int  ic_sha1_init(ic_sha1_ctx *ctx);
+IC_API int  ic_sha1_update(ic_sha1_ctx *ctx, const void *in, size_t len);
+IC_API int  ic_sha1_final(ic_sha1_ctx *ctx, uint8_t out[IC_SHA1_DIGEST_SIZE]);
 
-void ic_sha224(uint8_t out[IC_SHA224_DIGEST_SIZE], const void *in, size_t len);
-int  ic_sha224_init(ic_sha256_ctx *ctx);
-int  ic_sha224_update(ic_sha256_ctx *ctx, const void *in, size_t len);
-int  ic_sha224_final(ic_sha256_ctx *ctx, uint8_t out[IC_SHA224_DIGEST_SIZE]);
+IC_API void ic_sha224(uint8_t out[IC_SHA224_DIGEST_SIZE], const void *in, size_t len);
+IC_API int  ic_sha224_init(ic_sha256_ctx *ctx);
+IC_API int  ic_sha224_update(ic_sha256_ctx *ctx, const void *in, size_t len);
+IC_API int  ic_sha224_final(ic_sha256_ctx *ctx, uint8_t out[IC_SHA224_DIGEST_SIZE]);
 
-void ic_sha256(uint8_t out[IC_SHA256_DIGEST_SIZE], const void *in, size_t len);
-int  ic_sha256_init(ic_sha256_ctx *ctx);
-int  ic_sha256_update(ic_sha256_ctx *ctx, const void *in, size_t len);
-int  ic_sha256_final(ic_sha256_ctx *ctx, uint8_t out[IC_SHA256_DIGEST_SIZE]);
+IC_API void ic_sha256(uint8_t out[IC_SHA256_DIGEST_SIZE], const void *in, size_t len);
+IC_API int  ic_sha256_init(ic_sha256_ctx *ctx);
+IC_API int  ic_sha256_update(ic_sha256_ctx *ctx, const void *in, size_t len);
+IC_API int  ic_sha256_final(ic_sha256_ctx *ctx, uint8_t out[IC_SHA256_DIGEST_SIZE]);
 
-void ic_sha384(uint8_t out[IC_SHA384_DIGEST_SIZE], const void *in, size_t len);
-int  ic_sha384_init(ic_sha512_ctx *ctx);
-int  ic_sha384_update(ic_sha512_ctx *ctx, const void *in, size_t len);
-int  ic_sha384_final(ic_sha512_ctx *ctx, uint8_t out[IC_SHA384_DIGEST_SIZE]);
+IC_API void ic_sha384(uint8_t out[IC_SHA384_DIGEST_SIZE], const void *in, size_t len);
+IC_API int  ic_sha384_init(ic_sha512_ctx *ctx);
+IC_API int  ic_sha384_update(ic_sha512_ctx *ctx, const void *in, size_t len);
+IC_API int  ic_sha384_final(ic_sha512_ctx *ctx, uint8_t out[IC_SHA384_DIGEST_SIZE]);
 
-void ic_sha512(uint8_t out[IC_SHA512_DIGEST_SIZE], const void *in, size_t len);
-int  ic_sha512_init(ic_sha512_ctx *ctx);
-int  ic_sha512_update(ic_sha512_ctx *ctx, const void *in, size_t len);
-int  ic_sha512_final(ic_sha512_ctx *ctx, uint8_t out[IC_SHA512_DIGEST_SIZE]);
+IC_API void ic_sha512(uint8_t out[IC_SHA512_DIGEST_SIZE], const void *in, size_t len);
+IC_API int  ic_sha512_init(ic_sha512_ctx *ctx);
+IC_API int  ic_sha512_update(ic_sha512_ctx *ctx, const void *in, size_t len);
+IC_API int  ic_sha512_final(ic_sha512_ctx *ctx, uint8_t out[IC_SHA512_DIGEST_SIZE]);
 
-void ic_sha512_224(uint8_t out[IC_SHA512_224_DIGEST_SIZE], const void *in, size_t len);
-int  ic_sha512_224_init(ic_sha512_ctx *ctx);
-int  ic_sha512_224_update(ic_sha512_ctx *ctx, const void *in, size_t len);
-int  ic_sha512_224_final(ic_sha512_ctx *ctx, uint8_t out[IC_SHA512_224_DIGEST_SIZE]);
+IC_API void ic_sha512_224(uint8_t out[IC_SHA512_224_DIGEST_SIZE], const void *in, size_t len);
+IC_API int  ic_sha512_224_init(ic_sha512_ctx *ctx);
+IC_API int  ic_sha512_224_update(ic_sha512_ctx *ctx, const void *in, size_t len);
+IC_API int  ic_sha512_224_final(ic_sha512_ctx *ctx, uint8_t out[IC_SHA512_224_DIGEST_SIZE]);
 
-void ic_sha512_256(uint8_t out[IC_SHA512_256_DIGEST_SIZE], const void *in, size_t len);
-int  ic_sha512_256_init(ic_sha512_ctx *ctx);
-int  ic_sha512_256_update(ic_sha512_ctx *ctx, const void *in, size_t len);
-int  ic_sha512_256_final(ic_sha512_ctx *ctx, uint8_t out[IC_SHA512_256_DIGEST_SIZE]);
+IC_API void ic_sha512_256(uint8_t out[IC_SHA512_256_DIGEST_SIZE], const void *in, size_t len);
+IC_API int  ic_sha512_256_init(ic_sha512_ctx *ctx);
+IC_API int  ic_sha512_256_update(ic_sha512_ctx *ctx, const void *in, size_t len);
+IC_API int  ic_sha512_256_final(ic_sha512_ctx *ctx, uint8_t out[IC_SHA512_256_DIGEST_SIZE]);
 
 /* The void one-shots cannot report an error: given out == NULL they do
  * nothing; given in == NULL with len > 0 they fill out with zeros (a value
@@ -130,20 +130,20 @@ typedef struct ic_hash_ctx {
 } ic_hash_ctx;
 
 /* 0 / NULL for a value that is not an ic_hash_alg. */
-size_t      ic_hash_digest_size(ic_hash_alg alg);
-size_t      ic_hash_block_size(ic_hash_alg alg);
-const char *ic_hash_name(ic_hash_alg alg);   /* "sha1", "sha256", "sha512-256", ... */
+IC_API size_t      ic_hash_digest_size(ic_hash_alg alg);
+IC_API size_t      ic_hash_block_size(ic_hash_alg alg);
+IC_API const char *ic_hash_name(ic_hash_alg alg);   /* "sha1", "sha256", "sha512-256", ... */
 
 /* Accepts the names of ic_hash_name() in any case, with an optional '-'
  * after "sha" and '-', '_' or '/' before a truncation ("SHA-512/256",
  * "sha512_256").  IC_ERR_UNKNOWN for anything else, IC_ERR_NULL for NULL. */
-int ic_hash_from_name(const char *name, ic_hash_alg *alg);
+IC_API int ic_hash_from_name(const char *name, ic_hash_alg *alg);
 
 /* IC_ERR_PARAM for an unknown alg; otherwise as the variant's calls. */
-int ic_hash_init(ic_hash_ctx *ctx, ic_hash_alg alg);
-int ic_hash_update(ic_hash_ctx *ctx, const void *in, size_t len);
-int ic_hash_final(ic_hash_ctx *ctx, uint8_t *out);   /* ic_hash_digest_size() bytes */
-int ic_hash(ic_hash_alg alg, uint8_t *out, const void *in, size_t len);
+IC_API int ic_hash_init(ic_hash_ctx *ctx, ic_hash_alg alg);
+IC_API int ic_hash_update(ic_hash_ctx *ctx, const void *in, size_t len);
+IC_API int ic_hash_final(ic_hash_ctx *ctx, uint8_t *out);   /* ic_hash_digest_size() bytes */
+IC_API int ic_hash(ic_hash_alg alg, uint8_t *out, const void *in, size_t len);
 
 #ifdef __cplusplus
 }
