@@ -129,38 +129,43 @@ void aes_x86_ni_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
 
 #define NB 8   /* blocks per batch */
 
+/* One round on all blocks of a batch. */
+#define ROUND_ALL(b, op, key) do { \
+    __m128i k_ = (key); \
+    for (int j_ = 0; j_ < NB; j_++) \
+        (b)[j_] = op((b)[j_], k_); \
+} while (0)
+
+/* The whole cipher on a batch, the rounds written out rather than looped
+ * (a loop makes GCC rotate the states through register copies); the only
+ * branches are on the public round count.                                */
+#define CIPHER_BATCH(b, rk, nr, op, oplast) do { \
+    ROUND_ALL(b, _mm_xor_si128, (rk)[0]); \
+    ROUND_ALL(b, op, (rk)[1]); ROUND_ALL(b, op, (rk)[2]); ROUND_ALL(b, op, (rk)[3]); \
+    ROUND_ALL(b, op, (rk)[4]); ROUND_ALL(b, op, (rk)[5]); ROUND_ALL(b, op, (rk)[6]); \
+    ROUND_ALL(b, op, (rk)[7]); ROUND_ALL(b, op, (rk)[8]); ROUND_ALL(b, op, (rk)[9]); \
+    if ((nr) > 10) { ROUND_ALL(b, op, (rk)[10]); ROUND_ALL(b, op, (rk)[11]); } \
+    if ((nr) > 12) { ROUND_ALL(b, op, (rk)[12]); ROUND_ALL(b, op, (rk)[13]); } \
+    ROUND_ALL(b, oplast, (rk)[nr]); \
+} while (0)
+
 NI_INLINE void enc_batch(const __m128i *rk, unsigned nr, __m128i b[NB])
 {
-    for (int j = 0; j < NB; j++)
-        b[j] = _mm_xor_si128(b[j], rk[0]);
-    for (unsigned r = 1; r < nr; r++) {
-        __m128i key = rk[r];
-        for (int j = 0; j < NB; j++)
-            b[j] = _mm_aesenc_si128(b[j], key);
-    }
-    for (int j = 0; j < NB; j++)
-        b[j] = _mm_aesenclast_si128(b[j], rk[nr]);
+    CIPHER_BATCH(b, rk, nr, _mm_aesenc_si128, _mm_aesenclast_si128);
 }
 
 NI_INLINE void dec_batch(const __m128i *rk, unsigned nr, __m128i b[NB])
 {
-    for (int j = 0; j < NB; j++)
-        b[j] = _mm_xor_si128(b[j], rk[0]);
-    for (unsigned r = 1; r < nr; r++) {
-        __m128i key = rk[r];
-        for (int j = 0; j < NB; j++)
-            b[j] = _mm_aesdec_si128(b[j], key);
-    }
-    for (int j = 0; j < NB; j++)
-        b[j] = _mm_aesdeclast_si128(b[j], rk[nr]);
+    CIPHER_BATCH(b, rk, nr, _mm_aesdec_si128, _mm_aesdeclast_si128);
 }
 
 #define LOAD(p, j) _mm_loadu_si128((const __m128i *)((p) + 16 * (j)))
 #define STORE(p, j, v) _mm_storeu_si128((__m128i *)((p) + 16 * (j)), (v))
 
-/* Load n (0 < n <= 8) blocks into b[0..n-1]; the rest stay as they are.
+/* Load n (0 <= n <= 8) blocks into b[0..n-1]; the rest stay as they are.
  * A switch rather than a loop keeps every b[j] index constant, so b stays
- * in registers after inlining.                                           */
+ * in registers after inlining, and with n a constant (a whole batch) the
+ * switch disappears.                                                     */
 NI_INLINE void load_n(__m128i b[NB], const uint8_t *p, size_t n)
 {
     switch (n) {
@@ -171,104 +176,139 @@ NI_INLINE void load_n(__m128i b[NB], const uint8_t *p, size_t n)
     case 4: b[3] = LOAD(p, 3);  /* fall through */
     case 3: b[2] = LOAD(p, 2);  /* fall through */
     case 2: b[1] = LOAD(p, 1);  /* fall through */
-    case 1: b[0] = LOAD(p, 0);
+    case 1: b[0] = LOAD(p, 0);  /* fall through */
+    case 0: break;
     }
 }
 
-/* out[j] = b[j] ^ x[j] for j < n, x read from in (x may be NULL: no XOR). */
-NI_INLINE void store_n(uint8_t *out, const uint8_t *in, const __m128i b[NB], size_t n)
+/* b[0] = first, b[1..n-1] = blocks 0..n-2 of p (1 <= n <= 8): the
+ * "previous block" of every block of a batch in CBC and CFB.            */
+NI_INLINE void load_prev_n(__m128i b[NB], __m128i first, const uint8_t *p, size_t n)
 {
-#define ST(j) STORE(out, j, in ? _mm_xor_si128(b[j], LOAD(in, j)) : b[j])
     switch (n) {
-    default: ST(7); /* fall through */
-    case 7: ST(6);  /* fall through */
-    case 6: ST(5);  /* fall through */
-    case 5: ST(4);  /* fall through */
-    case 4: ST(3);  /* fall through */
-    case 3: ST(2);  /* fall through */
-    case 2: ST(1);  /* fall through */
-    case 1: ST(0);
+    default: b[7] = LOAD(p, 6); /* fall through */
+    case 7: b[6] = LOAD(p, 5);  /* fall through */
+    case 6: b[5] = LOAD(p, 4);  /* fall through */
+    case 5: b[4] = LOAD(p, 3);  /* fall through */
+    case 4: b[3] = LOAD(p, 2);  /* fall through */
+    case 3: b[2] = LOAD(p, 1);  /* fall through */
+    case 2: b[1] = LOAD(p, 0);  /* fall through */
+    case 1: b[0] = first;
     }
-#undef ST
 }
+
+/* Store b[0..n-1] (0 < n <= 8). */
+NI_INLINE void store_n(uint8_t *out, const __m128i b[NB], size_t n)
+{
+    switch (n) {
+    default: STORE(out, 7, b[7]); /* fall through */
+    case 7: STORE(out, 6, b[6]);  /* fall through */
+    case 6: STORE(out, 5, b[5]);  /* fall through */
+    case 5: STORE(out, 4, b[4]);  /* fall through */
+    case 4: STORE(out, 3, b[3]);  /* fall through */
+    case 3: STORE(out, 2, b[2]);  /* fall through */
+    case 2: STORE(out, 1, b[1]);  /* fall through */
+    case 1: STORE(out, 0, b[0]);
+    }
+}
+
+/* b[j] ^= x[j] over the whole batch. */
+NI_INLINE void xor_batch(__m128i b[NB], const __m128i x[NB])
+{
+    for (int j = 0; j < NB; j++)
+        b[j] = _mm_xor_si128(b[j], x[j]);
+}
+
+/* Each mode below is one batch function of n blocks (1 <= n <= 8), called
+ * with n = NB (a constant, so it compiles to straight-line code) for every
+ * whole batch and once with the remaining 1..7 blocks, padded with zero
+ * blocks whose results are dropped.                                       */
+#define FOR_BATCHES(nblocks, in, out, BATCH) do { \
+    for (; (nblocks) >= NB; (nblocks) -= NB, (in) += 16 * NB, (out) += 16 * NB) \
+        BATCH(NB); \
+    if ((nblocks) > 0) \
+        BATCH(nblocks); \
+} while (0)
 
 /* ---- ECB ---------------------------------------------------------------- */
 
-NI_INLINE void ecb(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks, int decrypt)
+NI_INLINE void ecb_batch(const __m128i *rk, unsigned nr, uint8_t *out, const uint8_t *in, size_t n,
+                         int decrypt)
 {
-    const __m128i *rk = (const __m128i *)(decrypt ? aes_x86_dec_rk(k) : aes_x86_enc_rk(k));
-    unsigned nr = k->rounds;
-    while (nblocks > 0) {
-        size_t n = nblocks < NB ? nblocks : NB;
-        __m128i b[NB] = {0};
-        load_n(b, in, n);
-        if (decrypt)
-            dec_batch(rk, nr, b);
-        else
-            enc_batch(rk, nr, b);
-        store_n(out, NULL, b, n);
-        in += 16 * n, out += 16 * n, nblocks -= n;
-    }
+    __m128i b[NB] = {0};
+    load_n(b, in, n);
+    if (decrypt)
+        dec_batch(rk, nr, b);
+    else
+        enc_batch(rk, nr, b);
+    store_n(out, b, n);
 }
 
 static void ni_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    ecb(k, out, in, nblocks, 0);
+    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
+    unsigned nr = k->rounds;
+#define ECB_ENC(n) ecb_batch(rk, nr, out, in, n, 0)
+    FOR_BATCHES(nblocks, in, out, ECB_ENC);
+#undef ECB_ENC
 }
 
 static void ni_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    ecb(k, out, in, nblocks, 1);
+    const __m128i *rk = (const __m128i *)aes_x86_dec_rk(k);
+    unsigned nr = k->rounds;
+#define ECB_DEC(n) ecb_batch(rk, nr, out, in, n, 1)
+    FOR_BATCHES(nblocks, in, out, ECB_DEC);
+#undef ECB_DEC
 }
 
 /* ---- CBC and CFB decryption: eight in flight ---------------------------------
  * CBC: P_j = D(C_j) ^ C_{j-1};  CFB: P_j = E(C_{j-1}) ^ C_j  (SP 800-38A
  * 6.2, 6.3), with C_{-1} = IV.  Every cipher input is known up front, so a
- * batch runs in parallel; all ciphertext of a batch is in registers before
- * anything is stored, which makes out == in safe.                        */
-NI_INLINE void chain_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks, int cfb)
+ * batch runs in parallel.  The blocks C_{j-1} are read again from memory
+ * where they are needed rather than kept in registers during the rounds
+ * (8 states + 8 saved blocks + a key would not fit in 16 XMM registers);
+ * every load of a batch comes before its first store, so out == in is
+ * safe.  Returns the batch's last ciphertext block, the next IV.         */
+NI_INLINE __m128i chain_batch(const __m128i *rk, unsigned nr, __m128i last, uint8_t *out,
+                              const uint8_t *in, size_t n, int cfb)
 {
-    const __m128i *rk = (const __m128i *)(cfb ? aes_x86_enc_rk(k) : aes_x86_dec_rk(k));
-    unsigned nr = k->rounds;
-    __m128i prev = _mm_loadu_si128((const __m128i *)iv);
-    while (nblocks > 0) {
-        size_t n = nblocks < NB ? nblocks : NB;
-        __m128i c[NB] = {0}, b[NB], p[NB];
-        load_n(c, in, n);
-        p[0] = prev;
-        for (int j = 1; j < NB; j++)
-            p[j] = c[j - 1];
-        if (cfb) {
-            for (int j = 0; j < NB; j++)
-                b[j] = p[j];
-            enc_batch(rk, nr, b);
-            for (int j = 0; j < NB; j++)
-                b[j] = _mm_xor_si128(b[j], c[j]);
-        } else {
-            for (int j = 0; j < NB; j++)
-                b[j] = c[j];
-            dec_batch(rk, nr, b);
-            for (int j = 0; j < NB; j++)
-                b[j] = _mm_xor_si128(b[j], p[j]);
-        }
-        /* the next IV: the batch's last ciphertext block, read before
-         * any store can overwrite it */
-        prev = LOAD(in, n - 1);
-        store_n(out, NULL, b, n);
-        in += 16 * n, out += 16 * n, nblocks -= n;
+    __m128i b[NB] = {0}, x[NB] = {0};
+    if (cfb) {
+        load_prev_n(b, last, in, n);     /* cipher inputs C_{j-1} */
+        enc_batch(rk, nr, b);
+        load_n(x, in, n);                /* C_j */
+    } else {
+        load_n(b, in, n);                /* cipher inputs C_j */
+        dec_batch(rk, nr, b);
+        load_prev_n(x, last, in, n);     /* C_{j-1} */
     }
-    _mm_storeu_si128((__m128i *)iv, prev);
+    xor_batch(b, x);
+    last = LOAD(in, n - 1);
+    store_n(out, b, n);
+    return last;
 }
 
 static void ni_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    chain_dec(k, iv, out, in, nblocks, 0);
+    const __m128i *rk = (const __m128i *)aes_x86_dec_rk(k);
+    unsigned nr = k->rounds;
+    __m128i last = _mm_loadu_si128((const __m128i *)iv);
+#define CBC_DEC(n) last = chain_batch(rk, nr, last, out, in, n, 0)
+    FOR_BATCHES(nblocks, in, out, CBC_DEC);
+#undef CBC_DEC
+    _mm_storeu_si128((__m128i *)iv, last);
 }
 
 static void ni_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    chain_dec(k, iv, out, in, nblocks, 1);
+    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
+    unsigned nr = k->rounds;
+    __m128i last = _mm_loadu_si128((const __m128i *)iv);
+#define CFB_DEC(n) last = chain_batch(rk, nr, last, out, in, n, 1)
+    FOR_BATCHES(nblocks, in, out, CFB_DEC);
+#undef CFB_DEC
+    _mm_storeu_si128((__m128i *)iv, last);
 }
 
 /* ---- the serial modes -----------------------------------------------------
@@ -341,15 +381,17 @@ void aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uin
 
 /* ---- CTR ---------------------------------------------------------------------
  * The counter block is big-endian; x86 adds little-endian lanes.  The
- * counter is therefore kept byte-reversed in a register (lane 0 = low 64
- * bits, lane 1 = high 64 bits as native integers), block j of a batch is
- * that plus j in the low lane, and one PSHUFB turns it back.  For ctr32
- * (GCM's inc32, SP 800-38D 6.2) only the low 32-bit lane is added with
- * PADDD, which wraps mod 2^32 and leaves the other 96 bits alone.  For
- * the full 128-bit counter PADDQ cannot carry into the high half, so when
- * the low 64 bits are about to wrap inside a batch (a public fact about the
- * counter, not a secret) the batch takes the carry-aware path that adds
- * with carry in general registers.                                         */
+ * counter is kept byte-reversed in a register c (lane 0 = low 64 bits,
+ * lane 1 = high 64 bits, as native integers).  A batch's counter blocks
+ * are made the cheapest way the counter's (public) value allows:
+ *  - the last byte has room for +0..+7: the big-endian block once, plus j
+ *    in its last byte (one PADDB per block, no carry can occur);
+ *  - ctr32 (GCM's inc32, SP 800-38D 6.2): PADDD on the low 32-bit lane,
+ *    which wraps mod 2^32 and leaves the other 96 bits alone, then PSHUFB;
+ *  - 128-bit counter whose low 64 bits do not wrap in the batch: PADDQ on
+ *    the low lane, then PSHUFB;
+ *  - otherwise: add with carry in general registers, block by block.
+ * Branching on the counter leaks nothing: it is not secret.              */
 
 NI_INLINE __m128i bswap128(__m128i x)
 {
@@ -364,6 +406,33 @@ NI_INLINE __m128i ctr_block(uint64_t hi, uint64_t lo, uint64_t j)
     return bswap128(_mm_set_epi64x((long long)h, (long long)l));
 }
 
+/* One batch of n counter blocks from the native-lane counter c (and its
+ * copy hi:lo), XORed into n blocks of in.                               */
+NI_INLINE void ctr_batch(const __m128i *rk, unsigned nr, __m128i c, uint64_t hi, uint64_t lo,
+                         uint8_t *out, const uint8_t *in, size_t n, int inc32)
+{
+    __m128i b[NB], x[NB] = {0};
+    if ((_mm_cvtsi128_si32(c) & 0xff) <= 256 - NB) {
+        /* the common case: only the last byte differs inside the batch */
+        __m128i be = bswap128(c);
+        for (int j = 0; j < NB; j++)
+            b[j] = _mm_add_epi8(be, _mm_set_epi8((char)j, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    } else if (inc32) {
+        for (int j = 0; j < NB; j++)
+            b[j] = bswap128(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, j)));
+    } else if (lo <= UINT64_MAX - (NB - 1)) {
+        for (int j = 0; j < NB; j++)
+            b[j] = bswap128(_mm_add_epi64(c, _mm_set_epi64x(0, j)));
+    } else {
+        for (int j = 0; j < NB; j++)
+            b[j] = ctr_block(hi, lo, (uint64_t)j);
+    }
+    enc_batch(rk, nr, b);
+    load_n(x, in, n);
+    xor_batch(b, x);
+    store_n(out, b, n);
+}
+
 NI_INLINE void ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                        size_t nblocks, int inc32)
 {
@@ -371,32 +440,20 @@ NI_INLINE void ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const
     unsigned nr = k->rounds;
     __m128i c = bswap128(_mm_loadu_si128((const __m128i *)ctr));   /* native lanes */
     uint64_t hi = ic_load64_be(ctr), lo = ic_load64_be(ctr + 8);
-    while (nblocks > 0) {
-        size_t n = nblocks < NB ? nblocks : NB;
-        __m128i b[NB];
-        if (inc32) {
-            for (int j = 0; j < NB; j++)
-                b[j] = bswap128(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, j)));
-        } else if (lo <= UINT64_MAX - (NB - 1)) {
-            for (int j = 0; j < NB; j++)
-                b[j] = bswap128(_mm_add_epi64(c, _mm_set_epi64x(0, j)));
-        } else {
-            for (int j = 0; j < NB; j++)
-                b[j] = ctr_block(hi, lo, (uint64_t)j);
-        }
-        enc_batch(rk, nr, b);
-        store_n(out, in, b, n);
-        /* advance by n */
-        if (inc32) {
-            c = _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, (int)n));
-        } else {
-            uint64_t l = lo + n;
-            hi += l < lo;
-            lo = l;
-            c = _mm_set_epi64x((long long)hi, (long long)lo);
-        }
-        in += 16 * n, out += 16 * n, nblocks -= n;
-    }
+    /* one batch, then the counter advanced by its n blocks */
+#define CTR_STEP(n) do { \
+        ctr_batch(rk, nr, c, hi, lo, out, in, n, inc32); \
+        if (inc32) { \
+            c = _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, (int)(n))); \
+        } else { \
+            uint64_t l_ = lo + (n); \
+            hi += l_ < lo; \
+            lo = l_; \
+            c = _mm_set_epi64x((long long)hi, (long long)lo); \
+        } \
+    } while (0)
+    FOR_BATCHES(nblocks, in, out, CTR_STEP);
+#undef CTR_STEP
     _mm_storeu_si128((__m128i *)ctr, bswap128(c));
 }
 

@@ -38,34 +38,36 @@ V_INLINE __m256i rkey(const __m128i *rk, unsigned r)
     return _mm256_broadcastsi128_si256(_mm_load_si128(rk + r));
 }
 
+/* One round on all registers of a batch. */
+#define ROUND_ALL(b, op, key) do { \
+    __m256i k_ = (key); \
+    for (int j_ = 0; j_ < NV; j_++) \
+        (b)[j_] = op((b)[j_], k_); \
+} while (0)
+
+/* The whole cipher on a batch, the rounds written out rather than looped
+ * (a loop makes GCC rotate the eight states through register copies); the
+ * only branches are on the public round count.                          */
+#define CIPHER_BATCH(b, rk, nr, op, oplast) do { \
+    ROUND_ALL(b, _mm256_xor_si256, rkey(rk, 0)); \
+    ROUND_ALL(b, op, rkey(rk, 1)); ROUND_ALL(b, op, rkey(rk, 2)); \
+    ROUND_ALL(b, op, rkey(rk, 3)); ROUND_ALL(b, op, rkey(rk, 4)); \
+    ROUND_ALL(b, op, rkey(rk, 5)); ROUND_ALL(b, op, rkey(rk, 6)); \
+    ROUND_ALL(b, op, rkey(rk, 7)); ROUND_ALL(b, op, rkey(rk, 8)); \
+    ROUND_ALL(b, op, rkey(rk, 9)); \
+    if ((nr) > 10) { ROUND_ALL(b, op, rkey(rk, 10)); ROUND_ALL(b, op, rkey(rk, 11)); } \
+    if ((nr) > 12) { ROUND_ALL(b, op, rkey(rk, 12)); ROUND_ALL(b, op, rkey(rk, 13)); } \
+    ROUND_ALL(b, oplast, rkey(rk, nr)); \
+} while (0)
+
 V_INLINE void enc_batch(const __m128i *rk, unsigned nr, __m256i b[NV])
 {
-    __m256i key = rkey(rk, 0);
-    for (int j = 0; j < NV; j++)
-        b[j] = _mm256_xor_si256(b[j], key);
-    for (unsigned r = 1; r < nr; r++) {
-        key = rkey(rk, r);
-        for (int j = 0; j < NV; j++)
-            b[j] = _mm256_aesenc_epi128(b[j], key);
-    }
-    key = rkey(rk, nr);
-    for (int j = 0; j < NV; j++)
-        b[j] = _mm256_aesenclast_epi128(b[j], key);
+    CIPHER_BATCH(b, rk, nr, _mm256_aesenc_epi128, _mm256_aesenclast_epi128);
 }
 
 V_INLINE void dec_batch(const __m128i *rk, unsigned nr, __m256i b[NV])
 {
-    __m256i key = rkey(rk, 0);
-    for (int j = 0; j < NV; j++)
-        b[j] = _mm256_xor_si256(b[j], key);
-    for (unsigned r = 1; r < nr; r++) {
-        key = rkey(rk, r);
-        for (int j = 0; j < NV; j++)
-            b[j] = _mm256_aesdec_epi128(b[j], key);
-    }
-    key = rkey(rk, nr);
-    for (int j = 0; j < NV; j++)
-        b[j] = _mm256_aesdeclast_epi128(b[j], key);
+    CIPHER_BATCH(b, rk, nr, _mm256_aesdec_epi128, _mm256_aesdeclast_epi128);
 }
 
 /* Register j holds blocks 2j and 2j+1. */
@@ -74,10 +76,11 @@ V_INLINE void dec_batch(const __m128i *rk, unsigned nr, __m256i b[NV])
 #define STORE2(p, j, v) _mm256_storeu_si256((__m256i *)((p) + 32 * (j)), (v))
 #define STORE1(p, j, v) _mm_storeu_si128((__m128i *)((p) + 32 * (j)), _mm256_castsi256_si128(v))
 
-/* Load blocks 0..n-1 (0 < n <= 16) into b; registers past them keep their
- * value.  Switches, not loops, so every b[j] index is a constant and b
- * stays in registers once inlined.  First the n/2 whole pairs, then an odd
- * last block into the low lane of register n/2.                          */
+/* Load blocks 0..n-1 (0 <= n <= 16) into b; registers past them keep
+ * their value.  Switches, not loops, so every b[j] index is a constant and
+ * b stays in registers once inlined; with n a constant (a whole batch) the
+ * switches disappear.  First the n/2 whole pairs, then an odd last block
+ * into the low lane of register n/2.                                     */
 V_INLINE void load_n(__m256i b[NV], const uint8_t *p, size_t n)
 {
     switch (n / 2) {
@@ -105,126 +108,163 @@ V_INLINE void load_n(__m256i b[NV], const uint8_t *p, size_t n)
     }
 }
 
-/* out block i = b's block i ^ in block i for i < n (in NULL: no XOR). */
-V_INLINE void store_n(uint8_t *out, const uint8_t *in, const __m256i b[NV], size_t n)
+/* The previous block of every block of a batch of n (1 <= n <= 16):
+ * register j = (C_{2j-1}, C_{2j}) with C_{-1} = first.  Register 0 is
+ * assembled from first and block 0; registers 1.. are 256-bit loads 16
+ * bytes back, each within the batch (block 2j exists whenever register j
+ * holds a block, i.e. 2j < n).                                           */
+#define LOADP(p, j) _mm256_loadu_si256((const __m256i *)((p) + 32 * (j) - 16))
+V_INLINE void load_prev_n(__m256i b[NV], __m128i first, const uint8_t *p, size_t n)
 {
-#define ST2(j) STORE2(out, j, in ? _mm256_xor_si256(b[j], LOAD2(in, j)) : b[j])
-#define ST1(j) STORE1(out, j, in ? _mm256_xor_si256(b[j], LOAD1(in, j)) : b[j])
+    switch ((n + 1) / 2) {
+    default: b[7] = LOADP(p, 7); /* fall through */
+    case 7: b[6] = LOADP(p, 6);  /* fall through */
+    case 6: b[5] = LOADP(p, 5);  /* fall through */
+    case 5: b[4] = LOADP(p, 4);  /* fall through */
+    case 4: b[3] = LOADP(p, 3);  /* fall through */
+    case 3: b[2] = LOADP(p, 2);  /* fall through */
+    case 2: b[1] = LOADP(p, 1);  /* fall through */
+    case 1: b[0] = _mm256_inserti128_si256(_mm256_castsi128_si256(first),
+                                           _mm_loadu_si128((const __m128i *)p), 1);
+    }
+}
+
+/* Store blocks 0..n-1 of b (0 < n <= 16). */
+V_INLINE void store_n(uint8_t *out, const __m256i b[NV], size_t n)
+{
     switch (n / 2) {
-    default: ST2(7); /* fall through */
-    case 7: ST2(6);  /* fall through */
-    case 6: ST2(5);  /* fall through */
-    case 5: ST2(4);  /* fall through */
-    case 4: ST2(3);  /* fall through */
-    case 3: ST2(2);  /* fall through */
-    case 2: ST2(1);  /* fall through */
-    case 1: ST2(0);  /* fall through */
+    default: STORE2(out, 7, b[7]); /* fall through */
+    case 7: STORE2(out, 6, b[6]);  /* fall through */
+    case 6: STORE2(out, 5, b[5]);  /* fall through */
+    case 5: STORE2(out, 4, b[4]);  /* fall through */
+    case 4: STORE2(out, 3, b[3]);  /* fall through */
+    case 3: STORE2(out, 2, b[2]);  /* fall through */
+    case 2: STORE2(out, 1, b[1]);  /* fall through */
+    case 1: STORE2(out, 0, b[0]);  /* fall through */
     case 0: break;
     }
     if (n & 1) {
         switch (n / 2) {
-        case 0: ST1(0); break;
-        case 1: ST1(1); break;
-        case 2: ST1(2); break;
-        case 3: ST1(3); break;
-        case 4: ST1(4); break;
-        case 5: ST1(5); break;
-        case 6: ST1(6); break;
-        default: ST1(7); break;
+        case 0: STORE1(out, 0, b[0]); break;
+        case 1: STORE1(out, 1, b[1]); break;
+        case 2: STORE1(out, 2, b[2]); break;
+        case 3: STORE1(out, 3, b[3]); break;
+        case 4: STORE1(out, 4, b[4]); break;
+        case 5: STORE1(out, 5, b[5]); break;
+        case 6: STORE1(out, 6, b[6]); break;
+        default: STORE1(out, 7, b[7]); break;
         }
     }
-#undef ST2
-#undef ST1
 }
+
+V_INLINE void xor_batch(__m256i b[NV], const __m256i x[NV])
+{
+    for (int j = 0; j < NV; j++)
+        b[j] = _mm256_xor_si256(b[j], x[j]);
+}
+
+/* Each mode is one batch function of n blocks (1 <= n <= 16), called with
+ * n = NBLK (a constant: straight-line code) for every whole batch and once
+ * with the remaining 1..15 blocks, padded with zero blocks whose results
+ * are dropped.                                                           */
+#define FOR_BATCHES(nblocks, in, out, BATCH) do { \
+    for (; (nblocks) >= NBLK; (nblocks) -= NBLK, (in) += 16 * NBLK, (out) += 16 * NBLK) \
+        BATCH(NBLK); \
+    if ((nblocks) > 0) \
+        BATCH(nblocks); \
+} while (0)
 
 /* ---- ECB ------------------------------------------------------------------ */
 
-V_INLINE void ecb(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks, int decrypt)
+V_INLINE void ecb_batch(const __m128i *rk, unsigned nr, uint8_t *out, const uint8_t *in, size_t n,
+                        int decrypt)
 {
-    const __m128i *rk = (const __m128i *)(decrypt ? aes_x86_dec_rk(k) : aes_x86_enc_rk(k));
-    unsigned nr = k->rounds;
-    while (nblocks > 0) {
-        size_t n = nblocks < NBLK ? nblocks : NBLK;
-        __m256i b[NV] = {0};
-        load_n(b, in, n);
-        if (decrypt)
-            dec_batch(rk, nr, b);
-        else
-            enc_batch(rk, nr, b);
-        store_n(out, NULL, b, n);
-        in += 16 * n, out += 16 * n, nblocks -= n;
-    }
+    __m256i b[NV] = {0};
+    load_n(b, in, n);
+    if (decrypt)
+        dec_batch(rk, nr, b);
+    else
+        enc_batch(rk, nr, b);
+    store_n(out, b, n);
 }
 
 static void vaes_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    ecb(k, out, in, nblocks, 0);
+    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
+    unsigned nr = k->rounds;
+#define ECB_ENC(n) ecb_batch(rk, nr, out, in, n, 0)
+    FOR_BATCHES(nblocks, in, out, ECB_ENC);
+#undef ECB_ENC
 }
 
 static void vaes_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    ecb(k, out, in, nblocks, 1);
+    const __m128i *rk = (const __m128i *)aes_x86_dec_rk(k);
+    unsigned nr = k->rounds;
+#define ECB_DEC(n) ecb_batch(rk, nr, out, in, n, 1)
+    FOR_BATCHES(nblocks, in, out, ECB_DEC);
+#undef ECB_DEC
 }
 
 /* ---- CBC and CFB decryption -------------------------------------------------
  * CBC: P_i = D(C_i) ^ C_{i-1};  CFB: P_i = E(C_{i-1}) ^ C_i  (SP 800-38A
  * 6.2, 6.3), C_{-1} = IV.  Register j holds (C_{2j}, C_{2j+1}); the
- * previous-block pairs (C_{2j-1}, C_{2j}) are VPERM2I128 of registers j-1
- * and j (high lane of the first, low lane of the second), with "register
- * -1" carrying the IV or the last ciphertext of the previous batch in its
- * high lane.  The whole batch is in registers before anything is stored,
- * so out == in is safe.                                                   */
-V_INLINE void chain_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                        size_t nblocks, int cfb)
+ * previous-block pairs (C_{2j-1}, C_{2j}) are loads 16 bytes back (see
+ * load_prev_n), made where they are needed instead of being kept in
+ * registers through the rounds.  Every load of a batch comes before its
+ * first store, so out == in is safe.  Returns the batch's last ciphertext
+ * block, the next IV.                                                    */
+V_INLINE __m128i chain_batch(const __m128i *rk, unsigned nr, __m128i last, uint8_t *out,
+                             const uint8_t *in, size_t n, int cfb)
 {
-    const __m128i *rk = (const __m128i *)(cfb ? aes_x86_enc_rk(k) : aes_x86_dec_rk(k));
-    unsigned nr = k->rounds;
-    __m128i last = _mm_loadu_si128((const __m128i *)iv);
-    while (nblocks > 0) {
-        size_t n = nblocks < NBLK ? nblocks : NBLK;
-        __m256i c[NV] = {0}, p[NV], b[NV];
-        load_n(c, in, n);
-        p[0] = _mm256_permute2x128_si256(_mm256_broadcastsi128_si256(last), c[0], 0x21);
-        for (int j = 1; j < NV; j++)
-            p[j] = _mm256_permute2x128_si256(c[j - 1], c[j], 0x21);
-        last = _mm_loadu_si128((const __m128i *)(in + 16 * (n - 1)));
-        if (cfb) {
-            for (int j = 0; j < NV; j++)
-                b[j] = p[j];
-            enc_batch(rk, nr, b);
-            for (int j = 0; j < NV; j++)
-                b[j] = _mm256_xor_si256(b[j], c[j]);
-        } else {
-            for (int j = 0; j < NV; j++)
-                b[j] = c[j];
-            dec_batch(rk, nr, b);
-            for (int j = 0; j < NV; j++)
-                b[j] = _mm256_xor_si256(b[j], p[j]);
-        }
-        store_n(out, NULL, b, n);
-        in += 16 * n, out += 16 * n, nblocks -= n;
+    __m256i b[NV] = {0}, x[NV] = {0};
+    if (cfb) {
+        load_prev_n(b, last, in, n);     /* cipher inputs C_{i-1} */
+        enc_batch(rk, nr, b);
+        load_n(x, in, n);                /* C_i */
+    } else {
+        load_n(b, in, n);                /* cipher inputs C_i */
+        dec_batch(rk, nr, b);
+        load_prev_n(x, last, in, n);     /* C_{i-1} */
     }
-    _mm_storeu_si128((__m128i *)iv, last);
+    xor_batch(b, x);
+    last = _mm_loadu_si128((const __m128i *)(in + 16 * (n - 1)));
+    store_n(out, b, n);
+    return last;
 }
 
 static void vaes_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    chain_dec(k, iv, out, in, nblocks, 0);
+    const __m128i *rk = (const __m128i *)aes_x86_dec_rk(k);
+    unsigned nr = k->rounds;
+    __m128i last = _mm_loadu_si128((const __m128i *)iv);
+#define CBC_DEC(n) last = chain_batch(rk, nr, last, out, in, n, 0)
+    FOR_BATCHES(nblocks, in, out, CBC_DEC);
+#undef CBC_DEC
+    _mm_storeu_si128((__m128i *)iv, last);
 }
 
 static void vaes_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    chain_dec(k, iv, out, in, nblocks, 1);
+    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
+    unsigned nr = k->rounds;
+    __m128i last = _mm_loadu_si128((const __m128i *)iv);
+#define CFB_DEC(n) last = chain_batch(rk, nr, last, out, in, n, 1)
+    FOR_BATCHES(nblocks, in, out, CFB_DEC);
+#undef CFB_DEC
+    _mm_storeu_si128((__m128i *)iv, last);
 }
 
 /* ---- CTR ------------------------------------------------------------------
- * As in aes_x86_ni.c: the counter is kept byte-reversed (lane 0 = low 64
- * bits as a native integer) in both halves of a YMM register, register j
- * gets +2j in its low lane and +2j+1 in its high lane (VPADDQ, or VPADDD
- * for ctr32, which wraps mod 2^32 as SP 800-38D inc32 does), and VPSHUFB
- * restores the big-endian blocks.  When the low 64 bits would wrap inside
- * the batch the 128-bit counter takes the carry-aware path in general
- * registers instead (the counter is public, so this branch leaks nothing). */
+ * As in aes_x86_ni.c: the counter c is kept byte-reversed (lane 0 = low
+ * 64 bits as a native integer), and register j of a batch gets blocks
+ * counter + 2j and + 2j + 1, made the cheapest way the (public) counter
+ * value allows: when the last byte has room for +0..+15, the big-endian
+ * block in both lanes plus 2j / 2j+1 in the last byte (VPADDB); ctr32
+ * (inc32, SP 800-38D 6.2) by VPADDD on the low 32-bit lane, which wraps
+ * mod 2^32, then VPSHUFB; a 128-bit counter whose low half does not wrap
+ * in the batch by VPADDQ then VPSHUFB; otherwise add with carry in
+ * general registers, block by block.                                     */
 
 V_INLINE __m128i bswap128(__m128i x)
 {
@@ -245,6 +285,33 @@ V_INLINE __m128i ctr_block(uint64_t hi, uint64_t lo, uint64_t j)
     return bswap128(_mm_set_epi64x((long long)h, (long long)l));
 }
 
+V_INLINE void ctr_batch(const __m128i *rk, unsigned nr, __m128i c, uint64_t hi, uint64_t lo,
+                        uint8_t *out, const uint8_t *in, size_t n, int inc32)
+{
+    __m256i b[NV], x[NV] = {0};
+    if ((_mm_cvtsi128_si32(c) & 0xff) <= 256 - NBLK) {
+        __m256i be = _mm256_broadcastsi128_si256(bswap128(c));
+        for (int j = 0; j < NV; j++)
+            b[j] = _mm256_add_epi8(be, _mm256_set_epi8((char)(2 * j + 1), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                                       (char)(2 * j), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    } else if (inc32) {
+        __m256i cc = _mm256_broadcastsi128_si256(c);
+        for (int j = 0; j < NV; j++)
+            b[j] = bswap256(_mm256_add_epi32(cc, _mm256_set_epi32(0, 0, 0, 2 * j + 1, 0, 0, 0, 2 * j)));
+    } else if (lo <= UINT64_MAX - (NBLK - 1)) {
+        __m256i cc = _mm256_broadcastsi128_si256(c);
+        for (int j = 0; j < NV; j++)
+            b[j] = bswap256(_mm256_add_epi64(cc, _mm256_set_epi64x(0, 2 * j + 1, 0, 2 * j)));
+    } else {
+        for (int j = 0; j < NV; j++)
+            b[j] = _mm256_set_m128i(ctr_block(hi, lo, 2 * (uint64_t)j + 1), ctr_block(hi, lo, 2 * (uint64_t)j));
+    }
+    enc_batch(rk, nr, b);
+    load_n(x, in, n);
+    xor_batch(b, x);
+    store_n(out, b, n);
+}
+
 V_INLINE void ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                       size_t nblocks, int inc32)
 {
@@ -252,31 +319,20 @@ V_INLINE void ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const 
     unsigned nr = k->rounds;
     __m128i c = bswap128(_mm_loadu_si128((const __m128i *)ctr));    /* native lanes */
     uint64_t hi = ic_load64_be(ctr), lo = ic_load64_be(ctr + 8);
-    while (nblocks > 0) {
-        size_t n = nblocks < NBLK ? nblocks : NBLK;
-        __m256i b[NV], cc = _mm256_broadcastsi128_si256(c);
-        if (inc32) {
-            for (int j = 0; j < NV; j++)
-                b[j] = bswap256(_mm256_add_epi32(cc, _mm256_set_epi32(0, 0, 0, 2 * j + 1, 0, 0, 0, 2 * j)));
-        } else if (lo <= UINT64_MAX - (NBLK - 1)) {
-            for (int j = 0; j < NV; j++)
-                b[j] = bswap256(_mm256_add_epi64(cc, _mm256_set_epi64x(0, 2 * j + 1, 0, 2 * j)));
-        } else {
-            for (int j = 0; j < NV; j++)
-                b[j] = _mm256_set_m128i(ctr_block(hi, lo, 2 * (uint64_t)j + 1), ctr_block(hi, lo, 2 * (uint64_t)j));
-        }
-        enc_batch(rk, nr, b);
-        store_n(out, in, b, n);
-        if (inc32) {
-            c = _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, (int)n));
-        } else {
-            uint64_t l = lo + n;
-            hi += l < lo;
-            lo = l;
-            c = _mm_set_epi64x((long long)hi, (long long)lo);
-        }
-        in += 16 * n, out += 16 * n, nblocks -= n;
-    }
+    /* one batch, then the counter advanced by its n blocks */
+#define CTR_STEP(n) do { \
+        ctr_batch(rk, nr, c, hi, lo, out, in, n, inc32); \
+        if (inc32) { \
+            c = _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, (int)(n))); \
+        } else { \
+            uint64_t l_ = lo + (n); \
+            hi += l_ < lo; \
+            lo = l_; \
+            c = _mm_set_epi64x((long long)hi, (long long)lo); \
+        } \
+    } while (0)
+    FOR_BATCHES(nblocks, in, out, CTR_STEP);
+#undef CTR_STEP
     _mm_storeu_si128((__m128i *)ctr, bswap128(c));
 }
 
