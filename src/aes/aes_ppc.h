@@ -101,6 +101,54 @@ static inline p8_u8 p8_word(uint32_t n)
     return vec_sld(vec_splats((unsigned char)0), (p8_u8)vec_splats(n), 4);
 }
 
+/* Blocks per batch of the parallel modes. */
+#define P8_LANES 8
+
+/* for (i = 0; i < n; i++), fully unrolled: with n a constant (8 or 1) the
+ * lane arrays below become separate registers. */
+#define P8_EACH(i, n) _Pragma("GCC unroll 8") for (size_t i = 0; i < (n); i++)
+
+/* ---- the block cipher on n registers at once -------------------------------
+ * Round r's key is loaded once and applied to all n blocks, so the n
+ * vcipher of a round are independent and fill the pipeline.  The rounds are
+ * straight-line code with constant key indexes: rounds 1..8 exist for every
+ * key size, round 9 and the last one too, and AES-192 / AES-256 add rounds
+ * 10-11 / 10-13 (FIPS 197 section 5: Nr = 10, 12, 14).  With a loop over
+ * the rounds GCC copies all eight lanes between registers at the end of
+ * every iteration.  The branches depend on the key size only, which is
+ * public. */
+#define P8_ROUNDS(n, s, op, rk)                                                \
+    do {                                                                       \
+        p8_u8 k_ = (rk);                                                       \
+        P8_EACH(i_, n) s[i_] = op(s[i_], k_);                                  \
+    } while (0)
+
+/* Rounds 9 .. Nr of the cipher (the part after the eight rounds every key
+ * size has); a stitched caller runs rounds 0..8 itself around other work. */
+static inline void p8_encrypt_tail(const ic_aes_key *k, p8_u8 s[], const size_t n)
+{
+    const unsigned nr = k->rounds;
+    P8_ROUNDS(n, s, p8_enc, p8_rk(k, 9));
+    if (nr > 10) {
+        P8_ROUNDS(n, s, p8_enc, p8_rk(k, 10));
+        P8_ROUNDS(n, s, p8_enc, p8_rk(k, 11));
+    }
+    if (nr > 12) {
+        P8_ROUNDS(n, s, p8_enc, p8_rk(k, 12));
+        P8_ROUNDS(n, s, p8_enc, p8_rk(k, 13));
+    }
+    P8_ROUNDS(n, s, p8_enclast, p8_rk(k, nr));
+}
+
+/* s[i] = E(K, s[i]) for i < n. */
+static inline void p8_encrypt(const ic_aes_key *k, p8_u8 s[], const size_t n)
+{
+    P8_ROUNDS(n, s, vec_xor, p8_rk(k, 0));
+    _Pragma("GCC unroll 8") for (unsigned r = 1; r <= 8; r++)
+        P8_ROUNDS(n, s, p8_enc, p8_rk(k, r));
+    p8_encrypt_tail(k, s, n);
+}
+
 #endif /* __CRYPTO__ && __VSX__ */
 #endif /* __powerpc64__ */
 #endif

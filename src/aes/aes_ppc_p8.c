@@ -31,13 +31,6 @@
 
 #if defined(__powerpc64__)
 
-/* Blocks per batch of the parallel modes. */
-#define P8_LANES 8
-
-/* for (i = 0; i < n; i++), fully unrolled: with n a constant (8 or 1) the
- * lane arrays below become separate registers. */
-#define P8_EACH(i, n) _Pragma("GCC unroll 8") for (size_t i = 0; i < (n); i++)
-
 /* ---- key schedule ------------------------------------------------------- */
 
 /* SubWord of FIPS 197 section 5.2: the S-box on each byte of w.  vsbox
@@ -79,58 +72,24 @@ static void p8_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
     ic_wipe(b, sizeof b);
 }
 
-/* ---- the block cipher on n registers at once -------------------------------
- * Round r's key is loaded once and applied to all n blocks, so the n
- * vcipher of a round are independent and fill the pipeline.  The rounds are
- * straight-line code: AES-256 and AES-192 do their two or four extra middle
- * rounds first, then every key size runs the same nine middle rounds and
- * the last one.  (With a loop over the rounds GCC copies all eight lanes
- * between registers at the end of every iteration.)  The branches depend
- * on the key size only, which is public. */
-#define P8_ROUNDS(n, s, op, rk)                                                \
-    do {                                                                       \
-        p8_u8 k_ = (rk);                                                       \
-        P8_EACH(i_, n) s[i_] = op(s[i_], k_);                                  \
-    } while (0)
-
-static inline void p8_encrypt(const ic_aes_key *k, p8_u8 s[], const size_t n)
-{
-    const unsigned nr = k->rounds;
-    unsigned r = 1;
-    P8_ROUNDS(n, s, vec_xor, p8_rk(k, 0));
-    if (nr > 12) {
-        P8_ROUNDS(n, s, p8_enc, p8_rk(k, r));
-        P8_ROUNDS(n, s, p8_enc, p8_rk(k, r + 1));
-        r += 2;
-    }
-    if (nr > 10) {
-        P8_ROUNDS(n, s, p8_enc, p8_rk(k, r));
-        P8_ROUNDS(n, s, p8_enc, p8_rk(k, r + 1));
-        r += 2;
-    }
-    _Pragma("GCC unroll 9") for (unsigned j = 0; j < 9; j++)
-        P8_ROUNDS(n, s, p8_enc, p8_rk(k, r + j));
-    P8_ROUNDS(n, s, p8_enclast, p8_rk(k, nr));
-}
-
-/* FIPS 197 section 5.3: the same round keys in reverse order. */
+/* ---- decryption on n registers at once ------------------------------------
+ * FIPS 197 section 5.3: the encryption round keys in reverse order, the
+ * extra rounds of the longer keys first; straight-line as p8_encrypt
+ * (aes_ppc.h). */
 static inline void p8_decrypt(const ic_aes_key *k, p8_u8 s[], const size_t n)
 {
     const unsigned nr = k->rounds;
-    unsigned r = nr - 1;
     P8_ROUNDS(n, s, vec_xor, p8_rk(k, nr));
     if (nr > 12) {
-        P8_ROUNDS(n, s, p8_dec, p8_rk(k, r));
-        P8_ROUNDS(n, s, p8_dec, p8_rk(k, r - 1));
-        r -= 2;
+        P8_ROUNDS(n, s, p8_dec, p8_rk(k, 13));
+        P8_ROUNDS(n, s, p8_dec, p8_rk(k, 12));
     }
     if (nr > 10) {
-        P8_ROUNDS(n, s, p8_dec, p8_rk(k, r));
-        P8_ROUNDS(n, s, p8_dec, p8_rk(k, r - 1));
-        r -= 2;
+        P8_ROUNDS(n, s, p8_dec, p8_rk(k, 11));
+        P8_ROUNDS(n, s, p8_dec, p8_rk(k, 10));
     }
-    _Pragma("GCC unroll 9") for (unsigned j = 0; j < 9; j++)
-        P8_ROUNDS(n, s, p8_dec, p8_rk(k, r - j));
+    _Pragma("GCC unroll 9") for (unsigned r = 9; r >= 1; r--)
+        P8_ROUNDS(n, s, p8_dec, p8_rk(k, r));
     P8_ROUNDS(n, s, p8_declast, p8_rk(k, 0));
 }
 

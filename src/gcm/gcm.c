@@ -20,6 +20,7 @@
  */
 #include "gcm/ghash_impl.h"
 #include "aes/aes_impl.h"
+#include "gcm/ghash_ppc.h"
 
 /* Registry: best first, the portable entry last with needs == 0. */
 const ic_impl ic_impls_ghash[] = {
@@ -28,6 +29,9 @@ const ic_impl ic_impls_ghash[] = {
                      | IC_F(IC_CPU_SSSE3),
       &ghash_vpclmul_ops },
     { "clmul", IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3), &ghash_clmul_ops },
+#endif
+#if defined(__powerpc64__)
+    { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ghash_p8_ops },
 #endif
     { "ct64", 0, &ghash_ct64_ops },
 };
