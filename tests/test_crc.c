@@ -69,6 +69,10 @@ static uint32_t ref_crc(const fam *f, uint32_t crc, const uint8_t *p, size_t n)
     return ~ref_ops(f)->update(~crc, p, n);
 }
 
+/* Up to here every length is tried at every alignment: over four 8-chunk
+ * batches of a vpmsumd/PCLMUL folding loop, plus head and tail. */
+#define EXHAUST_LEN 600
+
 static size_t rand_len(void)
 {
     return tl_rand_below(4097);
@@ -184,6 +188,22 @@ static void diff_impl(const fam *f, const char *impl)
                   f->prim, impl, off, n, reg, got, want);
         }
     }
+    /* Every length 0..EXHAUST_LEN at every alignment 0..15: folding
+     * backends switch paths at a length threshold, at the first 16-byte
+     * boundary, at each 16-byte chunk and at their batch size (8 chunks =
+     * 128 bytes for vpmsumd: one batch, a batch plus a partial one, several
+     * batches plus single chunks plus a tail), so every combination of
+     * head, batches, single chunks and tail is hit. */
+    int bad = 0;
+    for (size_t off = 0; off < 16; off++)
+        for (size_t n = 0; n <= EXHAUST_LEN; n++) {
+            uint32_t reg = (uint32_t)tl_rand64();
+            if (ops->update(reg, rnd + off, n) != ref_ops(f)->update(reg, rnd + off, n) && bad++ < 5)
+                printf("  %s/%s: len %zu off %zu reg %08x wrong\n", f->prim, impl, n, off, reg);
+        }
+    CHECK(bad == 0, "%s/%s: %d of %d length/alignment pairs wrong", f->prim, impl, bad,
+          16 * (EXHAUST_LEN + 1));
+
     /* Public API, large sizes. */
     static const size_t big[] = { 65536 + 13, 65536, 100003, BIG, BIG - 1 };
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
@@ -214,7 +234,7 @@ static void diff_impl(const fam *f, const char *impl)
     }
     /* Every split point of one short message. */
     uint32_t whole = ref_crc(f, 0, rnd + 3, 100);
-    int bad = 0;
+    bad = 0;
     for (size_t cut = 0; cut <= 100; cut++)
         bad += f->crc(f->crc(0, rnd + 3, cut), rnd + 3 + cut, 100 - cut) != whole;
     CHECK(bad == 0, "%s/%s: %d of 101 split points wrong", f->prim, impl, bad);
