@@ -9,7 +9,7 @@ CMAKE   ?= cmake
 CROSS   ?= aarch64 ppc64le ppc64
 CROSS_LEGS ?= aarch64-max ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64le-power7 ppc64-power8
 
-.PHONY: all build run test deps test-native test-cross clean $(addprefix test-cross-,$(CROSS_LEGS))
+.PHONY: all build run test deps test-native test-cross clean bench-doc $(addprefix test-cross-,$(CROSS_LEGS))
 
 all: build
 
