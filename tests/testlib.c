@@ -14,21 +14,29 @@ unsigned long tl_passed, tl_failed;
 
 static unsigned long reported; /* cap failure spam */
 
+/* Count a failure and print its message (the first 50 only: a broken
+ * primitive fails thousands of records, and the first few tell the story). */
+static int fail_v(const char *file, int line, const char *fmt, va_list ap)
+{
+    tl_failed++;
+    if (reported++ < 50) {
+        fprintf(stderr, "FAIL %s:%d: ", file, line);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+    }
+    return reported <= 50;
+}
+
 int tl_check(int ok, const char *file, int line, const char *fmt, ...)
 {
     if (ok) {
         tl_passed++;
         return 1;
     }
-    tl_failed++;
-    if (reported++ < 50) {
-        va_list ap;
-        fprintf(stderr, "FAIL %s:%d: ", file, line);
-        va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
-        va_end(ap);
-        fputc('\n', stderr);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    fail_v(file, line, fmt, ap);
+    va_end(ap);
     return 0;
 }
 
@@ -48,14 +56,11 @@ int tl_check_mem(const void *got, const void *want, size_t n, const char *file, 
         tl_passed++;
         return 1;
     }
-    tl_failed++;
-    if (reported++ < 50) {
-        va_list ap;
-        fprintf(stderr, "FAIL %s:%d: ", file, line);
-        va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
-        va_end(ap);
-        fputc('\n', stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    int shown = fail_v(file, line, fmt, ap);
+    va_end(ap);
+    if (shown) {
         tl_dump("got ", got, n);
         tl_dump("want", want, n);
     }
