@@ -1,0 +1,82 @@
+#!/bin/sh
+# cli_masks.sh INCORE [EMULATOR...]: INCORE_CPU masks reach every AES and
+# GHASH backend from the command line.  For each mask, `incore info` must
+# select the best implementation the remaining features allow, and
+# `incore selftest -v` must pass and run exactly the implementations the
+# mask leaves available.  Masks that need features this CPU lacks (per the
+# `detected` line of `incore info`) are skipped; "none" always runs.
+incore="$1"; shift
+EMU="$*"
+pass=0; fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+out=$(mktemp); err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+$EMU "$incore" info >"$out" 2>"$err" || bad "info exit $?"
+detected=" $(sed -n 's/^detected *//p' "$out") "
+has() {   # has FEATURE...: all detected
+    for f in "$@"; do
+        case "$detected" in *" $f "*) ;; *) return 1 ;; esac
+    done
+}
+# impl names listed for a primitive in the current $out
+listed() {
+    awk -v p="$1" '
+        /^primitive/ { t = 1; next }
+        t && /^[^ ]/ { cur = $1; if (cur == p) print $2; next }
+        t && /^ / && cur == p { print $1 }' "$out"
+}
+# the implementation info marks selected for a primitive
+selected() {
+    awk -v p="$1" '
+        /^primitive/ { t = 1; next }
+        t && /^[^ ]/ { cur = $1; if (cur == p && $4 == "*") print $2; next }
+        t && /^ / && cur == p && $3 == "*" { print $1 }' "$out"
+}
+ghash_impls=" $(listed ghash | tr '\n' ' ') "
+
+# check MASK PRIM WANT [NOT...]: under INCORE_CPU=MASK, PRIM selects WANT,
+# selftest passes and runs PRIM/WANT but none of the NOT implementations.
+check() {
+    mask=$1; prim=$2; want=$3; shift 3
+    INCORE_CPU=$mask $EMU "$incore" info >"$out" 2>"$err"; st=$?
+    [ $st -eq 0 ] && ok || bad "INCORE_CPU=$mask info exit $st: $(cat "$err")"
+    got=$(selected "$prim")
+    [ "$got" = "$want" ] && ok || bad "INCORE_CPU=$mask: $prim selects '$got', expected '$want'"
+    INCORE_CPU=$mask $EMU "$incore" selftest -v >"$out" 2>"$err"; st=$?
+    [ $st -eq 0 ] && grep -q ' 0 failed' "$out" && ok || bad "INCORE_CPU=$mask selftest: $(tail -3 "$out")"
+    grep -q "^ok *$prim/$want\$" "$out" && ok || bad "INCORE_CPU=$mask selftest did not run $prim/$want"
+    for n in "$@"; do
+        grep -q "$prim/$n\$" "$out" && bad "INCORE_CPU=$mask selftest ran masked-out $prim/$n" || ok
+    done
+}
+
+# AES: vaes (VAES-256) > ni (AES-NI) > ct64 (portable)
+if has vaes avx2 aesni ssse3; then
+    check ""            aes vaes
+    check -avx512f      aes vaes        # the 256-bit path on AVX-512 machines
+    check -vaes         aes ni   vaes
+    check -avx2         aes ni   vaes
+    check -vaes,-aesni  aes ct64 vaes ni
+fi
+if has aesni ssse3; then
+    check -aesni        aes ct64 vaes ni
+    check -ssse3        aes ct64 vaes ni
+fi
+check none aes ct64 vaes ni
+
+# GHASH, when its x86 backends are built: vpclmul > clmul > ct64
+case "$ghash_impls" in *" clmul "*)
+    if has vpclmul pclmul avx2; then
+        check -vpclmul  ghash clmul vpclmul
+    fi
+    if has pclmul; then
+        check -pclmul   ghash ct64 vpclmul clmul
+    fi
+    check none ghash ct64 vpclmul clmul
+    ;;
+esac
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ] && [ $pass -gt 0 ]
