@@ -15,13 +15,19 @@
  *     each with the wrap falling on block 0..40 of the call;
  *  3. a stream of raw calls split at random block counts (batch tails
  *     followed by more batches);
- *  4. on x86-64: the round-key layout aes_x86.h promises to the AES-GCM
+ *  4. buffers that end right before and start right after an inaccessible
+ *     page (in, out and in place), so a backend that reads or writes even
+ *     one byte outside [in, in+16n) or [out, out+16n) crashes the test;
+ *  5. on x86-64: the round-key layout aes_x86.h promises to the AES-GCM
  *     code (FIPS 197 5.2 schedule at storage[0], Equivalent Inverse Cipher
  *     keys at storage[256]) for "ni" and "vaes", rebuilt here from the
  *     standard with an S-box computed from its definition (FIPS 197 5.1.1).
  */
+#define _GNU_SOURCE   /* MAP_ANONYMOUS */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "testlib.h"
 #include "aes/aes_impl.h"
 #if defined(__x86_64__)
@@ -241,7 +247,66 @@ static void split_streams(const char *impl, void *arg)
            tl_failed - f0);
 }
 
-/* ---- 4. the x86 round-key layout ------------------------------------------- */
+/* ---- 4. buffers next to inaccessible pages ------------------------------ */
+static uint8_t *guard_map;
+static size_t guard_page;
+
+/* Two mappings [none][data: 2 pages][none]; returns 0 when unavailable. */
+static int guard_setup(void)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    if (!CHECK(pg > 0 && pg * 2 >= 16 * 257, "page size %ld", pg))
+        return 0;
+    guard_page = (size_t)pg;
+    guard_map = mmap(NULL, 8 * guard_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (!CHECK(guard_map != MAP_FAILED, "mmap"))
+        return 0;
+    /* [0]=none [1,2]=in [3]=none [4,5]=out [6]=none */
+    CHECK(mprotect(guard_map, guard_page, PROT_NONE) == 0 &&
+          mprotect(guard_map + 3 * guard_page, guard_page, PROT_NONE) == 0 &&
+          mprotect(guard_map + 6 * guard_page, guard_page, PROT_NONE) == 0, "mprotect");
+    return 1;
+}
+
+static void edge_buffers(const char *impl, void *arg)
+{
+    (void)arg;
+    unsigned long f0 = tl_failed, p0 = tl_passed;
+    uint8_t *in_lo = guard_map + guard_page, *in_hi_end = guard_map + 3 * guard_page;
+    uint8_t *out_lo = guard_map + 4 * guard_page, *out_hi_end = guard_map + 6 * guard_page;
+    for (size_t ks = 0; ks < 3; ks++) {
+        uint8_t key[32], reg0[16], r1[16], r2[16];
+        ic_aes_key k, rk;
+        tl_rand_bytes(key, sizeof key);
+        if (!make_keys(impl, key, key_sizes[ks], &k, &rk))
+            return;
+        const ic_aes_ops *o = ic_aes_key_ops(&k), *ro = ic_aes_key_ops(&rk);
+        for (int op = 0; op < NOPS; op++) {
+            for (size_t n = 1; n <= 257; n += n < 40 ? 1 : 27) {
+                for (int place = 0; place < 3; place++) {
+                    /* 0: in at the end of its pages, out at the start;
+                     * 1: the other way round; 2: in place at the end */
+                    uint8_t *in = place == 1 ? in_lo : in_hi_end - 16 * n;
+                    uint8_t *out = place == 0 ? out_lo : place == 1 ? out_hi_end - 16 * n : in;
+                    tl_rand_bytes(in, 16 * n);
+                    tl_rand_bytes(reg0, 16);
+                    memcpy(r1, reg0, 16);
+                    run_op(ro, op, &rk, r1, ref, in, n);
+                    memcpy(r2, reg0, 16);
+                    run_op(o, op, &k, r2, out, in, n);
+                    CHECK_MEM(out, ref, 16 * n, "%s %s, %zu blocks next to a guard page (%d)", impl,
+                              op_name[op], n, place);
+                    CHECK_MEM(r2, r1, 16, "%s %s guard page: register after", impl, op_name[op]);
+                }
+            }
+        }
+        ic_aes_wipe(&k), ic_aes_wipe(&rk);
+    }
+    printf("  guard pages with %s: %lu checks, %lu failed\n", impl, tl_passed - p0 + tl_failed - f0,
+           tl_failed - f0);
+}
+
+/* ---- 5. the x86 round-key layout ------------------------------------------- */
 #if defined(__x86_64__)
 static uint8_t sbox[256];
 
@@ -371,6 +436,10 @@ int main(void)
     CHECK(ran >= 1, "no AES implementation ran");
     tl_for_each_impl("aes", counter_carries, NULL);
     tl_for_each_impl("aes", split_streams, NULL);
+    if (guard_setup()) {
+        tl_for_each_impl("aes", edge_buffers, NULL);
+        munmap(guard_map, 8 * guard_page);
+    }
 #if defined(__x86_64__)
     key_layout();
 #endif
