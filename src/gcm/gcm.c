@@ -134,24 +134,38 @@ static void gcm_ctr_xor(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t l
 
 static int gcm_ready(const ic_gcm_ctx *c) { return c->ghash.ops != NULL && c->aes.ops != NULL; }
 
-/* Forget everything about the current message but keep the key. */
+/* Forget the current message but keep the key.  Only the message's
+ * secrets are wiped: the tag mask E(K, J0), the GHASH accumulator (with
+ * the mask it is the tag, and it depends on H) and unused keystream.  The
+ * counter comes from the IV and buf holds AAD or ciphertext, all public;
+ * ic_gcm_start overwrites what it needs.  This runs once per message, so
+ * it is kept to the 48 bytes that matter (ic_gcm_wipe clears everything). */
 static void gcm_end_message(ic_gcm_ctx *c)
 {
     ic_wipe(c->ekj0, sizeof c->ekj0);
-    ic_wipe(c->ctr, sizeof c->ctr);
     ic_wipe(c->y, sizeof c->y);
-    ic_wipe(c->buf, sizeof c->buf);
     ic_wipe(c->ks, sizeof c->ks);
     c->aadlen = c->datalen = 0;
     c->buflen = c->kslen = 0;
     c->state = GCM_IDLE;
 }
 
-/* The full tag: GHASH over the lengths, masked with E(K, J0) (step 6). */
+/* The full tag: GHASH over the zero padding and the lengths block,
+ * masked with E(K, J0) (step 6).  A waiting partial block and the lengths
+ * go to GHASH in one call, so an aggregating backend reduces once. */
 static void gcm_full_tag(ic_gcm_ctx *c, uint8_t t[16])
 {
-    gcm_pad(c);
-    gcm_absorb_lengths(c, c->aadlen, c->datalen);
+    uint8_t b[32];
+    size_t n = 0;
+    if (c->buflen != 0) {
+        memcpy(b, c->buf, 16);
+        memset(b + c->buflen, 0, 16 - c->buflen);
+        c->buflen = 0;
+        n = 16;
+    }
+    ic_store64_be(b + n, c->aadlen * 8);
+    ic_store64_be(b + n + 8, c->datalen * 8);
+    ((const ic_ghash_ops *)c->ghash.ops)->blocks(&c->ghash, c->y, b, n / 16 + 1);
     ic_xor_bytes(t, c->y, c->ekj0, 16);
 }
 
@@ -191,7 +205,14 @@ int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
         return IC_ERR_STATE;
     if (!gcm_ivlen_ok(ivlen))
         return IC_ERR_IVLEN;
-    gcm_end_message(c);
+    /* A message abandoned half way still holds its secrets: wipe them.
+     * One that ended with finish/verify was wiped then, so a new message
+     * just resets what it uses (the rest is overwritten below). */
+    if (c->state != GCM_IDLE)
+        gcm_end_message(c);
+    memset(c->y, 0, sizeof c->y);
+    c->aadlen = c->datalen = 0;
+    c->buflen = c->kslen = 0;
 
     /* Pre-counter block J0 (section 7.1 step 2). */
     if (ivlen == IC_GCM_IV_SIZE) {
@@ -203,16 +224,14 @@ int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
         gcm_pad(c);
         gcm_absorb_lengths(c, 0, ivlen);
         memcpy(j0, c->y, 16);
-        ic_wipe(c->y, sizeof c->y);
+        memset(c->y, 0, sizeof c->y);
     }
 
-    /* Counter mode from J0: its first block E(K, J0) is the tag mask
-     * (step 6); ctr32 leaves the counter at inc32(J0), where the encryption
-     * of the plaintext starts (step 3). */
-    memcpy(c->ctr, j0, 16);
-    memset(c->ekj0, 0, 16);
-    ((const ic_aes_ops *)c->aes.ops)->ctr32(&c->aes, c->ctr, c->ekj0, c->ekj0, 1);
-    ic_wipe(j0, sizeof j0);
+    /* E(K, J0) masks the tag (step 6); the plaintext's counter blocks
+     * start at inc32(J0) (step 3). */
+    ((const ic_aes_ops *)c->aes.ops)->ecb_enc(&c->aes, c->ekj0, j0, 1);
+    memcpy(c->ctr, j0, 12);
+    ic_store32_be(c->ctr + 12, ic_load32_be(j0 + 12) + 1);
     c->state = GCM_AAD;
     return IC_OK;
 }
