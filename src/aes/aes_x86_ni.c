@@ -9,10 +9,11 @@
  * keeps 8 blocks in flight - the same pipelining argument the POWER8 paper
  * (001_239dee1b499d5bff.txt) makes for vcipher - and a final batch of 1..7
  * blocks runs as one padded 8-lane batch, which costs the same latency as
- * a single block.  The chained modes (CBC and CFB encryption, OFB) cannot
- * overlap blocks; there the whitening XOR of the next block is folded into
- * the AESENCLAST round key so that only the 10/12/14 rounds remain on the
- * dependency chain.
+ * a single block (those modes are written once, for this file and
+ * aes_x86_vaes.c, in aes_x86_modes.h).  The chained modes (CBC and CFB
+ * encryption, OFB) cannot overlap blocks; there the whitening XOR of the
+ * next block is folded into the AESENCLAST round key so that only the
+ * 10/12/14 rounds remain on the dependency chain.
  *
  * Key expansion (FIPS 197 section 5.2) uses AESKEYGENASSIST for
  * SubWord(RotWord(w)) ^ Rcon and a prefix XOR of four words by shifted
@@ -28,13 +29,12 @@
 #include <immintrin.h>
 #include "aes/aes_x86.h"
 
-#define NI_INLINE static inline __attribute__((always_inline))
 
 /* ---- key expansion -------------------------------------------------------- */
 
 /* a ^ (a << 32) ^ (a << 64) ^ (a << 96): word j becomes w[0]^...^w[j], the
  * recurrence w[i] = w[i-Nk] ^ w[i-1] unrolled over four words.            */
-NI_INLINE __m128i prefix_xor4(__m128i a)
+static inline __m128i prefix_xor4(__m128i a)
 {
     a = _mm_xor_si128(a, _mm_slli_si128(a, 4));
     return _mm_xor_si128(a, _mm_slli_si128(a, 8));
@@ -42,7 +42,7 @@ NI_INLINE __m128i prefix_xor4(__m128i a)
 
 /* The next four words after the Nk words ending with `prev`, where `t`
  * holds the transformed word (SubWord/RotWord/Rcon of w[i-1]) in every lane. */
-NI_INLINE __m128i next4(__m128i prev, __m128i t)
+static inline __m128i next4(__m128i prev, __m128i t)
 {
     return _mm_xor_si128(prefix_xor4(prev), t);
 }
@@ -125,48 +125,28 @@ void aes_x86_ni_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
     k->rounds = nr;
 }
 
-/* ---- eight blocks in flight ------------------------------------------------ */
+/* ---- eight blocks in flight ------------------------------------------------
+ * The batched modes are aes_x86_modes.h; here are the SSE register type,
+ * the AES-NI rounds, and how blocks move (one XMM register per block).   */
 
-#define NB 8   /* blocks per batch */
-
-/* One round on all blocks of a batch. */
-#define ROUND_ALL(b, op, key) do { \
-    __m128i k_ = (key); \
-    for (int j_ = 0; j_ < NB; j_++) \
-        (b)[j_] = op((b)[j_], k_); \
-} while (0)
-
-/* The whole cipher on a batch, the rounds written out rather than looped
- * (a loop makes GCC rotate the states through register copies); the only
- * branches are on the public round count.                                */
-#define CIPHER_BATCH(b, rk, nr, op, oplast) do { \
-    ROUND_ALL(b, _mm_xor_si128, (rk)[0]); \
-    ROUND_ALL(b, op, (rk)[1]); ROUND_ALL(b, op, (rk)[2]); ROUND_ALL(b, op, (rk)[3]); \
-    ROUND_ALL(b, op, (rk)[4]); ROUND_ALL(b, op, (rk)[5]); ROUND_ALL(b, op, (rk)[6]); \
-    ROUND_ALL(b, op, (rk)[7]); ROUND_ALL(b, op, (rk)[8]); ROUND_ALL(b, op, (rk)[9]); \
-    if ((nr) > 10) { ROUND_ALL(b, op, (rk)[10]); ROUND_ALL(b, op, (rk)[11]); } \
-    if ((nr) > 12) { ROUND_ALL(b, op, (rk)[12]); ROUND_ALL(b, op, (rk)[13]); } \
-    ROUND_ALL(b, oplast, (rk)[nr]); \
-} while (0)
-
-NI_INLINE void enc_batch(const __m128i *rk, unsigned nr, __m128i b[NB])
-{
-    CIPHER_BATCH(b, rk, nr, _mm_aesenc_si128, _mm_aesenclast_si128);
-}
-
-NI_INLINE void dec_batch(const __m128i *rk, unsigned nr, __m128i b[NB])
-{
-    CIPHER_BATCH(b, rk, nr, _mm_aesdec_si128, _mm_aesdeclast_si128);
-}
+#define AESX_V __m128i
+#define AESX_NBLK 8
+#define AESX_FN(name) ni_##name
+#define AESX_KEY(rk, r) ((rk)[r])
+#define AESX_XOR _mm_xor_si128
+#define AESX_ENC _mm_aesenc_si128
+#define AESX_ENCLAST _mm_aesenclast_si128
+#define AESX_DEC _mm_aesdec_si128
+#define AESX_DECLAST _mm_aesdeclast_si128
+#include "aes/aes_x86_modes.h"
 
 #define LOAD(p, j) _mm_loadu_si128((const __m128i *)((p) + 16 * (j)))
 #define STORE(p, j, v) _mm_storeu_si128((__m128i *)((p) + 16 * (j)), (v))
 
-/* Load n (0 <= n <= 8) blocks into b[0..n-1]; the rest stay as they are.
- * A switch rather than a loop keeps every b[j] index constant, so b stays
- * in registers after inlining, and with n a constant (a whole batch) the
- * switch disappears.                                                     */
-NI_INLINE void load_n(__m128i b[NB], const uint8_t *p, size_t n)
+/* Switches, not loops, so every b[j] index is a constant and b stays in
+ * registers once inlined; with n a constant (a whole batch) the switch
+ * folds away.                                                            */
+AESX_INLINE void load_n(__m128i b[AESX_NV], const uint8_t *p, size_t n)
 {
     switch (n) {
     default: b[7] = LOAD(p, 7); /* fall through */
@@ -181,9 +161,7 @@ NI_INLINE void load_n(__m128i b[NB], const uint8_t *p, size_t n)
     }
 }
 
-/* b[0] = first, b[1..n-1] = blocks 0..n-2 of p (1 <= n <= 8): the
- * "previous block" of every block of a batch in CBC and CFB.            */
-NI_INLINE void load_prev_n(__m128i b[NB], __m128i first, const uint8_t *p, size_t n)
+AESX_INLINE void load_prev_n(__m128i b[AESX_NV], __m128i first, const uint8_t *p, size_t n)
 {
     switch (n) {
     default: b[7] = LOAD(p, 6); /* fall through */
@@ -197,8 +175,7 @@ NI_INLINE void load_prev_n(__m128i b[NB], __m128i first, const uint8_t *p, size_
     }
 }
 
-/* Store b[0..n-1] (0 < n <= 8). */
-NI_INLINE void store_n(uint8_t *out, const __m128i b[NB], size_t n)
+AESX_INLINE void store_n(uint8_t *out, const __m128i b[AESX_NV], size_t n)
 {
     switch (n) {
     default: STORE(out, 7, b[7]); /* fall through */
@@ -212,103 +189,23 @@ NI_INLINE void store_n(uint8_t *out, const __m128i b[NB], size_t n)
     }
 }
 
-/* b[j] ^= x[j] over the whole batch. */
-NI_INLINE void xor_batch(__m128i b[NB], const __m128i x[NB])
+/* Block j of the batch is the counter + j (aes_x86_modes.h, CTR). */
+AESX_INLINE void ctr_blocks(__m128i b[AESX_NV], __m128i c, uint64_t hi, uint64_t lo, int inc32)
 {
-    for (int j = 0; j < NB; j++)
-        b[j] = _mm_xor_si128(b[j], x[j]);
-}
-
-/* Each mode below is one batch function of n blocks (1 <= n <= 8), called
- * with n = NB (a constant, so it compiles to straight-line code) for every
- * whole batch and once with the remaining 1..7 blocks, padded with zero
- * blocks whose results are dropped.                                       */
-#define FOR_BATCHES(nblocks, in, out, BATCH) do { \
-    for (; (nblocks) >= NB; (nblocks) -= NB, (in) += 16 * NB, (out) += 16 * NB) \
-        BATCH(NB); \
-    if ((nblocks) > 0) \
-        BATCH(nblocks); \
-} while (0)
-
-/* ---- ECB ---------------------------------------------------------------- */
-
-NI_INLINE void ecb_batch(const __m128i *rk, unsigned nr, uint8_t *out, const uint8_t *in, size_t n,
-                         int decrypt)
-{
-    __m128i b[NB] = {0};
-    load_n(b, in, n);
-    if (decrypt)
-        dec_batch(rk, nr, b);
-    else
-        enc_batch(rk, nr, b);
-    store_n(out, b, n);
-}
-
-static void ni_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
-    unsigned nr = k->rounds;
-#define ECB_ENC(n) ecb_batch(rk, nr, out, in, n, 0)
-    FOR_BATCHES(nblocks, in, out, ECB_ENC);
-#undef ECB_ENC
-}
-
-static void ni_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    const __m128i *rk = (const __m128i *)aes_x86_dec_rk(k);
-    unsigned nr = k->rounds;
-#define ECB_DEC(n) ecb_batch(rk, nr, out, in, n, 1)
-    FOR_BATCHES(nblocks, in, out, ECB_DEC);
-#undef ECB_DEC
-}
-
-/* ---- CBC and CFB decryption: eight in flight ---------------------------------
- * CBC: P_j = D(C_j) ^ C_{j-1};  CFB: P_j = E(C_{j-1}) ^ C_j  (SP 800-38A
- * 6.2, 6.3), with C_{-1} = IV.  Every cipher input is known up front, so a
- * batch runs in parallel.  The blocks C_{j-1} are read again from memory
- * where they are needed rather than kept in registers during the rounds
- * (8 states + 8 saved blocks + a key would not fit in 16 XMM registers);
- * every load of a batch comes before its first store, so out == in is
- * safe.  Returns the batch's last ciphertext block, the next IV.         */
-NI_INLINE __m128i chain_batch(const __m128i *rk, unsigned nr, __m128i last, uint8_t *out,
-                              const uint8_t *in, size_t n, int cfb)
-{
-    __m128i b[NB] = {0}, x[NB] = {0};
-    if (cfb) {
-        load_prev_n(b, last, in, n);     /* cipher inputs C_{j-1} */
-        enc_batch(rk, nr, b);
-        load_n(x, in, n);                /* C_j */
+    if (ctr_lastbyte_ok(c)) {
+        __m128i be = bswap128(c);
+        for (int j = 0; j < AESX_NV; j++)
+            b[j] = _mm_add_epi8(be, _mm_set_epi8((char)j, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    } else if (inc32) {
+        for (int j = 0; j < AESX_NV; j++)
+            b[j] = bswap128(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, j)));
+    } else if (ctr_lo_ok(lo)) {
+        for (int j = 0; j < AESX_NV; j++)
+            b[j] = bswap128(_mm_add_epi64(c, _mm_set_epi64x(0, j)));
     } else {
-        load_n(b, in, n);                /* cipher inputs C_j */
-        dec_batch(rk, nr, b);
-        load_prev_n(x, last, in, n);     /* C_{j-1} */
+        for (int j = 0; j < AESX_NV; j++)
+            b[j] = ctr_block(hi, lo, (uint64_t)j);
     }
-    xor_batch(b, x);
-    last = LOAD(in, n - 1);
-    store_n(out, b, n);
-    return last;
-}
-
-static void ni_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    const __m128i *rk = (const __m128i *)aes_x86_dec_rk(k);
-    unsigned nr = k->rounds;
-    __m128i last = _mm_loadu_si128((const __m128i *)iv);
-#define CBC_DEC(n) last = chain_batch(rk, nr, last, out, in, n, 0)
-    FOR_BATCHES(nblocks, in, out, CBC_DEC);
-#undef CBC_DEC
-    _mm_storeu_si128((__m128i *)iv, last);
-}
-
-static void ni_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
-    unsigned nr = k->rounds;
-    __m128i last = _mm_loadu_si128((const __m128i *)iv);
-#define CFB_DEC(n) last = chain_batch(rk, nr, last, out, in, n, 1)
-    FOR_BATCHES(nblocks, in, out, CFB_DEC);
-#undef CFB_DEC
-    _mm_storeu_si128((__m128i *)iv, last);
 }
 
 /* ---- the serial modes -----------------------------------------------------
@@ -324,7 +221,7 @@ static void ni_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const 
  *
  * mode 0 = CBC, 1 = CFB, 2 = OFB.  The register iv ends as the last
  * ciphertext (CBC, CFB) or the last O_j (OFB).                           */
-NI_INLINE void serial(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+AESX_INLINE void serial(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                       size_t nblocks, int mode)
 {
     const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
@@ -377,94 +274,6 @@ void aes_x86_ni_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const
 void aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     serial(k, iv, out, in, nblocks, 2);
-}
-
-/* ---- CTR ---------------------------------------------------------------------
- * The counter block is big-endian; x86 adds little-endian lanes.  The
- * counter is kept byte-reversed in a register c (lane 0 = low 64 bits,
- * lane 1 = high 64 bits, as native integers).  A batch's counter blocks
- * are made the cheapest way the counter's (public) value allows:
- *  - the last byte has room for +0..+7: the big-endian block once, plus j
- *    in its last byte (one PADDB per block, no carry can occur);
- *  - ctr32 (GCM's inc32, SP 800-38D 6.2): PADDD on the low 32-bit lane,
- *    which wraps mod 2^32 and leaves the other 96 bits alone, then PSHUFB;
- *  - 128-bit counter whose low 64 bits do not wrap in the batch: PADDQ on
- *    the low lane, then PSHUFB;
- *  - otherwise: add with carry in general registers, block by block.
- * Branching on the counter leaks nothing: it is not secret.              */
-
-NI_INLINE __m128i bswap128(__m128i x)
-{
-    return _mm_shuffle_epi8(x, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-}
-
-/* Counter block (hi, lo) + j as the big-endian block, carrying into hi. */
-NI_INLINE __m128i ctr_block(uint64_t hi, uint64_t lo, uint64_t j)
-{
-    uint64_t l = lo + j;
-    uint64_t h = hi + (l < lo);
-    return bswap128(_mm_set_epi64x((long long)h, (long long)l));
-}
-
-/* One batch of n counter blocks from the native-lane counter c (and its
- * copy hi:lo), XORed into n blocks of in.                               */
-NI_INLINE void ctr_batch(const __m128i *rk, unsigned nr, __m128i c, uint64_t hi, uint64_t lo,
-                         uint8_t *out, const uint8_t *in, size_t n, int inc32)
-{
-    __m128i b[NB], x[NB] = {0};
-    if ((_mm_cvtsi128_si32(c) & 0xff) <= 256 - NB) {
-        /* the common case: only the last byte differs inside the batch */
-        __m128i be = bswap128(c);
-        for (int j = 0; j < NB; j++)
-            b[j] = _mm_add_epi8(be, _mm_set_epi8((char)j, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
-    } else if (inc32) {
-        for (int j = 0; j < NB; j++)
-            b[j] = bswap128(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, j)));
-    } else if (lo <= UINT64_MAX - (NB - 1)) {
-        for (int j = 0; j < NB; j++)
-            b[j] = bswap128(_mm_add_epi64(c, _mm_set_epi64x(0, j)));
-    } else {
-        for (int j = 0; j < NB; j++)
-            b[j] = ctr_block(hi, lo, (uint64_t)j);
-    }
-    enc_batch(rk, nr, b);
-    load_n(x, in, n);
-    xor_batch(b, x);
-    store_n(out, b, n);
-}
-
-NI_INLINE void ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
-                       size_t nblocks, int inc32)
-{
-    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
-    unsigned nr = k->rounds;
-    __m128i c = bswap128(_mm_loadu_si128((const __m128i *)ctr));   /* native lanes */
-    uint64_t hi = ic_load64_be(ctr), lo = ic_load64_be(ctr + 8);
-    /* one batch, then the counter advanced by its n blocks */
-#define CTR_STEP(n) do { \
-        ctr_batch(rk, nr, c, hi, lo, out, in, n, inc32); \
-        if (inc32) { \
-            c = _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, (int)(n))); \
-        } else { \
-            uint64_t l_ = lo + (n); \
-            hi += l_ < lo; \
-            lo = l_; \
-            c = _mm_set_epi64x((long long)hi, (long long)lo); \
-        } \
-    } while (0)
-    FOR_BATCHES(nblocks, in, out, CTR_STEP);
-#undef CTR_STEP
-    _mm_storeu_si128((__m128i *)ctr, bswap128(c));
-}
-
-static void ni_ctr(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    ctr_any(k, ctr, out, in, nblocks, 0);
-}
-
-static void ni_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    ctr_any(k, ctr, out, in, nblocks, 1);
 }
 
 const ic_aes_ops ic_aes_ni_ops = {

@@ -27,61 +27,30 @@
 #include <immintrin.h>
 #include "aes/aes_x86.h"
 
-#define V_INLINE static inline __attribute__((always_inline))
+/* The batched modes are aes_x86_modes.h; here are the YMM register type,
+ * the VAES rounds with each round key broadcast to both lanes, and how
+ * blocks move: register j holds blocks 2j and 2j+1.                      */
+#define AESX_V __m256i
+#define AESX_NBLK 16
+#define AESX_FN(name) vaes_##name
+#define AESX_KEY(rk, r) _mm256_broadcastsi128_si256(_mm_load_si128((rk) + (r)))
+#define AESX_XOR _mm256_xor_si256
+#define AESX_ENC _mm256_aesenc_epi128
+#define AESX_ENCLAST _mm256_aesenclast_epi128
+#define AESX_DEC _mm256_aesdec_epi128
+#define AESX_DECLAST _mm256_aesdeclast_epi128
+#include "aes/aes_x86_modes.h"
 
-#define NV 8              /* YMM registers per batch */
-#define NBLK (2 * NV)     /* blocks per batch */
-
-/* Round key r in both lanes. */
-V_INLINE __m256i rkey(const __m128i *rk, unsigned r)
-{
-    return _mm256_broadcastsi128_si256(_mm_load_si128(rk + r));
-}
-
-/* One round on all registers of a batch. */
-#define ROUND_ALL(b, op, key) do { \
-    __m256i k_ = (key); \
-    for (int j_ = 0; j_ < NV; j_++) \
-        (b)[j_] = op((b)[j_], k_); \
-} while (0)
-
-/* The whole cipher on a batch, the rounds written out rather than looped
- * (a loop makes GCC rotate the eight states through register copies); the
- * only branches are on the public round count.                          */
-#define CIPHER_BATCH(b, rk, nr, op, oplast) do { \
-    ROUND_ALL(b, _mm256_xor_si256, rkey(rk, 0)); \
-    ROUND_ALL(b, op, rkey(rk, 1)); ROUND_ALL(b, op, rkey(rk, 2)); \
-    ROUND_ALL(b, op, rkey(rk, 3)); ROUND_ALL(b, op, rkey(rk, 4)); \
-    ROUND_ALL(b, op, rkey(rk, 5)); ROUND_ALL(b, op, rkey(rk, 6)); \
-    ROUND_ALL(b, op, rkey(rk, 7)); ROUND_ALL(b, op, rkey(rk, 8)); \
-    ROUND_ALL(b, op, rkey(rk, 9)); \
-    if ((nr) > 10) { ROUND_ALL(b, op, rkey(rk, 10)); ROUND_ALL(b, op, rkey(rk, 11)); } \
-    if ((nr) > 12) { ROUND_ALL(b, op, rkey(rk, 12)); ROUND_ALL(b, op, rkey(rk, 13)); } \
-    ROUND_ALL(b, oplast, rkey(rk, nr)); \
-} while (0)
-
-V_INLINE void enc_batch(const __m128i *rk, unsigned nr, __m256i b[NV])
-{
-    CIPHER_BATCH(b, rk, nr, _mm256_aesenc_epi128, _mm256_aesenclast_epi128);
-}
-
-V_INLINE void dec_batch(const __m128i *rk, unsigned nr, __m256i b[NV])
-{
-    CIPHER_BATCH(b, rk, nr, _mm256_aesdec_epi128, _mm256_aesdeclast_epi128);
-}
-
-/* Register j holds blocks 2j and 2j+1. */
 #define LOAD2(p, j)     _mm256_loadu_si256((const __m256i *)((p) + 32 * (j)))
 #define LOAD1(p, j)     _mm256_zextsi128_si256(_mm_loadu_si128((const __m128i *)((p) + 32 * (j))))
 #define STORE2(p, j, v) _mm256_storeu_si256((__m256i *)((p) + 32 * (j)), (v))
 #define STORE1(p, j, v) _mm_storeu_si128((__m128i *)((p) + 32 * (j)), _mm256_castsi256_si128(v))
 
-/* Load blocks 0..n-1 (0 <= n <= 16) into b; registers past them keep
- * their value.  Switches, not loops, so every b[j] index is a constant and
- * b stays in registers once inlined; with n a constant (a whole batch) the
- * switches disappear.  First the n/2 whole pairs, then an odd last block
- * into the low lane of register n/2.                                     */
-V_INLINE void load_n(__m256i b[NV], const uint8_t *p, size_t n)
+/* Switches, not loops, so every b[j] index is a constant and b stays in
+ * registers once inlined; with n a constant (a whole batch) they fold
+ * away.  First the n/2 whole pairs, then an odd last block into the low
+ * lane of register n/2 with a 128-bit load.                              */
+AESX_INLINE void load_n(__m256i b[AESX_NV], const uint8_t *p, size_t n)
 {
     switch (n / 2) {
     default: b[7] = LOAD2(p, 7); /* fall through */
@@ -108,13 +77,11 @@ V_INLINE void load_n(__m256i b[NV], const uint8_t *p, size_t n)
     }
 }
 
-/* The previous block of every block of a batch of n (1 <= n <= 16):
- * register j = (C_{2j-1}, C_{2j}) with C_{-1} = first.  Register 0 is
- * assembled from first and block 0; registers 1.. are 256-bit loads 16
- * bytes back, each within the batch (block 2j exists whenever register j
- * holds a block, i.e. 2j < n).                                           */
+/* Register j = (block 2j-1, block 2j): register 0 is assembled from first
+ * and block 0; registers 1.. are 256-bit loads 16 bytes back, each within
+ * the batch (block 2j exists whenever register j holds a block: 2j < n). */
 #define LOADP(p, j) _mm256_loadu_si256((const __m256i *)((p) + 32 * (j) - 16))
-V_INLINE void load_prev_n(__m256i b[NV], __m128i first, const uint8_t *p, size_t n)
+AESX_INLINE void load_prev_n(__m256i b[AESX_NV], __m128i first, const uint8_t *p, size_t n)
 {
     switch ((n + 1) / 2) {
     default: b[7] = LOADP(p, 7); /* fall through */
@@ -129,8 +96,7 @@ V_INLINE void load_prev_n(__m256i b[NV], __m128i first, const uint8_t *p, size_t
     }
 }
 
-/* Store blocks 0..n-1 of b (0 < n <= 16). */
-V_INLINE void store_n(uint8_t *out, const __m256i b[NV], size_t n)
+AESX_INLINE void store_n(uint8_t *out, const __m256i b[AESX_NV], size_t n)
 {
     switch (n / 2) {
     default: STORE2(out, 7, b[7]); /* fall through */
@@ -157,193 +123,29 @@ V_INLINE void store_n(uint8_t *out, const __m256i b[NV], size_t n)
     }
 }
 
-V_INLINE void xor_batch(__m256i b[NV], const __m256i x[NV])
+/* Register j = counter + 2j (low lane), counter + 2j + 1 (high lane); the
+ * four ways are those of aes_x86_modes.h, CTR.                           */
+AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t lo, int inc32)
 {
-    for (int j = 0; j < NV; j++)
-        b[j] = _mm256_xor_si256(b[j], x[j]);
-}
-
-/* Each mode is one batch function of n blocks (1 <= n <= 16), called with
- * n = NBLK (a constant: straight-line code) for every whole batch and once
- * with the remaining 1..15 blocks, padded with zero blocks whose results
- * are dropped.                                                           */
-#define FOR_BATCHES(nblocks, in, out, BATCH) do { \
-    for (; (nblocks) >= NBLK; (nblocks) -= NBLK, (in) += 16 * NBLK, (out) += 16 * NBLK) \
-        BATCH(NBLK); \
-    if ((nblocks) > 0) \
-        BATCH(nblocks); \
-} while (0)
-
-/* ---- ECB ------------------------------------------------------------------ */
-
-V_INLINE void ecb_batch(const __m128i *rk, unsigned nr, uint8_t *out, const uint8_t *in, size_t n,
-                        int decrypt)
-{
-    __m256i b[NV] = {0};
-    load_n(b, in, n);
-    if (decrypt)
-        dec_batch(rk, nr, b);
-    else
-        enc_batch(rk, nr, b);
-    store_n(out, b, n);
-}
-
-static void vaes_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
-    unsigned nr = k->rounds;
-#define ECB_ENC(n) ecb_batch(rk, nr, out, in, n, 0)
-    FOR_BATCHES(nblocks, in, out, ECB_ENC);
-#undef ECB_ENC
-}
-
-static void vaes_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    const __m128i *rk = (const __m128i *)aes_x86_dec_rk(k);
-    unsigned nr = k->rounds;
-#define ECB_DEC(n) ecb_batch(rk, nr, out, in, n, 1)
-    FOR_BATCHES(nblocks, in, out, ECB_DEC);
-#undef ECB_DEC
-}
-
-/* ---- CBC and CFB decryption -------------------------------------------------
- * CBC: P_i = D(C_i) ^ C_{i-1};  CFB: P_i = E(C_{i-1}) ^ C_i  (SP 800-38A
- * 6.2, 6.3), C_{-1} = IV.  Register j holds (C_{2j}, C_{2j+1}); the
- * previous-block pairs (C_{2j-1}, C_{2j}) are loads 16 bytes back (see
- * load_prev_n), made where they are needed instead of being kept in
- * registers through the rounds.  Every load of a batch comes before its
- * first store, so out == in is safe.  Returns the batch's last ciphertext
- * block, the next IV.                                                    */
-V_INLINE __m128i chain_batch(const __m128i *rk, unsigned nr, __m128i last, uint8_t *out,
-                             const uint8_t *in, size_t n, int cfb)
-{
-    __m256i b[NV] = {0}, x[NV] = {0};
-    if (cfb) {
-        load_prev_n(b, last, in, n);     /* cipher inputs C_{i-1} */
-        enc_batch(rk, nr, b);
-        load_n(x, in, n);                /* C_i */
-    } else {
-        load_n(b, in, n);                /* cipher inputs C_i */
-        dec_batch(rk, nr, b);
-        load_prev_n(x, last, in, n);     /* C_{i-1} */
-    }
-    xor_batch(b, x);
-    last = _mm_loadu_si128((const __m128i *)(in + 16 * (n - 1)));
-    store_n(out, b, n);
-    return last;
-}
-
-static void vaes_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    const __m128i *rk = (const __m128i *)aes_x86_dec_rk(k);
-    unsigned nr = k->rounds;
-    __m128i last = _mm_loadu_si128((const __m128i *)iv);
-#define CBC_DEC(n) last = chain_batch(rk, nr, last, out, in, n, 0)
-    FOR_BATCHES(nblocks, in, out, CBC_DEC);
-#undef CBC_DEC
-    _mm_storeu_si128((__m128i *)iv, last);
-}
-
-static void vaes_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
-    unsigned nr = k->rounds;
-    __m128i last = _mm_loadu_si128((const __m128i *)iv);
-#define CFB_DEC(n) last = chain_batch(rk, nr, last, out, in, n, 1)
-    FOR_BATCHES(nblocks, in, out, CFB_DEC);
-#undef CFB_DEC
-    _mm_storeu_si128((__m128i *)iv, last);
-}
-
-/* ---- CTR ------------------------------------------------------------------
- * As in aes_x86_ni.c: the counter c is kept byte-reversed (lane 0 = low
- * 64 bits as a native integer), and register j of a batch gets blocks
- * counter + 2j and + 2j + 1, made the cheapest way the (public) counter
- * value allows: when the last byte has room for +0..+15, the big-endian
- * block in both lanes plus 2j / 2j+1 in the last byte (VPADDB); ctr32
- * (inc32, SP 800-38D 6.2) by VPADDD on the low 32-bit lane, which wraps
- * mod 2^32, then VPSHUFB; a 128-bit counter whose low half does not wrap
- * in the batch by VPADDQ then VPSHUFB; otherwise add with carry in
- * general registers, block by block.                                     */
-
-V_INLINE __m128i bswap128(__m128i x)
-{
-    return _mm_shuffle_epi8(x, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-}
-
-V_INLINE __m256i bswap256(__m256i x)
-{
-    return _mm256_shuffle_epi8(x, _mm256_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-                                                  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-}
-
-/* Big-endian counter block (hi, lo) + j, carrying into hi. */
-V_INLINE __m128i ctr_block(uint64_t hi, uint64_t lo, uint64_t j)
-{
-    uint64_t l = lo + j;
-    uint64_t h = hi + (l < lo);
-    return bswap128(_mm_set_epi64x((long long)h, (long long)l));
-}
-
-V_INLINE void ctr_batch(const __m128i *rk, unsigned nr, __m128i c, uint64_t hi, uint64_t lo,
-                        uint8_t *out, const uint8_t *in, size_t n, int inc32)
-{
-    __m256i b[NV], x[NV] = {0};
-    if ((_mm_cvtsi128_si32(c) & 0xff) <= 256 - NBLK) {
+    const __m256i swap = _mm256_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    if (ctr_lastbyte_ok(c)) {
         __m256i be = _mm256_broadcastsi128_si256(bswap128(c));
-        for (int j = 0; j < NV; j++)
+        for (int j = 0; j < AESX_NV; j++)
             b[j] = _mm256_add_epi8(be, _mm256_set_epi8((char)(2 * j + 1), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                                        (char)(2 * j), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     } else if (inc32) {
         __m256i cc = _mm256_broadcastsi128_si256(c);
-        for (int j = 0; j < NV; j++)
-            b[j] = bswap256(_mm256_add_epi32(cc, _mm256_set_epi32(0, 0, 0, 2 * j + 1, 0, 0, 0, 2 * j)));
-    } else if (lo <= UINT64_MAX - (NBLK - 1)) {
+        for (int j = 0; j < AESX_NV; j++)
+            b[j] = _mm256_shuffle_epi8(_mm256_add_epi32(cc, _mm256_set_epi32(0, 0, 0, 2 * j + 1, 0, 0, 0, 2 * j)), swap);
+    } else if (ctr_lo_ok(lo)) {
         __m256i cc = _mm256_broadcastsi128_si256(c);
-        for (int j = 0; j < NV; j++)
-            b[j] = bswap256(_mm256_add_epi64(cc, _mm256_set_epi64x(0, 2 * j + 1, 0, 2 * j)));
+        for (int j = 0; j < AESX_NV; j++)
+            b[j] = _mm256_shuffle_epi8(_mm256_add_epi64(cc, _mm256_set_epi64x(0, 2 * j + 1, 0, 2 * j)), swap);
     } else {
-        for (int j = 0; j < NV; j++)
+        for (int j = 0; j < AESX_NV; j++)
             b[j] = _mm256_set_m128i(ctr_block(hi, lo, 2 * (uint64_t)j + 1), ctr_block(hi, lo, 2 * (uint64_t)j));
     }
-    enc_batch(rk, nr, b);
-    load_n(x, in, n);
-    xor_batch(b, x);
-    store_n(out, b, n);
-}
-
-V_INLINE void ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
-                      size_t nblocks, int inc32)
-{
-    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
-    unsigned nr = k->rounds;
-    __m128i c = bswap128(_mm_loadu_si128((const __m128i *)ctr));    /* native lanes */
-    uint64_t hi = ic_load64_be(ctr), lo = ic_load64_be(ctr + 8);
-    /* one batch, then the counter advanced by its n blocks */
-#define CTR_STEP(n) do { \
-        ctr_batch(rk, nr, c, hi, lo, out, in, n, inc32); \
-        if (inc32) { \
-            c = _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, (int)(n))); \
-        } else { \
-            uint64_t l_ = lo + (n); \
-            hi += l_ < lo; \
-            lo = l_; \
-            c = _mm_set_epi64x((long long)hi, (long long)lo); \
-        } \
-    } while (0)
-    FOR_BATCHES(nblocks, in, out, CTR_STEP);
-#undef CTR_STEP
-    _mm_storeu_si128((__m128i *)ctr, bswap128(c));
-}
-
-static void vaes_ctr(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    ctr_any(k, ctr, out, in, nblocks, 0);
-}
-
-static void vaes_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    ctr_any(k, ctr, out, in, nblocks, 1);
 }
 
 const ic_aes_ops ic_aes_vaes_ops = {

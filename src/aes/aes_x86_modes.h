@@ -1,0 +1,263 @@
+/*
+ * aes_x86_modes.h - the batched AES modes (ECB, CBC and CFB decryption,
+ * CTR, ctr32) written once for both x86 backends: included by
+ * aes_x86_ni.c (8 XMM registers = 8 blocks per batch) and aes_x86_vaes.c
+ * (8 YMM registers = 16 blocks), which differ only in the register type,
+ * how blocks move between memory and registers, and how a batch's counter
+ * blocks are made.  Not a normal header: include it once, from those two
+ * files only, after defining
+ *
+ *   AESX_V                 the register type (__m128i, __m256i)
+ *   AESX_NBLK              blocks per batch (8 registers of AESX_V)
+ *   AESX_FN(name)          the name of the op functions (ni_##name)
+ *   AESX_KEY(rk, r)        round key r in every lane of a register
+ *   AESX_XOR, AESX_ENC, AESX_ENCLAST, AESX_DEC, AESX_DECLAST
+ *                          the register XOR and AES round intrinsics
+ *
+ * and then defining, after the include, the primitives declared below
+ * (load_n, load_prev_n, store_n, ctr_blocks).
+ *
+ * How a batch runs: each mode is one batch function of n blocks
+ * (1 <= n <= AESX_NBLK), called with n = AESX_NBLK (a constant, so every
+ * switch on n folds away and the batch is straight-line code) for each
+ * whole batch, and once with the remaining blocks, padded with zero blocks
+ * whose results are dropped: a padded batch costs the latency of a single
+ * block.  The loads and stores of the primitives never touch memory
+ * outside the n blocks of in and out.
+ */
+#ifndef INCORE_AES_X86_MODES_H
+#define INCORE_AES_X86_MODES_H
+
+#define AESX_INLINE static inline __attribute__((always_inline))
+#define AESX_NV 8   /* registers per batch */
+
+/* ---- what the including file provides -------------------------------------- */
+
+/* b[j] = register j of p for the registers holding blocks 0..n-1 (0 <= n <=
+ * AESX_NBLK); the registers past them keep their value.                 */
+AESX_INLINE void load_n(AESX_V b[AESX_NV], const uint8_t *p, size_t n);
+/* The previous block of each of the n blocks (1 <= n <= AESX_NBLK):
+ * block i of the result is block i-1 of p, and block 0 is `first`.      */
+AESX_INLINE void load_prev_n(AESX_V b[AESX_NV], __m128i first, const uint8_t *p, size_t n);
+/* Store blocks 0..n-1 of b (1 <= n <= AESX_NBLK). */
+AESX_INLINE void store_n(uint8_t *out, const AESX_V b[AESX_NV], size_t n);
+/* The batch's counter blocks, big-endian, from the counter c kept in
+ * native lanes (see below) and its 64-bit halves hi:lo.                 */
+AESX_INLINE void ctr_blocks(AESX_V b[AESX_NV], __m128i c, uint64_t hi, uint64_t lo, int inc32);
+
+/* ---- rounds ------------------------------------------------------------------ */
+
+/* One round on all registers of a batch. */
+#define ROUND_ALL(b, op, key) do { \
+    AESX_V k_ = (key); \
+    for (int j_ = 0; j_ < AESX_NV; j_++) \
+        (b)[j_] = op((b)[j_], k_); \
+} while (0)
+
+/* The whole cipher on a batch, the rounds written out rather than looped
+ * (a loop makes GCC rotate the eight states through register copies); the
+ * only branches are on the public round count.                          */
+#define CIPHER_BATCH(b, rk, nr, op, oplast) do { \
+    ROUND_ALL(b, AESX_XOR, AESX_KEY(rk, 0)); \
+    ROUND_ALL(b, op, AESX_KEY(rk, 1)); ROUND_ALL(b, op, AESX_KEY(rk, 2)); \
+    ROUND_ALL(b, op, AESX_KEY(rk, 3)); ROUND_ALL(b, op, AESX_KEY(rk, 4)); \
+    ROUND_ALL(b, op, AESX_KEY(rk, 5)); ROUND_ALL(b, op, AESX_KEY(rk, 6)); \
+    ROUND_ALL(b, op, AESX_KEY(rk, 7)); ROUND_ALL(b, op, AESX_KEY(rk, 8)); \
+    ROUND_ALL(b, op, AESX_KEY(rk, 9)); \
+    if ((nr) > 10) { ROUND_ALL(b, op, AESX_KEY(rk, 10)); ROUND_ALL(b, op, AESX_KEY(rk, 11)); } \
+    if ((nr) > 12) { ROUND_ALL(b, op, AESX_KEY(rk, 12)); ROUND_ALL(b, op, AESX_KEY(rk, 13)); } \
+    ROUND_ALL(b, oplast, AESX_KEY(rk, nr)); \
+} while (0)
+
+AESX_INLINE void enc_batch(const __m128i *rk, unsigned nr, AESX_V b[AESX_NV])
+{
+    CIPHER_BATCH(b, rk, nr, AESX_ENC, AESX_ENCLAST);
+}
+
+AESX_INLINE void dec_batch(const __m128i *rk, unsigned nr, AESX_V b[AESX_NV])
+{
+    CIPHER_BATCH(b, rk, nr, AESX_DEC, AESX_DECLAST);
+}
+
+AESX_INLINE void xor_batch(AESX_V b[AESX_NV], const AESX_V x[AESX_NV])
+{
+    for (int j = 0; j < AESX_NV; j++)
+        b[j] = AESX_XOR(b[j], x[j]);
+}
+
+/* Whole batches, then the padded rest. */
+#define FOR_BATCHES(nblocks, in, out, BATCH) do { \
+    for (; (nblocks) >= AESX_NBLK; (nblocks) -= AESX_NBLK, (in) += 16 * AESX_NBLK, (out) += 16 * AESX_NBLK) \
+        BATCH(AESX_NBLK); \
+    if ((nblocks) > 0) \
+        BATCH(nblocks); \
+} while (0)
+
+/* ---- ECB ------------------------------------------------------------------- */
+
+AESX_INLINE void ecb_batch(const __m128i *rk, unsigned nr, uint8_t *out, const uint8_t *in, size_t n,
+                           int decrypt)
+{
+    AESX_V b[AESX_NV] = {0};
+    load_n(b, in, n);
+    if (decrypt)
+        dec_batch(rk, nr, b);
+    else
+        enc_batch(rk, nr, b);
+    store_n(out, b, n);
+}
+
+AESX_INLINE void ecb(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks, int decrypt)
+{
+    const __m128i *rk = (const __m128i *)(decrypt ? aes_x86_dec_rk(k) : aes_x86_enc_rk(k));
+    unsigned nr = k->rounds;
+#define ECB_BATCH(n) ecb_batch(rk, nr, out, in, n, decrypt)
+    FOR_BATCHES(nblocks, in, out, ECB_BATCH);
+#undef ECB_BATCH
+}
+
+static void AESX_FN(ecb_enc)(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    ecb(k, out, in, nblocks, 0);
+}
+
+static void AESX_FN(ecb_dec)(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    ecb(k, out, in, nblocks, 1);
+}
+
+/* ---- CBC and CFB decryption ---------------------------------------------------
+ * CBC: P_i = D(C_i) ^ C_{i-1};  CFB: P_i = E(C_{i-1}) ^ C_i  (SP 800-38A
+ * 6.2, 6.3), with C_{-1} = IV.  Every cipher input is known up front, so a
+ * batch runs in parallel.  The blocks C_{i-1} are loaded again where they
+ * are needed rather than kept in registers through the rounds (8 states,
+ * 8 saved registers and a key do not fit in 16 vector registers); every
+ * load of a batch comes before its first store, so out == in is safe.
+ * Returns the batch's last ciphertext block, the next IV.                */
+AESX_INLINE __m128i chain_batch(const __m128i *rk, unsigned nr, __m128i last, uint8_t *out,
+                                const uint8_t *in, size_t n, int cfb)
+{
+    AESX_V b[AESX_NV] = {0}, x[AESX_NV] = {0};
+    if (cfb) {
+        load_prev_n(b, last, in, n);     /* cipher inputs C_{i-1} */
+        enc_batch(rk, nr, b);
+        load_n(x, in, n);                /* C_i */
+    } else {
+        load_n(b, in, n);                /* cipher inputs C_i */
+        dec_batch(rk, nr, b);
+        load_prev_n(x, last, in, n);     /* C_{i-1} */
+    }
+    xor_batch(b, x);
+    last = _mm_loadu_si128((const __m128i *)(in + 16 * (n - 1)));
+    store_n(out, b, n);
+    return last;
+}
+
+AESX_INLINE void chain_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                           size_t nblocks, int cfb)
+{
+    const __m128i *rk = (const __m128i *)(cfb ? aes_x86_enc_rk(k) : aes_x86_dec_rk(k));
+    unsigned nr = k->rounds;
+    __m128i last = _mm_loadu_si128((const __m128i *)iv);
+#define CHAIN_BATCH(n) last = chain_batch(rk, nr, last, out, in, n, cfb)
+    FOR_BATCHES(nblocks, in, out, CHAIN_BATCH);
+#undef CHAIN_BATCH
+    _mm_storeu_si128((__m128i *)iv, last);
+}
+
+static void AESX_FN(cbc_dec)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                             size_t nblocks)
+{
+    chain_dec(k, iv, out, in, nblocks, 0);
+}
+
+static void AESX_FN(cfb_dec)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                             size_t nblocks)
+{
+    chain_dec(k, iv, out, in, nblocks, 1);
+}
+
+/* ---- CTR ---------------------------------------------------------------------
+ * The counter block is big-endian; x86 adds little-endian lanes.  The
+ * counter is kept byte-reversed in a register c (lane 0 = low 64 bits,
+ * lane 1 = high 64 bits, as native integers) and, for the carry, as hi:lo
+ * in general registers.  ctr_blocks makes a batch's counter blocks the
+ * cheapest way the counter's value allows:
+ *  - the last byte has room for +0..+AESX_NBLK-1: the big-endian block
+ *    once, plus j in its last byte (one PADDB per register, no carry);
+ *  - ctr32 (GCM's inc32, SP 800-38D 6.2): PADDD on the low 32-bit lane,
+ *    which wraps mod 2^32 and leaves the other 96 bits alone, then PSHUFB;
+ *  - a 128-bit counter whose low 64 bits do not wrap in the batch: PADDQ
+ *    on the low lane, then PSHUFB;
+ *  - otherwise: add with carry in general registers, block by block.
+ * Branching on the counter leaks nothing: it is not secret.              */
+
+AESX_INLINE __m128i bswap128(__m128i x)
+{
+    return _mm_shuffle_epi8(x, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+}
+
+/* Big-endian counter block (hi, lo) + j, carrying into hi. */
+AESX_INLINE __m128i ctr_block(uint64_t hi, uint64_t lo, uint64_t j)
+{
+    uint64_t l = lo + j;
+    uint64_t h = hi + (l < lo);
+    return bswap128(_mm_set_epi64x((long long)h, (long long)l));
+}
+
+/* Which way ctr_blocks may make the batch (see above). */
+AESX_INLINE int ctr_lastbyte_ok(__m128i c)
+{
+    return (_mm_cvtsi128_si32(c) & 0xff) <= 256 - AESX_NBLK;
+}
+AESX_INLINE int ctr_lo_ok(uint64_t lo)
+{
+    return lo <= UINT64_MAX - (AESX_NBLK - 1);
+}
+
+AESX_INLINE void ctr_batch(const __m128i *rk, unsigned nr, __m128i c, uint64_t hi, uint64_t lo,
+                           uint8_t *out, const uint8_t *in, size_t n, int inc32)
+{
+    AESX_V b[AESX_NV], x[AESX_NV] = {0};
+    ctr_blocks(b, c, hi, lo, inc32);
+    enc_batch(rk, nr, b);
+    load_n(x, in, n);
+    xor_batch(b, x);
+    store_n(out, b, n);
+}
+
+AESX_INLINE void ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                         size_t nblocks, int inc32)
+{
+    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k);
+    unsigned nr = k->rounds;
+    __m128i c = bswap128(_mm_loadu_si128((const __m128i *)ctr));   /* native lanes */
+    uint64_t hi = ic_load64_be(ctr), lo = ic_load64_be(ctr + 8);
+    /* one batch, then the counter advanced by its n blocks */
+#define CTR_STEP(n) do { \
+        ctr_batch(rk, nr, c, hi, lo, out, in, n, inc32); \
+        if (inc32) { \
+            c = _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, (int)(n))); \
+        } else { \
+            uint64_t l_ = lo + (n); \
+            hi += l_ < lo; \
+            lo = l_; \
+            c = _mm_set_epi64x((long long)hi, (long long)lo); \
+        } \
+    } while (0)
+    FOR_BATCHES(nblocks, in, out, CTR_STEP);
+#undef CTR_STEP
+    _mm_storeu_si128((__m128i *)ctr, bswap128(c));
+}
+
+static void AESX_FN(ctr)(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    ctr_any(k, ctr, out, in, nblocks, 0);
+}
+
+static void AESX_FN(ctr32)(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    ctr_any(k, ctr, out, in, nblocks, 1);
+}
+
+#endif
