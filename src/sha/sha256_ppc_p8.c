@@ -37,11 +37,9 @@
 #include "sha/sha_impl.h"
 
 #if defined(__powerpc64__)
-#include <altivec.h>
-#include "sha/sha2_rounds.h"
+#include "sha/sha2_ppc_p8.h"
 
 typedef __vector unsigned int vu32;
-typedef __vector unsigned char vu8;
 
 /* 4.2.2 constants, each replicated into the four lanes. */
 #define K4(x) { x, x, x, x }
@@ -75,21 +73,6 @@ static const vu32 K256V[64] = {
 #define BSIG1(x) __builtin_crypto_vshasigmaw((x), 1, 0xf)
 #define SSIG0(x) __builtin_crypto_vshasigmaw((x), 0, 0x0)
 #define SSIG1(x) __builtin_crypto_vshasigmaw((x), 0, 0xf)
-/* vec_sel(x, y, m) = (x & ~m) | (y & m). */
-#undef CH
-#undef MAJ
-#define CH(x, y, z)  vec_sel((z), (y), (x))
-#define MAJ(x, y, z) vec_sel((y), (z), vec_xor((x), (y)))
-
-/* 16 message bytes -> four big-endian words (5.2.1) in vector order. */
-static inline vu32 sha256_p8_load_be(const uint8_t *p)
-{
-    vu32 m = (vu32)vec_xl(0, p);
-#if defined(__LITTLE_ENDIAN__)
-    m = vec_revb(m);
-#endif
-    return m;
-}
 
 /* Four splatted words {x,x,x,x}.. back into one vector {a,b,c,d}: merging
  * pairs gives {a,b,a,b} and {c,d,c,d}; their first doublewords are {a,b}
@@ -116,7 +99,7 @@ static void sha256_p8_compress(uint32_t state[8], const uint8_t *p, size_t nbloc
 
         /* 6.2.2 step 1, t < 16: the block's words, one per register. */
 #define SHA256_P8_LOAD4(i) do {                                          \
-            m = sha256_p8_load_be(p + 16 * (i));                          \
+            m = SHA2_P8_LOAD_BE(vu32, p + 16 * (i));                      \
             W[4 * (i) + 0] = vec_splat(m, 0); W[4 * (i) + 1] = vec_splat(m, 1); \
             W[4 * (i) + 2] = vec_splat(m, 2); W[4 * (i) + 3] = vec_splat(m, 3); \
         } while (0)

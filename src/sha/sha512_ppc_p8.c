@@ -23,8 +23,7 @@
 #include "sha/sha_impl.h"
 
 #if defined(__powerpc64__)
-#include <altivec.h>
-#include "sha/sha2_rounds.h"
+#include "sha/sha2_ppc_p8.h"
 
 typedef __vector unsigned long long vu64;
 
@@ -81,20 +80,6 @@ static const vu64 K512V[80] = {
 #define BSIG1(x) __builtin_crypto_vshasigmad((x), 1, 0xf)
 #define SSIG0(x) __builtin_crypto_vshasigmad((x), 0, 0x0)
 #define SSIG1(x) __builtin_crypto_vshasigmad((x), 0, 0xf)
-#undef CH
-#undef MAJ
-#define CH(x, y, z)  vec_sel((z), (y), (x))
-#define MAJ(x, y, z) vec_sel((y), (z), vec_xor((x), (y)))
-
-/* 16 message bytes -> two big-endian doublewords in vector order. */
-static inline vu64 sha512_p8_load_be(const uint8_t *p)
-{
-    vu64 m = (vu64)vec_xl(0, p);
-#if defined(__LITTLE_ENDIAN__)
-    m = vec_revb(m);
-#endif
-    return m;
-}
 
 static void sha512_p8_compress(uint64_t state[8], const uint8_t *p, size_t nblocks)
 {
@@ -112,7 +97,7 @@ static void sha512_p8_compress(uint64_t state[8], const uint8_t *p, size_t nbloc
 
         /* 6.4.2 step 1, t < 16. */
         for (int i = 0; i < 8; i++) {
-            m = sha512_p8_load_be(p + 16 * i);
+            m = SHA2_P8_LOAD_BE(vu64, p + 16 * i);
             W[2 * i] = vec_splat(m, 0);
             W[2 * i + 1] = vec_splat(m, 1);
         }
