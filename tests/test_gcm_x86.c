@@ -19,9 +19,14 @@
  *     (so the hook starts after it), then the bulk, lengths around the
  *     batch sizes, in place and misaligned, encrypt and decrypt, and the
  *     counter set to wrap inside the bulk.
+ *  4. bounds: in and out placed flush against PROT_NONE pages (ending at
+ *     one, or starting right after one), for the hook, the GHASH blocks
+ *     and the public API, so a load or store one byte outside the
+ *     caller's buffers faults.
  * On other architectures there is nothing x86 to test; the program checks
  * that no x86 implementation is listed.
  */
+#define _GNU_SOURCE   /* MAP_ANONYMOUS */
 #include "testlib.h"
 #include "core/internal.h"
 #include "gcm/ghash_impl.h"
@@ -29,6 +34,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static uint8_t *xmalloc(size_t n)
 {
@@ -306,6 +313,70 @@ static void api_aes(const char *aname, void *arg)
         api_one(combo, 48 * 16 + 5, 3 + (size_t)w % 17, (int)(w & 1), w);
 }
 
+/* ---- 4. bounds ------------------------------------------------------- */
+
+/* Two read-write pages between PROT_NONE ones: [none][rw rw][none][rw rw][none]. */
+static uint8_t *guard_map;
+static size_t guard_page;
+
+static int guard_setup(void)
+{
+    guard_page = (size_t)sysconf(_SC_PAGESIZE);
+    guard_map = mmap(NULL, 7 * guard_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (!CHECK(guard_map != MAP_FAILED, "mmap"))
+        return 0;
+    return CHECK(mprotect(guard_map, guard_page, PROT_NONE) == 0
+                 && mprotect(guard_map + 3 * guard_page, guard_page, PROT_NONE) == 0
+                 && mprotect(guard_map + 6 * guard_page, guard_page, PROT_NONE) == 0, "mprotect");
+}
+
+/* A buffer of len bytes (len <= 2 pages) in region r (0 or 1), flush with
+ * the guard page after it (tail) or before it (head). */
+static uint8_t *guarded(int r, size_t len, int tail)
+{
+    uint8_t *lo = guard_map + (1 + 3 * (size_t)r) * guard_page;
+    return tail ? lo + 2 * guard_page - len : lo;
+}
+
+static void bounds_aes(const char *aname, void *arg)
+{
+    const pair_arg *pa = arg;
+    const ic_ghash_ops *g = ghash_named(pa->ghash);
+    static const size_t nbs[] = {1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 100};
+    uint8_t key[32], h[16], ctr[16], y[16], tag[16], iv[12];
+    ic_aes_key k;
+    ic_ghash_key hk;
+    ic_gcm_ctx c;
+
+    tl_rand_bytes(key, sizeof key);
+    tl_rand_bytes(h, 16);
+    tl_rand_bytes(iv, 12);
+    CHECK(aes_key_by(&k, aname, key, 16) == IC_OK, "key");
+    g->init(&hk, h);
+    hk.ops = g;
+    for (size_t i = 0; i < sizeof nbs / sizeof nbs[0]; i++) {
+        size_t len = 16 * nbs[i];
+        for (int layout = 0; layout < 4; layout++) {
+            uint8_t *in = guarded(0, len, layout & 1), *out = guarded(1, len, layout >> 1 & 1);
+            tl_rand_bytes(in, len);
+            tl_rand_bytes(ctr, 16);
+            tl_rand_bytes(y, 16);
+            /* reaching the checks below without a fault is the test */
+            g->gcm_crypt(&k, &hk, 1, ctr, y, out, in, nbs[i]);
+            g->gcm_crypt(&k, &hk, 0, ctr, y, out, in, nbs[i]);
+            g->gcm_crypt(&k, &hk, 1, ctr, y, in, in, nbs[i]);
+            g->blocks(&hk, y, in, nbs[i]);
+            CHECK(ic_gcm_init(&c, key, 16) == IC_OK && ic_gcm_start(&c, iv, 12) == IC_OK
+                  && ic_gcm_encrypt(&c, out + 3, in + 3, len - 3) == IC_OK && ic_gcm_finish(&c, tag, 16) == IC_OK
+                  && ic_aes_gcm_open(key, 16, iv, 12, NULL, 0, out + 3, len - 3, in + 3, tag, 16) == IC_OK,
+                  "[ghash/%s aes/%s] %zu bytes against guard pages (layout %d)", pa->ghash, aname, len - 3,
+                  layout);
+        }
+    }
+    ic_gcm_wipe(&c);
+    ic_aes_wipe(&k);
+}
+
 static void per_ghash(const char *gname, void *arg)
 {
     pair_arg pa = {gname};
@@ -317,6 +388,8 @@ static void per_ghash(const char *gname, void *arg)
     blocks_vs_portable(gname);
     tl_for_each_impl("aes", hook_aes, &pa);
     tl_for_each_impl("aes", api_aes, &pa);
+    if (guard_map != NULL)
+        tl_for_each_impl("aes", bounds_aes, &pa);
     (void)arg;
 }
 
@@ -330,6 +403,8 @@ int main(void)
     }
     printf("x86 GHASH implementations available: %d\n", nx86);
     CHECK(ghash_named("clmul") != NULL && ghash_named("vpclmul") != NULL, "x86 GHASH entries listed");
+    if (!guard_setup())
+        guard_map = NULL;
     CHECK(tl_for_each_impl("ghash", per_ghash, NULL) >= 1, "at least one GHASH ran");
     return tl_finish();
 }
