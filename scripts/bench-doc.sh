@@ -2,6 +2,8 @@
 # bench-doc.sh [BUILD_DIR]: regenerate docs/benchmarks.md and docs/plots/sweep.svg
 # by running `incore speed` on this machine (`make bench-doc` calls it).
 # The prose of the document lives here; the figures come from the runs.
+# Everything after the line starting "<!-- hand-written sections below" in the
+# current document (per-issue targets and analysis) is kept as it is.
 #   BENCH_SECONDS  time per measurement (default 0.2; the whole run then
 #                  takes a few minutes on a 2-core machine)
 set -eu
@@ -16,6 +18,7 @@ mkdir -p "$root/docs/plots"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+marker='<!-- hand-written sections below'
 load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 sweep_algs="aes-128-gcm chacha20-poly1305 sha256 poly1305 crc32c aes-128-ctr"
 echo "bench-doc: every algorithm, every implementation, every peer (${secs} s per figure)" >&2
@@ -127,6 +130,12 @@ echo
 echo "## Tables"
 echo
 cat "$tmp/tables.md"
+# Sections written by hand for an issue (targets, limits, analysis) follow
+# the marker and survive regeneration.
+if [ -f "$doc" ] && grep -q "^$marker" "$doc"; then
+    echo
+    sed -n "/^$marker/,\$p" "$doc"
+fi
 } >"$doc.tmp"
 mv "$doc.tmp" "$doc"
 echo "bench-doc: wrote $doc and docs/plots/" >&2
