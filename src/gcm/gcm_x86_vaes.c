@@ -31,11 +31,26 @@
 #define VA_REGS (VA_BATCH / 2)
 #define GCM_INLINE static inline __attribute__((always_inline))
 
-/* Counter blocks c + 0 .. c + 15 (reflected form, c in both lanes plus
- * 0 / 1), back in the standard byte order and whitened with round key 0. */
+/* Counter blocks c + 0 .. c + 15 (c in reflected form, both lanes, lane 1
+ * one ahead), in the standard byte order and whitened with round key 0.
+ * When the counter's last byte does not wrap within the batch (15 batches
+ * in 16), the blocks differ from the first pair only in byte 15, so one
+ * byte swap and an add on that byte (the top byte of dword 3 in a lane)
+ * make them; otherwise each pair is added in reflected form and swapped,
+ * which carries through all 32 bits.  The branch is on the counter, which
+ * is public (it comes from the IV). */
 GCM_INLINE void va_counters(__m256i s[VA_REGS], __m256i c, __m256i rk0)
 {
     const __m256i bs = _mm256_broadcastsi128_si256(gh_bswap_mask());
+    if ((_mm_cvtsi128_si32(_mm256_castsi256_si128(c)) & 0xff) <= 0x100 - VA_BATCH) {
+        __m256i base = _mm256_shuffle_epi8(c, bs);
+#pragma GCC unroll 8
+        for (int i = 0; i < VA_REGS; i++) {
+            __m256i ci = _mm256_add_epi32(base, _mm256_set_epi32(2 * i << 24, 0, 0, 0, 2 * i << 24, 0, 0, 0));
+            s[i] = _mm256_xor_si256(ci, rk0);
+        }
+        return;
+    }
 #pragma GCC unroll 8
     for (int i = 0; i < VA_REGS; i++) {
         __m256i ci = _mm256_add_epi32(c, _mm256_set_epi32(0, 0, 0, 2 * i, 0, 0, 0, 2 * i));
@@ -43,34 +58,55 @@ GCM_INLINE void va_counters(__m256i s[VA_REGS], __m256i c, __m256i rk0)
     }
 }
 
-/* Rounds 1 .. rounds of one batch; with gsrc, the GHASH products of its
- * sixteen blocks (the first plus *y) over the first eight rounds and the
- * reduction into *y. */
+/* One batch: rounds 1 .. rounds of the sixteen counter blocks in s, and,
+ * when gsrc is not NULL, the GHASH of its sixteen blocks into *y.  Why
+ * it is written this way (each measured on Zen 3, where VPCLMULQDQ issues
+ * once per two cycles on a pipe that also runs VAESENC, so the two
+ * compete and every extra vector instruction shows):
+ *  - the product of one register pair is issued before each of the first
+ *    eight rounds, pairs 1..7 first and pair 0 (the one that carries the
+ *    previous batch's y) last, so the chain from one batch's reduction to
+ *    the next batch's products has a whole batch of rounds to hide in;
+ *  - the empty asm keeps each sum in a register as it grows: without it
+ *    the compiler re-associates the 24 XORs into a tree at the end of the
+ *    batch, spilling every product to the stack on the way;
+ *  - gsrc is laundered through an asm so that, encrypting, the previous
+ *    batch's ciphertext is reloaded from out (store-to-load forwarding)
+ *    instead of being kept live in eight registers across the loop;
+ *  - the input is XORed into the last round key, not into the result
+ *    (AESENCLAST ends with AddRoundKey, so the two are the same): the XOR
+ *    leaves the chain of dependent rounds and runs while they do.
+ * Returns the output blocks in s.  rounds is a constant after inlining. */
 GCM_INLINE void va_batch(__m256i s[VA_REGS], const __m128i *rk, int rounds, const ghash_x86_key *gk,
-                         const uint8_t *gsrc, __m128i *y)
+                         const uint8_t *gsrc, __m128i *y, const uint8_t *in)
 {
     gh256_acc acc;
     gh_acc fold;
     gh256_acc_zero(&acc);
+    if (gsrc != NULL)
+        __asm__("" : "+r"(gsrc));
 #pragma GCC unroll 14
     for (int r = 1; r < rounds; r++) {
         __m256i key = _mm256_broadcastsi128_si256(_mm_load_si128(rk + r));
-#pragma GCC unroll 8
-        for (int i = 0; i < VA_REGS; i++)
-            s[i] = _mm256_aesenc_epi128(s[i], key);
         if (gsrc != NULL && r <= VA_REGS) {
-            int j = r - 1;
+            int j = r % VA_REGS;
             __m256i x = gh256_load(gsrc + 32 * j);
             if (j == 0)
                 x = _mm256_xor_si256(x, _mm256_zextsi128_si256(*y));
             gh256_mul_acc(&acc, x, gk->pow + 2 * j, gk->kar + 2 * j);
+            __asm__("" : "+x"(acc.lo), "+x"(acc.hi), "+x"(acc.mid));
         }
+#pragma GCC unroll 8
+        for (int i = 0; i < VA_REGS; i++)
+            s[i] = _mm256_aesenc_epi128(s[i], key);
     }
     {
         __m256i key = _mm256_broadcastsi128_si256(_mm_load_si128(rk + rounds));
 #pragma GCC unroll 8
-        for (int i = 0; i < VA_REGS; i++)
-            s[i] = _mm256_aesenclast_epi128(s[i], key);
+        for (int i = 0; i < VA_REGS; i++) {
+            __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(in + 32 * i));
+            s[i] = _mm256_aesenclast_epi128(s[i], _mm256_xor_si256(key, x));
+        }
     }
     if (gsrc != NULL) {
         gh_acc_zero(&fold);
@@ -79,13 +115,11 @@ GCM_INLINE void va_batch(__m256i s[VA_REGS], const __m128i *rk, int rounds, cons
     }
 }
 
-GCM_INLINE void va_xor_store(uint8_t *out, const uint8_t *in, const __m256i s[VA_REGS])
+GCM_INLINE void va_store(uint8_t *out, const __m256i s[VA_REGS])
 {
 #pragma GCC unroll 8
-    for (int i = 0; i < VA_REGS; i++) {
-        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(in + 32 * i));
-        _mm256_storeu_si256((__m256i *)(void *)(out + 32 * i), _mm256_xor_si256(x, s[i]));
-    }
+    for (int i = 0; i < VA_REGS; i++)
+        _mm256_storeu_si256((__m256i *)(void *)(out + 32 * i), s[i]);
 }
 
 /* nb > 0 blocks, a multiple of 16; the batch order is that of ni_crypt in
@@ -104,21 +138,21 @@ GCM_INLINE void va_crypt(const ic_aes_key *k, int rounds, const ghash_x86_key *g
 
     if (encrypt) {
         va_counters(s, c, rk0);
-        va_batch(s, rk, rounds, gk, NULL, &y);
-        va_xor_store(out, in, s);
+        va_batch(s, rk, rounds, gk, NULL, &y, in);
+        va_store(out, s);
         c = _mm256_add_epi32(c, step);
         for (size_t done = VA_BATCH; done < nb; done += VA_BATCH) {
             va_counters(s, c, rk0);
-            va_batch(s, rk, rounds, gk, out + 16 * (done - VA_BATCH), &y);
-            va_xor_store(out + 16 * done, in + 16 * done, s);
+            va_batch(s, rk, rounds, gk, out + 16 * (done - VA_BATCH), &y, in + 16 * done);
+            va_store(out + 16 * done, s);
             c = _mm256_add_epi32(c, step);
         }
         y = gh256_batch(gk, y, out + 16 * (nb - VA_BATCH), VA_BATCH);
     } else {
         for (size_t done = 0; done < nb; done += VA_BATCH) {
             va_counters(s, c, rk0);
-            va_batch(s, rk, rounds, gk, in + 16 * done, &y);
-            va_xor_store(out + 16 * done, in + 16 * done, s);
+            va_batch(s, rk, rounds, gk, in + 16 * done, &y, in + 16 * done);
+            va_store(out + 16 * done, s);
             c = _mm256_add_epi32(c, step);
         }
     }
