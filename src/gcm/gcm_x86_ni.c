@@ -43,49 +43,56 @@ GCM_INLINE void ni_counters(__m128i s[NI_BATCH], __m128i c, __m128i rk0)
         s[i] = _mm_xor_si128(_mm_shuffle_epi8(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, i)), bs), rk0);
 }
 
-/* One batch: the AES rounds 1 .. rounds of the eight counter blocks in s,
- * with, when gsrc is not NULL, the GHASH products of its eight blocks (the
- * first one plus *y) spread over the first eight rounds, and the
- * reduction into *y at the end.  rounds is a constant after inlining, so
- * the loops unroll fully. */
+/* One batch: the AES rounds 1 .. rounds of the eight counter blocks in s
+ * and, when gsrc is not NULL, the GHASH of its eight blocks into *y, one
+ * block's product before each of the first eight rounds.  Written as
+ * gcm_x86_vaes.c's va_batch (see there for why, measured): block 0, the
+ * one that carries the previous batch's y, is multiplied last; the sums
+ * are pinned in registers by an empty asm so they are not re-associated
+ * and spilled; gsrc is reloaded from memory, not kept live; and the input
+ * is XORed into the AESENCLAST key, off the chain of rounds.  Returns the
+ * output blocks in s.  rounds is a constant after inlining. */
 GCM_INLINE void ni_batch(__m128i s[NI_BATCH], const __m128i *rk, int rounds, const ghash_x86_key *gk,
-                         const uint8_t *gsrc, __m128i *y)
+                         const uint8_t *gsrc, __m128i *y, const uint8_t *in)
 {
     const __m128i *pw = gk->pow + (GHASH_X86_MAXPOW - NI_BATCH);
     const __m128i *kr = gk->kar + (GHASH_X86_MAXPOW - NI_BATCH);
     gh_acc acc;
     gh_acc_zero(&acc);
+    if (gsrc != NULL)
+        __asm__("" : "+r"(gsrc));
 #pragma GCC unroll 14
     for (int r = 1; r < rounds; r++) {
         __m128i key = _mm_load_si128(rk + r);
+        if (gsrc != NULL && r <= NI_BATCH) {
+            int j = r % NI_BATCH;
+            __m128i x = gh_load(gsrc + 16 * j);
+            if (j == 0)
+                x = _mm_xor_si128(x, *y);
+            gh_mul_acc(&acc, x, pw[j], kr[j]);
+            __asm__("" : "+x"(acc.lo), "+x"(acc.hi), "+x"(acc.mid));
+        }
 #pragma GCC unroll 8
         for (int i = 0; i < NI_BATCH; i++)
             s[i] = _mm_aesenc_si128(s[i], key);
-        if (gsrc != NULL && r <= NI_BATCH) {
-            __m128i x = gh_load(gsrc + 16 * (r - 1));
-            if (r == 1)
-                x = _mm_xor_si128(x, *y);
-            gh_mul_acc(&acc, x, pw[r - 1], kr[r - 1]);
-        }
     }
     {
         __m128i key = _mm_load_si128(rk + rounds);
 #pragma GCC unroll 8
-        for (int i = 0; i < NI_BATCH; i++)
-            s[i] = _mm_aesenclast_si128(s[i], key);
+        for (int i = 0; i < NI_BATCH; i++) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * i));
+            s[i] = _mm_aesenclast_si128(s[i], _mm_xor_si128(key, x));
+        }
     }
     if (gsrc != NULL)
         *y = gh_finish(&acc);
 }
 
-/* out = in ^ keystream for one batch. */
-GCM_INLINE void ni_xor_store(uint8_t *out, const uint8_t *in, const __m128i s[NI_BATCH])
+GCM_INLINE void ni_store(uint8_t *out, const __m128i s[NI_BATCH])
 {
 #pragma GCC unroll 8
-    for (int i = 0; i < NI_BATCH; i++) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * i));
-        _mm_storeu_si128((__m128i *)(void *)(out + 16 * i), _mm_xor_si128(x, s[i]));
-    }
+    for (int i = 0; i < NI_BATCH; i++)
+        _mm_storeu_si128((__m128i *)(void *)(out + 16 * i), s[i]);
 }
 
 /* nb > 0 blocks, a multiple of 8.  Encrypting, batch j's ciphertext is
@@ -102,21 +109,21 @@ GCM_INLINE void ni_crypt(const ic_aes_key *k, int rounds, const ghash_x86_key *g
 
     if (encrypt) {
         ni_counters(s, c, rk[0]);
-        ni_batch(s, rk, rounds, gk, NULL, &y);
-        ni_xor_store(out, in, s);
+        ni_batch(s, rk, rounds, gk, NULL, &y, in);
+        ni_store(out, s);
         c = _mm_add_epi32(c, eight);
         for (size_t done = NI_BATCH; done < nb; done += NI_BATCH) {
             ni_counters(s, c, rk[0]);
-            ni_batch(s, rk, rounds, gk, out + 16 * (done - NI_BATCH), &y);
-            ni_xor_store(out + 16 * done, in + 16 * done, s);
+            ni_batch(s, rk, rounds, gk, out + 16 * (done - NI_BATCH), &y, in + 16 * done);
+            ni_store(out + 16 * done, s);
             c = _mm_add_epi32(c, eight);
         }
         y = gh_batch(gk, y, out + 16 * (nb - NI_BATCH), NI_BATCH);
     } else {
         for (size_t done = 0; done < nb; done += NI_BATCH) {
             ni_counters(s, c, rk[0]);
-            ni_batch(s, rk, rounds, gk, in + 16 * done, &y);
-            ni_xor_store(out + 16 * done, in + 16 * done, s);
+            ni_batch(s, rk, rounds, gk, in + 16 * done, &y, in + 16 * done);
+            ni_store(out + 16 * done, s);
             c = _mm_add_epi32(c, eight);
         }
     }
