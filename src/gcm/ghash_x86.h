@@ -48,6 +48,7 @@
 #include <immintrin.h>
 
 #define GHASH_X86_MAXPOW 16
+#define GX_INLINE static inline __attribute__((always_inline))
 
 typedef struct {
     __m128i pow[GHASH_X86_MAXPOW];   /* pow[i] = psi(H^(16 - i))         */
@@ -150,6 +151,13 @@ static inline void gh_key_powers(ghash_x86_key *k, const uint8_t h[16], int n)
     }
 }
 
+/* init of both backends: the storage cleared, then psi(H^n .. H^1). */
+static inline void gh_key_init(ic_ghash_key *hk, const uint8_t h[16], int n)
+{
+    memset(hk->storage, 0, sizeof hk->storage);
+    gh_key_powers((ghash_x86_key *)(void *)hk->storage, h, n);
+}
+
 /* Load one block (any alignment) as phi(block). */
 static inline __m128i gh_load(const uint8_t *p)
 {
@@ -243,6 +251,25 @@ static inline __m128i gh256_batch(const ghash_x86_key *k, __m128i y, const uint8
 }
 
 #endif /* __AVX2__ && __VPCLMULQDQ__ */
+
+/* blocks() of both backends: whole batches of `batch` blocks, then the
+ * rest (1 .. batch-1) as one smaller batch with the powers H^r .. H^1, one
+ * reduction either way.  batch_fn is gh_batch or gh256_batch; with a
+ * constant argument the call is direct after inlining. */
+GX_INLINE void gh_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t *in, size_t nblocks, size_t batch,
+                         __m128i (*batch_fn)(const ghash_x86_key *, __m128i, const uint8_t *, size_t))
+{
+    const ghash_x86_key *k = ghash_x86_key_of(hk);
+    __m128i acc;
+    if (nblocks == 0)
+        return;
+    acc = gh_load(y);
+    for (; nblocks >= batch; nblocks -= batch, in += 16 * batch)
+        acc = batch_fn(k, acc, in, batch);
+    if (nblocks != 0)
+        acc = batch_fn(k, acc, in, nblocks);
+    gh_store(y, acc);
+}
 
 #endif /* __x86_64__ */
 #endif

@@ -23,25 +23,12 @@
 
 static void ghash_clmul_init(ic_ghash_key *hk, const uint8_t h[16])
 {
-    ghash_x86_key *k = (ghash_x86_key *)(void *)hk->storage;
-    memset(hk->storage, 0, sizeof hk->storage);
-    gh_key_powers(k, h, CLMUL_BATCH);
+    gh_key_init(hk, h, CLMUL_BATCH);
 }
 
-/* Whole batches of eight, then the rest (1..7 blocks) as one smaller
- * batch with the powers H^r .. H^1: one reduction either way. */
 static void ghash_clmul_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)
 {
-    const ghash_x86_key *k = ghash_x86_key_of(hk);
-    __m128i acc;
-    if (nblocks == 0)
-        return;
-    acc = gh_load(y);
-    for (; nblocks >= CLMUL_BATCH; nblocks -= CLMUL_BATCH, in += 16 * CLMUL_BATCH)
-        acc = gh_batch(k, acc, in, CLMUL_BATCH);
-    if (nblocks != 0)
-        acc = gh_batch(k, acc, in, nblocks);
-    gh_store(y, acc);
+    gh_blocks(hk, y, in, nblocks, CLMUL_BATCH, gh_batch);
 }
 
 const ic_ghash_ops ghash_clmul_ops = {

@@ -26,23 +26,12 @@
 
 static void ghash_vpclmul_init(ic_ghash_key *hk, const uint8_t h[16])
 {
-    ghash_x86_key *k = (ghash_x86_key *)(void *)hk->storage;
-    memset(hk->storage, 0, sizeof hk->storage);
-    gh_key_powers(k, h, VP_BATCH);
+    gh_key_init(hk, h, VP_BATCH);
 }
 
 static void ghash_vpclmul_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)
 {
-    const ghash_x86_key *k = ghash_x86_key_of(hk);
-    __m128i acc;
-    if (nblocks == 0)
-        return;
-    acc = gh_load(y);
-    for (; nblocks >= VP_BATCH; nblocks -= VP_BATCH, in += 16 * VP_BATCH)
-        acc = gh256_batch(k, acc, in, VP_BATCH);
-    if (nblocks != 0)
-        acc = gh256_batch(k, acc, in, nblocks);
-    gh_store(y, acc);
+    gh_blocks(hk, y, in, nblocks, VP_BATCH, gh256_batch);
 }
 
 const ic_ghash_ops ghash_vpclmul_ops = {

@@ -1,0 +1,153 @@
+/*
+ * gcm_x86_stitch.h - the stitched AES-GCM loop (counter mode and GHASH of
+ * the ciphertext in one pass) written once for both x86 widths: included
+ * by gcm_x86_ni.c (AES-NI and PCLMULQDQ on 8 XMM registers = 8 blocks a
+ * batch) and gcm_x86_vaes.c (VAES and VPCLMULQDQ on 8 YMM registers = 16
+ * blocks).  Not a normal header: include it once, from those two files
+ * only, after defining
+ *
+ *   GX_V              the register type (__m128i, __m256i)
+ *   GX_NBLK           blocks per batch (8 registers of GX_V)
+ *   GX_ACC            the type of a sum of unreduced GHASH products
+ *
+ * and these functions (GX_INLINE is provided below):
+ *
+ *   GX_V gx_key(const __m128i *rk, int r)      round key r in every lane
+ *   GX_V gx_enc(GX_V, GX_V), gx_enclast(GX_V, GX_V), gx_xor(GX_V, GX_V)
+ *   GX_V gx_loadu(const uint8_t *), void gx_storeu(uint8_t *, GX_V)
+ *   GX_V gx_ctr_init(const uint8_t ctr[16])    the counter as kept
+ *   GX_V gx_ctr_next(GX_V c)                   the counter one batch on
+ *   __m128i gx_ctr_out(GX_V c)                 the counter in phi form
+ *   void gx_counters(GX_V s[8], GX_V c, GX_V rk0)
+ *                                              the batch's counter blocks,
+ *                                              whitened with round key 0
+ *   void gx_acc_zero(GX_ACC *)
+ *   void gx_mul(GX_ACC *, const ghash_x86_key *, const uint8_t *p, int j, __m128i y)
+ *                                              add register j of p (times
+ *                                              its powers of H), plus y in
+ *                                              its block 0 when j == 0
+ *   void gx_pin(GX_ACC *)                      keep the sums in registers
+ *   __m128i gx_finish(GX_ACC *)                reduce to the new y
+ *   __m128i gx_hash(const ghash_x86_key *, __m128i y, const uint8_t *p)
+ *                                              GHASH of one batch of p
+ *
+ * What the loop does and why (each point measured on Zen 3, where
+ * (V)PCLMULQDQ issues once per two cycles on a pipe that also runs
+ * (V)AESENC, so the two compete and every extra vector instruction shows;
+ * together about 10 % over the plain interleave):
+ *  - one batch's AES rounds run with the GHASH of a batch of ciphertext
+ *    interleaved, one register of products before each of the first eight
+ *    rounds (Gueron and Krasnov's "stitching", as in the Linux kernel's
+ *    and OpenSSL's AES-GCM).  Encrypting, that is the previous batch's
+ *    ciphertext (the current one does not exist yet), and the last batch
+ *    is hashed after the loop; decrypting, the current batch's input, all
+ *    loaded before any output is stored, so out == in works;
+ *  - register 0, the one that carries the previous batch's y, is
+ *    multiplied last, so the chain from one batch's reduction to the next
+ *    batch's products has a batch of rounds to hide in;
+ *  - gx_pin (an empty asm) keeps each sum in a register as it grows:
+ *    without it the compiler re-associates the XORs into a tree at the end
+ *    of the batch and spills every product to the stack on the way;
+ *  - the source of the GHASH is laundered through an asm, so encrypting
+ *    reloads the previous batch's ciphertext from out (store-to-load
+ *    forwarding) instead of keeping it live in eight registers;
+ *  - the input is XORed into the last round key rather than into the
+ *    result (AESENCLAST ends with AddRoundKey, so the two are the same):
+ *    the XOR leaves the chain of dependent rounds.
+ * The number of rounds is a constant in each of the three instances, so
+ * the round loops unroll into straight-line code.
+ */
+#ifndef INCORE_GCM_X86_STITCH_H
+#define INCORE_GCM_X86_STITCH_H
+
+#define GX_NV 8   /* registers per batch */
+
+/* Rounds 1 .. rounds of the batch in s (whitened counter blocks), the
+ * input in XORed into the last round; with gsrc, the GHASH of its batch
+ * into *y.  Returns the output blocks in s. */
+GX_INLINE void gx_batch(GX_V s[GX_NV], const __m128i *rk, int rounds, const ghash_x86_key *gk,
+                        const uint8_t *gsrc, __m128i *y, const uint8_t *in)
+{
+    GX_ACC acc;
+    gx_acc_zero(&acc);
+    if (gsrc != NULL)
+        __asm__("" : "+r"(gsrc));
+#pragma GCC unroll 14
+    for (int r = 1; r < rounds; r++) {
+        GX_V key = gx_key(rk, r);
+        if (gsrc != NULL && r <= GX_NV) {
+            gx_mul(&acc, gk, gsrc, r % GX_NV, *y);
+            gx_pin(&acc);
+        }
+#pragma GCC unroll 8
+        for (int i = 0; i < GX_NV; i++)
+            s[i] = gx_enc(s[i], key);
+    }
+    {
+        GX_V key = gx_key(rk, rounds);
+#pragma GCC unroll 8
+        for (int i = 0; i < GX_NV; i++)
+            s[i] = gx_enclast(s[i], gx_xor(key, gx_loadu(in + GX_NBLK * 2 * i)));
+    }
+    if (gsrc != NULL)
+        *y = gx_finish(&acc);
+}
+
+GX_INLINE void gx_store(uint8_t *out, const GX_V s[GX_NV])
+{
+#pragma GCC unroll 8
+    for (int i = 0; i < GX_NV; i++)
+        gx_storeu(out + GX_NBLK * 2 * i, s[i]);
+}
+
+/* nb > 0 blocks, a multiple of GX_NBLK; ctr and yb as the hook's. */
+GX_INLINE void gx_crypt_rounds(const ic_aes_key *k, int rounds, const ghash_x86_key *gk, int encrypt,
+                               uint8_t ctr[16], uint8_t yb[16], uint8_t *out, const uint8_t *in, size_t nb)
+{
+    const __m128i *rk = (const __m128i *)(const void *)aes_x86_enc_rk(k);
+    const GX_V rk0 = gx_key(rk, 0);
+    __m128i y = gh_load(yb);
+    GX_V c = gx_ctr_init(ctr), s[GX_NV];
+
+    if (encrypt) {
+        gx_counters(s, c, rk0);
+        gx_batch(s, rk, rounds, gk, NULL, &y, in);
+        gx_store(out, s);
+        c = gx_ctr_next(c);
+        for (size_t done = GX_NBLK; done < nb; done += GX_NBLK) {
+            gx_counters(s, c, rk0);
+            gx_batch(s, rk, rounds, gk, out + 16 * (done - GX_NBLK), &y, in + 16 * done);
+            gx_store(out + 16 * done, s);
+            c = gx_ctr_next(c);
+        }
+        y = gx_hash(gk, y, out + 16 * (nb - GX_NBLK));
+    } else {
+        for (size_t done = 0; done < nb; done += GX_NBLK) {
+            gx_counters(s, c, rk0);
+            gx_batch(s, rk, rounds, gk, in + 16 * done, &y, in + 16 * done);
+            gx_store(out + 16 * done, s);
+            c = gx_ctr_next(c);
+        }
+    }
+    gh_store(ctr, gx_ctr_out(c));
+    gh_store(yb, y);
+}
+
+/* The whole batches of nblocks, for a key in the x86 layout (checked by
+ * the caller); returns how many blocks were done. */
+static size_t gx_crypt(const ic_aes_key *k, const ghash_x86_key *gk, int encrypt, uint8_t ctr[16],
+                       uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    size_t nb = nblocks - nblocks % GX_NBLK;
+    if (nb == 0)
+        return 0;
+    switch (k->rounds) {
+    case 10: gx_crypt_rounds(k, 10, gk, encrypt, ctr, y, out, in, nb); break;
+    case 12: gx_crypt_rounds(k, 12, gk, encrypt, ctr, y, out, in, nb); break;
+    case 14: gx_crypt_rounds(k, 14, gk, encrypt, ctr, y, out, in, nb); break;
+    default: return 0;
+    }
+    return nb;
+}
+
+#endif
