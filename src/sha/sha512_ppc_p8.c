@@ -26,6 +26,7 @@
 #include "sha/sha2_ppc_p8.h"
 
 typedef __vector unsigned long long vu64;
+typedef __vector unsigned char vu8;
 
 /* 4.2.3 constants, each replicated into both lanes. */
 #define K2(x) { UINT64_C(x), UINT64_C(x) }
@@ -84,11 +85,13 @@ static const vu64 K512V[80] = {
 static void sha512_p8_compress(uint64_t state[8], const uint8_t *p, size_t nblocks)
 {
     for (; nblocks; nblocks--, p += IC_SHA512_BLOCK_SIZE) {
-        /* vec_xl on the native uint64_t state: element i = state[i]. */
-        vu64 ab = vec_xl(0, (const unsigned long long *)state);
-        vu64 cd = vec_xl(16, (const unsigned long long *)state);
-        vu64 ef = vec_xl(32, (const unsigned long long *)state);
-        vu64 gh = vec_xl(48, (const unsigned long long *)state);
+        /* The native uint64_t state read as bytes (no aliasing question:
+         * uint64_t is unsigned long, vec_xl's 64-bit form takes unsigned
+         * long long) and viewed as doublewords: element i = state[i] on
+         * both byte orders. */
+        const unsigned char *sb = (const unsigned char *)state;
+        vu64 ab = (vu64)vec_xl(0, sb), cd = (vu64)vec_xl(16, sb);
+        vu64 ef = (vu64)vec_xl(32, sb), gh = (vu64)vec_xl(48, sb);
         vu64 W[16], m;
         vu64 a = vec_splat(ab, 0), b = vec_splat(ab, 1);
         vu64 c = vec_splat(cd, 0), d = vec_splat(cd, 1);
@@ -106,10 +109,11 @@ static void sha512_p8_compress(uint64_t state[8], const uint8_t *p, size_t nbloc
         ROUND8(40); ROUND8(48); ROUND8(56); ROUND8(64); ROUND8(72);
 
         /* Step 4: {x,x},{y,y} -> {x,y} is one doubleword merge. */
-        vec_xst(ab + vec_mergeh(a, b), 0, (unsigned long long *)state);
-        vec_xst(cd + vec_mergeh(c, d), 16, (unsigned long long *)state);
-        vec_xst(ef + vec_mergeh(e, f), 32, (unsigned long long *)state);
-        vec_xst(gh + vec_mergeh(g, h), 48, (unsigned long long *)state);
+        unsigned char *so = (unsigned char *)state;
+        vec_xst((vu8)(ab + vec_mergeh(a, b)), 0, so);
+        vec_xst((vu8)(cd + vec_mergeh(c, d)), 16, so);
+        vec_xst((vu8)(ef + vec_mergeh(e, f)), 32, so);
+        vec_xst((vu8)(gh + vec_mergeh(g, h)), 48, so);
     }
 }
 
