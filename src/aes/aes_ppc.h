@@ -91,15 +91,10 @@ static inline p8_u8 p8_declast(p8_u8 s, p8_u8 k)
     return (p8_u8)__builtin_crypto_vncipherlast((p8_u64)s, (p8_u64)k);
 }
 
-/* A register whose last (least significant) 32-bit word is n, the rest 0
- * (the counter increments): vsldoi by 4 takes bytes 4..19 of zero || (n in
- * every word), i.e. 12 zero bytes then one copy of n.  vsldoi counts bytes
- * from the left of the register on both hosts (GCC does not renumber
- * vec_sld for little-endian, checked under QEMU on both). */
-static inline p8_u8 p8_word(uint32_t n)
-{
-    return vec_sld(vec_splats((unsigned char)0), (p8_u8)vec_splats(n), 4);
-}
+/* The batch helpers below must be inlined into their loops, or the lane
+ * arrays go through the stack between calls: GCC's size heuristics would
+ * otherwise keep some of them out of line. */
+#define P8_INLINE static inline __attribute__((always_inline))
 
 /* Blocks per batch of the parallel modes. */
 #define P8_LANES 8
@@ -111,42 +106,97 @@ static inline p8_u8 p8_word(uint32_t n)
 /* ---- the block cipher on n registers at once -------------------------------
  * Round r's key is loaded once and applied to all n blocks, so the n
  * vcipher of a round are independent and fill the pipeline.  The rounds are
- * straight-line code with constant key indexes: rounds 1..8 exist for every
- * key size, round 9 and the last one too, and AES-192 / AES-256 add rounds
- * 10-11 / 10-13 (FIPS 197 section 5: Nr = 10, 12, 14).  With a loop over
- * the rounds GCC copies all eight lanes between registers at the end of
- * every iteration.  The branches depend on the key size only, which is
- * public. */
-#define P8_ROUNDS(n, s, op, rk)                                                \
-    do {                                                                       \
-        p8_u8 k_ = (rk);                                                       \
-        P8_EACH(i_, n) s[i_] = op(s[i_], k_);                                  \
-    } while (0)
-
-/* Rounds 9 .. Nr of the cipher (the part after the eight rounds every key
- * size has); a stitched caller runs rounds 0..8 itself around other work. */
-static inline void p8_encrypt_tail(const ic_aes_key *k, p8_u8 s[], const size_t n)
+ * straight-line code with constant step numbers: steps 1..9 exist for every
+ * key size, AES-192 / AES-256 add steps 10-11 / 10-13 (FIPS 197 section 5:
+ * Nr = 10, 12, 14), then the last one.  With a loop over the rounds GCC
+ * copies all eight lanes between registers at the end of every iteration.
+ * The branches depend on the key size only, which is public.
+ *
+ * Step t uses round key t to encrypt and round key Nr - t to decrypt (the
+ * same keys backwards, see the layout above). */
+P8_INLINE p8_u8 p8_step_key(const ic_aes_key *k, unsigned t, int dec)
 {
-    const unsigned nr = k->rounds;
-    P8_ROUNDS(n, s, p8_enc, p8_rk(k, 9));
-    if (nr > 10) {
-        P8_ROUNDS(n, s, p8_enc, p8_rk(k, 10));
-        P8_ROUNDS(n, s, p8_enc, p8_rk(k, 11));
-    }
-    if (nr > 12) {
-        P8_ROUNDS(n, s, p8_enc, p8_rk(k, 12));
-        P8_ROUNDS(n, s, p8_enc, p8_rk(k, 13));
-    }
-    P8_ROUNDS(n, s, p8_enclast, p8_rk(k, nr));
+    return p8_rk(k, dec ? k->rounds - t : t);
 }
 
-/* s[i] = E(K, s[i]) for i < n. */
-static inline void p8_encrypt(const ic_aes_key *k, p8_u8 s[], const size_t n)
+/* Step 0: AddRoundKey alone. */
+P8_INLINE void p8_whiten(const ic_aes_key *k, p8_u8 s[], const size_t n, int dec)
 {
-    P8_ROUNDS(n, s, vec_xor, p8_rk(k, 0));
-    _Pragma("GCC unroll 8") for (unsigned r = 1; r <= 8; r++)
-        P8_ROUNDS(n, s, p8_enc, p8_rk(k, r));
-    p8_encrypt_tail(k, s, n);
+    p8_u8 key = p8_step_key(k, 0, dec);
+    P8_EACH(i, n) s[i] = vec_xor(s[i], key);
+}
+
+/* Step t, 0 < t < Nr: one full round. */
+P8_INLINE void p8_round(const ic_aes_key *k, p8_u8 s[], const size_t n, unsigned t, int dec)
+{
+    p8_u8 key = p8_step_key(k, t, dec);
+    P8_EACH(i, n) s[i] = dec ? p8_dec(s[i], key) : p8_enc(s[i], key);
+}
+
+/* Steps 9 .. Nr (the part after the eight rounds every key size has); a
+ * stitched caller runs steps 0..8 itself around other work. */
+P8_INLINE void p8_cipher_tail(const ic_aes_key *k, p8_u8 s[], const size_t n, int dec)
+{
+    const unsigned nr = k->rounds;
+    p8_round(k, s, n, 9, dec);
+    if (nr > 10) {
+        p8_round(k, s, n, 10, dec);
+        p8_round(k, s, n, 11, dec);
+    }
+    if (nr > 12) {
+        p8_round(k, s, n, 12, dec);
+        p8_round(k, s, n, 13, dec);
+    }
+    p8_u8 key = p8_step_key(k, nr, dec);
+    P8_EACH(i, n) s[i] = dec ? p8_declast(s[i], key) : p8_enclast(s[i], key);
+}
+
+/* s[i] = E(K, s[i]) (dec = 0) or D(K, s[i]) (dec = 1) for i < n. */
+P8_INLINE void p8_cipher(const ic_aes_key *k, p8_u8 s[], const size_t n, int dec)
+{
+    p8_whiten(k, s, n, dec);
+    _Pragma("GCC unroll 8") for (unsigned t = 1; t <= 8; t++)
+        p8_round(k, s, n, t, dec);
+    p8_cipher_tail(k, s, n, dec);
+}
+
+/* ---- counters -----------------------------------------------------------
+ * A counter register holds the block as a big-endian 128-bit number, so
+ * counter + i is one vadduqm (SP 800-38A's CTR: the carry runs through all
+ * 16 bytes) or, for GCM, one vadduwm, which adds per 32-bit word: only the
+ * last word changes and it wraps mod 2^32, SP 800-38D's inc32. */
+/* A register whose last (least significant) 32-bit word is n, the rest 0
+ * (the counter increments): vsldoi by 4 takes bytes 4..19 of zero || (n in
+ * every word), i.e. 12 zero bytes then one copy of n.  vsldoi counts bytes
+ * from the left of the register on both hosts (GCC does not renumber
+ * vec_sld for little-endian, checked under QEMU on both). */
+static inline p8_u8 p8_word(uint32_t n)
+{
+    return vec_sld(vec_splats((unsigned char)0), (p8_u8)vec_splats(n), 4);
+}
+
+P8_INLINE p8_u8 p8_ctr_add(p8_u8 c, p8_u8 inc, int inc32)
+{
+    if (inc32)
+        return (p8_u8)vec_add((p8_u32)c, (p8_u32)inc);
+    return (p8_u8)vec_add((p8_u128)c, (p8_u128)inc);
+}
+
+/* s[0..n) = the next n counter blocks, *ctr advanced past them (one and
+ * two: p8_word(1), p8_word(2)).  Lanes 0 and 1 come from the counter, each
+ * later lane two on from the one before: only two increments take
+ * registers (the stitched GCM loop needs all the others) and no lane is
+ * more than four adds from the counter. */
+P8_INLINE void p8_counters(p8_u8 s[], const size_t n, p8_u8 *ctr, p8_u8 one, p8_u8 two, int inc32)
+{
+    s[0] = *ctr;
+    if (n == 1) {
+        *ctr = p8_ctr_add(*ctr, one, inc32);
+        return;
+    }
+    s[1] = p8_ctr_add(*ctr, one, inc32);
+    P8_EACH(i, n - 2) s[i + 2] = p8_ctr_add(s[i], two, inc32);
+    *ctr = p8_ctr_add(s[n - 2], two, inc32);
 }
 
 #endif /* __CRYPTO__ && __VSX__ */

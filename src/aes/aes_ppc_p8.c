@@ -72,37 +72,13 @@ static void p8_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
     ic_wipe(b, sizeof b);
 }
 
-/* ---- decryption on n registers at once ------------------------------------
- * FIPS 197 section 5.3: the encryption round keys in reverse order, the
- * extra rounds of the longer keys first; straight-line as p8_encrypt
- * (aes_ppc.h). */
-static inline void p8_decrypt(const ic_aes_key *k, p8_u8 s[], const size_t n)
-{
-    const unsigned nr = k->rounds;
-    P8_ROUNDS(n, s, vec_xor, p8_rk(k, nr));
-    if (nr > 12) {
-        P8_ROUNDS(n, s, p8_dec, p8_rk(k, 13));
-        P8_ROUNDS(n, s, p8_dec, p8_rk(k, 12));
-    }
-    if (nr > 10) {
-        P8_ROUNDS(n, s, p8_dec, p8_rk(k, 11));
-        P8_ROUNDS(n, s, p8_dec, p8_rk(k, 10));
-    }
-    _Pragma("GCC unroll 9") for (unsigned r = 9; r >= 1; r--)
-        P8_ROUNDS(n, s, p8_dec, p8_rk(k, r));
-    P8_ROUNDS(n, s, p8_declast, p8_rk(k, 0));
-}
-
 /* ---- ECB ---------------------------------------------------------------- */
 
 static inline void p8_ecb_run(const ic_aes_key *k, uint8_t *out, const uint8_t *in, const size_t n, int dec)
 {
     p8_u8 s[P8_LANES];
     P8_EACH(i, n) s[i] = p8_load_be(in + 16 * i);
-    if (dec)
-        p8_decrypt(k, s, n);
-    else
-        p8_encrypt(k, s, n);
+    p8_cipher(k, s, n, dec);
     P8_EACH(i, n) p8_store_be(s[i], out + 16 * i);
 }
 
@@ -136,10 +112,7 @@ static inline p8_u8 p8_chain_dec_run(const ic_aes_key *k, p8_u8 prev, uint8_t *o
     p8_u8 c[P8_LANES], s[P8_LANES];
     P8_EACH(i, n) c[i] = p8_load_be(in + 16 * i);
     P8_EACH(i, n) s[i] = cfb ? (i == 0 ? prev : c[i - 1]) : c[i];
-    if (cfb)
-        p8_encrypt(k, s, n);
-    else
-        p8_decrypt(k, s, n);
+    p8_cipher(k, s, n, !cfb);
     P8_EACH(i, n) p8_store_be(vec_xor(s[i], cfb ? c[i] : (i == 0 ? prev : c[i - 1])), out + 16 * i);
     return c[n - 1];
 }
@@ -180,7 +153,7 @@ static inline void p8_serial(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, 
         p8_u8 x = p8_load_be(in);
         if (mode == P8_CBC_ENC)
             v = vec_xor(v, x);
-        p8_encrypt(k, &v, 1);
+        p8_cipher(k, &v, 1, 0);
         if (mode == P8_CFB_ENC)
             v = vec_xor(v, x);
         p8_store_be(mode == P8_OFB ? vec_xor(v, x) : v, out);
@@ -203,39 +176,26 @@ static void p8_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint
     p8_serial(k, iv, out, in, nblocks, P8_OFB);
 }
 
-/* ---- CTR: counters in registers --------------------------------------------
- * The counter register holds the block as a big-endian 128-bit number
- * (aes_ppc.h), so counter + i is vadduqm (SP 800-38A's full-width
- * increment, carries across all 16 bytes) or, for GCM, vadduwm, which adds
- * per 32-bit word: only the last word changes and wraps mod 2^32, which is
- * SP 800-38D's inc32.  inc[i] holds i in its last word. */
-static inline p8_u8 p8_ctr_add(p8_u8 c, p8_u8 inc, int inc32)
-{
-    if (inc32)
-        return (p8_u8)vec_add((p8_u32)c, (p8_u32)inc);
-    return (p8_u8)vec_add((p8_u128)c, (p8_u128)inc);
-}
+/* ---- CTR: counters in registers (p8_counters, aes_ppc.h) ------------------ */
 
-static inline void p8_ctr_run(const ic_aes_key *k, p8_u8 *ctr, const p8_u8 inc[P8_LANES + 1], uint8_t *out,
+static inline void p8_ctr_run(const ic_aes_key *k, p8_u8 *ctr, p8_u8 one, p8_u8 two, uint8_t *out,
                               const uint8_t *in, const size_t n, int inc32)
 {
     p8_u8 s[P8_LANES];
-    P8_EACH(i, n) s[i] = i == 0 ? *ctr : p8_ctr_add(*ctr, inc[i], inc32);
-    *ctr = p8_ctr_add(*ctr, inc[n], inc32);
-    p8_encrypt(k, s, n);
+    p8_counters(s, n, ctr, one, two, inc32);
+    p8_cipher(k, s, n, 0);
     P8_EACH(i, n) p8_store_be(vec_xor(s[i], p8_load_be(in + 16 * i)), out + 16 * i);
 }
 
 static inline void p8_ctr_blocks(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                                  size_t nblocks, int inc32)
 {
-    p8_u8 inc[P8_LANES + 1];
+    const p8_u8 one = p8_word(1), two = p8_word(2);
     p8_u8 c = p8_load_be(ctr);
-    P8_EACH(i, P8_LANES + 1) inc[i] = p8_word((uint32_t)i);
     for (; nblocks >= P8_LANES; nblocks -= P8_LANES, in += 16 * P8_LANES, out += 16 * P8_LANES)
-        p8_ctr_run(k, &c, inc, out, in, P8_LANES, inc32);
+        p8_ctr_run(k, &c, one, two, out, in, P8_LANES, inc32);
     for (; nblocks > 0; nblocks--, in += 16, out += 16)
-        p8_ctr_run(k, &c, inc, out, in, 1, inc32);
+        p8_ctr_run(k, &c, one, two, out, in, 1, inc32);
     p8_store_be(c, ctr);
 }
 

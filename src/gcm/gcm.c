@@ -136,10 +136,11 @@ static int gcm_ready(const ic_gcm_ctx *c) { return c->ghash.ops != NULL && c->ae
 
 /* Forget the current message but keep the key.  Only the message's
  * secrets are wiped: the tag mask E(K, J0), the GHASH accumulator (with
- * the mask it is the tag, and it depends on H) and unused keystream.  The
- * counter comes from the IV and buf holds AAD or ciphertext, all public;
- * ic_gcm_start overwrites what it needs.  This runs once per message, so
- * it is kept to the 48 bytes that matter (ic_gcm_wipe clears everything). */
+ * the mask it is the tag) and unused keystream.  buf holds AAD or
+ * ciphertext, which are public, and the counter is the IV or, for other IV
+ * lengths, a GHASH of it under H, which the context keeps anyway until
+ * ic_gcm_wipe; ic_gcm_start overwrites both.  This runs once per message,
+ * so it is kept to the 48 bytes that matter. */
 static void gcm_end_message(ic_gcm_ctx *c)
 {
     ic_wipe(c->ekj0, sizeof c->ekj0);
@@ -232,6 +233,8 @@ int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
     ((const ic_aes_ops *)c->aes.ops)->ecb_enc(&c->aes, c->ekj0, j0, 1);
     memcpy(c->ctr, j0, 12);
     ic_store32_be(c->ctr + 12, ic_load32_be(j0 + 12) + 1);
+    if (ivlen != IC_GCM_IV_SIZE)
+        ic_wipe(j0, sizeof j0);   /* derived from H: no copy left on the stack */
     c->state = GCM_AAD;
     return IC_OK;
 }

@@ -14,12 +14,13 @@
  * never wait on each other.
  *   - decrypting, the batch hashed is the ciphertext being decrypted: it is
  *     in memory before the rounds start;
- *   - encrypting, it is the ciphertext of the previous batch, kept in
- *     registers; the first batch has nothing to hash beside it and the
+ *   - encrypting, it is the ciphertext of the previous batch, read back
+ *     from out; the first batch has nothing to hash beside it and the
  *     last one is hashed alone after the loop.
- * The counter is SP 800-38D's inc32 (vadduwm, aes_ppc.h) and stays in a
- * register; all inputs of a batch are loaded before its outputs are stored,
- * so out == in works.  Round keys and H powers are read in the layouts of
+ * The counter is SP 800-38D's inc32 (p8_counters, aes_ppc.h) and stays in
+ * a register.  out == in works: a batch's plaintext (ciphertext) block is
+ * loaded before the same block of output is stored, and what GHASH reads
+ * is ciphertext that no later store overwrites.  Round keys and H powers are read in the layouts of
  * aes_ppc.h and ghash_ppc.h, which is why the hook does nothing for an AES
  * key expanded by another implementation.
  */
@@ -27,72 +28,56 @@
 
 #if defined(__powerpc64__)
 
-/* s[] = the next eight counter blocks, *ctr advanced past them. */
-static inline void gcm_p8_counters(p8_u8 s[P8_LANES], p8_u8 *ctr, const p8_u8 inc[P8_LANES + 1])
-{
-    P8_EACH(i, P8_LANES) s[i] = (p8_u8)vec_add((p8_u32)*ctr, (p8_u32)inc[i]);
-    *ctr = (p8_u8)vec_add((p8_u32)*ctr, (p8_u32)inc[P8_LANES]);
-}
-
 /* E(K, s[i]) for the eight counters, and *y = GHASH update of *y by the
- * eight blocks g[], interleaved round by round (see the file comment). */
-static inline void gcm_p8_stitched(const ic_aes_key *k, const ic_ghash_key *hk, p8_u8 s[P8_LANES],
-                                   const p8_u8 g[P8_LANES], p8_u8 *y)
+ * eight blocks at g, interleaved round by round (see the file comment).
+ * Each block of g is loaded just before its multiply rather than held in
+ * a register through the rounds: the eight AES lanes, the accumulators
+ * and the round key already fill most of the 32 vector registers. */
+P8_INLINE void gcm_p8_stitched(const ic_aes_key *k, const ic_ghash_key *hk, p8_u8 s[P8_LANES],
+                               const uint8_t *g, p8_u8 *y)
 {
     ghash_p8_acc a = ghash_p8_acc_zero();
-    P8_ROUNDS(P8_LANES, s, vec_xor, p8_rk(k, 0));
+    p8_whiten(k, s, P8_LANES, 0);
     _Pragma("GCC unroll 8") for (unsigned r = 1; r <= 8; r++) {
-        P8_ROUNDS(P8_LANES, s, p8_enc, p8_rk(k, r));
-        ghash_p8_mulacc(&a, r == 1 ? vec_xor(*y, g[0]) : g[r - 1], hk, 9 - r);
+        p8_u8 x = p8_load_be(g + 16 * (r - 1));
+        p8_round(k, s, P8_LANES, r, 0);
+        ghash_p8_mulacc(&a, r == 1 ? vec_xor(*y, x) : x, hk, 9 - r);
     }
     *y = ghash_p8_reduce(a);
-    p8_encrypt_tail(k, s, P8_LANES);
+    p8_cipher_tail(k, s, P8_LANES, 0);
 }
 
 size_t gcm_p8_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
                     uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    p8_u8 inc[P8_LANES + 1], s[P8_LANES], g[P8_LANES], c, acc;
-    size_t done = 0;
+    const size_t nb = nblocks - nblocks % P8_LANES;
+    const p8_u8 one = p8_word(1), two = p8_word(2);
+    p8_u8 s[P8_LANES], c, acc;
 
-    if (!aes_ppc_key_native(k) || nblocks < P8_LANES)
+    if (!aes_ppc_key_native(k) || nb == 0)
         return 0;
-    P8_EACH(i, P8_LANES + 1) inc[i] = p8_word((uint32_t)i);
     c = p8_load_be(ctr);
     acc = p8_load_be(y);
-
+    for (size_t done = 0; done < nb; done += P8_LANES) {
+        const uint8_t *src = in + 16 * done;
+        uint8_t *dst = out + 16 * done;
+        p8_counters(s, P8_LANES, &c, one, two, 1);
+        if (!encrypt)
+            gcm_p8_stitched(k, hk, s, src, &acc);                  /* this batch   */
+        else if (done != 0)
+            gcm_p8_stitched(k, hk, s, dst - 16 * P8_LANES, &acc);  /* the previous */
+        else
+            p8_cipher(k, s, P8_LANES, 0);                          /* nothing yet  */
+        P8_EACH(i, P8_LANES) p8_store_be(vec_xor(s[i], p8_load_be(src + 16 * i)), dst + 16 * i);
+    }
     if (encrypt) {
-        /* First batch: AES only; its ciphertext waits in g[]. */
-        gcm_p8_counters(s, &c, inc);
-        p8_encrypt(k, s, P8_LANES);
-        P8_EACH(i, P8_LANES) {
-            g[i] = vec_xor(s[i], p8_load_be(in + 16 * i));
-            p8_store_be(g[i], out + 16 * i);
-        }
-        for (done = P8_LANES; nblocks - done >= P8_LANES; done += P8_LANES) {
-            const uint8_t *src = in + 16 * done;
-            uint8_t *dst = out + 16 * done;
-            gcm_p8_counters(s, &c, inc);
-            gcm_p8_stitched(k, hk, s, g, &acc);
-            P8_EACH(i, P8_LANES) {
-                g[i] = vec_xor(s[i], p8_load_be(src + 16 * i));
-                p8_store_be(g[i], dst + 16 * i);
-            }
-        }
-        acc = ghash_p8_update(hk, acc, g, P8_LANES);
-    } else {
-        for (; nblocks - done >= P8_LANES; done += P8_LANES) {
-            const uint8_t *src = in + 16 * done;
-            uint8_t *dst = out + 16 * done;
-            P8_EACH(i, P8_LANES) g[i] = p8_load_be(src + 16 * i);
-            gcm_p8_counters(s, &c, inc);
-            gcm_p8_stitched(k, hk, s, g, &acc);
-            P8_EACH(i, P8_LANES) p8_store_be(vec_xor(s[i], g[i]), dst + 16 * i);
-        }
+        /* the last batch's ciphertext, hashed alone */
+        P8_EACH(i, P8_LANES) s[i] = p8_load_be(out + 16 * (nb - P8_LANES + i));
+        acc = ghash_p8_update(hk, acc, s, P8_LANES);
     }
     p8_store_be(c, ctr);
     p8_store_be(acc, y);
-    return done;
+    return nb;
 }
 
 #endif /* __powerpc64__ */

@@ -57,7 +57,7 @@ size_t gcm_p8_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, ui
 
 _Static_assert(48 * GHASH_P8_POWERS <= IC_GHASH_KEY_STORAGE, "p8 GHASH key too large");
 
-static inline p8_u8 ghash_p8_pmsum(p8_u8 a, p8_u8 b)
+P8_INLINE p8_u8 ghash_p8_pmsum(p8_u8 a, p8_u8 b)
 {
     return (p8_u8)__builtin_crypto_vpmsumd((p8_u64)a, (p8_u64)b);
 }
@@ -67,7 +67,7 @@ typedef struct {
     p8_u8 lo, mid, hi;
 } ghash_p8_acc;
 
-static inline ghash_p8_acc ghash_p8_acc_zero(void)
+P8_INLINE ghash_p8_acc ghash_p8_acc_zero(void)
 {
     p8_u8 z = vec_splats((unsigned char)0);
     ghash_p8_acc a = {z, z, z};
@@ -75,7 +75,7 @@ static inline ghash_p8_acc ghash_p8_acc_zero(void)
 }
 
 /* acc += x * H^i (i = 1..8, times y as the layout says), unreduced. */
-static inline void ghash_p8_mulacc(ghash_p8_acc *a, p8_u8 x, const ic_ghash_key *hk, unsigned i)
+P8_INLINE void ghash_p8_mulacc(ghash_p8_acc *a, p8_u8 x, const ic_ghash_key *hk, unsigned i)
 {
     const unsigned char *p = hk->storage + 48 * (i - 1);
     a->lo = vec_xor(a->lo, ghash_p8_pmsum(x, vec_ld(0, p)));
@@ -91,7 +91,7 @@ static inline void ghash_p8_mulacc(ghash_p8_acc *a, p8_u8 x, const ic_ghash_key 
  * where K = 0xC200000000000000 and vpmsumd(L, [0 : K]) = L.lo * K.  Both
  * operands of a step's multiply are below 2^64 and T below 2^255, so C is
  * below 2^128: fully reduced. */
-static inline p8_u8 ghash_p8_reduce(ghash_p8_acc a)
+P8_INLINE p8_u8 ghash_p8_reduce(ghash_p8_acc a)
 {
     static const uint8_t kbytes[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0xc2, 0, 0, 0, 0, 0, 0, 0};
     const p8_u8 z = vec_splats((unsigned char)0), kc = p8_load_be(kbytes);
@@ -102,7 +102,7 @@ static inline p8_u8 ghash_p8_reduce(ghash_p8_acc a)
 }
 
 /* Y' = (Y ^ x[0]) H^n ^ x[1] H^(n-1) ^ ... ^ x[n-1] H, for n = 1..8. */
-static inline p8_u8 ghash_p8_update(const ic_ghash_key *hk, p8_u8 y, const p8_u8 x[], const size_t n)
+P8_INLINE p8_u8 ghash_p8_update(const ic_ghash_key *hk, p8_u8 y, const p8_u8 x[], const size_t n)
 {
     ghash_p8_acc a = ghash_p8_acc_zero();
     P8_EACH(i, n) ghash_p8_mulacc(&a, i == 0 ? vec_xor(y, x[0]) : x[i], hk, (unsigned)(n - i));
