@@ -1,7 +1,9 @@
 /*
  * aes_ppc.h - what the POWER8 AES backend (aes_ppc_p8.c) shares with the
- * POWER8 GHASH / AES-GCM code: the round-key layout inside ic_aes_key, and
- * the vector helpers that keep every register in one byte order.
+ * POWER8 GHASH / AES-GCM code: the round-key layout inside ic_aes_key, the
+ * vector helpers that keep every register in one byte order, and the
+ * batch helpers (the cipher on up to 8 registers, step by step for a
+ * stitched loop; the counter blocks of CTR and GCM).
  *
  * The one rule (000_6ee591281a7c6f71.txt, chapter 4 "Endianness" and
  * chapter 6): the crypto instructions see a register as 16 bytes, byte 0 the
@@ -16,9 +18,9 @@
  * Round-key layout ("p8" keys):
  *   storage[16*i], i = 0..rounds: encryption round key i of FIPS 197
  *   section 5.2 as the register image vec_st leaves in memory, i.e. already
- *   in the big-endian register order above.  vec_ld (one aligned lvx, no
- *   permute) gives back the register vcipher wants: the swap is paid once
- *   at key setup instead of at every use (chapter 4 "Strategy").
+ *   in the big-endian register order above.  vec_ld (an aligned load, no
+ *   byte permute) gives back the register vcipher wants: the swap is paid
+ *   once at key setup instead of at every use (chapter 4 "Strategy").
  * Decryption uses the same keys in reverse order: vncipher applies
  * AddRoundKey before InvMixColumns, which is FIPS 197's straightforward
  * Inverse Cipher (section 5.3), so no InvMixColumns'ed key copy is needed.

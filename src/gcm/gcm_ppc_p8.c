@@ -18,11 +18,11 @@
  *     from out; the first batch has nothing to hash beside it and the
  *     last one is hashed alone after the loop.
  * The counter is SP 800-38D's inc32 (p8_counters, aes_ppc.h) and stays in
- * a register.  out == in works: a batch's plaintext (ciphertext) block is
- * loaded before the same block of output is stored, and what GHASH reads
- * is ciphertext that no later store overwrites.  Round keys and H powers are read in the layouts of
- * aes_ppc.h and ghash_ppc.h, which is why the hook does nothing for an AES
- * key expanded by another implementation.
+ * a register.  out == in works: each input block is loaded before the same
+ * block of output is stored, and what GHASH reads is ciphertext that no
+ * later store overwrites.  Round keys and H powers are read in the layouts
+ * of aes_ppc.h and ghash_ppc.h, which is why the hook does nothing for an
+ * AES key expanded by another implementation.
  */
 #include "gcm/ghash_ppc.h"
 
