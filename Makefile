@@ -1,13 +1,13 @@
 # Thin wrapper over CMake + Ninja.  The two commands of the README:
 #   make run     build, then `incore info`, `incore selftest`, `incore speed --quick`
 #   make test    install what the suite needs, build, run the native suite and
-#                the cross legs under QEMU (aarch64; ppc64le as power8, 9, 10 and 7;
-#                big-endian ppc64 as power8)
+#                the cross legs under QEMU (aarch64; ppc64le as power8, 9 and 10;
+#                big-endian ppc64 as power8 and power7)
 BUILD   ?= build
 JOBS    ?= 2
 CMAKE   ?= cmake
 CROSS   ?= aarch64 ppc64le ppc64
-CROSS_LEGS ?= aarch64-max ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64le-power7 ppc64-power8
+CROSS_LEGS ?= aarch64-max ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64-power8 ppc64-power7
 
 .PHONY: all build run test deps test-native test-cross clean bench-doc $(addprefix test-cross-,$(CROSS_LEGS))
 
@@ -40,7 +40,9 @@ test-native: build
 
 # Each leg is ARCH-CPU: one cross build per ARCH, run under QEMU with -cpu CPU
 # (reconfiguring only changes the emulator line, nothing is recompiled).
-# power7 has no vector crypto: that leg shows the portable path is chosen.
+# power7 has no vector crypto: that leg shows the portable path is chosen at
+# run time.  It runs the big-endian build: Debian's ppc64le compiler targets
+# POWER8 (the ppc64le ABI minimum), so a ppc64le binary cannot start on a POWER7.
 test-cross: $(addprefix test-cross-,$(CROSS_LEGS))
 
 $(addprefix test-cross-,$(CROSS_LEGS)): test-cross-%:

@@ -67,7 +67,7 @@ IC_API const char *ic_env_error(void);               /* last INCORE_* parse erro
 
 /* ---- implementations ---------------------------------------------------
  * prim is a primitive name: "aes", "ghash", "sha1", "sha256", "sha512",
- * "chacha20", "poly1305", "crc32", "crc32c".  Index 0 is the best entry; the
+ * "chacha20", "poly1305", "crc32", "crc32c", "hwrand".  Index 0 is the best entry; the
  * last one is always the portable implementation.                          */
 IC_API size_t      ic_impl_count(const char *prim);
 IC_API const char *ic_impl_name(const char *prim, size_t i);

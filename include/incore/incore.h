@@ -16,5 +16,6 @@
 #include "incore/chacha.h"
 #include "incore/poly1305.h"
 #include "incore/crc.h"
+#include "incore/rand.h"
 
 #endif
