@@ -7,6 +7,6 @@ if [ ! -s "$f" ]; then
     echo "backends exercised on leg $2: none recorded"
     exit 1
 fi
-printf 'backends exercised on leg %s:' "$2"
+printf 'backends exercised on leg %s: ' "$2"
 sort -u "$f" | tr '\n' ' '
 echo
