@@ -56,16 +56,6 @@ static void ref_init(ic_gcm_ctx *c, const uint8_t *key, size_t kl)
     ic_impl_select("aes", a);
 }
 
-static uint8_t *xmalloc(size_t n)
-{
-    uint8_t *p = malloc(n ? n : 1);
-    if (!p) {
-        perror("malloc");
-        exit(2);
-    }
-    return p;
-}
-
 /* A random piece length for streaming: often tiny, sometimes a few blocks,
  * sometimes everything that is left. */
 static size_t piece(size_t left)
@@ -114,14 +104,6 @@ static int all_zero(const uint8_t *p, size_t n)
     for (size_t i = 0; i < n; i++)
         acc |= p[i];
     return acc == 0;
-}
-
-static int all_byte(const uint8_t *p, size_t n, uint8_t v)
-{
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != v)
-            return 0;
-    return 1;
 }
 
 /* ---- 1. GHASH from the definition ------------------------------------------ */
@@ -191,7 +173,7 @@ static void ghash_definition(const char *impl, void *arg)
      * the input misaligned and fed in random splits. */
     for (int it = 0; it < 200; it++) {
         size_t nb = tl_rand_below(40), off = tl_rand_below(16);
-        uint8_t *buf = xmalloc(nb * 16 + 16), *in = buf + off;
+        uint8_t *buf = tl_xmalloc(nb * 16 + 16), *in = buf + off;
         uint8_t y0[16], yr[16];
         tl_rand_bytes(h, 16);
         if (it % 8 == 0)
@@ -234,7 +216,7 @@ typedef struct {
 
 static void kat_one(const char *what, const kat_rec *v)
 {
-    uint8_t *out = xmalloc(v->pl + 16), t[16];
+    uint8_t *out = tl_xmalloc(v->pl + 16), t[16];
     ic_gcm_ctx c;
 
     /* one-shot seal / open with the full tag */
@@ -243,7 +225,7 @@ static void kat_one(const char *what, const kat_rec *v)
           "%s: seal", what);
     CHECK_MEM(out, v->ct, v->pl, "%s: seal ciphertext", what);
     CHECK_MEM(t, v->tag, 16, "%s: seal tag", what);
-    CHECK(all_byte(out + v->pl, 16, 0xA5), "%s: seal wrote past out+len", what);
+    CHECK(tl_all_byte(out + v->pl, 16, 0xA5), "%s: seal wrote past out+len", what);
     CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, v->tag, 16) == IC_OK,
           "%s: open", what);
     CHECK_MEM(out, v->pt, v->pl, "%s: open plaintext", what);
@@ -280,12 +262,12 @@ static void kat_one(const char *what, const kat_rec *v)
     memset(out, 0xA5, v->pl + 16);
     CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, t, 16) == IC_ERR_AUTH,
           "%s: forged tag refused", what);
-    CHECK(all_zero(out, v->pl) && all_byte(out + v->pl, 16, 0xA5), "%s: forged open zeroes out only", what);
+    CHECK(all_zero(out, v->pl) && tl_all_byte(out + v->pl, 16, 0xA5), "%s: forged open zeroes out only", what);
     CHECK(ic_gcm_start(&c, v->iv, v->ivl) == IC_OK && ic_gcm_aad(&c, v->aad, v->al) == IC_OK
           && ic_gcm_decrypt(&c, out, v->ct, v->pl) == IC_OK && ic_gcm_verify(&c, t, 16) == IC_ERR_AUTH,
           "%s: streamed verify refuses a forged tag", what);
     if (v->al) {
-        uint8_t *a = xmalloc(v->al);
+        uint8_t *a = tl_xmalloc(v->al);
         memcpy(a, v->aad, v->al);
         a[tl_rand_below((uint32_t)v->al)] ^= 0x01;
         CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, a, v->al, v->ct, v->pl, out, v->tag, 16) == IC_ERR_AUTH,
@@ -293,7 +275,7 @@ static void kat_one(const char *what, const kat_rec *v)
         free(a);
     }
     if (v->pl) {
-        uint8_t *ct = xmalloc(v->pl);
+        uint8_t *ct = tl_xmalloc(v->pl);
         memcpy(ct, v->ct, v->pl);
         ct[tl_rand_below((uint32_t)v->pl)] ^= 0x20;
         CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, ct, v->pl, ct, v->tag, 16) == IC_ERR_AUTH
@@ -309,7 +291,7 @@ static void kat_ghash_raw(const char *what, const kat_rec *v)
 {
     const ic_ghash_ops *g = selected_ops(ic_impls_ghash, ic_nimpls_ghash, "ghash");
     size_t na = (v->al + 15) / 16, nc = (v->cl + 15) / 16, n = na + nc + 1;
-    uint8_t *m = xmalloc(16 * n), y[16] = {0};
+    uint8_t *m = tl_xmalloc(16 * n), y[16] = {0};
     ic_ghash_key hk;
 
     memset(m, 0, 16 * n);
@@ -379,8 +361,8 @@ static void diff_one(const char *combo, size_t pl_forced, int forced)
     size_t tl = tag_sizes[tl_rand_below(NTAGS)];
     size_t oi = 1 + tl_rand_below(15), oo = 1 + tl_rand_below(15);
     uint8_t key[32], iv[64], rtag[16], t[16];
-    uint8_t *aad = xmalloc(al), *pt = xmalloc(pl), *rct = xmalloc(pl);
-    uint8_t *ibuf = xmalloc(pl + 32), *obuf = xmalloc(pl + 32), *in = ibuf + oi, *out = obuf + oo;
+    uint8_t *aad = tl_xmalloc(al), *pt = tl_xmalloc(pl), *rct = tl_xmalloc(pl);
+    uint8_t *ibuf = tl_xmalloc(pl + 32), *obuf = tl_xmalloc(pl + 32), *in = ibuf + oi, *out = obuf + oo;
     ic_gcm_ctx ref, c;
     char what[160];
 
@@ -403,7 +385,7 @@ static void diff_one(const char *combo, size_t pl_forced, int forced)
     CHECK(ic_aes_gcm_seal(key, kl, iv, ivl, aad, al, in, pl, out, t, tl) == IC_OK, "%s: seal", what);
     CHECK_MEM(out, rct, pl, "%s: seal ciphertext", what);
     CHECK_MEM(t, rtag, tl, "%s: seal tag", what);
-    CHECK(all_byte(obuf, oo, 0x5A) && all_byte(out + pl, 32 - oo, 0x5A), "%s: seal wrote outside out", what);
+    CHECK(tl_all_byte(obuf, oo, 0x5A) && tl_all_byte(out + pl, 32 - oo, 0x5A), "%s: seal wrote outside out", what);
 
     /* in place */
     CHECK(ic_aes_gcm_seal(key, kl, iv, ivl, aad, al, in, pl, in, t, tl) == IC_OK, "%s: seal in place", what);
@@ -414,7 +396,7 @@ static void diff_one(const char *combo, size_t pl_forced, int forced)
     memset(obuf, 0x5A, pl + 32);
     CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, in, pl, out, rtag, tl) == IC_OK, "%s: open", what);
     CHECK_MEM(out, pt, pl, "%s: open plaintext", what);
-    CHECK(all_byte(out + pl, 32 - oo, 0x5A), "%s: open wrote past out+len", what);
+    CHECK(tl_all_byte(out + pl, 32 - oo, 0x5A), "%s: open wrote past out+len", what);
     CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, in, pl, in, rtag, tl) == IC_OK, "%s: open in place", what);
     CHECK_MEM(in, pt, pl, "%s: in-place plaintext", what);
 
@@ -459,7 +441,7 @@ static void diff_one(const char *combo, size_t pl_forced, int forced)
     }
     memset(obuf, 0x5A, pl + 32);
     CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, in, pl, out, t, tl) == IC_ERR_AUTH, "%s: forgery refused", what);
-    CHECK(all_zero(out, pl) && all_byte(out + pl, 32 - oo, 0x5A), "%s: forgery: out zeroed, nothing more", what);
+    CHECK(all_zero(out, pl) && tl_all_byte(out + pl, 32 - oo, 0x5A), "%s: forgery: out zeroed, nothing more", what);
 
     free(aad); free(pt); free(rct); free(ibuf); free(obuf);
 }
@@ -591,7 +573,7 @@ static void bad_input(void)
     CHECK(ic_gcm_encrypt(&c, out, buf, (size_t)lim + 1) == IC_ERR_TOOLONG, "encrypt: 2^36-32+1 bytes");
     CHECK(ic_gcm_decrypt(&c, out, buf, (size_t)lim + 1) == IC_ERR_TOOLONG, "decrypt: 2^36-32+1 bytes");
     CHECK(ic_gcm_encrypt(&c, out, buf, SIZE_MAX) == IC_ERR_TOOLONG, "encrypt: SIZE_MAX bytes");
-    CHECK(all_byte(out, sizeof out, 0x77) && memcmp(&snap, &c, sizeof c) == 0, "refused encrypt touched nothing");
+    CHECK(tl_all_byte(out, sizeof out, 0x77) && memcmp(&snap, &c, sizeof c) == 0, "refused encrypt touched nothing");
     CHECK(ic_gcm_encrypt(&c, out, buf, 32) == IC_OK, "encrypt 32 bytes");
     CHECK(ic_gcm_encrypt(&c, out, buf, (size_t)(lim - 32) + 1) == IC_ERR_TOOLONG,
           "encrypt: 2^36-32-32+1 more bytes after 32");
@@ -648,7 +630,7 @@ static void bad_input(void)
           "seal: 2^61 bytes of AAD");
 #endif
     CHECK(SEAL(key, 16, iv, 12, buf, 4, buf, 16, buf + 8, tag, 16) == IC_ERR_OVERLAP, "seal: partial overlap");
-    CHECK(all_byte(out, sizeof out, 0x77) && all_byte(tag, sizeof tag, 0x77), "refused seal wrote nothing");
+    CHECK(tl_all_byte(out, sizeof out, 0x77) && tl_all_byte(tag, sizeof tag, 0x77), "refused seal wrote nothing");
     CHECK(SEAL(key, 16, iv, 12, NULL, 0, NULL, 0, NULL, tag, 16) == IC_OK, "seal: NULL with lengths 0");
     CHECK(SEAL(key, 16, iv, 12, buf, 4, buf, 40, out, tag, 16) == IC_OK, "seal");
     memcpy(buf + 8, out, 40); /* ciphertext at buf+8.. for the open checks */
@@ -668,13 +650,13 @@ static void bad_input(void)
           "open: 2^36-32+1 bytes");
 #endif
     CHECK(OPEN(key, 16, iv, 12, buf, 4, buf + 8, 40, buf + 9, tag, 16) == IC_ERR_OVERLAP, "open: partial overlap");
-    CHECK(all_byte(out, sizeof out, 0x77), "refused open wrote nothing");
+    CHECK(tl_all_byte(out, sizeof out, 0x77), "refused open wrote nothing");
     CHECK(OPEN(key, 16, iv, 12, buf, 4, buf + 8, 40, out, tag, 16) == IC_OK, "open");
-    CHECK(all_byte(out + 40, sizeof out - 40, 0x77), "open wrote past out+len");
+    CHECK(tl_all_byte(out + 40, sizeof out - 40, 0x77), "open wrote past out+len");
     tag[0] ^= 1;
     memset(out, 0x77, sizeof out);
     CHECK(OPEN(key, 16, iv, 12, buf, 4, buf + 8, 40, out, tag, 16) == IC_ERR_AUTH, "open: forged tag");
-    CHECK(all_zero(out, 40) && all_byte(out + 40, sizeof out - 40, 0x77), "failed open zeroed out and only out");
+    CHECK(all_zero(out, 40) && tl_all_byte(out + 40, sizeof out - 40, 0x77), "failed open zeroed out and only out");
     tag[0] ^= 1;
     CHECK(OPEN(key, 16, iv, 12, buf, 5, buf + 8, 40, out, tag, 16) == IC_ERR_AUTH, "open: AAD one byte longer");
     CHECK(OPEN(key, 16, iv, 12, buf, 4, buf + 8, 39, out, tag, 16) == IC_ERR_AUTH, "open: ciphertext truncated");

@@ -37,24 +37,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static uint8_t *xmalloc(size_t n)
-{
-    uint8_t *p = malloc(n ? n : 1);
-    if (!p) {
-        perror("malloc");
-        exit(2);
-    }
-    return p;
-}
-
-static int all_byte(const uint8_t *p, size_t n, uint8_t v)
-{
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != v)
-            return 0;
-    return 1;
-}
-
 static const ic_ghash_ops *ghash_named(const char *name)
 {
     for (size_t i = 0; i < ic_nimpls_ghash; i++)
@@ -116,7 +98,7 @@ static void hook_one(const char *combo, const char *gname, const char *aname, co
     size_t kl = 16 + 8 * tl_rand_below(3), len = 16 * nb;
     size_t oi = tl_rand_below(16), oo = tl_rand_below(16);
     uint8_t key[32], h[16], ctr0[16], y0[16], ctr[16], y[16], rctr[16], ry[16];
-    uint8_t *ibuf = xmalloc(len + 32), *obuf = xmalloc(len + 32), *ref = xmalloc(len + 1);
+    uint8_t *ibuf = tl_xmalloc(len + 32), *obuf = tl_xmalloc(len + 32), *ref = tl_xmalloc(len + 1);
     uint8_t *in = ibuf + oi, *out = inplace ? in : obuf + oo;
     ic_aes_key k, rk;
     ic_ghash_key hk, rh;
@@ -158,7 +140,7 @@ static void hook_one(const char *combo, const char *gname, const char *aname, co
         CHECK(memcmp(in + 16 * got, ref + 16 * got, len - 16 * got) == 0, "%s: blocks past the count untouched",
               combo);
     else
-        CHECK(all_byte(obuf, oo, 0x5A) && all_byte(out + 16 * got, len - 16 * got + 32 - oo, 0x5A),
+        CHECK(tl_all_byte(obuf, oo, 0x5A) && tl_all_byte(out + 16 * got, len - 16 * got + 32 - oo, 0x5A),
               "%s: nothing written outside out[0, 16 * count)", combo);
     ic_aes_wipe(&k);
     ic_aes_wipe(&rk);
@@ -198,7 +180,7 @@ static void blocks_vs_portable(const char *gname)
 {
     const ic_ghash_ops *g = ghash_named(gname), *p = ghash_portable();
     ic_ghash_key hk, rh;
-    uint8_t h[16], y[16], ry[16], *buf = xmalloc(70 * 16 + 16);
+    uint8_t h[16], y[16], ry[16], *buf = tl_xmalloc(70 * 16 + 16);
     for (size_t nb = 1; nb <= 70; nb++) {
         const uint8_t *in = buf + tl_rand_below(16);
         tl_rand_bytes(h, 16);
@@ -243,8 +225,8 @@ static void api_one(const char *combo, size_t len, size_t first, int inplace, lo
 {
     size_t kl = 16 + 8 * tl_rand_below(3), oi = tl_rand_below(16), oo = tl_rand_below(16);
     uint8_t key[32], iv[12], aad[20], tag[16], rtag[16];
-    uint8_t *pt = xmalloc(len), *rct = xmalloc(len);
-    uint8_t *ibuf = xmalloc(len + 32), *obuf = xmalloc(len + 32);
+    uint8_t *pt = tl_xmalloc(len), *rct = tl_xmalloc(len);
+    uint8_t *ibuf = tl_xmalloc(len + 32), *obuf = tl_xmalloc(len + 32);
     uint8_t *in = ibuf + oi, *out = inplace ? in : obuf + oo;
     ic_gcm_ctx c, ref;
 
@@ -289,7 +271,7 @@ static void api_one(const char *combo, size_t len, size_t first, int inplace, lo
             CHECK_MEM(tag, rtag, 16, "%s: tag, %zu bytes as %zu + %zu, wrap %ld", combo, len, first, len - first,
                       wrap);
         if (!inplace)
-            CHECK(all_byte(obuf, oo, 0x5A) && all_byte(out + len, 32 - oo, 0x5A), "%s: wrote outside out",
+            CHECK(tl_all_byte(obuf, oo, 0x5A) && tl_all_byte(out + len, 32 - oo, 0x5A), "%s: wrote outside out",
                   combo);
     }
     ic_gcm_wipe(&c);

@@ -68,22 +68,6 @@ static const char *portable(const char *prim) { return ic_impl_name(prim, ic_imp
 static const ic_ghash_ops *ghash_portable(void) { return ic_impls_ghash[ic_nimpls_ghash - 1].ops; }
 static const ic_ghash_ops *ghash_p8(void) { return ic_impls_ghash[impl_index("ghash", "p8")].ops; }
 
-static uint8_t *xmalloc(size_t n)
-{
-    uint8_t *p = malloc(n ? n : 1);
-    if (!p)
-        exit(2);
-    return p;
-}
-
-static int all_byte(const uint8_t *p, size_t n, uint8_t v)
-{
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != v)
-            return 0;
-    return 1;
-}
-
 /* An AES key expanded by the named implementation (selection restored). */
 static int aes_by(ic_aes_key *k, const char *impl, const uint8_t *key, size_t kl)
 {
@@ -340,7 +324,7 @@ static void hash_key(uint8_t h[16], int kind)
 static void blocks_vs_portable(void)
 {
     const ic_ghash_ops *g = ghash_p8(), *p = ghash_portable();
-    uint8_t h[16], y0[16], y[16], ry[16], *buf = xmalloc(70 * 16 + 16);
+    uint8_t h[16], y0[16], y[16], ry[16], *buf = tl_xmalloc(70 * 16 + 16);
     ic_ghash_key hk, rh;
     unsigned long f0 = tl_failed;
 
@@ -376,7 +360,7 @@ static void hook_one(const char *aes_impl, size_t nb, uint32_t ctr_lo, int enc, 
     const ic_ghash_ops *g = ghash_p8(), *p = ghash_portable();
     size_t kl = 16 + 8 * tl_rand_below(3), len = 16 * nb, oi = tl_rand_below(16), oo = tl_rand_below(16);
     uint8_t key[32], h[16], c0[16], y0[16], c[16], y[16], rc[16], ry[16];
-    uint8_t *ibuf = xmalloc(len + 32), *obuf = xmalloc(len + 32), *ref = xmalloc(len), *orig = xmalloc(len);
+    uint8_t *ibuf = tl_xmalloc(len + 32), *obuf = tl_xmalloc(len + 32), *ref = tl_xmalloc(len), *orig = tl_xmalloc(len);
     uint8_t *in = ibuf + oi, *out = inplace ? in : obuf + oo;
     int native = strcmp(aes_impl, "p8") == 0;
     size_t want = native ? nb - nb % 8 : 0, got;
@@ -419,7 +403,7 @@ static void hook_one(const char *aes_impl, size_t nb, uint32_t ctr_lo, int enc, 
     if (inplace)
         CHECK(memcmp(in + 16 * got, orig + 16 * got, len - 16 * got) == 0, "hook touched blocks past its count");
     else
-        CHECK(all_byte(obuf, oo, 0x5A) && all_byte(out + 16 * got, len - 16 * got + 32 - oo, 0x5A),
+        CHECK(tl_all_byte(obuf, oo, 0x5A) && tl_all_byte(out + 16 * got, len - 16 * got + 32 - oo, 0x5A),
               "hook wrote outside out[0, 16 * count)");
     ic_aes_wipe(&k);
     ic_aes_wipe(&rk);
@@ -449,7 +433,7 @@ static void api_one(size_t len, size_t first, uint32_t ctr_lo, int inplace)
 {
     size_t kl = 16 + 8 * tl_rand_below(3), al = tl_rand_below(40);
     uint8_t key[32], iv[12], aad[40], tag[16], rtag[16];
-    uint8_t *pt = xmalloc(len), *ct = xmalloc(len), *buf = xmalloc(len + 16), *out = buf + 1 + tl_rand_below(15);
+    uint8_t *pt = tl_xmalloc(len), *ct = tl_xmalloc(len), *buf = tl_xmalloc(len + 16), *out = buf + 1 + tl_rand_below(15);
     ic_gcm_ctx c, r;
 
     tl_rand_bytes(key, kl);

@@ -110,6 +110,25 @@ uint8_t *tl_hex_alloc(const char *hex, size_t *len)
     return p;
 }
 
+uint8_t *tl_xmalloc(size_t n)
+{
+    uint8_t *p = malloc(n ? n : 1);
+    if (!p) {
+        perror("malloc");
+        exit(2);
+    }
+    return p;
+}
+
+int tl_all_byte(const void *p, size_t n, uint8_t v)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != v)
+            return 0;
+    return 1;
+}
+
 /* ---- .rsp reader ------------------------------------------------------- */
 struct tl_rsp {
     FILE *f;

@@ -36,6 +36,10 @@ long tl_hex(uint8_t *out, size_t cap, const char *hex);
 /* malloc'd decode; *len set; NULL on bad hex. */
 uint8_t *tl_hex_alloc(const char *hex, size_t *len);
 void tl_dump(const char *label, const void *p, size_t n);
+/* malloc that exits the test (status 2) when memory runs out; n may be 0. */
+uint8_t *tl_xmalloc(size_t n);
+/* 1 when all n bytes of p equal v (e.g. "output zeroed on failure"). */
+int tl_all_byte(const void *p, size_t n, uint8_t v);
 
 /* ---- .rsp reader -------------------------------------------------------
  * Records are runs of "NAME = value" lines separated by blank lines.
