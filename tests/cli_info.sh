@@ -40,6 +40,9 @@ INCORE_IMPL=aes=nonesuch $EMU "$incore" info >"$out" 2>"$err"; st=$?
 [ $st -ne 0 ] && ok || bad "malformed INCORE_IMPL must fail info"
 grep -q 'names no implementation' "$err" && ok || bad "INCORE_IMPL message on stderr"
 
+INCORE_IMPL=aes=ct64, $EMU "$incore" info >"$out" 2>"$err"; st=$?
+[ $st -ne 0 ] && grep -q 'trailing comma' "$err" && ok || bad "INCORE_IMPL trailing comma refused"
+
 INCORE_IMPL=nope=x $EMU "$incore" info >"$out" 2>"$err"
 grep -q 'names no primitive' "$err" && ok || bad "INCORE_IMPL unknown primitive message"
 

@@ -34,7 +34,8 @@ static const prim_table prims[IC_PRIM_COUNT] = {
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static ic_cpu_state cpu;
+static ic_cpu_state cpu;                /* detected: written once, in init_once */
+static _Atomic uint64_t keep;           /* the mask: changed by ic_cpu_set_mask() */
 static _Atomic(const ic_impl *) selected[IC_PRIM_COUNT];
 static const ic_impl *forced[IC_PRIM_COUNT];   /* NULL: automatic */
 static _Atomic(const char *) env_error;
@@ -49,7 +50,10 @@ void ic_env_report(const char *msg)
 
 const char *ic_env_error(void) { return atomic_load(&env_error); }
 
-static int usable(const ic_impl *im) { return (im->needs & cpu.detected & cpu.keep) == im->needs; }
+static int usable(const ic_impl *im)
+{
+    return (im->needs & cpu.detected & atomic_load(&keep)) == im->needs;
+}
 
 /* Best usable entry; the portable last entry always qualifies. */
 static const ic_impl *best(ic_prim p)
@@ -110,7 +114,12 @@ static void apply_impl_env(void)
             return;
         }
         want[p] = im;
-        s += n + (s[n] == ',');
+        s += n;
+        if (*s == ',' && *++s == 0) {
+            snprintf(msg, sizeof msg, "INCORE_IMPL=\"%s\" is not valid (ignored): trailing comma", env);
+            ic_env_report(msg);
+            return;
+        }
     }
     for (int p = 0; p < IC_PRIM_COUNT; p++)
         if (want[p]) {
@@ -122,6 +131,7 @@ static void apply_impl_env(void)
 static void init_once(void)
 {
     ic_cpu_init(&cpu);
+    atomic_store(&keep, cpu.keep);
     reselect_all();
     apply_impl_env();
 }
@@ -137,14 +147,14 @@ const void *ic_ops(ic_prim p)
 /* ---- public API --------------------------------------------------------- */
 
 uint64_t ic_cpu_detected(void) { ensure_init(); return cpu.detected; }
-uint64_t ic_cpu_features(void) { ensure_init(); return cpu.detected & cpu.keep; }
+uint64_t ic_cpu_features(void) { ensure_init(); return cpu.detected & atomic_load(&keep); }
 const char *ic_cpu_model(void) { ensure_init(); return cpu.model; }
 
-int ic_cpu_set_mask(uint64_t keep)
+int ic_cpu_set_mask(uint64_t mask)
 {
     ensure_init();
     pthread_mutex_lock(&lock);
-    cpu.keep = keep;
+    atomic_store(&keep, mask);
     reselect_all();
     pthread_mutex_unlock(&lock);
     return IC_OK;
@@ -187,10 +197,14 @@ int ic_impl_select(const char *prim, const char *name)
         im = impl_by_name(p, name, strlen(name));
         if (!im)
             return IC_ERR_UNKNOWN;
-        if (!usable(im))
-            return IC_ERR_UNAVAILABLE;
     }
+    /* checked under the lock, so a concurrent ic_cpu_set_mask() cannot take
+     * the features away between the check and the store */
     pthread_mutex_lock(&lock);
+    if (im && !usable(im)) {
+        pthread_mutex_unlock(&lock);
+        return IC_ERR_UNAVAILABLE;
+    }
     forced[p] = im;
     atomic_store(&selected[p], im ? im : best((ic_prim)p));
     pthread_mutex_unlock(&lock);
