@@ -665,6 +665,20 @@ static void bad_input(void)
 #undef OPEN
 }
 
+/* A failed re-init must leave no usable key behind (the old one included). */
+static void failed_reinit(void)
+{
+    ic_gcm_ctx c;
+    uint8_t key[32] = {1}, iv[12] = {2}, buf[16] = {0}, tag[16];
+    CHECK(ic_gcm_init(&c, key, 16) == IC_OK && ic_gcm_start(&c, iv, 12) == IC_OK, "first init");
+    CHECK(ic_gcm_init(&c, key, 17) == IC_ERR_KEYLEN, "re-init with a bad key length");
+    CHECK(ic_gcm_start(&c, iv, 12) == IC_ERR_STATE, "no start after a failed re-init");
+    CHECK(ic_gcm_encrypt(&c, buf, buf, 16) == IC_ERR_STATE, "no encrypt after a failed re-init");
+    CHECK(ic_gcm_finish(&c, tag, 16) == IC_ERR_STATE, "no finish after a failed re-init");
+    CHECK(ic_gcm_init(&c, NULL, 16) == IC_ERR_NULL && ic_gcm_start(&c, iv, 12) == IC_ERR_STATE,
+          "NULL key re-init leaves no key");
+}
+
 int main(void)
 {
     printf("ghash implementations:");
@@ -675,5 +689,6 @@ int main(void)
 
     CHECK(tl_for_each_impl("ghash", per_ghash, NULL) >= 1, "at least one GHASH ran");
     bad_input();
+    failed_reinit();
     return tl_finish();
 }

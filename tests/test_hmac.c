@@ -216,6 +216,20 @@ static void test_bad_input(void)
     CHECK(ic_hmac_verify(IC_HASH_SHA256, NULL, 16, m, 4, out, 32) == IC_ERR_NULL, "verify(key NULL)");
 }
 
+/* A failed re-init must leave no usable key behind (the old one included). */
+static void test_failed_reinit(void)
+{
+    ic_hmac_ctx c;
+    uint8_t out[IC_HASH_MAX_DIGEST_SIZE];
+    CHECK(ic_hmac_init(&c, IC_HASH_SHA256, (const uint8_t *)"key", 3) == IC_OK, "first init");
+    CHECK(ic_hmac_init(&c, (ic_hash_alg)99, (const uint8_t *)"key", 3) == IC_ERR_PARAM, "bad alg");
+    CHECK(ic_hmac_update(&c, "x", 1) == IC_ERR_STATE, "no update after a failed re-init");
+    CHECK(ic_hmac_final(&c, out) == IC_ERR_STATE, "no final after a failed re-init");
+    CHECK(ic_hmac_init(&c, IC_HASH_SHA256, (const uint8_t *)"key", 3) == IC_OK, "init again");
+    CHECK(ic_hmac_init(&c, IC_HASH_SHA256, NULL, 3) == IC_ERR_NULL, "NULL key");
+    CHECK(ic_hmac_update(&c, "x", 1) == IC_ERR_STATE, "no update after a NULL-key re-init");
+}
+
 int main(void)
 {
     static const char *prims[] = { "sha1", "sha256", "sha512" };
@@ -226,5 +240,6 @@ int main(void)
     test_definition();
     test_verify();
     test_bad_input();
+    test_failed_reinit();
     return tl_finish();
 }

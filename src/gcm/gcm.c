@@ -178,10 +178,11 @@ int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen)
 
     if (c == NULL)
         return IC_ERR_NULL;
+    /* wipe first: a failed re-init must not leave the old key usable */
+    ic_wipe(c, sizeof *c);
     IC_NULL_CHECK(key, keylen);
     if (!gcm_keylen_ok(keylen))
         return IC_ERR_KEYLEN;
-    memset(c, 0, sizeof *c);
     r = ic_aes_init(&c->aes, key, keylen);
     if (r != IC_OK)
         return r;

@@ -24,6 +24,7 @@ int ic_hmac_init(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *key, size_t k
 
     if (!ctx)
         return IC_ERR_NULL;
+    ic_wipe(ctx, sizeof *ctx); /* a failed re-init must not leave the old key usable */
     if (!bs)
         return IC_ERR_PARAM;
     IC_NULL_CHECK(key, keylen);
