@@ -342,6 +342,7 @@ static void ct64_blocks(const ic_aes_key *k, uint8_t *out, const uint8_t *in, si
     else
         ct64_encrypt(k, q);
     ct64_store(out, q, n);
+    ic_wipe(q, sizeof q); /* keystream (CTR/OFB) or plaintext (decryption) */
 }
 
 /* ---- key schedule ---------------------------------------------------------

@@ -28,6 +28,9 @@ int ic_poly1305_init(ic_poly1305_ctx *ctx, const uint8_t key[32])
     if (ctx == NULL || key == NULL)
         return IC_ERR_NULL;
     const ic_poly1305_ops *ops = (const ic_poly1305_ops *)ic_ops(IC_PRIM_POLY1305);
+    /* all of the state: another backend may have left its powers of r in
+     * words this one does not use */
+    ic_wipe(ctx->state, sizeof ctx->state);
     ops->init(ctx->state, key);
     ctx->ops = ops;
     ctx->buflen = 0;
