@@ -12,12 +12,53 @@
  *   IC_ERR_NULL     a NULL key / nonce / tag, or NULL data with a non-zero length;
  *   IC_ERR_OVERLAP  out and in overlap other than exactly (out == in is fine);
  *   IC_ERR_TOOLONG  the message would run the block counter past its end;
- *   IC_ERR_AUTH     (open) the tag does not match: out is zeroed, no plaintext.
+ *   IC_ERR_AUTH     (open, verify) the tag does not match: for open out is
+ *                   zeroed, no plaintext;
+ *   IC_ERR_STATE    (streaming) a call out of order, see below.
+ *
+ * The AEADs come two ways, as AES-GCM does (incore/gcm.h):
+ *
+ *  - one-shot: ic_chacha20_poly1305_seal() / ic_chacha20_poly1305_open() and
+ *    the XChaCha20 pair.  Prefer these.  open checks the tag over the
+ *    ciphertext BEFORE it decrypts anything, so a forgery never releases
+ *    plaintext.
+ *
+ *  - streaming: ic_chacha20_poly1305_init (key, once) then, per message,
+ *    ic_chacha20_poly1305_start (12-byte nonce) or ic_xchacha20_poly1305_start
+ *    (24-byte nonce), ic_chacha20_poly1305_aad (any number of calls, any
+ *    lengths), ic_chacha20_poly1305_encrypt or ic_chacha20_poly1305_decrypt
+ *    (any number of calls, any lengths), and ic_chacha20_poly1305_finish
+ *    (sender: writes the tag) or ic_chacha20_poly1305_verify (receiver:
+ *    checks it in constant time).  The result equals the one-shot's for any
+ *    split of aad and data.
+ *    WARNING: streaming decryption hands out plaintext before the tag has
+ *    been checked.  The caller must not use or release any of it until
+ *    ic_chacha20_poly1305_verify() returned IC_OK, and must discard all of
+ *    it otherwise.  When the message fits in memory use the one-shot open.
+ *
+ * Streaming rules (nothing is written when a call is refused):
+ *  - order: aad after data, aad / data / finish / verify before a start,
+ *    encrypt and decrypt mixed in one message, finish after decrypt or
+ *    verify after encrypt: IC_ERR_STATE.  finish and verify end the
+ *    message; the next one needs a new start (the key is kept), and a start
+ *    in the middle of a message abandons it.  Never reuse a nonce with the
+ *    same key.
+ *  - data: out may equal in exactly, any other overlap is IC_ERR_OVERLAP;
+ *    more than IC_CHACHA20_POLY1305_MAX_LEN bytes in one message is
+ *    IC_ERR_TOOLONG (checked before anything is touched, so a refused call
+ *    can be retried shorter).
+ *  - NULL is accepted only together with a length of 0 (IC_ERR_NULL).
+ *
+ * A context takes the ChaCha20 implementation selected at init and the
+ * Poly1305 one selected at each start, and keeps them for the message.  It
+ * holds the key: erase it with ic_chacha20_poly1305_wipe() when done.  One
+ * context must not be used by two threads at once.
  */
 #ifndef INCORE_CHACHA_H
 #define INCORE_CHACHA_H
 
 #include "incore/common.h"
+#include "incore/poly1305.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,6 +123,47 @@ IC_API int ic_xchacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce
                                const uint8_t *aad, size_t aadlen,
                                const uint8_t *in, size_t len,
                                uint8_t *out, const uint8_t tag[16]);
+
+/* Streaming ChaCha20-Poly1305 / XChaCha20-Poly1305 (rules at the top).
+ * A complete type so callers can keep it on the stack; the fields are
+ * private to chacha20_poly1305.c. */
+typedef struct ic_chacha20_poly1305_ctx {
+    ic_poly1305_ctx mac;   /* Poly1305 under this message's one-time key   */
+    uint32_t st[16];       /* ChaCha20 state (RFC 8439 2.3): next block in
+                              word 12; under the HChaCha20 subkey for X    */
+    uint8_t  key[32];      /* the AEAD key, for every start                */
+    uint8_t  ks[64];       /* keystream block of a partial data block      */
+    uint64_t aadlen;       /* AAD bytes of this message                    */
+    uint64_t datalen;      /* plaintext bytes of this message              */
+    unsigned kslen;        /* unused keystream bytes at the end of ks      */
+    int      state;        /* where in the message we are                  */
+    const void *ops;       /* ChaCha20 implementation; NULL = no key       */
+} ic_chacha20_poly1305_ctx;
+
+/* Keep the key; the context then waits for a start.  IC_ERR_NULL for a
+ * NULL ctx or key. */
+IC_API int  ic_chacha20_poly1305_init(ic_chacha20_poly1305_ctx *c, const uint8_t key[32]);
+/* Begin a ChaCha20-Poly1305 message under a 12-byte nonce. */
+IC_API int  ic_chacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce[12]);
+/* Begin an XChaCha20-Poly1305 message under a 24-byte nonce: the context
+ * switches to the subkey HChaCha20(key, nonce[0..15]) and the nonce
+ * 0^4 || nonce[16..23] for this message (draft-irtf-cfrg-xchacha-03 2.3). */
+IC_API int  ic_xchacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce[24]);
+/* Additional authenticated data; all of it before the first data call. */
+IC_API int  ic_chacha20_poly1305_aad(ic_chacha20_poly1305_ctx *c, const uint8_t *aad, size_t len);
+/* len bytes of in to len bytes of out (out == in allowed). */
+IC_API int  ic_chacha20_poly1305_encrypt(ic_chacha20_poly1305_ctx *c, uint8_t *out,
+                                         const uint8_t *in, size_t len);
+/* Releases unauthenticated plaintext: see the warning at the top. */
+IC_API int  ic_chacha20_poly1305_decrypt(ic_chacha20_poly1305_ctx *c, uint8_t *out,
+                                         const uint8_t *in, size_t len);
+/* Sender: write the 16-byte tag; ends the message. */
+IC_API int  ic_chacha20_poly1305_finish(ic_chacha20_poly1305_ctx *c, uint8_t tag[16]);
+/* Receiver: IC_OK when tag matches, IC_ERR_AUTH otherwise (constant-time
+ * comparison); ends the message either way. */
+IC_API int  ic_chacha20_poly1305_verify(ic_chacha20_poly1305_ctx *c, const uint8_t tag[16]);
+/* Erase key and state (the context must be re-initialised to be used). */
+IC_API void ic_chacha20_poly1305_wipe(ic_chacha20_poly1305_ctx *c);
 
 #ifdef __cplusplus
 }

@@ -1,21 +1,274 @@
 /*
  * chacha20_poly1305.c - AEAD_CHACHA20_POLY1305 (RFC 8439 section 2.8) and
- * AEAD_XChaCha20_Poly1305 (draft-irtf-cfrg-xchacha-03 section 2.3).
+ * AEAD_XChaCha20_Poly1305 (draft-irtf-cfrg-xchacha-03 section 2.3), as a
+ * streaming context and the one-shot seal / open built on it.
  *
  * Construction: ChaCha20 block 0 of (key, nonce) gives the one-time
  * Poly1305 key (its first 32 bytes, section 2.6); blocks 1, 2, ... encrypt;
  * the tag is Poly1305 over
  *     aad || pad16 || ciphertext || pad16 || le64(aadlen) || le64(len).
- * Both passes run over whole messages, so each backend sees the longest
- * runs the message allows.  open authenticates the ciphertext first and
- * decrypts only when the tag matches, so a forgery releases no plaintext,
- * not even into the caller's buffer.  XChaCha20-Poly1305 is the same AEAD
- * under the HChaCha20 subkey with nonce 0^4 || nonce[16..23].
+ * XChaCha20-Poly1305 is the same AEAD under the HChaCha20 subkey with
+ * nonce 0^4 || nonce[16..23], so one context serves both: only start
+ * differs.
+ *
+ * The context keeps a ChaCha20 state and a Poly1305 context side by side.
+ * Each data call runs two passes over the caller's whole piece, keystream
+ * and MAC, so each backend sees the longest runs the piece allows: the
+ * keystream driver gets every whole block in one call, and a partial block
+ * is taken from a 64-byte keystream buffer that later calls use up first
+ * (so pieces of any size give the same stream).  The MAC always reads the
+ * ciphertext: after the keystream when encrypting, before it when
+ * decrypting (out may be in).  The one-shot open uses the same two halves
+ * separately, MAC over the whole ciphertext, compare, and only then the
+ * keystream, so a forgery releases no plaintext, not even into the
+ * caller's buffer.
  */
 #include "chacha/chacha_impl.h"
 #include "poly1305/poly1305_impl.h"
 
-/* The argument rules every AEAD entry point shares (incore/chacha.h). */
+/* Where in a message a context is (ic_chacha20_poly1305_ctx.state).  IDLE
+ * is 0 so that a zeroed context refuses everything but init. */
+enum { CP_IDLE = 0, CP_AAD, CP_ENC, CP_DEC };
+
+/* ---- message state ------------------------------------------------------ */
+
+/* Forget the current message, keep the key.  The ChaCha20 state holds the
+ * key (or for XChaCha the subkey) and ks unused keystream: both secret.
+ * The MAC's one-time key is gone already when the message ended with
+ * finish / verify (ic_poly1305_final wipes its context); cp_begin wipes it
+ * for a message abandoned half way.  Kept this small because the
+ * one-shots run it for every message. */
+static void cp_end_message(ic_chacha20_poly1305_ctx *c)
+{
+    ic_wipe(c->st, sizeof c->st);
+    ic_wipe(c->ks, sizeof c->ks);
+    c->aadlen = c->datalen = 0;
+    c->kslen = 0;
+    c->state = CP_IDLE;
+}
+
+/* Section 2.8 steps 1-2 for a checked context: state = (key, nonce) at
+ * block 0, whose first 32 bytes are the Poly1305 key (section 2.6), and the
+ * cipher left at block 1 for the payload. */
+static void cp_begin(ic_chacha20_poly1305_ctx *c, const uint8_t key[32], const uint8_t nonce[12])
+{
+    uint8_t block0[64] = { 0 };
+    if (c->state != CP_IDLE) {       /* abandoned half way: wipe its secrets */
+        ic_poly1305_wipe(&c->mac);
+        cp_end_message(c);
+    }
+    ic_chacha20_setup(c->st, key, nonce, 0);
+    ((const ic_chacha20_ops *)c->ops)->xor_blocks(c->st, block0, block0, 1);
+    c->st[12] = 1;
+    ic_poly1305_init(&c->mac, block0);
+    ic_wipe(block0, sizeof block0);
+    c->aadlen = c->datalen = 0;
+    c->kslen = 0;
+    c->state = CP_AAD;
+}
+
+/* The ciphertext half: the first data bytes close the AAD with its
+ * pad16; then ct goes to Poly1305 and counts towards the length block. */
+static void cp_mac(ic_chacha20_poly1305_ctx *c, const uint8_t *ct, size_t len, int dir)
+{
+    if (c->state == CP_AAD) {
+        ic_poly1305_pad16(&c->mac);
+        c->state = dir;
+    }
+    ic_poly1305_update(&c->mac, ct, len);
+    c->datalen += len;
+}
+
+/* The keystream half, for any piece size: the rest of a partial block
+ * first, then whole blocks straight from the caller's buffers, then a new
+ * partial block through ks.  The caller has checked datalen, so the
+ * 32-bit block counter never wraps. */
+static void cp_xor(ic_chacha20_poly1305_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
+{
+    const ic_chacha20_ops *ops = (const ic_chacha20_ops *)c->ops;
+    if (c->kslen != 0 && len != 0) {
+        size_t n = len < c->kslen ? len : c->kslen;
+        ic_xor_bytes(out, in, c->ks + 64 - c->kslen, n);
+        c->kslen -= (unsigned)n;
+        out += n;
+        in += n;
+        len -= n;
+    }
+    size_t whole = len - len % 64, tail = len % 64;
+    ic_chacha20_run(ops, c->st, out, in, whole);
+    if (tail != 0) {
+        memset(c->ks, 0, sizeof c->ks);
+        ops->xor_blocks(c->st, c->ks, c->ks, 1);
+        c->st[12]++;
+        ic_xor_bytes(out + whole, in + whole, c->ks, tail);
+        c->kslen = (unsigned)(64 - tail);
+    }
+}
+
+/* Section 2.8 step 4 end: pad16 after the ciphertext (or after the AAD
+ * when there was no data), the two little-endian lengths, the tag. */
+static void cp_tag(ic_chacha20_poly1305_ctx *c, uint8_t tag[16])
+{
+    uint8_t lens[16];
+    ic_poly1305_pad16(&c->mac);
+    ic_store64_le(lens, c->aadlen);
+    ic_store64_le(lens + 8, c->datalen);
+    ic_poly1305_update(&c->mac, lens, sizeof lens);
+    ic_poly1305_final(&c->mac, tag);
+}
+
+/* The key and the ChaCha20 implementation, for init and the one-shots
+ * (which skip init's clearing of the whole context: start sets every field
+ * a message reads). */
+static void cp_setkey(ic_chacha20_poly1305_ctx *c, const uint8_t key[32])
+{
+    memcpy(c->key, key, sizeof c->key);
+    c->ops = ic_ops(IC_PRIM_CHACHA20);
+    c->state = CP_IDLE;
+}
+
+/* ---- streaming API ------------------------------------------------------ */
+
+int ic_chacha20_poly1305_init(ic_chacha20_poly1305_ctx *c, const uint8_t key[32])
+{
+    if (c == NULL || key == NULL)
+        return IC_ERR_NULL;
+    memset(c, 0, sizeof *c);
+    cp_setkey(c, key);
+    return IC_OK;
+}
+
+int ic_chacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce[12])
+{
+    if (c == NULL || nonce == NULL)
+        return IC_ERR_NULL;
+    if (c->ops == NULL)
+        return IC_ERR_STATE;
+    cp_begin(c, c->key, nonce);
+    return IC_OK;
+}
+
+/* draft-irtf-cfrg-xchacha-03 section 2.3: subkey = HChaCha20(key,
+ * nonce[0..15]), inner nonce = four zero bytes || nonce[16..23]. */
+int ic_xchacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce[24])
+{
+    uint8_t subkey[32], n12[12];
+    if (c == NULL || nonce == NULL)
+        return IC_ERR_NULL;
+    if (c->ops == NULL)
+        return IC_ERR_STATE;
+    chacha20_c_hchacha20(subkey, c->key, nonce);
+    memset(n12, 0, 4);
+    memcpy(n12 + 4, nonce + 16, 8);
+    cp_begin(c, subkey, n12);
+    ic_wipe(subkey, sizeof subkey);
+    return IC_OK;
+}
+
+int ic_chacha20_poly1305_aad(ic_chacha20_poly1305_ctx *c, const uint8_t *aad, size_t len)
+{
+    if (c == NULL)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(aad, len);
+    if (c->state != CP_AAD)
+        return IC_ERR_STATE;
+    if ((uint64_t)len > UINT64_MAX - c->aadlen)
+        return IC_ERR_TOOLONG;       /* le64(aadlen) must hold the total */
+    ic_poly1305_update(&c->mac, aad, len);
+    c->aadlen += len;
+    return IC_OK;
+}
+
+/* Checks shared by encrypt and decrypt, in GCM's order so each can be
+ * tested alone: the limit before the overlap test, so an over-long length
+ * with a small buffer reads IC_ERR_TOOLONG; nothing touched until all
+ * passed. */
+static int cp_data_check(const ic_chacha20_poly1305_ctx *c, const uint8_t *out, const uint8_t *in,
+                         size_t len, int dir)
+{
+    if (c == NULL)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(out, len);
+    IC_NULL_CHECK(in, len);
+    if (c->state != CP_AAD && c->state != dir)
+        return IC_ERR_STATE;
+    if ((uint64_t)len > IC_CHACHA20_POLY1305_MAX_LEN - c->datalen)
+        return IC_ERR_TOOLONG;
+    if (ic_bad_overlap(out, in, len))
+        return IC_ERR_OVERLAP;
+    return IC_OK;
+}
+
+/* The two halves in the order that keeps the MAC on the ciphertext: after
+ * the keystream when encrypting, before it when decrypting (out may be in). */
+static int cp_crypt(ic_chacha20_poly1305_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int dir)
+{
+    int rc = cp_data_check(c, out, in, len, dir);
+    if (rc != IC_OK)
+        return rc;
+    if (dir == CP_DEC)
+        cp_mac(c, in, len, CP_DEC);
+    cp_xor(c, out, in, len);
+    if (dir == CP_ENC)
+        cp_mac(c, out, len, CP_ENC);
+    return IC_OK;
+}
+
+int ic_chacha20_poly1305_encrypt(ic_chacha20_poly1305_ctx *c, uint8_t *out, const uint8_t *in,
+                                 size_t len)
+{
+    return cp_crypt(c, out, in, len, CP_ENC);
+}
+
+int ic_chacha20_poly1305_decrypt(ic_chacha20_poly1305_ctx *c, uint8_t *out, const uint8_t *in,
+                                 size_t len)
+{
+    return cp_crypt(c, out, in, len, CP_DEC);
+}
+
+/* Checks shared by finish and verify: a message with no data may end
+ * either way. */
+static int cp_tag_check(const ic_chacha20_poly1305_ctx *c, const uint8_t *tag, int dir)
+{
+    if (c == NULL || tag == NULL)
+        return IC_ERR_NULL;
+    if (c->state != CP_AAD && c->state != dir)
+        return IC_ERR_STATE;
+    return IC_OK;
+}
+
+int ic_chacha20_poly1305_finish(ic_chacha20_poly1305_ctx *c, uint8_t tag[16])
+{
+    int rc = cp_tag_check(c, tag, CP_ENC);
+    if (rc != IC_OK)
+        return rc;
+    cp_tag(c, tag);
+    cp_end_message(c);
+    return IC_OK;
+}
+
+int ic_chacha20_poly1305_verify(ic_chacha20_poly1305_ctx *c, const uint8_t tag[16])
+{
+    uint8_t want[16];
+    int rc = cp_tag_check(c, tag, CP_DEC);
+    if (rc != IC_OK)
+        return rc;
+    cp_tag(c, want);
+    int ok = ic_ct_equal(want, tag, sizeof want);
+    ic_wipe(want, sizeof want);
+    cp_end_message(c);
+    return ok ? IC_OK : IC_ERR_AUTH;
+}
+
+void ic_chacha20_poly1305_wipe(ic_chacha20_poly1305_ctx *c)
+{
+    if (c != NULL)
+        ic_wipe(c, sizeof *c);
+}
+
+/* ---- one-shot ----------------------------------------------------------- */
+
+/* The argument rules every one-shot entry point shares (incore/chacha.h). */
 static int aead_check(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad, size_t aadlen,
                       const uint8_t *in, size_t len, const uint8_t *out, const uint8_t *tag)
 {
@@ -31,88 +284,42 @@ static int aead_check(const uint8_t *key, const uint8_t *nonce, const uint8_t *a
     return IC_OK;
 }
 
-/* Section 2.8: the tag over aad and ciphertext ct, keyed by block 0 of st
- * (st[12] is set to 0 here and left at 1, ready to encrypt). */
-static void aead_tag(const ic_chacha20_ops *ops, uint32_t st[16], const uint8_t *aad, size_t aadlen,
-                     const uint8_t *ct, size_t len, uint8_t tag[16])
-{
-    uint8_t block0[64] = { 0 }, lens[16];
-    ic_poly1305_ctx mac;
-    st[12] = 0;
-    ops->xor_blocks(st, block0, block0, 1);
-    st[12] = 1;
-    ic_poly1305_init(&mac, block0);
-    ic_poly1305_update(&mac, aad, aadlen);
-    ic_poly1305_pad16(&mac);
-    ic_poly1305_update(&mac, ct, len);
-    ic_poly1305_pad16(&mac);
-    ic_store64_le(lens, (uint64_t)aadlen);
-    ic_store64_le(lens + 8, (uint64_t)len);
-    ic_poly1305_update(&mac, lens, sizeof lens);
-    ic_poly1305_final(&mac, tag);
-    ic_wipe(block0, sizeof block0);
-}
-
-/* Seal / open on a checked argument list, 12-byte nonce. */
-static void aead_seal(const uint8_t key[32], const uint8_t nonce[12], const uint8_t *aad, size_t aadlen,
-                      const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16])
-{
-    const ic_chacha20_ops *ops = (const ic_chacha20_ops *)ic_ops(IC_PRIM_CHACHA20);
-    uint32_t st[16];
-    ic_chacha20_setup(st, key, nonce, 1);
-    ic_chacha20_run(ops, st, out, in, len);
-    aead_tag(ops, st, aad, aadlen, out, len, tag);
-    ic_wipe(st, sizeof st);
-}
-
-static int aead_open(const uint8_t key[32], const uint8_t nonce[12], const uint8_t *aad, size_t aadlen,
-                     const uint8_t *in, size_t len, uint8_t *out, const uint8_t tag[16])
-{
-    const ic_chacha20_ops *ops = (const ic_chacha20_ops *)ic_ops(IC_PRIM_CHACHA20);
-    uint32_t st[16];
-    uint8_t want[16];
-    ic_chacha20_setup(st, key, nonce, 0);
-    aead_tag(ops, st, aad, aadlen, in, len, want);
-    int ok = ic_ct_equal(want, tag, sizeof want);
-    if (ok)
-        ic_chacha20_run(ops, st, out, in, len);
-    else if (len != 0)
-        memset(out, 0, len);
-    ic_wipe(st, sizeof st);
-    ic_wipe(want, sizeof want);
-    return ok ? IC_OK : IC_ERR_AUTH;
-}
-
-/* draft-irtf-cfrg-xchacha-03 section 2.3: subkey = HChaCha20(key,
- * nonce[0..15]), inner nonce = four zero bytes || nonce[16..23]. */
-static void xchacha_derive(const uint8_t key[32], const uint8_t nonce[24], uint8_t subkey[32],
-                           uint8_t n12[12])
-{
-    chacha20_c_hchacha20(subkey, key, nonce);
-    memset(n12, 0, 4);
-    memcpy(n12 + 4, nonce + 16, 8);
-}
-
-/* The four entry points: check, derive the XChaCha subkey when x, then
- * seal (seal_tag set) or open (open_tag set). */
+/* The four entry points: check, start a context (XChaCha when x), then
+ * seal (seal_tag set) or open (open_tag set).  open is two-pass on
+ * purpose: the MAC over all of the ciphertext and the tag comparison come
+ * before a single byte is decrypted, and a mismatch zeroes out instead. */
 static int aead(int x, const uint8_t *key, const uint8_t *nonce, const uint8_t *aad, size_t aadlen,
                 const uint8_t *in, size_t len, uint8_t *out, uint8_t *seal_tag, const uint8_t *open_tag)
 {
     int rc = aead_check(key, nonce, aad, aadlen, in, len, out, seal_tag ? seal_tag : open_tag);
     if (rc != IC_OK)
         return rc;
-    uint8_t subkey[32], n12[12];
-    if (x) {
-        xchacha_derive(key, nonce, subkey, n12);
-        key = subkey;
-        nonce = n12;
-    }
-    if (seal_tag != NULL)
-        aead_seal(key, nonce, aad, aadlen, in, len, out, seal_tag);
-    else
-        rc = aead_open(key, nonce, aad, aadlen, in, len, out, open_tag);
+    ic_chacha20_poly1305_ctx c;
+    cp_setkey(&c, key);
     if (x)
-        ic_wipe(subkey, sizeof subkey);
+        ic_xchacha20_poly1305_start(&c, nonce);
+    else
+        ic_chacha20_poly1305_start(&c, nonce);
+    ic_chacha20_poly1305_aad(&c, aad, aadlen);
+    if (seal_tag != NULL) {
+        cp_xor(&c, out, in, len);
+        cp_mac(&c, out, len, CP_ENC);
+        cp_tag(&c, seal_tag);
+    } else {
+        uint8_t want[16];
+        cp_mac(&c, in, len, CP_DEC);
+        cp_tag(&c, want);
+        if (ic_ct_equal(want, open_tag, sizeof want))
+            cp_xor(&c, out, in, len);
+        else {
+            if (len != 0)
+                memset(out, 0, len);
+            rc = IC_ERR_AUTH;
+        }
+        ic_wipe(want, sizeof want);
+    }
+    cp_end_message(&c);               /* the MAC context was wiped by cp_tag */
+    ic_wipe(c.key, sizeof c.key);
     return rc;
 }
 
