@@ -135,7 +135,7 @@ static int stream_crypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const
     int rc = check_args(k, iv, 1, out, in, len, 0, &ops);
     if (rc != IC_OK)
         return rc;
-    size_t full = len - len % IC_AES_BLOCK_SIZE, tail = len - full;
+    size_t tail = len % IC_AES_BLOCK_SIZE, full = len - tail; /* tail < 16, visibly to the compiler */
     if (full) {
         void (*blocks)(const ic_aes_key *, uint8_t *, uint8_t *, const uint8_t *, size_t) =
             mode == STREAM_CTR ? ops->ctr : mode == STREAM_CFB_ENC ? ops->cfb_enc
