@@ -139,6 +139,10 @@ const void *ic_ops(ic_prim p);
  * <family>_kat.c).  It returns the number of failed answers, 0 when all are
  * right.  `incore selftest` and ic_selftest() call it once per available
  * implementation.                                                          */
+/* Hex string (trusted, from a KAT table: even length, lower or upper case)
+ * to bytes; returns the byte count.  Shared by the families' KAT files. */
+size_t ic_kat_unhex(uint8_t *out, const char *hex);
+
 int ic_kat_aes(void);      int ic_kat_ghash(void);    /* ghash: via AES-GCM */
 int ic_kat_sha1(void);     int ic_kat_sha256(void);   int ic_kat_sha512(void);
 int ic_kat_chacha20(void); int ic_kat_poly1305(void);

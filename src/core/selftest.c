@@ -12,6 +12,20 @@ static int (*const kats[IC_PRIM_COUNT])(void) = {
     [IC_PRIM_CRC32C] = ic_kat_crc32c,     [IC_PRIM_HWRAND] = ic_kat_hwrand,
 };
 
+size_t ic_kat_unhex(uint8_t *out, const char *hex)
+{
+    size_t n = 0;
+    for (; hex[0] && hex[1]; hex += 2) {
+        unsigned v = 0;
+        for (int i = 0; i < 2; i++) {
+            unsigned ch = (unsigned char)hex[i];
+            v = v << 4 | (ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10);
+        }
+        out[n++] = (uint8_t)v;
+    }
+    return n;
+}
+
 int ic_selftest(const char *prim)
 {
     for (size_t p = 0; ic_prim_name(p); p++)
