@@ -4,7 +4,7 @@
  * AES-NI functions the VAES backend reuses for the modes it cannot speed up.
  *
  * Round-key layout (both "ni" and "vaes" expand keys with the same
- * function, aes_x86_ni_setkey, so the two layouts are identical and a
+ * function, ic_aes_x86_ni_setkey, so the two layouts are identical and a
  * stitched AES-GCM may run the rounds itself on a key of either):
  *
  *   storage[AES_X86_ENC_OFF + 16*i], i = 0..rounds
@@ -58,10 +58,10 @@ static inline int aes_x86_key_native(const ic_aes_key *k)
 /* AES-NI operations shared with aes_x86_vaes.c: key expansion and the
  * modes whose every block depends on the previous one (nothing to gain
  * from wider registers there).  Signatures as in ic_aes_ops.            */
-void aes_x86_ni_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen);
-void aes_x86_ni_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
-void aes_x86_ni_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
-void aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void ic_aes_x86_ni_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen);
+void ic_aes_x86_ni_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void ic_aes_x86_ni_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void ic_aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 
 #endif /* __x86_64__ */
 #endif

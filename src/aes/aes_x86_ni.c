@@ -104,7 +104,7 @@ static void expand256(__m128i *rk, const uint8_t *key)
 #undef R256
 }
 
-void aes_x86_ni_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
+void ic_aes_x86_ni_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
 {
     __m128i *enc = (__m128i *)(k->storage + AES_X86_ENC_OFF);
     __m128i *dec = (__m128i *)(k->storage + AES_X86_DEC_OFF);
@@ -260,25 +260,25 @@ AESX_INLINE void serial(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const
     _mm_storeu_si128((__m128i *)iv, v);
 }
 
-void aes_x86_ni_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+void ic_aes_x86_ni_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     if (nblocks)
         serial(k, iv, out, in, nblocks, 0);
 }
 
-void aes_x86_ni_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+void ic_aes_x86_ni_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     serial(k, iv, out, in, nblocks, 1);
 }
 
-void aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+void ic_aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     serial(k, iv, out, in, nblocks, 2);
 }
 
 const ic_aes_ops ic_aes_ni_ops = {
-    aes_x86_ni_setkey, ni_ecb_enc, ni_ecb_dec, aes_x86_ni_cbc_enc, ni_cbc_dec,
-    ni_ctr, ni_ctr32, aes_x86_ni_cfb_enc, ni_cfb_dec, aes_x86_ni_ofb,
+    ic_aes_x86_ni_setkey, ni_ecb_enc, ni_ecb_dec, ic_aes_x86_ni_cbc_enc, ni_cbc_dec,
+    ni_ctr, ni_ctr32, ic_aes_x86_ni_cfb_enc, ni_cfb_dec, ic_aes_x86_ni_ofb,
 };
 
 #endif /* __x86_64__ */

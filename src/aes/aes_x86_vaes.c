@@ -149,8 +149,8 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
 }
 
 const ic_aes_ops ic_aes_vaes_ops = {
-    aes_x86_ni_setkey, vaes_ecb_enc, vaes_ecb_dec, aes_x86_ni_cbc_enc, vaes_cbc_dec,
-    vaes_ctr, vaes_ctr32, aes_x86_ni_cfb_enc, vaes_cfb_dec, aes_x86_ni_ofb,
+    ic_aes_x86_ni_setkey, vaes_ecb_enc, vaes_ecb_dec, ic_aes_x86_ni_cbc_enc, vaes_cbc_dec,
+    vaes_ctr, vaes_ctr32, ic_aes_x86_ni_cfb_enc, vaes_cfb_dec, ic_aes_x86_ni_ofb,
 };
 
 #endif /* __x86_64__ */

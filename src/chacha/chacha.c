@@ -73,7 +73,7 @@ int ic_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16]
 {
     if (subkey == NULL || key == NULL || in == NULL)
         return IC_ERR_NULL;
-    chacha20_c_hchacha20(subkey, key, in);
+    ic_chacha20_c_hchacha20(subkey, key, in);
     return IC_OK;
 }
 
@@ -94,7 +94,7 @@ int ic_xchacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t 
     const ic_chacha20_ops *ops = (const ic_chacha20_ops *)ic_ops(IC_PRIM_CHACHA20);
     uint8_t subkey[32], n12[12];
     uint32_t st[16];
-    chacha20_c_hchacha20(subkey, key, nonce);
+    ic_chacha20_c_hchacha20(subkey, key, nonce);
     ic_store32_le(n12, (uint32_t)(counter >> 32));
     memcpy(n12 + 4, nonce + 16, 8);
     ic_chacha20_setup(st, subkey, n12, (uint32_t)counter);

@@ -68,7 +68,7 @@ static void chacha20_c_xor_blocks(const uint32_t input[16], uint8_t *out, const 
  * constants and input, so a feed-forward there would add nothing an
  * attacker could not subtract again: HChaCha20 skips it (draft section
  * 2.2, after HSalsa20 in the XSalsa20 paper). */
-void chacha20_c_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16])
+void ic_chacha20_c_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16])
 {
     uint32_t x[16];
     ic_chacha20_setup(x, key, in + 4, ic_load32_le(in));

@@ -29,7 +29,7 @@ extern const ic_chacha20_ops ic_chacha20_c_ops;
 
 /* HChaCha20 core on the portable code: no dispatch, it runs once per
  * message (draft-irtf-cfrg-xchacha-03 section 2.2). */
-void chacha20_c_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16]);
+void ic_chacha20_c_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16]);
 
 /* Driver helpers (chacha.c), also used by the AEADs. */
 

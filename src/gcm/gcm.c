@@ -27,13 +27,13 @@ const ic_impl ic_impls_ghash[] = {
 #if defined(__x86_64__)
     { "vpclmul", IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AVX) | IC_F(IC_CPU_PCLMUL)
                      | IC_F(IC_CPU_SSSE3),
-      &ghash_vpclmul_ops },
-    { "clmul", IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3), &ghash_clmul_ops },
+      &ic_ghash_vpclmul_ops },
+    { "clmul", IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3), &ic_ghash_clmul_ops },
 #endif
 #if defined(__powerpc64__)
-    { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ghash_p8_ops },
+    { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ic_ghash_p8_ops },
 #endif
-    { "ct64", 0, &ghash_ct64_ops },
+    { "ct64", 0, &ic_ghash_ct64_ops },
 };
 const size_t ic_nimpls_ghash = sizeof ic_impls_ghash / sizeof ic_impls_ghash[0];
 

@@ -69,7 +69,7 @@ GX_INLINE void gx_mul(gh_acc *a, const ghash_x86_key *gk, const uint8_t *p, int 
 
 #include "gcm/gcm_x86_stitch.h"
 
-size_t gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
                         uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     if (!aes_x86_key_native(k))

@@ -101,11 +101,11 @@ GX_INLINE void gx_mul(gh256_acc *a, const ghash_x86_key *gk, const uint8_t *p, i
 /* VAES keys: the 16-block loop here; AES-NI keys (ghash "vpclmul" with aes
  * "ni", e.g. under INCORE_CPU=-vaes): the 8-block loop of gcm_x86_ni.c,
  * whose powers H^8 .. H^1 this GHASH key holds too. */
-size_t gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
                           uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     if (k->ops != (const void *)&ic_aes_vaes_ops)
-        return gcm_x86_ni_crypt(k, hk, encrypt, ctr, y, out, in, nblocks);
+        return ic_gcm_x86_ni_crypt(k, hk, encrypt, ctr, y, out, in, nblocks);
     return gx_crypt(k, ghash_x86_key_of(hk), encrypt, ctr, y, out, in, nblocks);
 }
 

@@ -142,7 +142,7 @@ static void ghash_ct64_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8
     ic_wipe(&k, sizeof k);
 }
 
-const ic_ghash_ops ghash_ct64_ops = {
+const ic_ghash_ops ic_ghash_ct64_ops = {
     .init = ghash_ct64_init,
     .blocks = ghash_ct64_blocks,
 };

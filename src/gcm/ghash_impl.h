@@ -39,17 +39,17 @@ typedef struct ic_ghash_ops {
 } ic_ghash_ops;
 
 /* Portable constant-time implementation (ghash_ct64.c). */
-extern const ic_ghash_ops ghash_ct64_ops;
+extern const ic_ghash_ops ic_ghash_ct64_ops;
 
 #if defined(__x86_64__)
 /* PCLMULQDQ (ghash_x86_clmul.c) and VPCLMULQDQ on YMM (ghash_x86_vpclmul.c). */
-extern const ic_ghash_ops ghash_clmul_ops;
-extern const ic_ghash_ops ghash_vpclmul_ops;
+extern const ic_ghash_ops ic_ghash_clmul_ops;
+extern const ic_ghash_ops ic_ghash_vpclmul_ops;
 /* Their gcm_crypt hooks: AES-NI, 8 blocks in flight (gcm_x86_ni.c), and
  * VAES on YMM, 16 blocks in flight (gcm_x86_vaes.c). */
-size_t gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
                         uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
-size_t gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
                           uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 #endif
 

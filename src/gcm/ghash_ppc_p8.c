@@ -84,7 +84,7 @@ static void ghash_p8_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t
     p8_store_be(acc, y);
 }
 
-const ic_ghash_ops ghash_p8_ops = {
+const ic_ghash_ops ic_ghash_p8_ops = {
     .init = ghash_p8_init,
     .blocks = ghash_p8_blocks,
     .gcm_crypt = gcm_p8_crypt,

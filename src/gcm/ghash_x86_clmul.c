@@ -31,10 +31,10 @@ static void ghash_clmul_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint
     gh_blocks(hk, y, in, nblocks, CLMUL_BATCH, gh_batch);
 }
 
-const ic_ghash_ops ghash_clmul_ops = {
+const ic_ghash_ops ic_ghash_clmul_ops = {
     .init = ghash_clmul_init,
     .blocks = ghash_clmul_blocks,
-    .gcm_crypt = gcm_x86_ni_crypt,
+    .gcm_crypt = ic_gcm_x86_ni_crypt,
 };
 
 #endif /* __x86_64__ */

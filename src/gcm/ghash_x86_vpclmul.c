@@ -34,10 +34,10 @@ static void ghash_vpclmul_blocks(const ic_ghash_key *hk, uint8_t y[16], const ui
     gh_blocks(hk, y, in, nblocks, VP_BATCH, gh256_batch);
 }
 
-const ic_ghash_ops ghash_vpclmul_ops = {
+const ic_ghash_ops ic_ghash_vpclmul_ops = {
     .init = ghash_vpclmul_init,
     .blocks = ghash_vpclmul_blocks,
-    .gcm_crypt = gcm_x86_vaes_crypt,
+    .gcm_crypt = ic_gcm_x86_vaes_crypt,
 };
 
 #endif /* __x86_64__ */
