@@ -4,6 +4,21 @@
  *
  * Every function that can fail returns an int status: IC_OK (0) on success,
  * a negative IC_ERR_* value otherwise.  ic_status_str() names each one.
+ *
+ * The order of the checks is the same in every call, so that an input with
+ * several faults gets the same status from every function and backend:
+ *   1. the context or key: NULL is IC_ERR_NULL; one that was never
+ *      initialised, was wiped, or is garbage is IC_ERR_STATE (nothing in it,
+ *      nor in any output, is touched);
+ *   2. data pointers: NULL with a non-zero length is IC_ERR_NULL (NULL with
+ *      a length of 0 is valid everywhere);
+ *   3. sizes, in this order: key (IC_ERR_KEYLEN), IV or nonce (IC_ERR_IVLEN),
+ *      tag (IC_ERR_TAGLEN), block multiple (IC_ERR_LENGTH), the mode's limit
+ *      (IC_ERR_TOOLONG);
+ *   4. buffers that overlap other than exactly (IC_ERR_OVERLAP);
+ *   5. the call order of a streaming context (IC_ERR_STATE);
+ *   6. authentication (IC_ERR_AUTH, after which no plaintext is released).
+ * A call that fails at steps 1-5 writes nothing at all.
  */
 #ifndef INCORE_COMMON_H
 #define INCORE_COMMON_H
