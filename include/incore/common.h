@@ -18,7 +18,9 @@
  *   4. buffers that overlap other than exactly (IC_ERR_OVERLAP);
  *   5. the call order of a streaming context (IC_ERR_STATE);
  *   6. authentication (IC_ERR_AUTH, after which no plaintext is released).
- * A call that fails at steps 1-5 writes nothing at all.
+ * A call that fails at steps 1-5 writes nothing at all, with one exception:
+ * an init wipes its context first, so that a failed re-init never leaves
+ * an older key usable.
  */
 #ifndef INCORE_COMMON_H
 #define INCORE_COMMON_H
@@ -38,6 +40,30 @@ extern "C" {
 #define IC_API __attribute__((visibility("default")))
 #else
 #define IC_API
+#endif
+
+/* Alignment of the key and state areas in the context structs, spelled so
+ * that C99 (GNU attribute), C11 and C++11 and later all give one layout. */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define IC_ALIGNAS(n) alignas(n)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+#define IC_ALIGNAS(n) _Alignas(n)
+#elif defined(__GNUC__)
+#define IC_ALIGNAS(n) __attribute__((aligned(n)))
+#else
+#error "incore.h needs C11, C++11 or a GNU-compatible compiler (for the 64-byte aligned context fields)"
+#endif
+
+/* Calls whose status must be looked at: a key setup that may have failed, a
+ * verify or an open whose answer is the point of the call.  The compiler
+ * warns when the result is dropped ([[nodiscard]] in C++17 and C23, the GNU
+ * attribute elsewhere). */
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define IC_NODISCARD [[nodiscard]]
+#elif defined(__GNUC__)
+#define IC_NODISCARD __attribute__((warn_unused_result))
+#else
+#define IC_NODISCARD
 #endif
 
 enum {
