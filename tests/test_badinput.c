@@ -108,6 +108,8 @@ typedef struct {
     unsigned long long ctr;
 } fx;
 #define TCAP 64
+/* a set-up or reference call that must succeed */
+#define MUST(call) CHECK((call) == IC_OK, "set-up call failed: %s", #call)
 
 static size_t size_of(long long n) { return n < 0 ? SIZE_MAX : (size_t)n; }
 
@@ -223,7 +225,7 @@ static int run_aes_mode(fx *x, const char *w)
         uint8_t out[64], iv[16], in[64] = {0};
         memcpy(iv, x->iv0, 16);
         memcpy(in, x->src, x->len);
-        ic_aes_init(&ref, x->key, 16);
+        MUST(ic_aes_init(&ref, x->key, 16));
         CHECK(aes_call(fn, &ref, iv, out, in, x->len) == IC_OK, "%s: reference", w);
         CHECK_MEM(x->o ? x->o : out, out, x->len, "%s: result", w);
         CHECK_MEM(x->iv, iv, 16, "%s: IV after", w);
@@ -292,7 +294,7 @@ static int run_gcm_stream(fx *x, const char *w)
          * tag buffer stays untouched (FILL) for the refusal checks */
         ic_gcm_ctx tmp;
         uint8_t d[5] = {1, 2, 3, 4, 5};
-        ic_gcm_init(&tmp, x->key, 16), ic_gcm_start(&tmp, x->iv0, 12), ic_gcm_aad(&tmp, x->aad, 7);
+        MUST(ic_gcm_init(&tmp, x->key, 16)), MUST(ic_gcm_start(&tmp, x->iv0, 12)), MUST(ic_gcm_aad(&tmp, x->aad, 7));
         ic_gcm_decrypt(&tmp, d, d, 5);
         /* decrypting d gives p; the tag is over the ciphertext d, so seal p */
         ic_gcm_start(&tmp, x->iv0, 12), ic_gcm_aad(&tmp, x->aad, 7);
@@ -528,14 +530,14 @@ static int run_hash(fx *x, const char *w)
             CHECK(ic_hash_update(&c, "a", 1) == IC_ERR_STATE, "%s: usable after a failed init", w);
         return st;
     }
-    ic_hash_init(&c, IC_HASH_SHA256);
+    MUST(ic_hash_init(&c, IC_HASH_SHA256));
     ic_hash_update(&c, "abc", 3);
     void *cp = ctx_fault(x, &c, sizeof c, hash_final_v);
     fx_arm(x, cp, sizeof c);
     int st = !strcmp(fn, "ic_hash_update") ? ic_hash_update(cp, x->i, x->len) : ic_hash_final(cp, x->t);
     if (st == IC_OK && x->r->want == IC_OK) {
         uint8_t got[64];
-        ic_hash_init(&ref, IC_HASH_SHA256), ic_hash_update(&ref, "abc", 3);
+        MUST(ic_hash_init(&ref, IC_HASH_SHA256)), MUST(ic_hash_update(&ref, "abc", 3));
         if (!strcmp(fn, "ic_hash_update")) {
             ic_hash_update(&ref, x->src, x->len);
             ic_hash_final(&c, got);
@@ -606,9 +608,9 @@ static int run_hmac(fx *x, const char *w)
         }
         if (st == IC_OK && !strcmp(fn, "ic_hmac_final"))
             CHECK_MEM(x->t, mac, 32, "%s: MAC", w);
-        /* final_verify consumes the context on IC_OK, AUTH and (documented
-         * in hmac.h) TAGLEN; only a refused context must stay untouched */
-        if (verify && st != IC_ERR_STATE && st != IC_ERR_NULL)
+        /* final_verify consumes the context on IC_OK and IC_ERR_AUTH; a
+         * refusal (STATE, NULL, TAGLEN) leaves it as it was (hmac.h) */
+        if (verify && (st == IC_OK || st == IC_ERR_AUTH))
             x->ctx = NULL;
         return st;
     }
@@ -624,7 +626,7 @@ static int run_hkdf(fx *x, const char *w)
     fx_make(x, x->r, 32, 0, 11, 45, 32);
     static uint8_t want[255 * 64];
     uint8_t prk[32], e[1] = {0};
-    ic_hkdf_extract(IC_HASH_SHA256, x->key, 32, x->aad, 20, prk);
+    MUST(ic_hkdf_extract(IC_HASH_SHA256, x->key, 32, x->aad, 20, prk));
     const uint8_t *info = x->a;
     if (x->r->f & OVL_INFO)
         info = x->o + 2;   /* info inside okm */
@@ -634,7 +636,7 @@ static int run_hkdf(fx *x, const char *w)
         /* salt = key buffer (klen), ikm = input */
         st = ic_hkdf_extract((ic_hash_alg)x->alg, x->k, x->klen, x->i, x->len, x->t);
         if (st == IC_OK) {
-            ic_hkdf_extract(IC_HASH_SHA256, x->k ? x->key : e, x->klen, x->i ? x->src : e, x->len, want);
+            MUST(ic_hkdf_extract(IC_HASH_SHA256, x->k ? x->key : e, x->klen, x->i ? x->src : e, x->len, want));
             CHECK_MEM(x->t, want, 32, "%s: prk", w);
         }
         return st;
@@ -642,7 +644,8 @@ static int run_hkdf(fx *x, const char *w)
     if (!strcmp(fn, "ic_hkdf")) {
         st = ic_hkdf((ic_hash_alg)x->alg, x->k, x->klen, x->aad, 20, info, x->alen, x->o, x->len);
         if (st == IC_OK) {
-            ic_hkdf(IC_HASH_SHA256, x->k ? x->key : e, x->klen, x->aad, 20, x->a ? x->aad : e, x->alen, want, x->len);
+            MUST(ic_hkdf(IC_HASH_SHA256, x->k ? x->key : e, x->klen, x->aad, 20, x->a ? x->aad : e, x->alen, want,
+                         x->len));
             CHECK_MEM(x->o, want, x->len, "%s: okm", w);
         }
         return st;
@@ -658,7 +661,7 @@ static int run_hkdf(fx *x, const char *w)
     st = ic_hkdf_expand((ic_hash_alg)x->alg, p, x->klen, info, x->alen, x->o, x->len);
     CHECK(memcmp(pbuf, prk, 32) == 0, "%s: prk written", w);
     if (st == IC_OK && x->r->want == IC_OK) {
-        ic_hkdf_expand(IC_HASH_SHA256, prk, 32, x->a ? x->aad : e, x->alen, want, x->len);
+        MUST(ic_hkdf_expand(IC_HASH_SHA256, prk, 32, x->a ? x->aad : e, x->alen, want, x->len));
         if (x->len)
             CHECK_MEM(x->o, want, x->len, "%s: okm", w);
     }
@@ -705,7 +708,7 @@ static int run_poly(fx *x, const char *w)
         }
         return st;
     }
-    ic_poly1305_init(&c, x->key);
+    MUST(ic_poly1305_init(&c, x->key));
     void *cp = ctx_fault(x, &c, sizeof c, poly_wipe_v);
     fx_arm(x, cp, sizeof c);
     int st = !strcmp(fn, "ic_poly1305_update") ? ic_poly1305_update(cp, x->i, x->len) : ic_poly1305_final(cp, x->t);
@@ -830,7 +833,7 @@ static int run_cp_stream(fx *x, const char *w)
         /* the tag a sender computes for the ciphertext {1..5} */
         uint8_t p[5] = {1, 2, 3, 4, 5};
         ic_chacha20_poly1305_ctx s;
-        ic_chacha20_poly1305_init(&s, x->key), ic_chacha20_poly1305_start(&s, x->iv0);
+        MUST(ic_chacha20_poly1305_init(&s, x->key)), MUST(ic_chacha20_poly1305_start(&s, x->iv0));
         ic_chacha20_poly1305_aad(&s, x->aad, 7), ic_chacha20_poly1305_decrypt(&s, p, p, 5);
         ic_chacha20_poly1305_start(&s, x->iv0), ic_chacha20_poly1305_aad(&s, x->aad, 7);
         ic_chacha20_poly1305_encrypt(&s, p, p, 5), ic_chacha20_poly1305_finish(&s, good);
