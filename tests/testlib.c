@@ -142,13 +142,20 @@ struct tl_rsp {
     int nstore;
 };
 
+/* fopen for a vector file: a missing file counts as a failure, never a skip. */
+static FILE *vector_fopen(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        tl_check(0, __FILE__, __LINE__, "cannot open vector file %s", path);
+    return f;
+}
+
 tl_rsp *tl_rsp_open(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        tl_check(0, __FILE__, __LINE__, "cannot open vector file %s", path);
+    FILE *f = vector_fopen(path);
+    if (!f)
         return NULL;
-    }
     tl_rsp *r = calloc(1, sizeof *r);
     r->f = f;
     snprintf(r->path, sizeof r->path, "%s", path);
@@ -526,11 +533,9 @@ tl_json *tl_json_parse(const char *text, size_t len)
 
 tl_json *tl_json_load(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        tl_check(0, __FILE__, __LINE__, "cannot open vector file %s", path);
+    FILE *f = vector_fopen(path);
+    if (!f)
         return NULL;
-    }
     size_t cap = 1 << 16, n = 0;
     char *text = (char *)tl_xmalloc(cap);
     size_t got;
