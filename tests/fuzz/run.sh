@@ -52,7 +52,7 @@ grow)
         # with them the corpus grows to thousands of files)
         min="$dir/min-$t"
         rm -rf "$min"; mkdir -p "$min"
-        "$dir/tests/fuzz/fuzz_$t" $common -merge=1 -use_counters=0 -use_value_profile=0 \
+        "$dir/tests/fuzz/fuzz_$t" $common -merge=1 -use_counters=0 -use_value_profile=0 -artifact_prefix="$dir/artifacts/$t-merge-" \
             "$min" "$corpus" 2>"$dir/merge-$t.log" ||
             { cat "$dir/merge-$t.log"; exit 1; }
         rm -f "$corpus"/*
