@@ -175,6 +175,7 @@ static stream_model cm;
 static ic_sha256_ctx sha_c;
 static int sha_st;                      /* S_NONE, or 1 + alg (224 / 256) */
 static ic_hmac_ctx hmac_c;
+static size_t hmac_ds;                  /* digest size of the keyed context */
 static int hmac_st;                     /* S_NONE, S_READY, S_UNKNOWN */
 static ic_poly1305_ctx poly_c;
 static int poly_st;
@@ -186,6 +187,18 @@ static void model_start(stream_model *m, const uint8_t *iv, size_t ivlen)
     m->aadlen = m->len = 0;
     m->recorded = 1;
     m->st = S_AAD;
+}
+
+/* What the library counts for the current message: after finish / verify
+ * (S_READY) a context starts the next message at zero, whatever the model
+ * still records of the last one. */
+static uint64_t lib_aadlen(const stream_model *m)
+{
+    return m->st == S_AAD || m->st == S_ENC || m->st == S_DEC ? m->aadlen : 0;
+}
+static uint64_t lib_len(const stream_model *m)
+{
+    return m->st == S_ENC || m->st == S_DEC ? m->len : 0;
 }
 
 static void record(stream_model *m, uint8_t *buf, uint64_t *pos, const uint8_t *p, size_t n)
@@ -339,7 +352,7 @@ static void op_gcm_aad(void)
     uint8_t *aad = pick_side(SLOT_AAD, 512, len, &an);
     int huge = (k & 31) == 0 && SIZE_MAX > IC_GCM_MAX_AAD;
     if (huge)   /* one past the AAD limit: refused before anything is read */
-        len = (size_t)(IC_GCM_MAX_AAD - gm.aadlen + 1 + (k >> 5));
+        len = (size_t)(IC_GCM_MAX_AAD - lib_aadlen(&gm) + 1 + (k >> 5));
     expect e = { { 0 }, 0, gm.st == S_UNKNOWN };
     ex_fault(&e, ctxnull, IC_ERR_NULL);
     ex_fault(&e, !ctxnull && gm.st == S_NONE, IC_ERR_STATE);
@@ -372,7 +385,7 @@ static void op_gcm_data(int dec)
     const uint8_t *in = pick_main(len, &inn);
     int huge = (k & 31) == 0 && SIZE_MAX > IC_GCM_MAX_DATA;
     if (huge)
-        len = (size_t)(IC_GCM_MAX_DATA - gm.len + 1 + (k >> 5));
+        len = (size_t)(IC_GCM_MAX_DATA - lib_len(&gm) + 1 + (k >> 5));
     int dir = dec ? S_DEC : S_ENC;
     expect e = { { 0 }, 0, gm.st == S_UNKNOWN };
     ex_fault(&e, ctxnull, IC_ERR_NULL);
@@ -610,7 +623,7 @@ static void op_cp_data(int dec)
     const uint8_t *in = pick_main(len, &inn);
     int huge = (k & 31) == 0 && SIZE_MAX > IC_CHACHA20_POLY1305_MAX_LEN;
     if (huge)
-        len = (size_t)(IC_CHACHA20_POLY1305_MAX_LEN - cm.len + 1 + (k >> 5));
+        len = (size_t)(IC_CHACHA20_POLY1305_MAX_LEN - lib_len(&cm) + 1 + (k >> 5));
     int dir = dec ? S_DEC : S_ENC;
     expect e = { { 0 }, 0, cm.st == S_UNKNOWN };
     ex_fault(&e, ctxnull, IC_ERR_NULL);
@@ -922,15 +935,17 @@ static void op_hmac(void)
     snapshot();
     switch (which) {
     case 0:
-        /* hmac.h names IC_ERR_PARAM and IC_ERR_NULL but not their order */
-        e.open = ds == 0 && !ctxnull && kn && keylen;
+        /* common.h: NULL data before the algorithm parameter; a refused
+         * init leaves the context wiped */
         ex_fault(&e, ctxnull, IC_ERR_NULL);
-        ex_fault(&e, ds == 0, IC_ERR_PARAM);
         ex_fault(&e, kn && keylen, IC_ERR_NULL);
+        ex_fault(&e, ds == 0, IC_ERR_PARAM);
         rc = ic_hmac_init(c, alg, key, keylen);
         ex_check(&e, rc, "ic_hmac_init");
-        if (!ctxnull)
-            hmac_st = rc == IC_OK ? S_READY : S_UNKNOWN;
+        if (!ctxnull) {
+            hmac_st = rc == IC_OK ? S_READY : S_NONE;
+            hmac_ds = ds;
+        }
         unchanged_but("ic_hmac_init", NONE, NONE);
         break;
     case 1:
@@ -954,30 +969,30 @@ static void op_hmac(void)
             hmac_st = S_NONE;
         break;
     case 3: {
-        /* the MAC is computed first: an unkeyed context is IC_ERR_STATE
-         * whatever taglen; then taglen; a tag of the fuzzer's is wrong
-         * except by chance, so only IC_OK after a match is not asserted */
+        /* an unkeyed context is IC_ERR_STATE whatever taglen; then a NULL
+         * tag, then taglen (refused without consuming the context); a tag
+         * of the fuzzer's is wrong except by chance, so IC_OK and
+         * IC_ERR_AUTH are both accepted for a well-formed call */
         e.open = hmac_st == S_UNKNOWN;
         ex_fault(&e, ctxnull, IC_ERR_NULL);
         ex_fault(&e, !ctxnull && hmac_st != S_READY, IC_ERR_STATE);
         ex_fault(&e, tn && taglen, IC_ERR_NULL);
+        ex_fault(&e, hmac_st == S_READY && (taglen < IC_HMAC_MIN_TAG_SIZE || taglen > hmac_ds),
+                 IC_ERR_TAGLEN);
         rc = ic_hmac_final_verify(c, tag, taglen);
         if (e.n == 0)
-            FZ_CHECK(rc == IC_ERR_TAGLEN || rc == IC_ERR_AUTH || rc == IC_OK,
-                     "ic_hmac_final_verify: %d", rc);
+            FZ_CHECK(rc == IC_ERR_AUTH || rc == IC_OK, "ic_hmac_final_verify: %d", rc);
         else
             ex_check(&e, rc, "ic_hmac_final_verify");
-        if (!ctxnull && rc != IC_ERR_NULL && rc != IC_ERR_STATE)
-            hmac_st = S_NONE;     /* consumed in every case */
+        if (!ctxnull && (rc == IC_OK || rc == IC_ERR_AUTH))
+            hmac_st = S_NONE;     /* consumed by a comparison, equal or not */
         unchanged_but("ic_hmac_final_verify", NONE, NONE);
         break;
     }
     default:
-        ex_fault(&e, ds == 0, IC_ERR_PARAM);
         ex_fault(&e, (tn && taglen) || (kn && keylen) || (inn && len), IC_ERR_NULL);
+        ex_fault(&e, ds == 0, IC_ERR_PARAM);
         ex_fault(&e, ds && (taglen < IC_HMAC_MIN_TAG_SIZE || taglen > ds), IC_ERR_TAGLEN);
-        /* PARAM is outside common.h's list; NULL vs TAGLEN order is step 2 vs 3 */
-        e.open = ds == 0 && e.n > 1;
         rc = ic_hmac_verify(alg, key, keylen, in, len, tag, taglen);
         if (e.n == 0)
             FZ_CHECK(rc == IC_ERR_AUTH || rc == IC_OK, "ic_hmac_verify: %d", rc);
@@ -1025,6 +1040,32 @@ static void op_crc(void)
     uint32_t r = sel & 1 ? ic_crc32c(v, in, len) : ic_crc32(v, in, len);
     if (in == NULL)
         FZ_CHECK(r == 0, "crc of a NULL buffer: %08lx, want 0", (unsigned long)r);
+}
+
+/* ---- corrupted contexts -------------------------------------------------------
+ * A heap overflow in a caller's program may overwrite a context: overwrite
+ * a few bytes of one with fuzzer bytes (the comparison tracing of libFuzzer
+ * soon learns the check words, so garbage with a valid check word and bad
+ * counts or indexes is reached too).  Any status is then acceptable; what
+ * must hold is what ASan and the arena checks see: no access outside the
+ * context and the caller's buffers, whatever the library is handed. */
+static void op_garble(void)
+{
+    static const struct { void *p; size_t n; int *st; } ctxs[] = {
+        { &aes_k, sizeof aes_k, &aes_st },   { &gcm_c, sizeof gcm_c, &gm.st },
+        { &cp_c, sizeof cp_c, &cm.st },      { &poly_c, sizeof poly_c, &poly_st },
+        { &hmac_c, sizeof hmac_c, &hmac_st },
+    };
+    unsigned which = fz_u8(cur) % (sizeof ctxs / sizeof ctxs[0]);
+    uint8_t *b = (uint8_t *)ctxs[which].p;
+    size_t n = ctxs[which].n, writes = 1 + fz_u8(cur) % 8;
+    /* offsets mostly in the fields after the key areas (counts, indexes,
+     * check words), where a bad value would do harm */
+    for (size_t i = 0; i < writes; i++) {
+        size_t off = fz_u8(cur) & 1 ? n - 1 - fz_u8(cur) % (n < 96 ? n : 96) : fz_u16(cur) % n;
+        b[off] = fz_u8(cur);
+    }
+    *ctxs[which].st = S_UNKNOWN;
 }
 
 /* ---- the interpreter -------------------------------------------------------- */
@@ -1078,9 +1119,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 21: op_poly(); break;
         case 22: op_sha(); break;
         default:
-            switch (fz_u8(&in) % 3) {
+            switch (fz_u8(&in) % 4) {
             case 0: op_hmac(); break;
             case 1: op_hkdf(); break;
+            case 2: op_garble(); break;
             default: op_crc(); break;
             }
         }
