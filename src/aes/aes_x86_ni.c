@@ -22,7 +22,9 @@
  * with aes_x86_vaes.c and the x86 AES-GCM code.
  *
  * Nothing here branches on or indexes memory with key or data; the only
- * branches are on lengths and on the (public) counter value.
+ * branches are on lengths and on the value of a CTR-mode counter (the
+ * caller's public IV; never for GCM's ctr32, whose counter may be derived
+ * from the key).
  */
 #if defined(__x86_64__)
 
@@ -189,16 +191,18 @@ AESX_INLINE void store_n(uint8_t *out, const __m128i b[AESX_NV], size_t n)
     }
 }
 
-/* Block j of the batch is the counter + j (aes_x86_modes.h, CTR). */
+/* Block j of the batch is the counter + j (aes_x86_modes.h, CTR); inc32
+ * is a constant in each caller, so only one of the ways is compiled into
+ * each op, and ctr32 (GCM) has no branch on the counter's value.        */
 AESX_INLINE void ctr_blocks(__m128i b[AESX_NV], __m128i c, uint64_t hi, uint64_t lo, int inc32)
 {
-    if (ctr_lastbyte_ok(c)) {
+    if (inc32) {
+        for (int j = 0; j < AESX_NV; j++)
+            b[j] = bswap128(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, j)));
+    } else if (ctr_lastbyte_ok(c)) {
         __m128i be = bswap128(c);
         for (int j = 0; j < AESX_NV; j++)
             b[j] = _mm_add_epi8(be, _mm_set_epi8((char)j, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
-    } else if (inc32) {
-        for (int j = 0; j < AESX_NV; j++)
-            b[j] = bswap128(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, j)));
     } else if (ctr_lo_ok(lo)) {
         for (int j = 0; j < AESX_NV; j++)
             b[j] = bswap128(_mm_add_epi64(c, _mm_set_epi64x(0, j)));
