@@ -12,6 +12,7 @@
  */
 #include "core/internal.h"
 #include "incore/hmac.h"
+#include "core/ct.h"
 
 #define IPAD 0x36
 #define OPAD 0x5c
@@ -96,8 +97,12 @@ int ic_hmac_final_verify(ic_hmac_ctx *ctx, const uint8_t *tag, size_t taglen)
     st = ic_hmac_final(ctx, mac);
     if (st == IC_OK && (taglen < IC_HMAC_MIN_TAG_SIZE || taglen > n))
         st = IC_ERR_TAGLEN;
-    else if (st == IC_OK && !ic_ct_equal(mac, tag, taglen))
-        st = IC_ERR_AUTH;
+    else if (st == IC_OK) {
+        int ok = ic_ct_equal(mac, tag, taglen);
+        ic_ct_declassify(&ok, sizeof ok);   /* the verdict is public; mac is not */
+        if (!ok)
+            st = IC_ERR_AUTH;
+    }
     ic_wipe(mac, sizeof mac);
     return st;
 }
