@@ -30,6 +30,7 @@
 
 #include <immintrin.h>
 #include "aes/aes_x86.h"
+#include "core/ct.h"
 
 
 /* ---- key expansion -------------------------------------------------------- */
@@ -52,9 +53,15 @@ static inline __m128i next4(__m128i prev, __m128i t)
 /* AESKEYGENASSIST needs its Rcon as an immediate, hence macros.  Lane 3 of
  * its result is RotWord(SubWord(x3)) ^ Rcon, lane 2 is SubWord(x3), lane 1
  * is RotWord(SubWord(x1)) ^ Rcon.                                         */
-#define KGA_ROT3(x, rc) _mm_shuffle_epi32(_mm_aeskeygenassist_si128((x), (rc)), 0xff)
-#define KGA_SUB3(x)     _mm_shuffle_epi32(_mm_aeskeygenassist_si128((x), 0), 0xaa)
-#define KGA_ROT1(x, rc) _mm_shuffle_epi32(_mm_aeskeygenassist_si128((x), (rc)), 0x55)
+#if defined(IC_MSAN)
+#define KGA(x, rc) __extension__({ __m128i kx_ = (x); \
+        IC_MSAN_PROPAGATE(__m128i, kx_, _mm_aeskeygenassist_si128(kx_, (rc))); })
+#else
+#define KGA(x, rc) _mm_aeskeygenassist_si128((x), (rc))
+#endif
+#define KGA_ROT3(x, rc) _mm_shuffle_epi32(KGA((x), (rc)), 0xff)
+#define KGA_SUB3(x)     _mm_shuffle_epi32(KGA((x), 0), 0xaa)
+#define KGA_ROT1(x, rc) _mm_shuffle_epi32(KGA((x), (rc)), 0x55)
 
 /* AES-128: each round key is the previous one run through the recurrence. */
 static void expand128(__m128i *rk, const uint8_t *key)
