@@ -141,6 +141,14 @@ static void run_case(const char *prim, const char *impl, void (*fn)(void))
 
 /* ---- AES modes ------------------------------------------------------------ */
 
+/* The modes with an IV (CBC, CFB, OFB, CTR: the IV and CTR's counter are
+ * public), and whether they take whole blocks only. */
+typedef int (*aes_iv_mode)(const ic_aes_key *, uint8_t[16], uint8_t *, const uint8_t *, size_t);
+static const struct { aes_iv_mode fn; int whole; } aes_iv_modes[] = {
+    {ic_aes_cbc_encrypt, 1}, {ic_aes_cbc_decrypt, 1}, {ic_aes_cfb128_encrypt, 0},
+    {ic_aes_cfb128_decrypt, 0}, {ic_aes_ofb_crypt, 0}, {ic_aes_ctr_crypt, 0},
+};
+
 static void case_aes(void)
 {
     static const size_t klen[] = {16, 24, 32};
@@ -158,32 +166,15 @@ static void case_aes(void)
             put(out, n);
             put_status(ic_aes_ecb_decrypt(&k, out2, pt, n));
             put(out2, n);
-            fill(v, 16, 20);
-            put_status(ic_aes_cbc_encrypt(&k, v, out, pt, n));
-            put(out, n), put(v, 16);
-            fill(v, 16, 21);
-            put_status(ic_aes_cbc_decrypt(&k, v, out, pt, n));
-            put(out, n), put(v, 16);
-        }
-        for (size_t li = 0; li < 5; li++) {
-            size_t n = slen[li];
-            secret(pt, n, 30 + (uint32_t)li);
-            fill(v, 16, 22);
-            put_status(ic_aes_cfb128_encrypt(&k, v, out, pt, n));
-            put(out, n), put(v, 16);
-            fill(v, 16, 23);
-            put_status(ic_aes_cfb128_decrypt(&k, v, out, pt, n));
-            put(out, n), put(v, 16);
-            fill(v, 16, 24);
-            put_status(ic_aes_ofb_crypt(&k, v, out, pt, n));
-            put(out, n), put(v, 16);
-            /* the counter is the public IV of CTR; one that carries out of
-             * the low 64 bits inside the call, too */
-            fill(v, 16, 25);
-            if (li == 3)
-                memset(v + 8, 0xff, 8);
-            put_status(ic_aes_ctr_crypt(&k, v, out, pt, n));
-            put(out, n), put(v, 16);
+            for (size_t m = 0; m < sizeof aes_iv_modes / sizeof aes_iv_modes[0]; m++) {
+                n = aes_iv_modes[m].whole ? blen[li] : slen[li];
+                secret(pt, n, 30 + (uint32_t)li);
+                fill(v, 16, 20 + (uint32_t)m);
+                if (aes_iv_modes[m].fn == ic_aes_ctr_crypt && li == 3)
+                    memset(v + 8, 0xff, 8);   /* a carry out of the low 64 bits */
+                put_status(aes_iv_modes[m].fn(&k, v, out, pt, n));
+                put(out, n), put(v, 16);
+            }
         }
         ic_aes_wipe(&k);
     }
