@@ -123,7 +123,10 @@ static void hook_one(const char *combo, const char *gname, const char *aname, co
 
     memcpy(ctr, ctr0, 16);
     memcpy(y, y0, 16);
-    got = g->gcm_crypt(&k, &hk, enc, ctr, y, out, in, nb);
+    /* half of the calls with the counter marked public (12-byte IV), so
+     * the VAES shortcut for public counters meets the same carries */
+    unsigned flags = (enc ? IC_GCM_HOOK_ENCRYPT : 0) | (tl_rand_below(2) ? IC_GCM_HOOK_CTR_PUBLIC : 0);
+    got = g->gcm_crypt(&k, &hk, flags, ctr, y, out, in, nb);
     CHECK(got == want, "%s: hook took %zu of %zu blocks, expected %zu", combo, got, nb, want);
     if (got > nb)
         got = nb;   /* keep the comparisons below in bounds */

@@ -267,6 +267,8 @@ int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
     ic_store32_be(c->ctr + 12, ic_load32_be(j0 + 12) + 1);
     if (ivlen != IC_GCM_IV_SIZE)
         ic_wipe(j0, sizeof j0);   /* derived from H: no copy left on the stack */
+    /* Only a 12-byte IV makes the counter public (ghash_impl.h). */
+    c->ctr_public = ivlen == IC_GCM_IV_SIZE;
     c->state = GCM_AAD;
     return IC_OK;
 }
@@ -353,7 +355,9 @@ static int gcm_crypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len,
         len -= n;
     }
     if (g->gcm_crypt != NULL && len >= 16 && c->kslen == 0 && c->buflen == 0) {
-        size_t n = 16 * g->gcm_crypt(&c->aes, &c->ghash, dir == GCM_ENC, c->ctr, c->y, out, in, len / 16);
+        unsigned flags = (dir == GCM_ENC ? IC_GCM_HOOK_ENCRYPT : 0) |
+                         (c->ctr_public ? IC_GCM_HOOK_CTR_PUBLIC : 0);
+        size_t n = 16 * g->gcm_crypt(&c->aes, &c->ghash, flags, c->ctr, c->y, out, in, len / 16);
         out += n;
         in += n;
         len -= n;

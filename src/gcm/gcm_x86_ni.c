@@ -43,8 +43,10 @@ GX_INLINE void gx_storeu(uint8_t *p, __m128i v) { _mm_storeu_si128((__m128i *)(v
 typedef struct { __m128i c, rk0; } gx_ctr;
 #define GX_CTR gx_ctr
 
-GX_INLINE void gx_ctr_init(gx_ctr *c, const uint8_t ctr[16], const __m128i *rk)
+/* pub is not needed: the 8-block batches add and swap every block anyway. */
+GX_INLINE void gx_ctr_init(gx_ctr *c, const uint8_t ctr[16], const __m128i *rk, int pub)
 {
+    (void)pub;
     c->c = gh_load(ctr);
     c->rk0 = _mm_load_si128(rk);
 }
@@ -87,12 +89,12 @@ GX_INLINE void gx_mul(gh_acc *a, const ghash_x86_key *gk, const uint8_t *p, int 
 
 #include "gcm/gcm_x86_stitch.h"
 
-size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                         uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     if (!aes_x86_key_native(k))
         return 0;
-    return gx_crypt(k, ghash_x86_key_of(hk), encrypt, ctr, y, out, in, nblocks);
+    return gx_crypt(k, ghash_x86_key_of(hk), flags, ctr, y, out, in, nblocks);
 }
 
 #endif /* __x86_64__ */

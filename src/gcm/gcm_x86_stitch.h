@@ -16,7 +16,9 @@
  *   GX_V gx_enc(GX_V, GX_V), gx_enclast(GX_V, GX_V), gx_xor(GX_V, GX_V)
  *   GX_V gx_loadu(const uint8_t *), void gx_storeu(uint8_t *, GX_V)
  *   GX_CTR            the type of the counter state
- *   void gx_ctr_init(GX_CTR *, const uint8_t ctr[16], const __m128i *rk)
+ *   void gx_ctr_init(GX_CTR *, const uint8_t ctr[16], const __m128i *rk, int pub)
+ *                                              pub: the counter is public
+ *                                              (IC_GCM_HOOK_CTR_PUBLIC)
  *   void gx_counters(GX_V s[8], GX_CTR *)      the batch's counter blocks,
  *                                              whitened with round key 0;
  *                                              the counter one batch on
@@ -105,15 +107,16 @@ GX_INLINE void gx_store(uint8_t *out, const GX_V s[GX_NV])
 }
 
 /* nb > 0 blocks, a multiple of GX_NBLK; ctr and yb as the hook's. */
-GX_INLINE void gx_crypt_rounds(const ic_aes_key *k, int rounds, const ghash_x86_key *gk, int encrypt,
+GX_INLINE void gx_crypt_rounds(const ic_aes_key *k, int rounds, const ghash_x86_key *gk, unsigned flags,
                                uint8_t ctr[16], uint8_t yb[16], uint8_t *out, const uint8_t *in, size_t nb)
 {
+    const int encrypt = (flags & IC_GCM_HOOK_ENCRYPT) != 0;
     const __m128i *rk = (const __m128i *)(const void *)aes_x86_enc_rk(k);
     __m128i y = gh_load(yb);
     GX_CTR c;
     GX_V s[GX_NV];
 
-    gx_ctr_init(&c, ctr, rk);
+    gx_ctr_init(&c, ctr, rk, (flags & IC_GCM_HOOK_CTR_PUBLIC) != 0);
     if (encrypt) {
         gx_counters(s, &c);
         gx_batch(s, rk, rounds, gk, NULL, &y, in);
@@ -137,16 +140,16 @@ GX_INLINE void gx_crypt_rounds(const ic_aes_key *k, int rounds, const ghash_x86_
 
 /* The whole batches of nblocks, for a key in the x86 layout (checked by
  * the caller); returns how many blocks were done. */
-static size_t gx_crypt(const ic_aes_key *k, const ghash_x86_key *gk, int encrypt, uint8_t ctr[16],
+static size_t gx_crypt(const ic_aes_key *k, const ghash_x86_key *gk, unsigned flags, uint8_t ctr[16],
                        uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     size_t nb = nblocks - nblocks % GX_NBLK;
     if (nb == 0)
         return 0;
     switch (k->rounds) {
-    case 10: gx_crypt_rounds(k, 10, gk, encrypt, ctr, y, out, in, nb); break;
-    case 12: gx_crypt_rounds(k, 12, gk, encrypt, ctr, y, out, in, nb); break;
-    case 14: gx_crypt_rounds(k, 14, gk, encrypt, ctr, y, out, in, nb); break;
+    case 10: gx_crypt_rounds(k, 10, gk, flags, ctr, y, out, in, nb); break;
+    case 12: gx_crypt_rounds(k, 12, gk, flags, ctr, y, out, in, nb); break;
+    case 14: gx_crypt_rounds(k, 14, gk, flags, ctr, y, out, in, nb); break;
     default: return 0;
     }
     return nb;

@@ -62,16 +62,27 @@ GX_INLINE void gx_storeu(uint8_t *p, __m256i v) { _mm256_storeu_si256((__m256i *
  * and shorter within 1-2 %; no branch-free form without a shuffle per
  * register is known here: the carry of a big-endian add runs the wrong
  * way through every native lane).                                      */
-typedef struct { __m256i v, p; } gx_ctr;
+/*
+ * With a 12-byte IV the counter is public (J0 = IV || 1), and the carry-free
+ * shortcut comes back for the batches whose last counter byte does not wrap
+ * (15 in 16): the blocks then differ from the first pair only in byte 15,
+ * so one shuffle, an add on that byte (the top byte of dword 3 of a lane)
+ * and the whitening XOR make them.  The branch is on pub first, which is
+ * 0 for every other IV length, so a key-derived counter is never looked
+ * at (the ct_msan test runs both).                                        */
+typedef struct { __m256i v, p, j, rk0; int pub; } gx_ctr;
 #define GX_CTR gx_ctr
 
-GX_INLINE void gx_ctr_init(gx_ctr *c, const uint8_t ctr[16], const __m128i *rk)
+GX_INLINE void gx_ctr_init(gx_ctr *c, const uint8_t ctr[16], const __m128i *rk, int pub)
 {
     uint32_t n = ic_load32_be(ctr + 12);
     __m128i j = _mm_insert_epi32(_mm_loadu_si128((const __m128i *)(const void *)ctr), 0, 3);
     c->v = _mm256_set_epi32((int)(n + 7), (int)(n + 5), (int)(n + 3), (int)(n + 1),
                             (int)(n + 6), (int)(n + 4), (int)(n + 2), (int)n);
     c->p = _mm256_broadcastsi128_si256(_mm_xor_si128(j, _mm_load_si128(rk)));
+    c->j = _mm256_broadcastsi128_si256(j);
+    c->rk0 = _mm256_broadcastsi128_si256(_mm_load_si128(rk));
+    c->pub = pub;
 }
 
 /* PSHUFB controls, row d: dword d of each lane to bytes 12..15, reversed,
@@ -88,8 +99,21 @@ static const int8_t gx_pick[4][32] __attribute__((aligned(32))) = {
 GX_INLINE void gx_counters(__m256i s[8], gx_ctr *c)
 {
     const int8_t (*pick)[32] = gx_pick;
-    __m256i w = _mm256_add_epi32(c->v, _mm256_set1_epi32(8));
     __asm__("" : "+r"(pick));
+    if (c->pub) {
+        if (((uint32_t)_mm256_cvtsi256_si32(c->v) & 0xff) <= 0x100 - GX_NBLK) {
+            __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)pick[0]);
+            __m256i base = _mm256_xor_si256(_mm256_shuffle_epi8(c->v, ctl), c->j);
+#pragma GCC unroll 8
+            for (int i = 0; i < 8; i++) {
+                __m256i d = _mm256_set_epi32(2 * i << 24, 0, 0, 0, 2 * i << 24, 0, 0, 0);
+                s[i] = _mm256_xor_si256(_mm256_add_epi32(base, d), c->rk0);
+            }
+            c->v = _mm256_add_epi32(c->v, _mm256_set1_epi32(GX_NBLK));
+            return;
+        }
+    }
+    __m256i w = _mm256_add_epi32(c->v, _mm256_set1_epi32(8));
 #pragma GCC unroll 4
     for (int i = 0; i < 4; i++) {
         __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)pick[i]);
@@ -136,12 +160,12 @@ GX_INLINE void gx_mul(gh256_acc *a, const ghash_x86_key *gk, const uint8_t *p, i
 /* VAES keys: the 16-block loop here; AES-NI keys (ghash "vpclmul" with aes
  * "ni", e.g. under INCORE_CPU=-vaes): the 8-block loop of gcm_x86_ni.c,
  * whose powers H^8 .. H^1 this GHASH key holds too. */
-size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                           uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     if (ic_aes_key_ops(k) != &ic_aes_vaes_ops)
-        return ic_gcm_x86_ni_crypt(k, hk, encrypt, ctr, y, out, in, nblocks);
-    return gx_crypt(k, ghash_x86_key_of(hk), encrypt, ctr, y, out, in, nblocks);
+        return ic_gcm_x86_ni_crypt(k, hk, flags, ctr, y, out, in, nblocks);
+    return gx_crypt(k, ghash_x86_key_of(hk), flags, ctr, y, out, in, nblocks);
 }
 
 #endif /* __x86_64__ */
