@@ -9,6 +9,7 @@
  *   incore sha256sum [-c] FILE...  (and sha1sum, sha224sum, sha384sum, sha512sum,
  *                                   crc32, crc32c)
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,11 +71,16 @@ static const char version_usage[] =
     "\n"
     "Print the library version.\n";
 
-static int bad_usage(const char *cmd, const char *text, const char *fmt, const char *arg)
+static int bad_usage(const char *cmd, const char *text, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int bad_usage(const char *cmd, const char *text, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(stderr, "incore %s: ", cmd);
-    fprintf(stderr, fmt, arg);
+    vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n%s", text);
+    va_end(ap);
     return 2;
 }
 
