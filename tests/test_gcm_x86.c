@@ -82,8 +82,8 @@ typedef struct {
 static void hook_reference(const ic_aes_key *rk, const ic_ghash_key *rh, int enc, uint8_t ctr[16],
                            uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nb)
 {
-    const ic_aes_ops *a = rk->ops;
-    const ic_ghash_ops *g = rh->ops;
+    const ic_aes_ops *a = ic_aes_key_ops(rk);
+    const ic_ghash_ops *g = ic_ghash_key_ops(rh);
     if (!enc)
         g->blocks(rh, y, in, nb);
     a->ctr32(rk, ctr, out, in, nb);
@@ -117,10 +117,8 @@ static void hook_one(const char *combo, const char *gname, const char *aname, co
 
     CHECK(aes_key_by(&k, aname, key, kl) == IC_OK, "%s: key", combo);
     CHECK(aes_key_by(&rk, portable_name("aes"), key, kl) == IC_OK, "%s: reference key", combo);
-    g->init(&hk, h);
-    hk.ops = g;
-    ghash_portable()->init(&rh, h);
-    rh.ops = ghash_portable();
+    ic_ghash_key_setup(&hk, g, h);
+    ic_ghash_key_setup(&rh, ghash_portable(), h);
 
     memcpy(ctr, ctr0, 16);
     memcpy(y, y0, 16);
@@ -239,7 +237,7 @@ static void api_one(const char *combo, size_t len, size_t first, int inplace, lo
 
     ref_ctx(&ref, key, kl);
     CHECK(ic_gcm_init(&c, key, kl) == IC_OK, "%s: init", combo);
-    CHECK(c.ghash.ops == ic_ops(IC_PRIM_GHASH) && c.aes.ops == ic_ops(IC_PRIM_AES), "%s: bound to the selection",
+    CHECK(ic_ghash_key_ops(&c.ghash) == ic_ops(IC_PRIM_GHASH) && ic_aes_key_ops(&c.aes) == ic_ops(IC_PRIM_AES), "%s: bound to the selection",
           combo);
     for (int enc = 1; enc >= 0; enc--) {
         const uint8_t *src = enc ? pt : rct;
@@ -334,8 +332,7 @@ static void bounds_aes(const char *aname, void *arg)
     tl_rand_bytes(h, 16);
     tl_rand_bytes(iv, 12);
     CHECK(aes_key_by(&k, aname, key, 16) == IC_OK, "key");
-    g->init(&hk, h);
-    hk.ops = g;
+    ic_ghash_key_setup(&hk, g, h);
     for (size_t i = 0; i < sizeof nbs / sizeof nbs[0]; i++) {
         size_t len = 16 * nbs[i];
         for (int layout = 0; layout < 4; layout++) {

@@ -376,10 +376,8 @@ static void hook_one(const char *aes_impl, size_t nb, uint32_t ctr_lo, int enc, 
     memcpy(orig, in, len);
     memset(obuf, 0x5A, len + 32);
     CHECK(aes_by(&k, aes_impl, key, kl) == IC_OK && aes_by(&rk, portable("aes"), key, kl) == IC_OK, "keys");
-    g->init(&hk, h);
-    hk.ops = g;
-    p->init(&rh, h);
-    rh.ops = p;
+    ic_ghash_key_setup(&hk, g, h);
+    ic_ghash_key_setup(&rh, p, h);
 
     memcpy(c, c0, 16);
     memcpy(y, y0, 16);
@@ -393,7 +391,7 @@ static void hook_one(const char *aes_impl, size_t nb, uint32_t ctr_lo, int enc, 
     memcpy(ry, y0, 16);
     if (!enc)
         p->blocks(&rh, ry, orig, got);
-    ((const ic_aes_ops *)rk.ops)->ctr32(&rk, rc, ref, orig, got);
+    ic_aes_key_ops(&rk)->ctr32(&rk, rc, ref, orig, got);
     if (enc)
         p->blocks(&rh, ry, ref, got);
     CHECK_MEM(out, ref, 16 * got, "hook %s %zu blocks from counter %08x, in place %d", enc ? "encrypt" : "decrypt",
@@ -562,7 +560,7 @@ static void gcm_bounds(void)
             got = g->gcm_crypt(&k, &hk, enc, c, y, out, in, nb);
             if (!enc)
                 p->blocks(&rh, ry, in, got);
-            ((const ic_aes_ops *)rk.ops)->ctr32(&rk, rc, ref, in, got);
+            ic_aes_key_ops(&rk)->ctr32(&rk, rc, ref, in, got);
             if (enc)
                 p->blocks(&rh, ry, ref, got);
             CHECK(got == nb - nb % 8, "hook count at a guard page");

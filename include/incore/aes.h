@@ -25,14 +25,20 @@ extern "C" {
  * portable one: 15 rounds x 8 words x 8 bytes = 960 bytes). */
 #define IC_AES_KEY_STORAGE 1024
 
+/* The fields are private.  A key records the implementation that expanded
+ * it as an index into the library's constant table (never a pointer, so a
+ * corrupted key cannot redirect a call), and a check word that ic_aes_init
+ * sets and ic_aes_wipe clears: any call on a key without it returns
+ * IC_ERR_STATE and touches nothing. */
 typedef struct ic_aes_key {
-    _Alignas(64) uint8_t storage[IC_AES_KEY_STORAGE]; /* backend's round keys */
-    const void *ops;      /* implementation that expanded the key */
+    IC_ALIGNAS(64) uint8_t storage[IC_AES_KEY_STORAGE]; /* backend's round keys */
+    uint32_t impl;        /* index of the implementation in the registry   */
+    uint32_t check;       /* set by init, cleared by wipe                  */
     unsigned rounds;      /* 10, 12 or 14 */
-    unsigned keylen;      /* 16, 24 or 32; 0 = not initialised */
+    unsigned keylen;      /* 16, 24 or 32 */
 } ic_aes_key;
 
-IC_API int  ic_aes_init(ic_aes_key *k, const uint8_t *key, size_t keylen);   /* 16, 24, 32 */
+IC_NODISCARD IC_API int ic_aes_init(ic_aes_key *k, const uint8_t *key, size_t keylen); /* 16, 24, 32 */
 IC_API void ic_aes_wipe(ic_aes_key *k);
 
 /* ECB and CBC: len must be a multiple of 16 (IC_ERR_LENGTH otherwise). */

@@ -107,7 +107,7 @@ IC_API int ic_chacha20_poly1305_seal(const uint8_t key[32], const uint8_t nonce[
                               const uint8_t *aad, size_t aadlen,
                               const uint8_t *in, size_t len,
                               uint8_t *out, uint8_t tag[16]);
-IC_API int ic_chacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[12],
+IC_NODISCARD IC_API int ic_chacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[12],
                               const uint8_t *aad, size_t aadlen,
                               const uint8_t *in, size_t len,
                               uint8_t *out, const uint8_t tag[16]);
@@ -119,7 +119,7 @@ IC_API int ic_xchacha20_poly1305_seal(const uint8_t key[32], const uint8_t nonce
                                const uint8_t *aad, size_t aadlen,
                                const uint8_t *in, size_t len,
                                uint8_t *out, uint8_t tag[16]);
-IC_API int ic_xchacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[24],
+IC_NODISCARD IC_API int ic_xchacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[24],
                                const uint8_t *aad, size_t aadlen,
                                const uint8_t *in, size_t len,
                                uint8_t *out, const uint8_t tag[16]);
@@ -137,12 +137,13 @@ typedef struct ic_chacha20_poly1305_ctx {
     uint64_t datalen;      /* plaintext bytes of this message              */
     unsigned kslen;        /* unused keystream bytes at the end of ks      */
     int      state;        /* where in the message we are                  */
-    const void *ops;       /* ChaCha20 implementation; NULL = no key       */
+    uint32_t impl;         /* registry index of the ChaCha20 implementation */
+    uint32_t check;        /* set by init, cleared by wipe                  */
 } ic_chacha20_poly1305_ctx;
 
 /* Keep the key; the context then waits for a start.  IC_ERR_NULL for a
  * NULL ctx or key. */
-IC_API int  ic_chacha20_poly1305_init(ic_chacha20_poly1305_ctx *c, const uint8_t key[32]);
+IC_NODISCARD IC_API int ic_chacha20_poly1305_init(ic_chacha20_poly1305_ctx *c, const uint8_t key[32]);
 /* Begin a ChaCha20-Poly1305 message under a 12-byte nonce. */
 IC_API int  ic_chacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce[12]);
 /* Begin an XChaCha20-Poly1305 message under a 24-byte nonce: the context
@@ -161,7 +162,7 @@ IC_API int  ic_chacha20_poly1305_decrypt(ic_chacha20_poly1305_ctx *c, uint8_t *o
 IC_API int  ic_chacha20_poly1305_finish(ic_chacha20_poly1305_ctx *c, uint8_t tag[16]);
 /* Receiver: IC_OK when tag matches, IC_ERR_AUTH otherwise (constant-time
  * comparison); ends the message either way. */
-IC_API int  ic_chacha20_poly1305_verify(ic_chacha20_poly1305_ctx *c, const uint8_t tag[16]);
+IC_NODISCARD IC_API int ic_chacha20_poly1305_verify(ic_chacha20_poly1305_ctx *c, const uint8_t tag[16]);
 /* Erase key and state (the context must be re-initialised to be used). */
 IC_API void ic_chacha20_poly1305_wipe(ic_chacha20_poly1305_ctx *c);
 

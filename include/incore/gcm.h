@@ -21,7 +21,8 @@
  *
  * Rules (each violation has its own status, nothing is written on error):
  *  - key: 16, 24 or 32 bytes (IC_ERR_KEYLEN).
- *  - IV: any length >= 1 byte (IC_ERR_IVLEN for 0).  12 bytes is the fast
+ *  - IV: any length >= 1 byte (IC_ERR_IVLEN for 0; ic_aes_gcm_open then
+ *    leaves out untouched: nothing was decrypted, so nothing is released).  12 bytes is the fast
  *    and recommended case (J0 = IV || 0^31 || 1); any other length is run
  *    through GHASH (SP 800-38D section 7.1, step 2).  Never reuse an IV with
  *    the same key.
@@ -36,6 +37,9 @@
  *    ic_gcm_start() (the key is kept).
  *  - out may equal in exactly; any other overlap is IC_ERR_OVERLAP.
  *  - NULL is accepted only together with a length of 0 (IC_ERR_NULL).
+ *  - a context that was never initialised, was wiped, or is garbage:
+ *    IC_ERR_STATE, nothing touched.  Checks run in the order common.h
+ *    gives, so an over-long length with a small buffer is IC_ERR_TOOLONG.
  *
  * A context is bound at ic_gcm_init() to the AES and GHASH implementations
  * selected at that moment and keeps them.  It holds key material: wipe it
@@ -63,11 +67,13 @@ extern "C" {
  * multiply backend may keep several powers of H and their Karatsuba sums). */
 #define IC_GHASH_KEY_STORAGE 512
 
-/* The hash key H = E(K, 0^128) expanded by the GHASH implementation that
- * ops points at; layout private to that implementation. */
+/* The hash key H = E(K, 0^128) expanded by the GHASH implementation whose
+ * registry index is impl; layout private to that implementation.  check
+ * as in ic_aes_key. */
 typedef struct ic_ghash_key {
-    _Alignas(64) uint8_t storage[IC_GHASH_KEY_STORAGE];
-    const void *ops;
+    IC_ALIGNAS(64) uint8_t storage[IC_GHASH_KEY_STORAGE];
+    uint32_t impl;
+    uint32_t check;
 } ic_ghash_key;
 
 typedef struct ic_gcm_ctx {
@@ -87,7 +93,7 @@ typedef struct ic_gcm_ctx {
 
 /* Key setup: computes H and expands the AES key.  Context state afterwards:
  * waiting for ic_gcm_start(). */
-IC_API int  ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen);
+IC_NODISCARD IC_API int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen);
 /* Begin a message with this IV (ivlen >= 1, 12 recommended). */
 IC_API int  ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen);
 /* Additional authenticated data; all of it before the first data call. */
@@ -100,7 +106,7 @@ IC_API int  ic_gcm_decrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_
 IC_API int  ic_gcm_finish(ic_gcm_ctx *c, uint8_t *tag, size_t taglen);
 /* Receiver: compare tag (taglen bytes) in constant time; IC_OK or
  * IC_ERR_AUTH.  Ends the message either way. */
-IC_API int  ic_gcm_verify(ic_gcm_ctx *c, const uint8_t *tag, size_t taglen);
+IC_NODISCARD IC_API int ic_gcm_verify(ic_gcm_ctx *c, const uint8_t *tag, size_t taglen);
 /* Erase keys and state (the context must be re-initialised to be used). */
 IC_API void ic_gcm_wipe(ic_gcm_ctx *c);
 
@@ -112,7 +118,7 @@ IC_API int  ic_aes_gcm_seal(const uint8_t *key, size_t keylen, const uint8_t *iv
 /* One-shot authenticated decryption: the tag is checked first; on IC_OK out
  * holds the plaintext, on IC_ERR_AUTH out (len bytes) is zeroed.  With
  * out == in the ciphertext is therefore gone after a failure. */
-IC_API int  ic_aes_gcm_open(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+IC_NODISCARD IC_API int ic_aes_gcm_open(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
                      const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
                      uint8_t *out, const uint8_t *tag, size_t taglen);
 

@@ -30,22 +30,26 @@ typedef struct ic_hmac_ctx {
 } ic_hmac_ctx;
 
 /* IC_ERR_PARAM for an unknown alg, IC_ERR_NULL for key NULL with keylen > 0. */
-IC_API int ic_hmac_init(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *key, size_t keylen);
-/* IC_ERR_STATE when ctx is not keyed (or already finalised). */
+IC_NODISCARD IC_API int ic_hmac_init(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *key, size_t keylen);
+/* IC_ERR_STATE when ctx is not keyed (or already finalised); IC_ERR_TOOLONG
+ * past the hash's message limit (2^61 - 1 bytes in all for SHA-1 and
+ * SHA-224/256, counting the key block; the SHA-512 family's 2^125 bytes
+ * cannot be reached through a size_t). */
 IC_API int ic_hmac_update(ic_hmac_ctx *ctx, const void *in, size_t len);
 /* Writes ic_hash_digest_size(alg) bytes and wipes ctx. */
 IC_API int ic_hmac_final(ic_hmac_ctx *ctx, uint8_t *out);
 /* Compares the first taglen bytes of the MAC with tag in constant time and
- * wipes ctx: IC_OK, IC_ERR_AUTH, IC_ERR_STATE for an unkeyed ctx, or
- * IC_ERR_TAGLEN when taglen is below IC_HMAC_MIN_TAG_SIZE or above the
- * digest size (ctx consumed then too). */
-IC_API int ic_hmac_final_verify(ic_hmac_ctx *ctx, const uint8_t *tag, size_t taglen);
+ * wipes ctx: IC_OK or IC_ERR_AUTH.  Refused before anything is computed,
+ * leaving ctx as it was: IC_ERR_STATE for an unkeyed ctx, IC_ERR_NULL for
+ * a NULL tag with taglen > 0, IC_ERR_TAGLEN when taglen is below
+ * IC_HMAC_MIN_TAG_SIZE or above the digest size. */
+IC_NODISCARD IC_API int ic_hmac_final_verify(ic_hmac_ctx *ctx, const uint8_t *tag, size_t taglen);
 
 /* One-shot: out receives ic_hash_digest_size(alg) bytes. */
 IC_API int ic_hmac(ic_hash_alg alg, const uint8_t *key, size_t keylen,
             const void *in, size_t len, uint8_t *out);
 /* One-shot verification, as ic_hmac_final_verify(). */
-IC_API int ic_hmac_verify(ic_hash_alg alg, const uint8_t *key, size_t keylen,
+IC_NODISCARD IC_API int ic_hmac_verify(ic_hash_alg alg, const uint8_t *key, size_t keylen,
                    const void *in, size_t len, const uint8_t *tag, size_t taglen);
 
 /* ---- HKDF (RFC 5869) ---------------------------------------------------
@@ -55,11 +59,11 @@ IC_API int ic_hmac_verify(ic_hash_alg alg, const uint8_t *key, size_t keylen,
  * least HashLen (IC_ERR_KEYLEN), okmlen at most 255 * HashLen
  * (IC_ERR_TOOLONG).  okm may overlap prk (prk is read before okm is
  * written) but not info, which is read for every block (IC_ERR_OVERLAP). */
-IC_API int ic_hkdf_extract(ic_hash_alg alg, const uint8_t *salt, size_t saltlen,
+IC_NODISCARD IC_API int ic_hkdf_extract(ic_hash_alg alg, const uint8_t *salt, size_t saltlen,
                     const uint8_t *ikm, size_t ikmlen, uint8_t *prk);
-IC_API int ic_hkdf_expand(ic_hash_alg alg, const uint8_t *prk, size_t prklen,
+IC_NODISCARD IC_API int ic_hkdf_expand(ic_hash_alg alg, const uint8_t *prk, size_t prklen,
                    const uint8_t *info, size_t infolen, uint8_t *okm, size_t okmlen);
-IC_API int ic_hkdf(ic_hash_alg alg, const uint8_t *salt, size_t saltlen,
+IC_NODISCARD IC_API int ic_hkdf(ic_hash_alg alg, const uint8_t *salt, size_t saltlen,
             const uint8_t *ikm, size_t ikmlen, const uint8_t *info, size_t infolen,
             uint8_t *okm, size_t okmlen);
 

@@ -30,8 +30,9 @@ typedef struct ic_poly1305_ctx {
     /* Backend-owned: accumulator, r (and its powers), s.  64-bit words so
      * every backend reads it as integers without aliasing tricks; 64-byte
      * aligned for full-width vector loads. */
-    _Alignas(64) uint64_t state[IC_POLY1305_STATE_SIZE / 8];
-    const void *ops;       /* implementation that owns state; NULL = not initialised */
+    IC_ALIGNAS(64) uint64_t state[IC_POLY1305_STATE_SIZE / 8];
+    uint32_t impl;         /* registry index of the implementation owning state */
+    uint32_t check;        /* set by init, cleared by final and wipe            */
     uint8_t buf[IC_POLY1305_BLOCK_SIZE];  /* a partial block waiting for more input */
     unsigned buflen;
 } ic_poly1305_ctx;
@@ -43,14 +44,14 @@ IC_API void ic_poly1305(uint8_t tag[16], const void *in, size_t len, const uint8
 
 /* IC_OK when tag is the Poly1305 of in under key, IC_ERR_AUTH otherwise;
  * the comparison takes the same time wherever the tags differ. */
-IC_API int ic_poly1305_verify(const uint8_t tag[16], const void *in, size_t len, const uint8_t key[32]);
+IC_NODISCARD IC_API int ic_poly1305_verify(const uint8_t tag[16], const void *in, size_t len, const uint8_t key[32]);
 
 /* Streaming.  init: IC_ERR_NULL for a NULL ctx or key.  update: IC_ERR_NULL
  * for NULL in with len > 0, IC_ERR_STATE on a context that was never
  * initialised or is already finished (a zeroed or final-ed context; an
  * uninitialised stack struct cannot be told apart and is the caller's bug).
  * final writes the tag and wipes the context. */
-IC_API int ic_poly1305_init(ic_poly1305_ctx *ctx, const uint8_t key[32]);
+IC_NODISCARD IC_API int ic_poly1305_init(ic_poly1305_ctx *ctx, const uint8_t key[32]);
 IC_API int ic_poly1305_update(ic_poly1305_ctx *ctx, const void *in, size_t len);
 IC_API int ic_poly1305_final(ic_poly1305_ctx *ctx, uint8_t tag[16]);
 /* Forget a context without producing a tag (wipes key material). */

@@ -54,24 +54,24 @@ typedef struct ic_sha1_ctx {
     uint32_t h[5];        /* chaining value                              */
     uint64_t count;       /* bytes absorbed; count % 64 are in buf        */
     uint8_t buf[64];
-    const void *ops;      /* implementation chosen at init               */
-    uint32_t tag;         /* which init set it up; 0 = not initialised    */
+    uint32_t impl;        /* registry index of the implementation chosen at init */
+    uint32_t check;       /* which init set it up; 0 = not initialised or wiped  */
 } ic_sha1_ctx;
 
 typedef struct ic_sha256_ctx {   /* SHA-224 and SHA-256 */
     uint32_t h[8];
     uint64_t count;
     uint8_t buf[64];
-    const void *ops;
-    uint32_t tag;
+    uint32_t impl;
+    uint32_t check;
 } ic_sha256_ctx;
 
 typedef struct ic_sha512_ctx {   /* SHA-384, SHA-512, SHA-512/224, SHA-512/256 */
     uint64_t h[8];
     uint64_t count[2];    /* bytes absorbed, 128 bits: [0] low, [1] high  */
     uint8_t buf[128];
-    const void *ops;
-    uint32_t tag;
+    uint32_t impl;
+    uint32_t check;
 } ic_sha512_ctx;
 
 IC_API void ic_sha1(uint8_t out[IC_SHA1_DIGEST_SIZE], const void *in, size_t len);
@@ -136,11 +136,12 @@ IC_API const char *ic_hash_name(ic_hash_alg alg);   /* "sha1", "sha256", "sha512
 
 /* Accepts the names of ic_hash_name() in any case, with an optional '-'
  * after "sha" and '-', '_' or '/' before a truncation ("SHA-512/256",
- * "sha512_256").  IC_ERR_UNKNOWN for anything else, IC_ERR_NULL for NULL. */
+ * "sha512_256").  IC_ERR_UNKNOWN for anything else, IC_ERR_NULL for a NULL
+ * name or alg. */
 IC_API int ic_hash_from_name(const char *name, ic_hash_alg *alg);
 
 /* IC_ERR_PARAM for an unknown alg; otherwise as the variant's calls. */
-IC_API int ic_hash_init(ic_hash_ctx *ctx, ic_hash_alg alg);
+IC_NODISCARD IC_API int ic_hash_init(ic_hash_ctx *ctx, ic_hash_alg alg);
 IC_API int ic_hash_update(ic_hash_ctx *ctx, const void *in, size_t len);
 IC_API int ic_hash_final(ic_hash_ctx *ctx, uint8_t *out);   /* ic_hash_digest_size() bytes */
 IC_API int ic_hash(ic_hash_alg alg, uint8_t *out, const void *in, size_t len);

@@ -3,8 +3,8 @@
  * include/incore/aes.h (ECB, CBC, CFB128, OFB, CTR per SP 800-38A).
  *
  * The drivers check every argument, then hand whole blocks to the ops of
- * the implementation that expanded the key (k->ops, fixed at ic_aes_init,
- * so a key never changes backend).  Stream modes finish a partial last
+ * the implementation that expanded the key (its registry index k->impl,
+ * fixed at ic_aes_init, so a key never changes backend).  Stream modes finish a partial last
  * block through one block of keystream in a local buffer, so nothing is
  * ever written past out + len.
  */
@@ -25,14 +25,18 @@ const ic_impl ic_impls_aes[] = {
 };
 const size_t ic_nimpls_aes = sizeof ic_impls_aes / sizeof ic_impls_aes[0];
 
+/* rounds is checked too: the backends loop over it, so a garbage value
+ * would read past the round keys. */
 const ic_aes_ops *ic_aes_key_ops(const ic_aes_key *k)
 {
-    if (k == NULL || k->ops == NULL)
+    if (k == NULL || k->check != IC_CHECK_AES)
         return NULL;
     if (k->keylen != IC_AES128_KEY_SIZE && k->keylen != IC_AES192_KEY_SIZE &&
         k->keylen != IC_AES256_KEY_SIZE)
         return NULL;
-    return (const ic_aes_ops *)k->ops;
+    if (k->rounds != k->keylen / 4 + 6)
+        return NULL;
+    return (const ic_aes_ops *)IC_IMPL_OPS(aes, k->impl);
 }
 
 int ic_aes_init(ic_aes_key *k, const uint8_t *key, size_t keylen)
@@ -45,14 +49,16 @@ int ic_aes_init(ic_aes_key *k, const uint8_t *key, size_t keylen)
     if (keylen != IC_AES128_KEY_SIZE && keylen != IC_AES192_KEY_SIZE &&
         keylen != IC_AES256_KEY_SIZE)
         return IC_ERR_KEYLEN;
-    const ic_aes_ops *ops = (const ic_aes_ops *)ic_ops(IC_PRIM_AES);
+    uint32_t impl = ic_impl_index(IC_PRIM_AES);
+    const ic_aes_ops *ops = (const ic_aes_ops *)IC_IMPL_OPS(aes, impl);
     if (ops == NULL)
         return IC_ERR_UNAVAILABLE;
     /* FIPS 197 5: Nr = Nk + 6; set before setkey, which may read it. */
     k->rounds = (unsigned)(keylen / 4 + 6);
     ops->setkey(k, key, keylen);
-    k->ops = ops;
+    k->impl = impl;
     k->keylen = (unsigned)keylen;
+    k->check = IC_CHECK_AES;
     return IC_OK;
 }
 
@@ -62,19 +68,21 @@ void ic_aes_wipe(ic_aes_key *k)
         ic_wipe(k, sizeof *k);
 }
 
-/* Checks shared by every mode, in the order of the statuses' precedence:
- * a missing pointer, then a key that was never initialised, then a length
- * that is not whole blocks (block modes only), then partial overlap.     */
+/* Checks shared by every mode, in the order of common.h: the key (NULL,
+ * then not initialised), the pointers, a length that is not whole blocks
+ * (block modes only), then partial overlap.                              */
 static int check_args(const ic_aes_key *k, const uint8_t *iv, int need_iv, uint8_t *out,
                       const uint8_t *in, size_t len, int whole_blocks, const ic_aes_ops **ops)
 {
-    if (k == NULL || (need_iv && iv == NULL))
+    if (k == NULL)
         return IC_ERR_NULL;
-    IC_NULL_CHECK(out, len);
-    IC_NULL_CHECK(in, len);
     *ops = ic_aes_key_ops(k);
     if (*ops == NULL)
         return IC_ERR_STATE;
+    if (need_iv && iv == NULL)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(out, len);
+    IC_NULL_CHECK(in, len);
     if (whole_blocks && len % IC_AES_BLOCK_SIZE != 0)
         return IC_ERR_LENGTH;
     if (ic_bad_overlap(out, in, len))

@@ -5,7 +5,7 @@
  * All operations work on whole 16-byte blocks; the drivers handle argument
  * checks and partial tails.  out may equal in.  Round keys live in the
  * caller's ic_aes_key in whatever layout the implementation chose at
- * setkey; k->ops records which one, so a key is only ever used by the
+ * setkey; k->impl records which one, so a key is only ever used by the
  * implementation that expanded it.
  */
 #ifndef INCORE_AES_IMPL_H
@@ -34,8 +34,8 @@ typedef struct ic_aes_ops {
     void (*ofb)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 } ic_aes_ops;
 
-/* The ops of the implementation that expanded k, or NULL when k is NULL or
- * not initialised (keylen 0).  For AES-GCM and other users of the raw
+/* The ops of the implementation that expanded k, or NULL when k is NULL,
+ * not initialised, wiped or corrupt (check word, index, key length).  For AES-GCM and other users of the raw
  * block operations; they check arguments themselves.                    */
 const ic_aes_ops *ic_aes_key_ops(const ic_aes_key *k);
 

@@ -52,7 +52,8 @@ extern const ic_aes_ops ic_aes_vaes_ops;  /* aes_x86_vaes.c: VAES, 256-bit   */
  * above (the stitched GCM checks this before running rounds itself). */
 static inline int aes_x86_key_native(const ic_aes_key *k)
 {
-    return k->ops == (const void *)&ic_aes_ni_ops || k->ops == (const void *)&ic_aes_vaes_ops;
+    const ic_aes_ops *ops = ic_aes_key_ops(k);
+    return ops == &ic_aes_ni_ops || ops == &ic_aes_vaes_ops;
 }
 
 /* AES-NI operations shared with aes_x86_vaes.c: key expansion and the

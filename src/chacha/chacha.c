@@ -43,12 +43,14 @@ void ic_chacha20_run(const ic_chacha20_ops *ops, uint32_t st[16], uint8_t *out, 
 /* Checks shared by both stream calls: key, nonce and data pointers, and
  * in/out either identical or disjoint. */
 static int chacha20_check(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *key,
-                          const uint8_t *nonce)
+                          const uint8_t *nonce, int too_long)
 {
     if (key == NULL || nonce == NULL)
         return IC_ERR_NULL;
     IC_NULL_CHECK(in, len);
     IC_NULL_CHECK(out, len);
+    if (too_long)
+        return IC_ERR_TOOLONG;
     if (ic_bad_overlap(out, in, len))
         return IC_ERR_OVERLAP;
     return IC_OK;
@@ -57,11 +59,9 @@ static int chacha20_check(uint8_t *out, const uint8_t *in, size_t len, const uin
 int ic_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[32],
                     const uint8_t nonce[12], uint32_t counter)
 {
-    int rc = chacha20_check(out, in, len, key, nonce);
+    int rc = chacha20_check(out, in, len, key, nonce, ic_chacha20_too_long(len, counter));
     if (rc != IC_OK)
         return rc;
-    if (ic_chacha20_too_long(len, counter))
-        return IC_ERR_TOOLONG;
     uint32_t st[16];
     ic_chacha20_setup(st, key, nonce, counter);
     ic_chacha20_run((const ic_chacha20_ops *)ic_ops(IC_PRIM_CHACHA20), st, out, in, len);
@@ -84,12 +84,10 @@ int ic_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16]
 int ic_xchacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[32],
                      const uint8_t nonce[24], uint64_t counter)
 {
-    int rc = chacha20_check(out, in, len, key, nonce);
+    uint64_t nblocks = (uint64_t)len / 64 + (len % 64 != 0);
+    int rc = chacha20_check(out, in, len, key, nonce, counter != 0 && nblocks > 0 - counter);
     if (rc != IC_OK)
         return rc;
-    uint64_t nblocks = (uint64_t)len / 64 + (len % 64 != 0);
-    if (counter != 0 && nblocks > 0 - counter)
-        return IC_ERR_TOOLONG;
 
     const ic_chacha20_ops *ops = (const ic_chacha20_ops *)ic_ops(IC_PRIM_CHACHA20);
     uint8_t subkey[32], n12[12];

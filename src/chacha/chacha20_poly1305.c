@@ -32,6 +32,26 @@ enum { CP_IDLE = 0, CP_AAD, CP_ENC, CP_DEC };
 
 /* ---- message state ------------------------------------------------------ */
 
+/* The ChaCha20 ops of a context init set up and wipe did not clear, or
+ * NULL; the fields later used as offsets (kslen, the MAC's buffer) and the
+ * state are checked too, so a garbage context is refused untouched. */
+static const ic_chacha20_ops *cp_ctx_ops(const ic_chacha20_poly1305_ctx *c)
+{
+    if (c->check != IC_CHECK_CHACHAPOLY || c->kslen > 64 || c->state < CP_IDLE || c->state > CP_DEC)
+        return NULL;
+    if (c->state != CP_IDLE && (c->mac.check != IC_CHECK_POLY1305 ||
+                                c->mac.buflen >= IC_POLY1305_BLOCK_SIZE ||
+                                IC_IMPL_OPS(poly1305, c->mac.impl) == NULL))
+        return NULL;
+    return (const ic_chacha20_ops *)IC_IMPL_OPS(chacha20, c->impl);
+}
+
+/* For a checked context only (cp_ctx_ops bounded the index). */
+static const ic_chacha20_ops *cp_ops(const ic_chacha20_poly1305_ctx *c)
+{
+    return (const ic_chacha20_ops *)ic_impls_chacha20[c->impl].ops;
+}
+
 /* Forget the current message, keep the key.  The ChaCha20 state holds the
  * key (or for XChaCha the subkey) and ks unused keystream: both secret.
  * The MAC's one-time key is gone already when the message ended with
@@ -58,9 +78,9 @@ static void cp_begin(ic_chacha20_poly1305_ctx *c, const uint8_t key[32], const u
         cp_end_message(c);
     }
     ic_chacha20_setup(c->st, key, nonce, 0);
-    ((const ic_chacha20_ops *)c->ops)->xor_blocks(c->st, block0, block0, 1);
+    cp_ops(c)->xor_blocks(c->st, block0, block0, 1);
     c->st[12] = 1;
-    ic_poly1305_init(&c->mac, block0);
+    ic_poly1305_setkey(&c->mac, block0);
     ic_wipe(block0, sizeof block0);
     c->aadlen = c->datalen = 0;
     c->kslen = 0;
@@ -85,7 +105,7 @@ static void cp_mac(ic_chacha20_poly1305_ctx *c, const uint8_t *ct, size_t len, i
  * 32-bit block counter never wraps. */
 static void cp_xor(ic_chacha20_poly1305_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
 {
-    const ic_chacha20_ops *ops = (const ic_chacha20_ops *)c->ops;
+    const ic_chacha20_ops *ops = cp_ops(c);
     if (c->kslen != 0 && len != 0) {
         size_t n = len < c->kslen ? len : c->kslen;
         ic_xor_bytes(out, in, c->ks + 64 - c->kslen, n);
@@ -123,7 +143,9 @@ static void cp_tag(ic_chacha20_poly1305_ctx *c, uint8_t tag[16])
 static void cp_setkey(ic_chacha20_poly1305_ctx *c, const uint8_t key[32])
 {
     memcpy(c->key, key, sizeof c->key);
-    c->ops = ic_ops(IC_PRIM_CHACHA20);
+    c->impl = ic_impl_index(IC_PRIM_CHACHA20);
+    c->check = IC_CHECK_CHACHAPOLY;
+    c->kslen = 0;
     c->state = CP_IDLE;
 }
 
@@ -131,19 +153,23 @@ static void cp_setkey(ic_chacha20_poly1305_ctx *c, const uint8_t key[32])
 
 int ic_chacha20_poly1305_init(ic_chacha20_poly1305_ctx *c, const uint8_t key[32])
 {
-    if (c == NULL || key == NULL)
+    if (c == NULL)
         return IC_ERR_NULL;
-    memset(c, 0, sizeof *c);
+    ic_wipe(c, sizeof *c);    /* a failed re-init must not leave the old key usable */
+    if (key == NULL)
+        return IC_ERR_NULL;
     cp_setkey(c, key);
     return IC_OK;
 }
 
 int ic_chacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce[12])
 {
-    if (c == NULL || nonce == NULL)
+    if (c == NULL)
         return IC_ERR_NULL;
-    if (c->ops == NULL)
+    if (cp_ctx_ops(c) == NULL)
         return IC_ERR_STATE;
+    if (nonce == NULL)
+        return IC_ERR_NULL;
     cp_begin(c, c->key, nonce);
     return IC_OK;
 }
@@ -153,10 +179,12 @@ int ic_chacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce[
 int ic_xchacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce[24])
 {
     uint8_t subkey[32], n12[12];
-    if (c == NULL || nonce == NULL)
+    if (c == NULL)
         return IC_ERR_NULL;
-    if (c->ops == NULL)
+    if (cp_ctx_ops(c) == NULL)
         return IC_ERR_STATE;
+    if (nonce == NULL)
+        return IC_ERR_NULL;
     ic_chacha20_c_hchacha20(subkey, c->key, nonce);
     memset(n12, 0, 4);
     memcpy(n12 + 4, nonce + 16, 8);
@@ -169,33 +197,38 @@ int ic_chacha20_poly1305_aad(ic_chacha20_poly1305_ctx *c, const uint8_t *aad, si
 {
     if (c == NULL)
         return IC_ERR_NULL;
-    IC_NULL_CHECK(aad, len);
-    if (c->state != CP_AAD)
+    if (cp_ctx_ops(c) == NULL)
         return IC_ERR_STATE;
+    IC_NULL_CHECK(aad, len);
     if ((uint64_t)len > UINT64_MAX - c->aadlen)
         return IC_ERR_TOOLONG;       /* le64(aadlen) must hold the total */
+    if (c->state != CP_AAD)
+        return IC_ERR_STATE;
     ic_poly1305_update(&c->mac, aad, len);
     c->aadlen += len;
     return IC_OK;
 }
 
-/* Checks shared by encrypt and decrypt, in GCM's order so each can be
- * tested alone: the limit before the overlap test, so an over-long length
- * with a small buffer reads IC_ERR_TOOLONG; nothing touched until all
- * passed. */
+/* Checks shared by encrypt and decrypt, in common.h's order: the limit
+ * before the overlap test, so an over-long length with a small buffer
+ * reads IC_ERR_TOOLONG, and the call order last; nothing touched until
+ * all passed. */
 static int cp_data_check(const ic_chacha20_poly1305_ctx *c, const uint8_t *out, const uint8_t *in,
                          size_t len, int dir)
 {
     if (c == NULL)
         return IC_ERR_NULL;
+    if (cp_ctx_ops(c) == NULL)
+        return IC_ERR_STATE;
     IC_NULL_CHECK(out, len);
     IC_NULL_CHECK(in, len);
-    if (c->state != CP_AAD && c->state != dir)
-        return IC_ERR_STATE;
-    if ((uint64_t)len > IC_CHACHA20_POLY1305_MAX_LEN - c->datalen)
+    if (c->datalen > IC_CHACHA20_POLY1305_MAX_LEN ||
+        (uint64_t)len > IC_CHACHA20_POLY1305_MAX_LEN - c->datalen)
         return IC_ERR_TOOLONG;
     if (ic_bad_overlap(out, in, len))
         return IC_ERR_OVERLAP;
+    if (c->state != CP_AAD && c->state != dir)
+        return IC_ERR_STATE;
     return IC_OK;
 }
 
@@ -230,7 +263,11 @@ int ic_chacha20_poly1305_decrypt(ic_chacha20_poly1305_ctx *c, uint8_t *out, cons
  * either way. */
 static int cp_tag_check(const ic_chacha20_poly1305_ctx *c, const uint8_t *tag, int dir)
 {
-    if (c == NULL || tag == NULL)
+    if (c == NULL)
+        return IC_ERR_NULL;
+    if (cp_ctx_ops(c) == NULL)
+        return IC_ERR_STATE;
+    if (tag == NULL)
         return IC_ERR_NULL;
     if (c->state != CP_AAD && c->state != dir)
         return IC_ERR_STATE;
@@ -277,10 +314,10 @@ static int aead_check(const uint8_t *key, const uint8_t *nonce, const uint8_t *a
     IC_NULL_CHECK(aad, aadlen);
     IC_NULL_CHECK(in, len);
     IC_NULL_CHECK(out, len);
-    if (ic_bad_overlap(out, in, len))
-        return IC_ERR_OVERLAP;
     if ((uint64_t)len > IC_CHACHA20_POLY1305_MAX_LEN)
         return IC_ERR_TOOLONG;
+    if (ic_bad_overlap(out, in, len))
+        return IC_ERR_OVERLAP;
     return IC_OK;
 }
 

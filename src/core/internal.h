@@ -129,9 +129,34 @@ IC_IMPL_TABLE(poly1305); IC_IMPL_TABLE(crc32); IC_IMPL_TABLE(crc32c);
 IC_IMPL_TABLE(hwrand);
 
 /* The ops of the implementation selected for p right now.  Thread-safe;
- * the first call runs detection and reads INCORE_CPU / INCORE_IMPL.
- * Contexts store the pointer at init so they never switch half way.      */
+ * the first call runs detection and reads INCORE_CPU / INCORE_IMPL.       */
 const void *ic_ops(ic_prim p);
+
+/* ---- contexts and keys ---------------------------------------------------
+ * A context or key lives in the caller's memory, where a bug in the
+ * caller's program may overwrite it.  So it never holds a function
+ * pointer: it records the index of its implementation in the constant
+ * table of its primitive (fixed at init, so it never switches backend half
+ * way), and a check word that init sets and wipe clears.  Every entry point
+ * validates both (and any count it will use as an offset) before it
+ * touches anything; a failure is IC_ERR_STATE.  The words differ per
+ * context type, so one kind of context is never taken for another.       */
+#define IC_CHECK_AES        UINT32_C(0x6b41e5c1)
+#define IC_CHECK_GHASH      UINT32_C(0x6b9a54c3)
+#define IC_CHECK_POLY1305   UINT32_C(0x6b913057)
+#define IC_CHECK_CHACHAPOLY UINT32_C(0x6bcc2013)
+
+/* Index of the implementation selected for p right now (for init). */
+uint32_t ic_impl_index(ic_prim p);
+/* Index of the entry of p whose ops are ops, or UINT32_MAX (tests). */
+uint32_t ic_impl_index_of(ic_prim p, const void *ops);
+/* Entry i of a table of n, NULL when i is out of range: the only way from
+ * an index read out of caller memory to code. */
+static inline const void *ic_impl_ops_at(const ic_impl *t, size_t n, uint32_t i)
+{
+    return i < n ? t[i].ops : NULL;
+}
+#define IC_IMPL_OPS(prim, i) ic_impl_ops_at(ic_impls_##prim, ic_nimpls_##prim, (i))
 
 /* ---- self-test --------------------------------------------------------
  * Each family provides a known-answer test of its primitive run through the

@@ -7,8 +7,8 @@
  * first entry whose needs the CPU meets, then applies INCORE_IMPL.  Readers
  * (ic_ops, on every context init) only do an atomic load; the rarer writers
  * (ic_impl_select, ic_cpu_set_mask: tests, benchmarks, configuration) take a
- * mutex.  A context copies the ops pointer at init, so a later re-selection
- * never changes the backend of a context half way.
+ * mutex.  A context records the index of its implementation at init, so a
+ * later re-selection never changes the backend of a context half way.
  */
 #include "core/internal.h"
 #include "core/registry.h"
@@ -145,6 +145,20 @@ const void *ic_ops(ic_prim p)
 {
     ensure_init();
     return atomic_load_explicit(&selected[p], memory_order_acquire)->ops;
+}
+
+uint32_t ic_impl_index(ic_prim p)
+{
+    ensure_init();
+    return (uint32_t)(atomic_load_explicit(&selected[p], memory_order_acquire) - prims[p].impls);
+}
+
+uint32_t ic_impl_index_of(ic_prim p, const void *ops)
+{
+    for (size_t i = 0; i < *prims[p].n; i++)
+        if (prims[p].impls[i].ops == ops)
+            return (uint32_t)i;
+    return UINT32_MAX;
 }
 
 /* ---- public API --------------------------------------------------------- */

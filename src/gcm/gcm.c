@@ -47,6 +47,19 @@ enum {
 
 #define GCM_CHUNK 4096
 
+/* The GHASH ops of a checked context (gcm_ready has bounded the index). */
+static const ic_ghash_ops *gh(const ic_gcm_ctx *c)
+{
+    return (const ic_ghash_ops *)ic_impls_ghash[c->ghash.impl].ops;
+}
+
+const ic_ghash_ops *ic_ghash_key_ops(const ic_ghash_key *hk)
+{
+    if (hk == NULL || hk->check != IC_CHECK_GHASH)
+        return NULL;
+    return (const ic_ghash_ops *)IC_IMPL_OPS(ghash, hk->impl);
+}
+
 /* SP 800-38D section 5.2.1.2: 128, 120, 112, 104, 96 bits, and 64 or 32
  * for the restricted uses of its Appendix C. */
 static int gcm_taglen_ok(size_t t) { return t == 4 || t == 8 || (t >= 12 && t <= 16); }
@@ -59,7 +72,7 @@ static int gcm_ivlen_ok(size_t n) { return n != 0 && (uint64_t)n <= IC_GCM_MAX_A
 /* Feed len bytes to GHASH; an incomplete last block waits in c->buf. */
 static void gcm_absorb(ic_gcm_ctx *c, const uint8_t *p, size_t len)
 {
-    const ic_ghash_ops *g = c->ghash.ops;
+    const ic_ghash_ops *g = gh(c);
     if (len == 0)
         return;               /* p may be NULL then */
     if (c->buflen != 0) {
@@ -91,7 +104,7 @@ static void gcm_pad(ic_gcm_ctx *c)
     if (c->buflen == 0)
         return;
     memset(c->buf + c->buflen, 0, 16 - c->buflen);
-    ((const ic_ghash_ops *)c->ghash.ops)->blocks(&c->ghash, c->y, c->buf, 1);
+    gh(c)->blocks(&c->ghash, c->y, c->buf, 1);
     c->buflen = 0;
 }
 
@@ -101,7 +114,7 @@ static void gcm_absorb_lengths(ic_gcm_ctx *c, uint64_t abytes, uint64_t bbytes)
     uint8_t lb[16];
     ic_store64_be(lb, abytes * 8);
     ic_store64_be(lb + 8, bbytes * 8);
-    ((const ic_ghash_ops *)c->ghash.ops)->blocks(&c->ghash, c->y, lb, 1);
+    gh(c)->blocks(&c->ghash, c->y, lb, 1);
 }
 
 /* ---- counter mode ------------------------------------------------------- */
@@ -110,7 +123,7 @@ static void gcm_absorb_lengths(ic_gcm_ctx *c, uint64_t abytes, uint64_t bbytes)
  * whole blocks through ctr32, then one more keystream block for a tail. */
 static void gcm_ctr_xor(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
 {
-    const ic_aes_ops *a = c->aes.ops;
+    const ic_aes_ops *a = (const ic_aes_ops *)ic_impls_aes[c->aes.impl].ops;
     while (len != 0 && c->kslen != 0) {
         *out++ = *in++ ^ c->ks[16 - c->kslen];
         c->kslen--;
@@ -132,7 +145,21 @@ static void gcm_ctr_xor(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t l
 
 /* ---- message state ------------------------------------------------------ */
 
-static int gcm_ready(const ic_gcm_ctx *c) { return c->ghash.ops != NULL && c->aes.ops != NULL; }
+void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h[16])
+{
+    g->init(hk, h);
+    hk->impl = ic_impl_index_of(IC_PRIM_GHASH, g);
+    hk->check = IC_CHECK_GHASH;
+}
+
+/* A context init set up, with every field that later serves as an index
+ * or offset in range: a garbage or wiped context is refused before any of
+ * it is used (IC_ERR_STATE). */
+static int gcm_ready(const ic_gcm_ctx *c)
+{
+    return ic_aes_key_ops(&c->aes) != NULL && ic_ghash_key_ops(&c->ghash) != NULL &&
+           c->state >= GCM_IDLE && c->state <= GCM_DEC && c->buflen < 16 && c->kslen <= 16;
+}
 
 /* Forget the current message but keep the key.  Only the message's
  * secrets are wiped: the tag mask E(K, J0), the GHASH accumulator (with
@@ -166,7 +193,7 @@ static void gcm_full_tag(ic_gcm_ctx *c, uint8_t t[16])
     }
     ic_store64_be(b + n, c->aadlen * 8);
     ic_store64_be(b + n + 8, c->datalen * 8);
-    ((const ic_ghash_ops *)c->ghash.ops)->blocks(&c->ghash, c->y, b, n / 16 + 1);
+    gh(c)->blocks(&c->ghash, c->y, b, n / 16 + 1);
     ic_xor_bytes(t, c->y, c->ekj0, 16);
 }
 
@@ -174,6 +201,7 @@ int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen)
 {
     uint8_t h[16] = {0};
     const ic_ghash_ops *g;
+    uint32_t gi;
     int r;
 
     if (c == NULL)
@@ -187,10 +215,12 @@ int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen)
     if (r != IC_OK)
         return r;
     /* Hash subkey H = E(K, 0^128) (section 7.1 step 1). */
-    ((const ic_aes_ops *)c->aes.ops)->ecb_enc(&c->aes, h, h, 1);
-    g = ic_ops(IC_PRIM_GHASH);
+    ic_aes_key_ops(&c->aes)->ecb_enc(&c->aes, h, h, 1);
+    gi = ic_impl_index(IC_PRIM_GHASH);
+    g = (const ic_ghash_ops *)IC_IMPL_OPS(ghash, gi);
     g->init(&c->ghash, h);
-    c->ghash.ops = g;
+    c->ghash.impl = gi;
+    c->ghash.check = IC_CHECK_GHASH;
     ic_wipe(h, sizeof h);
     c->state = GCM_IDLE;
     return IC_OK;
@@ -202,9 +232,9 @@ int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
 
     if (c == NULL)
         return IC_ERR_NULL;
-    IC_NULL_CHECK(iv, ivlen);
     if (!gcm_ready(c))
         return IC_ERR_STATE;
+    IC_NULL_CHECK(iv, ivlen);
     if (!gcm_ivlen_ok(ivlen))
         return IC_ERR_IVLEN;
     /* A message abandoned half way still holds its secrets: wipe them.
@@ -231,7 +261,7 @@ int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
 
     /* E(K, J0) masks the tag (step 6); the plaintext's counter blocks
      * start at inc32(J0) (step 3). */
-    ((const ic_aes_ops *)c->aes.ops)->ecb_enc(&c->aes, c->ekj0, j0, 1);
+    ic_aes_key_ops(&c->aes)->ecb_enc(&c->aes, c->ekj0, j0, 1);
     memcpy(c->ctr, j0, 12);
     ic_store32_be(c->ctr + 12, ic_load32_be(j0 + 12) + 1);
     if (ivlen != IC_GCM_IV_SIZE)
@@ -244,33 +274,37 @@ int ic_gcm_aad(ic_gcm_ctx *c, const uint8_t *aad, size_t len)
 {
     if (c == NULL)
         return IC_ERR_NULL;
+    if (!gcm_ready(c))
+        return IC_ERR_STATE;
     IC_NULL_CHECK(aad, len);
+    if (c->aadlen > IC_GCM_MAX_AAD || (uint64_t)len > IC_GCM_MAX_AAD - c->aadlen)
+        return IC_ERR_TOOLONG;
     if (c->state != GCM_AAD)
         return IC_ERR_STATE;
-    if ((uint64_t)len > IC_GCM_MAX_AAD - c->aadlen)
-        return IC_ERR_TOOLONG;
     c->aadlen += len;
     gcm_absorb(c, aad, len);
     return IC_OK;
 }
 
-/* Checks shared by encrypt and decrypt, in the order that lets each be
- * tested alone: the length limit comes before the overlap test so that an
- * over-long length with a small buffer is reported as IC_ERR_TOOLONG, and
- * nothing is touched until all checks passed.  Then accounts for len and,
- * on the first data call, closes the AAD with its zero padding. */
+/* Checks shared by encrypt and decrypt, in common.h's order: the length
+ * limit before the overlap test, so that an over-long length with a small
+ * buffer is reported as IC_ERR_TOOLONG, and the call order last; nothing
+ * is touched until all checks passed.  Then accounts for len and, on the
+ * first data call, closes the AAD with its zero padding. */
 static int gcm_data_begin(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int dir)
 {
     if (c == NULL)
         return IC_ERR_NULL;
+    if (!gcm_ready(c))
+        return IC_ERR_STATE;
     IC_NULL_CHECK(out, len);
     IC_NULL_CHECK(in, len);
-    if (c->state != GCM_AAD && c->state != dir)
-        return IC_ERR_STATE;
-    if ((uint64_t)len > IC_GCM_MAX_DATA - c->datalen)
+    if (c->datalen > IC_GCM_MAX_DATA || (uint64_t)len > IC_GCM_MAX_DATA - c->datalen)
         return IC_ERR_TOOLONG;
     if (ic_bad_overlap(out, in, len))
         return IC_ERR_OVERLAP;
+    if (c->state != GCM_AAD && c->state != dir)
+        return IC_ERR_STATE;
     if (c->state == GCM_AAD) {
         gcm_pad(c);
         c->state = dir;
@@ -309,7 +343,7 @@ static int gcm_crypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len,
     int r = gcm_data_begin(c, out, in, len, dir);
     if (r != IC_OK)
         return r;
-    g = c->ghash.ops;
+    g = gh(c);
     if (c->kslen != 0 && len != 0) {
         size_t n = len < c->kslen ? len : c->kslen;
         gcm_step(c, out, in, n, dir);
@@ -348,11 +382,13 @@ static int gcm_tag_begin(const ic_gcm_ctx *c, const uint8_t *tag, size_t taglen,
 {
     if (c == NULL)
         return IC_ERR_NULL;
-    IC_NULL_CHECK(tag, taglen);
-    if (c->state != GCM_AAD && c->state != dir)
+    if (!gcm_ready(c))
         return IC_ERR_STATE;
+    IC_NULL_CHECK(tag, taglen);
     if (!gcm_taglen_ok(taglen))
         return IC_ERR_TAGLEN;
+    if (c->state != GCM_AAD && c->state != dir)
+        return IC_ERR_STATE;
     return IC_OK;
 }
 

@@ -104,7 +104,7 @@ GX_INLINE void gx_mul(gh256_acc *a, const ghash_x86_key *gk, const uint8_t *p, i
 size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
                           uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    if (k->ops != (const void *)&ic_aes_vaes_ops)
+    if (ic_aes_key_ops(k) != &ic_aes_vaes_ops)
         return ic_gcm_x86_ni_crypt(k, hk, encrypt, ctr, y, out, in, nblocks);
     return gx_crypt(k, ghash_x86_key_of(hk), encrypt, ctr, y, out, in, nblocks);
 }

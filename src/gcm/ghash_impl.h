@@ -18,7 +18,7 @@
 
 typedef struct ic_ghash_ops {
     /* Precompute from h (the 16 bytes E(K, 0^128), as the standard writes
-     * them) into hk->storage.  Does not touch hk->ops. */
+     * them) into hk->storage.  Does not touch hk->impl / hk->check. */
     void (*init)(ic_ghash_key *hk, const uint8_t h[16]);
     /* For each of the nblocks 16-byte blocks of in: y = (y ^ block) * H.
      * y is the accumulator in the standard's byte order; in has any
@@ -32,11 +32,18 @@ typedef struct ic_ghash_ops {
      * the next unused block) and hashes the ciphertext into y (standard
      * byte order), exactly as ctr32 followed (encrypting) or preceded
      * (decrypting) by blocks would.  It may do fewer blocks than asked,
-     * or none when it does not know k's round-key layout (k->ops), and
+     * or none when it does not know k's round-key layout (k->impl), and
      * returns how many it did; the caller does the rest the plain way.  */
     size_t (*gcm_crypt)(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
                         uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 } ic_ghash_ops;
+
+/* The ops of the implementation that expanded hk, or NULL when hk is NULL,
+ * not initialised, wiped or corrupt (gcm.c). */
+const ic_ghash_ops *ic_ghash_key_ops(const ic_ghash_key *hk);
+/* hk = H expanded by the implementation g (an entry of the "ghash" table),
+ * recorded in hk as ic_gcm_init does: for tests that pair backends. */
+void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h[16]);
 
 /* Portable constant-time implementation (ghash_ct64.c). */
 extern const ic_ghash_ops ic_ghash_ct64_ops;

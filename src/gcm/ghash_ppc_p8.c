@@ -87,7 +87,7 @@ static void ghash_p8_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t
 const ic_ghash_ops ic_ghash_p8_ops = {
     .init = ghash_p8_init,
     .blocks = ghash_p8_blocks,
-    .gcm_crypt = gcm_p8_crypt,
+    .gcm_crypt = ic_gcm_p8_crypt,
 };
 
 #endif /* __powerpc64__ */

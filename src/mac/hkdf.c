@@ -35,11 +35,11 @@ int ic_hkdf_expand(ic_hash_alg alg, const uint8_t *prk, size_t prklen,
     size_t n = ic_hash_digest_size(alg), done = 0;
     int st;
 
-    if (!n)
-        return IC_ERR_PARAM;
     IC_NULL_CHECK(prk, prklen);
     IC_NULL_CHECK(info, infolen);
     IC_NULL_CHECK(okm, okmlen);
+    if (!n)
+        return IC_ERR_PARAM;
     if (prklen < n)
         return IC_ERR_KEYLEN;          /* 2.3: PRK of at least HashLen octets */
     if (okmlen > 255 * n)
@@ -76,10 +76,12 @@ int ic_hkdf(ic_hash_alg alg, const uint8_t *salt, size_t saltlen,
     size_t n = ic_hash_digest_size(alg);
     int st;
 
-    if (!n)
-        return IC_ERR_PARAM;
+    IC_NULL_CHECK(salt, saltlen);
+    IC_NULL_CHECK(ikm, ikmlen);
     IC_NULL_CHECK(info, infolen);
     IC_NULL_CHECK(okm, okmlen);
+    if (!n)
+        return IC_ERR_PARAM;
     if (okmlen > 255 * n)
         return IC_ERR_TOOLONG;
     if (ranges_overlap(okm, okmlen, info, infolen))

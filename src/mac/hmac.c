@@ -12,6 +12,7 @@
  */
 #include "core/internal.h"
 #include "incore/hmac.h"
+#include "sha/sha_impl.h"
 
 #define IPAD 0x36
 #define OPAD 0x5c
@@ -25,9 +26,9 @@ int ic_hmac_init(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *key, size_t k
     if (!ctx)
         return IC_ERR_NULL;
     ic_wipe(ctx, sizeof *ctx); /* a failed re-init must not leave the old key usable */
+    IC_NULL_CHECK(key, keylen);
     if (!bs)
         return IC_ERR_PARAM;
-    IC_NULL_CHECK(key, keylen);
     if (keylen > bs)
         st = ic_hash(alg, k0, key, keylen);          /* step 2: K0 = H(K) || 0... */
     else {
@@ -53,10 +54,20 @@ int ic_hmac_init(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *key, size_t k
     return st;
 }
 
+
+/* Keyed by ic_hmac_init and not finalised or wiped since. */
+static int hmac_ok(const ic_hmac_ctx *ctx)
+{
+    return ctx->outer.alg == ctx->inner.alg && ic_hash_ctx_ok(&ctx->inner) &&
+           ic_hash_ctx_ok(&ctx->outer);
+}
+
 int ic_hmac_update(ic_hmac_ctx *ctx, const void *in, size_t len)
 {
     if (!ctx)
         return IC_ERR_NULL;
+    if (!hmac_ok(ctx))
+        return IC_ERR_STATE;
     return ic_hash_update(&ctx->inner, in, len);
 }
 
@@ -66,11 +77,13 @@ int ic_hmac_final(ic_hmac_ctx *ctx, uint8_t *out)
     size_t n;
     int st;
 
-    if (!ctx || !out)
+    if (!ctx)
+        return IC_ERR_NULL;
+    if (!hmac_ok(ctx))
+        return IC_ERR_STATE;
+    if (!out)
         return IC_ERR_NULL;
     n = ic_hash_digest_size(ctx->inner.alg);
-    if (!n || ctx->outer.alg != ctx->inner.alg)
-        return IC_ERR_STATE;
     st = ic_hash_final(&ctx->inner, ih);
     if (st == IC_OK)
         st = ic_hash_update(&ctx->outer, ih, n);
@@ -81,8 +94,9 @@ int ic_hmac_final(ic_hmac_ctx *ctx, uint8_t *out)
     return st;
 }
 
-/* The MAC is computed first, so an unkeyed context reports IC_ERR_STATE
- * whatever taglen is; the context is consumed in every case. */
+/* Checks in common.h's order (an unkeyed context first, then the tag), so a
+ * refused call leaves the context as it was; a comparison, equal or not,
+ * consumes it. */
 int ic_hmac_final_verify(ic_hmac_ctx *ctx, const uint8_t *tag, size_t taglen)
 {
     uint8_t mac[IC_HASH_MAX_DIGEST_SIZE];
@@ -91,12 +105,14 @@ int ic_hmac_final_verify(ic_hmac_ctx *ctx, const uint8_t *tag, size_t taglen)
 
     if (!ctx)
         return IC_ERR_NULL;
+    if (!hmac_ok(ctx))
+        return IC_ERR_STATE;
     IC_NULL_CHECK(tag, taglen);
     n = ic_hash_digest_size(ctx->inner.alg);
+    if (taglen < IC_HMAC_MIN_TAG_SIZE || taglen > n)
+        return IC_ERR_TAGLEN;
     st = ic_hmac_final(ctx, mac);
-    if (st == IC_OK && (taglen < IC_HMAC_MIN_TAG_SIZE || taglen > n))
-        st = IC_ERR_TAGLEN;
-    else if (st == IC_OK && !ic_ct_equal(mac, tag, taglen))
+    if (st == IC_OK && !ic_ct_equal(mac, tag, taglen))
         st = IC_ERR_AUTH;
     ic_wipe(mac, sizeof mac);
     return st;
@@ -124,6 +140,10 @@ int ic_hmac(ic_hash_alg alg, const uint8_t *key, size_t keylen,
 
     if (!out)
         return IC_ERR_NULL;
+    IC_NULL_CHECK(key, keylen);
+    IC_NULL_CHECK(in, len);
+    if (!ic_hash_digest_size(alg))
+        return IC_ERR_PARAM;
     st = hmac_start(&ctx, alg, key, keylen, in, len);
     return st != IC_OK ? st : ic_hmac_final(&ctx, out);
 }
@@ -136,9 +156,11 @@ int ic_hmac_verify(ic_hash_alg alg, const uint8_t *key, size_t keylen,
     size_t n = ic_hash_digest_size(alg);
     int st;
 
+    IC_NULL_CHECK(key, keylen);
+    IC_NULL_CHECK(in, len);
+    IC_NULL_CHECK(tag, taglen);
     if (!n)
         return IC_ERR_PARAM;
-    IC_NULL_CHECK(tag, taglen);
     if (taglen < IC_HMAC_MIN_TAG_SIZE || taglen > n)
         return IC_ERR_TAGLEN;
     st = hmac_start(&ctx, alg, key, keylen, in, len);

@@ -23,17 +23,35 @@ const ic_impl ic_impls_poly1305[] = {
 const size_t ic_nimpls_poly1305 = sizeof ic_impls_poly1305 / sizeof ic_impls_poly1305[0];
 
 /* ---- streaming ---------------------------------------------------------- */
+
+/* The ops of a context init set up and final / wipe did not end, or NULL;
+ * buflen is checked too, as update and final write at buf + buflen. */
+static const ic_poly1305_ops *poly_ctx_ops(const ic_poly1305_ctx *ctx)
+{
+    if (ctx->check != IC_CHECK_POLY1305 || ctx->buflen >= IC_POLY1305_BLOCK_SIZE)
+        return NULL;
+    return (const ic_poly1305_ops *)IC_IMPL_OPS(poly1305, ctx->impl);
+}
+void ic_poly1305_setkey(ic_poly1305_ctx *ctx, const uint8_t key[32])
+{
+    uint32_t impl = ic_impl_index(IC_PRIM_POLY1305);
+    /* all of it: another backend may have left its powers of r in words
+     * this one does not use */
+    ic_wipe(ctx, sizeof *ctx);
+    ((const ic_poly1305_ops *)IC_IMPL_OPS(poly1305, impl))->init(ctx->state, key);
+    ctx->impl = impl;
+    ctx->check = IC_CHECK_POLY1305;
+}
+
 int ic_poly1305_init(ic_poly1305_ctx *ctx, const uint8_t key[32])
 {
-    if (ctx == NULL || key == NULL)
+    if (ctx == NULL)
         return IC_ERR_NULL;
-    const ic_poly1305_ops *ops = (const ic_poly1305_ops *)ic_ops(IC_PRIM_POLY1305);
-    /* all of the state: another backend may have left its powers of r in
-     * words this one does not use */
-    ic_wipe(ctx->state, sizeof ctx->state);
-    ops->init(ctx->state, key);
-    ctx->ops = ops;
-    ctx->buflen = 0;
+    if (key == NULL) {
+        ic_wipe(ctx, sizeof *ctx);  /* a failed init must leave no key behind */
+        return IC_ERR_NULL;
+    }
+    ic_poly1305_setkey(ctx, key);
     return IC_OK;
 }
 
@@ -41,12 +59,12 @@ int ic_poly1305_update(ic_poly1305_ctx *ctx, const void *in, size_t len)
 {
     if (ctx == NULL)
         return IC_ERR_NULL;
-    IC_NULL_CHECK(in, len);
-    if (ctx->ops == NULL || ctx->buflen >= IC_POLY1305_BLOCK_SIZE)
+    const ic_poly1305_ops *ops = poly_ctx_ops(ctx);
+    if (ops == NULL)
         return IC_ERR_STATE;
+    IC_NULL_CHECK(in, len);
     if (len == 0)
         return IC_OK;
-    const ic_poly1305_ops *ops = (const ic_poly1305_ops *)ctx->ops;
     const uint8_t *p = (const uint8_t *)in;
     if (ctx->buflen != 0) {
         size_t take = IC_POLY1305_BLOCK_SIZE - ctx->buflen;
@@ -79,17 +97,19 @@ void ic_poly1305_pad16(ic_poly1305_ctx *ctx)
     if (ctx->buflen == 0)
         return;
     memset(ctx->buf + ctx->buflen, 0, IC_POLY1305_BLOCK_SIZE - ctx->buflen);
-    ((const ic_poly1305_ops *)ctx->ops)->blocks(ctx->state, ctx->buf, 1, 1);
+    ((const ic_poly1305_ops *)ic_impls_poly1305[ctx->impl].ops)->blocks(ctx->state, ctx->buf, 1, 1);
     ctx->buflen = 0;
 }
 
 int ic_poly1305_final(ic_poly1305_ctx *ctx, uint8_t tag[16])
 {
-    if (ctx == NULL || tag == NULL)
+    if (ctx == NULL)
         return IC_ERR_NULL;
-    if (ctx->ops == NULL || ctx->buflen >= IC_POLY1305_BLOCK_SIZE)
+    const ic_poly1305_ops *ops = poly_ctx_ops(ctx);
+    if (ops == NULL)
         return IC_ERR_STATE;
-    const ic_poly1305_ops *ops = (const ic_poly1305_ops *)ctx->ops;
+    if (tag == NULL)
+        return IC_ERR_NULL;
     if (ctx->buflen != 0) {
         ctx->buf[ctx->buflen] = 1;
         memset(ctx->buf + ctx->buflen + 1, 0, IC_POLY1305_BLOCK_SIZE - ctx->buflen - 1);
@@ -98,7 +118,8 @@ int ic_poly1305_final(ic_poly1305_ctx *ctx, uint8_t tag[16])
     ops->finish(ctx->state, tag);      /* wipes the words the backend used */
     ic_wipe(ctx->buf, sizeof ctx->buf);
     ctx->buflen = 0;
-    ctx->ops = NULL;
+    ctx->impl = 0;
+    ctx->check = 0;
     return IC_OK;
 }
 

@@ -48,6 +48,10 @@ extern const ic_poly1305_ops ic_poly1305_c64_ops;
 #endif
 extern const ic_poly1305_ops ic_poly1305_c32_ops;
 
+/* ic_poly1305_init for arguments already checked (the AEAD's one-time key
+ * from its block 0): cannot fail. */
+void ic_poly1305_setkey(ic_poly1305_ctx *ctx, const uint8_t key[32]);
+
 /* For the AEAD (RFC 8439 section 2.8): zero-pad the buffered partial block
  * to 16 bytes and absorb it as a whole block (hibit 1), as the pad16()
  * fields of the construction require.  No-op when nothing is buffered. */

@@ -103,6 +103,20 @@ int ic_hash_init(ic_hash_ctx *ctx, ic_hash_alg alg)
     return st;
 }
 
+int ic_hash_ctx_ok(const ic_hash_ctx *ctx)
+{
+    switch (ctx->alg) {
+    case IC_HASH_SHA1:
+        return ic_sha1_ctx_ok(&ctx->u.sha1);
+    case IC_HASH_SHA224: case IC_HASH_SHA256:
+        return ic_sha256_ctx_ok(&ctx->u.sha256, ctx->alg);
+    case IC_HASH_SHA384: case IC_HASH_SHA512:
+    case IC_HASH_SHA512_224: case IC_HASH_SHA512_256:
+        return ic_sha512_ctx_ok(&ctx->u.sha512, ctx->alg);
+    }
+    return 0;              /* garbage in alg: never initialised */
+}
+
 int ic_hash_update(ic_hash_ctx *ctx, const void *in, size_t len)
 {
     if (!ctx)
@@ -151,11 +165,11 @@ int ic_hash(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
     ic_hash_ctx ctx;
     int st;
 
-    if (!lookup(alg))
-        return IC_ERR_PARAM;
     if (!out)
         return IC_ERR_NULL;
     IC_NULL_CHECK(in, len);
+    if (!lookup(alg))
+        return IC_ERR_PARAM;
     st = ic_hash_init(&ctx, alg);
     if (st == IC_OK)
         st = ic_hash_update(&ctx, in, len);

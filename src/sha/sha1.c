@@ -19,10 +19,17 @@ static const uint32_t IV1[5] = {
     0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0,
 };
 
+/* 1 when ctx was set up by ic_sha1_init and not wiped since. */
+int ic_sha1_ctx_ok(const ic_sha1_ctx *ctx)
+{
+    return ctx->check == IC_CHECK_SHA(IC_HASH_SHA1) && IC_IMPL_OPS(sha1, ctx->impl) != NULL;
+}
+
+/* For a checked context only (ic_sha1_ctx_ok bounded the index). */
 static void sha1_blocks(void *st, const uint8_t *p, size_t n)
 {
     ic_sha1_ctx *ctx = st;
-    ((const ic_sha1_ops *)ctx->ops)->compress(ctx->h, p, n);
+    ((const ic_sha1_ops *)ic_impls_sha1[ctx->impl].ops)->compress(ctx->h, p, n);
 }
 
 int ic_sha1_init(ic_sha1_ctx *ctx)
@@ -31,8 +38,8 @@ int ic_sha1_init(ic_sha1_ctx *ctx)
         return IC_ERR_NULL;
     memset(ctx, 0, sizeof *ctx);
     memcpy(ctx->h, IV1, sizeof ctx->h);
-    ctx->ops = ic_ops(IC_PRIM_SHA1);
-    ctx->tag = IC_SHA_TAG(IC_HASH_SHA1);
+    ctx->impl = ic_impl_index(IC_PRIM_SHA1);
+    ctx->check = IC_CHECK_SHA(IC_HASH_SHA1);
     return IC_OK;
 }
 
@@ -40,16 +47,19 @@ int ic_sha1_update(ic_sha1_ctx *ctx, const void *in, size_t len)
 {
     if (!ctx)
         return IC_ERR_NULL;
-    return ic_md64_update(ctx->tag, IC_SHA_TAG(IC_HASH_SHA1), &ctx->count, ctx->buf,
-                          ctx, sha1_blocks, in, len);
+    if (!ic_sha1_ctx_ok(ctx))
+        return IC_ERR_STATE;
+    return ic_md64_update(&ctx->count, ctx->buf, ctx, sha1_blocks, in, len);
 }
 
 int ic_sha1_final(ic_sha1_ctx *ctx, uint8_t out[IC_SHA1_DIGEST_SIZE])
 {
-    if (!ctx || !out)
+    if (!ctx)
         return IC_ERR_NULL;
-    if (ctx->tag != IC_SHA_TAG(IC_HASH_SHA1))
+    if (!ic_sha1_ctx_ok(ctx))
         return IC_ERR_STATE;
+    if (!out)
+        return IC_ERR_NULL;
     ic_md64_pad(ctx, sha1_blocks, ctx->buf, ctx->count);
     for (int i = 0; i < 5; i++)
         ic_store32_be(out + 4 * i, ctx->h[i]);

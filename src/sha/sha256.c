@@ -6,7 +6,7 @@
  * The implementation only compresses whole blocks; this driver buffers
  * partial blocks, hands whole input blocks straight to it, pads (5.1.1) and
  * writes the big-endian digest, truncated to 224 bits for SHA-224.  A
- * context keeps the ops pointer it was initialised with.
+ * context keeps the implementation it was initialised with.
  */
 #include "sha/sha_impl.h"
 
@@ -37,10 +37,18 @@ static const uint32_t IV224[8] = {
     0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
 };
 
+/* 1 when ctx was set up for alg by its init and not wiped since. */
+int ic_sha256_ctx_ok(const ic_sha256_ctx *ctx, ic_hash_alg alg)
+{
+    return ctx->check == IC_CHECK_SHA(alg) && IC_IMPL_OPS(sha256, ctx->impl) != NULL &&
+           (alg == IC_HASH_SHA224 || alg == IC_HASH_SHA256);
+}
+
+/* For a checked context only (ic_sha256_ctx_ok bounded the index). */
 static void sha256_blocks(void *st, const uint8_t *p, size_t n)
 {
     ic_sha256_ctx *ctx = st;
-    ((const ic_sha256_ops *)ctx->ops)->compress(ctx->h, p, n);
+    ((const ic_sha256_ops *)ic_impls_sha256[ctx->impl].ops)->compress(ctx->h, p, n);
 }
 
 int ic_sha256_init_as(ic_sha256_ctx *ctx, ic_hash_alg alg)
@@ -51,8 +59,8 @@ int ic_sha256_init_as(ic_sha256_ctx *ctx, ic_hash_alg alg)
         return IC_ERR_PARAM;
     memset(ctx, 0, sizeof *ctx);
     memcpy(ctx->h, alg == IC_HASH_SHA224 ? IV224 : IV256, sizeof ctx->h);
-    ctx->ops = ic_ops(IC_PRIM_SHA256);
-    ctx->tag = IC_SHA_TAG(alg);
+    ctx->impl = ic_impl_index(IC_PRIM_SHA256);
+    ctx->check = IC_CHECK_SHA(alg);
     return IC_OK;
 }
 
@@ -60,18 +68,21 @@ int ic_sha256_update_as(ic_sha256_ctx *ctx, const void *in, size_t len, ic_hash_
 {
     if (!ctx)
         return IC_ERR_NULL;
-    return ic_md64_update(ctx->tag, IC_SHA_TAG(alg), &ctx->count, ctx->buf,
-                          ctx, sha256_blocks, in, len);
+    if (!ic_sha256_ctx_ok(ctx, alg))
+        return IC_ERR_STATE;
+    return ic_md64_update(&ctx->count, ctx->buf, ctx, sha256_blocks, in, len);
 }
 
 int ic_sha256_final_as(ic_sha256_ctx *ctx, uint8_t *out, ic_hash_alg alg)
 {
     uint8_t digest[IC_SHA256_DIGEST_SIZE];
 
-    if (!ctx || !out)
+    if (!ctx)
         return IC_ERR_NULL;
-    if (ctx->tag != IC_SHA_TAG(alg))
+    if (!ic_sha256_ctx_ok(ctx, alg))
         return IC_ERR_STATE;
+    if (!out)
+        return IC_ERR_NULL;
     ic_md64_pad(ctx, sha256_blocks, ctx->buf, ctx->count);
     for (int i = 0; i < 8; i++)
         ic_store32_be(digest + 4 * i, ctx->h[i]);

@@ -71,10 +71,18 @@ static const uint64_t *sha512_iv(ic_hash_alg alg)
  * bytes: the high word of the byte count stays below 2^61. */
 #define SHA512_MAX_HI (UINT64_C(1) << 61)
 
+/* 1 when ctx was set up for alg by its init and not wiped since. */
+int ic_sha512_ctx_ok(const ic_sha512_ctx *ctx, ic_hash_alg alg)
+{
+    return ctx->check == IC_CHECK_SHA(alg) && IC_IMPL_OPS(sha512, ctx->impl) != NULL &&
+           sha512_iv(alg) != NULL;
+}
+
+/* For a checked context only (ic_sha512_ctx_ok bounded the index). */
 static void sha512_blocks(void *st, const uint8_t *p, size_t n)
 {
     ic_sha512_ctx *ctx = st;
-    ((const ic_sha512_ops *)ctx->ops)->compress(ctx->h, p, n);
+    ((const ic_sha512_ops *)ic_impls_sha512[ctx->impl].ops)->compress(ctx->h, p, n);
 }
 
 int ic_sha512_init_as(ic_sha512_ctx *ctx, ic_hash_alg alg)
@@ -87,8 +95,8 @@ int ic_sha512_init_as(ic_sha512_ctx *ctx, ic_hash_alg alg)
         return IC_ERR_PARAM;
     memset(ctx, 0, sizeof *ctx);
     memcpy(ctx->h, iv, sizeof ctx->h);
-    ctx->ops = ic_ops(IC_PRIM_SHA512);
-    ctx->tag = IC_SHA_TAG(alg);
+    ctx->impl = ic_impl_index(IC_PRIM_SHA512);
+    ctx->check = IC_CHECK_SHA(alg);
     return IC_OK;
 }
 
@@ -96,9 +104,9 @@ int ic_sha512_update_as(ic_sha512_ctx *ctx, const void *in, size_t len, ic_hash_
 {
     if (!ctx)
         return IC_ERR_NULL;
-    IC_NULL_CHECK(in, len);
-    if (ctx->tag != IC_SHA_TAG(alg))
+    if (!ic_sha512_ctx_ok(ctx, alg))
         return IC_ERR_STATE;
+    IC_NULL_CHECK(in, len);
     uint64_t lo = ctx->count[0] + len;
     uint64_t hi = ctx->count[1] + (lo < ctx->count[0]);
     if (hi >= SHA512_MAX_HI)
@@ -114,10 +122,12 @@ int ic_sha512_final_as(ic_sha512_ctx *ctx, uint8_t *out, ic_hash_alg alg)
 {
     uint8_t lenfield[16], digest[IC_SHA512_DIGEST_SIZE];
 
-    if (!ctx || !out)
+    if (!ctx)
         return IC_ERR_NULL;
-    if (ctx->tag != IC_SHA_TAG(alg) || !sha512_iv(alg))
+    if (!ic_sha512_ctx_ok(ctx, alg))
         return IC_ERR_STATE;
+    if (!out)
+        return IC_ERR_NULL;
     /* bit length = byte count * 8, as a 128-bit big-endian field */
     ic_store64_be(lenfield, ctx->count[1] << 3 | ctx->count[0] >> 61);
     ic_store64_be(lenfield + 8, ctx->count[0] << 3);

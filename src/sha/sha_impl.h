@@ -7,8 +7,8 @@
  * uint64_t[8] for the SHA-512 family); a backend that wants another layout
  * converts on entry and exit.  Blocks may be at any alignment.  The drivers
  * (sha1.c, sha256.c, sha512.c) do argument checks, buffering of partial
- * blocks, padding and output, through the ops pointer the context recorded
- * at init.
+ * blocks, padding and output, through the implementation whose registry
+ * index the context recorded at init.
  */
 #ifndef INCORE_SHA_IMPL_H
 #define INCORE_SHA_IMPL_H
@@ -44,14 +44,21 @@ int ic_sha512_init_as(ic_sha512_ctx *ctx, ic_hash_alg alg);
 int ic_sha512_update_as(ic_sha512_ctx *ctx, const void *in, size_t len, ic_hash_alg alg);
 int ic_sha512_final_as(ic_sha512_ctx *ctx, uint8_t *out, ic_hash_alg alg);
 
+/* 1 when a context was set up by the init of this variant and not wiped
+ * since (check word and implementation index; see core/internal.h). */
+int ic_sha1_ctx_ok(const ic_sha1_ctx *ctx);
+int ic_sha256_ctx_ok(const ic_sha256_ctx *ctx, ic_hash_alg alg);
+int ic_sha512_ctx_ok(const ic_sha512_ctx *ctx, ic_hash_alg alg);
+int ic_hash_ctx_ok(const ic_hash_ctx *ctx);
+
 /* The void one-shots: ic_hash(), and on failure (NULL in with len > 0)
  * zeros in out instead of a digest; nothing at all when out is NULL. */
 void ic_hash_void(ic_hash_alg alg, uint8_t *out, const void *in, size_t len);
 
-/* Context tags: nonzero, one per variant, so a context is only used by the
- * functions of the variant that initialised it (and a zeroed or wiped
- * context by none). */
-#define IC_SHA_TAG(alg) (UINT32_C(0x5a1c0000) | (uint32_t)(alg))
+/* Context check words: nonzero, one per variant, so a context is only used
+ * by the functions of the variant that initialised it (and a zeroed, wiped
+ * or garbage context by none); see core/internal.h. */
+#define IC_CHECK_SHA(alg) (UINT32_C(0x5a1c0000) | (uint32_t)(alg))
 
 /*
  * Absorb len bytes into a block buffer of size bs holding fill bytes:
@@ -63,6 +70,8 @@ static inline size_t ic_md_absorb(void *st, void (*blocks)(void *st, const uint8
                                   uint8_t *buf, size_t bs, size_t fill,
                                   const uint8_t *in, size_t len)
 {
+    if (len == 0)
+        return fill;       /* in may be NULL then: memcpy must not see it */
     if (fill) {
         size_t take = bs - fill < len ? bs - fill : len;
         memcpy(buf + fill, in, take);
@@ -107,19 +116,17 @@ static inline void ic_md_pad(void *st, void (*blocks)(void *st, const uint8_t *p
 /*
  * SHA-1, SHA-224 and SHA-256 share 64-byte blocks, a 64-bit byte count and
  * the limit of 5.1.1: at most 2^64 - 1 bits, so 2^61 - 1 bytes.  Update
- * (after the caller checked ctx != NULL) and padding for their contexts;
- * tag is the context's, want the caller's variant.
+ * (after the caller checked the context: steps 1 of common.h's order) and
+ * padding for their contexts.
  */
 #define IC_MD64_BLOCK 64
 #define IC_MD64_MAX_BYTES ((UINT64_C(1) << 61) - 1)
 
-static inline int ic_md64_update(uint32_t tag, uint32_t want, uint64_t *count, uint8_t *buf,
+static inline int ic_md64_update(uint64_t *count, uint8_t *buf,
                                  void *st, void (*blocks)(void *st, const uint8_t *p, size_t n),
                                  const void *in, size_t len)
 {
     IC_NULL_CHECK(in, len);
-    if (tag != want)
-        return IC_ERR_STATE;
     if (*count > IC_MD64_MAX_BYTES || len > IC_MD64_MAX_BYTES - *count)
         return IC_ERR_TOOLONG;
     ic_md_absorb(st, blocks, buf, IC_MD64_BLOCK, (size_t)(*count % IC_MD64_BLOCK), in, len);
