@@ -4,15 +4,19 @@
 #                native suite again under ASan+UBSan, and the cross legs under
 #                QEMU (aarch64; ppc64le as power8, 9 and 10; big-endian ppc64 as
 #                power8 and power7)
+#   make fuzz    build the libFuzzer targets with clang and run each
+#                FUZZ_SECONDS, growing tests/fuzz/corpus/ (tests/fuzz/README.md)
 BUILD   ?= build
 JOBS    ?= 2
 CMAKE   ?= cmake
 # extra configure arguments for every build, e.g. -DIC_VECTORS_CACHE=/shared/.vectors
 CMAKE_ARGS ?=
 CROSS   ?= aarch64 ppc64le ppc64
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD ?= $(BUILD)-fuzz
 CROSS_LEGS ?= aarch64-max ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64-power8 ppc64-power7
 
-.PHONY: all build run test deps test-native test-asan test-cross clean bench-doc $(addprefix test-cross-,$(CROSS_LEGS))
+.PHONY: all build run test deps test-native test-asan test-cross clean bench-doc fuzz $(addprefix test-cross-,$(CROSS_LEGS))
 
 all: build
 
@@ -78,5 +82,12 @@ $(addprefix test-cross-,$(CROSS_LEGS)): test-cross-%:
 	ctest --test-dir $$dir --output-on-failure -j $(JOBS); \
 	sh scripts/exercised.sh $$dir $*
 
+# libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined) in a build
+# directory of their own; each runs FUZZ_SECONDS and its new inputs are
+# merged, minimized, into tests/fuzz/corpus/<target>/.
+fuzz:
+	JOBS=$(JOBS) FUZZ_CFLAGS="$(FUZZ_CFLAGS)" sh tests/fuzz/run.sh build $(FUZZ_BUILD)
+	FUZZ_ARGS="$(FUZZ_ARGS)" sh tests/fuzz/run.sh grow $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) $(addprefix $(BUILD)-,$(CROSS)) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(addprefix $(BUILD)-,$(CROSS)) $(ASAN_BUILD) $(FUZZ_BUILD)
