@@ -50,9 +50,11 @@ test-native: build
 # checkout), so a test that found its files through the working directory
 # rather than through the build would fail here.  Tests that cannot run under
 # ASan (the valgrind constant-time test) are not built there (INCORE_SANITIZE)
-# and, should a block add one anyway, not run.
+# and, should a block add one anyway, not run; nor are the libFuzzer runs
+# (fuzz_build, fuzz_run_*: their own ASan+UBSan build, already run by
+# test-native) - the corpus replays (fuzz_replay_*) do run.
 ASAN_BUILD ?= $(or $(TMPDIR),/tmp)/incore-asan-$(shell printf '%s' '$(CURDIR)' | cksum | cut -d' ' -f1)
-NOT_UNDER_SANITIZERS = ^(test_ct(_.*)?|ct_.*)$$
+NOT_UNDER_SANITIZERS = ^(test_ct(_.*)?|ct_.*|fuzz_build|fuzz_run_.*)$$
 SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1:strict_string_checks=1 \
                 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
