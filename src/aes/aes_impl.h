@@ -39,6 +39,17 @@ typedef struct ic_aes_ops {
  * block operations; they check arguments themselves.                    */
 const ic_aes_ops *ic_aes_key_ops(const ic_aes_key *k);
 
+/* 10, 12 or 14 (FIPS 197 5: Nr = Nk + 6), in one compare: r - 10 is
+ * 0, 2 or 4 exactly when it is even and at most 4. */
+#define IC_AES_ROUNDS_OK(r) (((unsigned)(r) - 10u) <= 4u && ((r) & 1u) == 0)
+
+/* The same for a key that an entry point has already checked with
+ * ic_aes_key_ops (GCM's inner steps, the stitched hooks): one load. */
+static inline const ic_aes_ops *ic_aes_ops_of(const ic_aes_key *k)
+{
+    return (const ic_aes_ops *)ic_impls_aes[k->impl].ops;
+}
+
 /* One ops table per backend file, listed in ic_impls_aes (aes.c). */
 extern const ic_aes_ops ic_aes_ct64_ops;   /* aes_ct64.c: portable, bitsliced */
 

@@ -43,7 +43,7 @@ extern const ic_aes_ops ic_aes_p8_ops;
  * above and a POWER8 GCM may run the rounds on it directly. */
 static inline int aes_ppc_key_native(const ic_aes_key *k)
 {
-    return ic_aes_key_ops(k) == &ic_aes_p8_ops;
+    return ic_aes_ops_of(k) == &ic_aes_p8_ops;   /* k checked by the caller */
 }
 
 #if defined(__CRYPTO__) && defined(__VSX__)

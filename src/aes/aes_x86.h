@@ -52,7 +52,7 @@ extern const ic_aes_ops ic_aes_vaes_ops;  /* aes_x86_vaes.c: VAES, 256-bit   */
  * above (the stitched GCM checks this before running rounds itself). */
 static inline int aes_x86_key_native(const ic_aes_key *k)
 {
-    const ic_aes_ops *ops = ic_aes_key_ops(k);
+    const ic_aes_ops *ops = ic_aes_ops_of(k);   /* k checked by the caller */
     return ops == &ic_aes_ni_ops || ops == &ic_aes_vaes_ops;
 }
 

@@ -54,11 +54,13 @@ static const ic_ghash_ops *gh(const ic_gcm_ctx *c)
     return (const ic_ghash_ops *)ic_impls_ghash[c->ghash.impl].ops;
 }
 
+#define NIMPLS_GHASH (sizeof ic_impls_ghash / sizeof ic_impls_ghash[0])
+
 const ic_ghash_ops *ic_ghash_key_ops(const ic_ghash_key *hk)
 {
-    if (hk == NULL || hk->check != IC_CHECK_GHASH)
+    if (hk == NULL || hk->check != IC_CHECK_GHASH || hk->impl >= NIMPLS_GHASH)
         return NULL;
-    return (const ic_ghash_ops *)IC_IMPL_OPS(ghash, hk->impl);
+    return (const ic_ghash_ops *)ic_impls_ghash[hk->impl].ops;
 }
 
 /* SP 800-38D section 5.2.1.2: 128, 120, 112, 104, 96 bits, and 64 or 32
@@ -124,7 +126,7 @@ static void gcm_absorb_lengths(ic_gcm_ctx *c, uint64_t abytes, uint64_t bbytes)
  * whole blocks through ctr32, then one more keystream block for a tail. */
 static void gcm_ctr_xor(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
 {
-    const ic_aes_ops *a = (const ic_aes_ops *)ic_impls_aes[c->aes.impl].ops;
+    const ic_aes_ops *a = ic_aes_ops_of(&c->aes);
     while (len != 0 && c->kslen != 0) {
         *out++ = *in++ ^ c->ks[16 - c->kslen];
         c->kslen--;
@@ -158,8 +160,12 @@ void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h
  * it is used (IC_ERR_STATE). */
 static int gcm_ready(const ic_gcm_ctx *c)
 {
-    return ic_aes_key_ops(&c->aes) != NULL && ic_ghash_key_ops(&c->ghash) != NULL &&
-           c->state >= GCM_IDLE && c->state <= GCM_DEC && c->buflen < 16 && c->kslen <= 16;
+    /* ic_aes_key_ops and ic_ghash_key_ops, inline and folded into one
+     * branch: every streaming call runs this */
+    return (c->aes.check == IC_CHECK_AES) & (c->aes.impl < ic_nimpls_aes) &
+           IC_AES_ROUNDS_OK(c->aes.rounds) & (c->ghash.check == IC_CHECK_GHASH) &
+           (c->ghash.impl < NIMPLS_GHASH) & ((unsigned)c->state <= GCM_DEC) & (c->buflen < 16) &
+           (c->kslen <= 16);
 }
 
 /* Forget the current message but keep the key.  Only the message's
@@ -216,7 +222,7 @@ int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen)
     if (r != IC_OK)
         return r;
     /* Hash subkey H = E(K, 0^128) (section 7.1 step 1). */
-    ic_aes_key_ops(&c->aes)->ecb_enc(&c->aes, h, h, 1);
+    ic_aes_ops_of(&c->aes)->ecb_enc(&c->aes, h, h, 1);
     gi = ic_impl_index(IC_PRIM_GHASH);
     g = (const ic_ghash_ops *)IC_IMPL_OPS(ghash, gi);
     g->init(&c->ghash, h);
@@ -262,7 +268,7 @@ int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
 
     /* E(K, J0) masks the tag (step 6); the plaintext's counter blocks
      * start at inc32(J0) (step 3). */
-    ic_aes_key_ops(&c->aes)->ecb_enc(&c->aes, c->ekj0, j0, 1);
+    ic_aes_ops_of(&c->aes)->ecb_enc(&c->aes, c->ekj0, j0, 1);
     memcpy(c->ctr, j0, 12);
     ic_store32_be(c->ctr + 12, ic_load32_be(j0 + 12) + 1);
     if (ivlen != IC_GCM_IV_SIZE)

@@ -39,33 +39,28 @@ GX_INLINE __m128i gx_xor(__m128i a, __m128i b) { return _mm_xor_si128(a, b); }
 GX_INLINE __m128i gx_loadu(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
 GX_INLINE void gx_storeu(uint8_t *p, __m128i v) { _mm_storeu_si128((__m128i *)(void *)p, v); }
 
-/* The counter, byte-reversed (see the top of the file), and round key 0. */
-typedef struct { __m128i c, rk0; } gx_ctr;
-#define GX_CTR gx_ctr
-
-/* pub is not needed: the 8-block batches add and swap every block anyway. */
-GX_INLINE void gx_ctr_init(gx_ctr *c, const uint8_t ctr[16], const __m128i *rk, int pub)
+/* The counter, byte-reversed (see the top of the file); pub is not
+ * needed: the 8-block batches add and swap every block anyway, with no
+ * branch on the counter (gcm_x86_stitch.h). */
+GX_INLINE __m128i gx_ctr_init(const uint8_t ctr[16], int pub) { (void)pub; return gh_load(ctr); }
+GX_INLINE __m128i gx_ctr_w0(const uint8_t ctr[16], const __m128i *rk, int pub)
 {
+    (void)ctr;
     (void)pub;
-    c->c = gh_load(ctr);
-    c->rk0 = _mm_load_si128(rk);
+    return _mm_load_si128(rk);
 }
+GX_INLINE __m128i gx_ctr_next(__m128i c, int pub) { (void)pub; return _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, GX_NBLK)); }
+GX_INLINE void gx_ctr_done(uint8_t ctr[16], __m128i c, int pub) { (void)pub; gh_store(ctr, c); }
 
 /* Counter blocks c + 0 .. c + 7 (reflected form), back in the standard
- * byte order and whitened with round key 0; the counter one batch on.
- * No branch on the counter (gcm_x86_stitch.h). */
-GX_INLINE void gx_counters(__m128i s[8], gx_ctr *c)
+ * byte order and whitened with round key 0. */
+GX_INLINE void gx_counters(__m128i s[8], __m128i c, __m128i rk0, int pub)
 {
+    (void)pub;
     const __m128i bs = gh_bswap_mask();
 #pragma GCC unroll 8
     for (int i = 0; i < GX_NBLK; i++)
-        s[i] = _mm_xor_si128(_mm_shuffle_epi8(_mm_add_epi32(c->c, _mm_set_epi32(0, 0, 0, i)), bs), c->rk0);
-    c->c = _mm_add_epi32(c->c, _mm_set_epi32(0, 0, 0, GX_NBLK));
-}
-
-GX_INLINE void gx_ctr_done(gx_ctr *c, uint8_t ctr[16])
-{
-    gh_store(ctr, c->c);
+        s[i] = _mm_xor_si128(_mm_shuffle_epi8(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, i)), bs), rk0);
 }
 
 GX_INLINE void gx_acc_zero(gh_acc *a) { gh_acc_zero(a); }

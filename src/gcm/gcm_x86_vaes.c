@@ -63,26 +63,49 @@ GX_INLINE void gx_storeu(uint8_t *p, __m256i v) { _mm256_storeu_si256((__m256i *
  * register is known here: the carry of a big-endian add runs the wrong
  * way through every native lane).                                      */
 /*
- * With a 12-byte IV the counter is public (J0 = IV || 1), and the carry-free
- * shortcut comes back for the batches whose last counter byte does not wrap
- * (15 in 16): the blocks then differ from the first pair only in byte 15,
- * so one shuffle, an add on that byte (the top byte of dword 3 of a lane)
- * and the whitening XOR make them.  The branch is on pub first, which is
- * 0 for every other IV length, so a key-derived counter is never looked
- * at (the ct_msan test runs both).                                        */
-typedef struct { __m256i v, p, j, rk0; int pub; } gx_ctr;
-#define GX_CTR gx_ctr
-
-GX_INLINE void gx_ctr_init(gx_ctr *c, const uint8_t ctr[16], const __m128i *rk, int pub)
+ * With a 12-byte IV the counter is public (J0 = IV || 1) and the hook gets
+ * IC_GCM_HOOK_CTR_PUBLIC: that loop is a separate instance (pub is a
+ * compile-time constant, gcm_x86_stitch.h) running the carry-free shortcut
+ * of before issue 8.  Its counter is kept byte-reversed in both lanes (lane
+ * 1 one ahead), so the inc32 tail is the low dword of each lane; when the
+ * last counter byte does not wrap in the batch (15 batches in 16) the
+ * blocks differ from the first pair only in byte 15, and one shuffle, an
+ * add on that byte (the top byte of dword 3 of a lane) and the whitening
+ * XOR make them; otherwise each pair is added in that form and swapped.
+ * The instance for every other IV length never looks at the counter.
+ * Either way the state is two registers: a = v or the reflected counter,
+ * b = p or round key 0.                                                   */
+GX_INLINE __m256i gx_ctr_init(const uint8_t ctr[16], int pub)
 {
+    if (pub)   /* lane 0: the counter, lane 1: the counter + 1, reflected */
+        return _mm256_add_epi32(_mm256_broadcastsi128_si256(gh_load(ctr)), _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0));
     uint32_t n = ic_load32_be(ctr + 12);
-    __m128i j = _mm_insert_epi32(_mm_loadu_si128((const __m128i *)(const void *)ctr), 0, 3);
-    c->v = _mm256_set_epi32((int)(n + 7), (int)(n + 5), (int)(n + 3), (int)(n + 1),
+    return _mm256_set_epi32((int)(n + 7), (int)(n + 5), (int)(n + 3), (int)(n + 1),
                             (int)(n + 6), (int)(n + 4), (int)(n + 2), (int)n);
-    c->p = _mm256_broadcastsi128_si256(_mm_xor_si128(j, _mm_load_si128(rk)));
-    c->j = _mm256_broadcastsi128_si256(j);
-    c->rk0 = _mm256_broadcastsi128_si256(_mm_load_si128(rk));
-    c->pub = pub;
+}
+
+/* Round key 0 (pub), or p = (J || 0) ^ round key 0. */
+GX_INLINE __m256i gx_ctr_w0(const uint8_t ctr[16], const __m128i *rk, int pub)
+{
+    if (pub)
+        return _mm256_broadcastsi128_si256(_mm_load_si128(rk));
+    __m128i j = _mm_insert_epi32(_mm_loadu_si128((const __m128i *)(const void *)ctr), 0, 3);
+    return _mm256_broadcastsi128_si256(_mm_xor_si128(j, _mm_load_si128(rk)));
+}
+
+GX_INLINE __m256i gx_ctr_next(__m256i c, int pub)
+{
+    return pub ? _mm256_add_epi32(c, _mm256_set_epi32(0, 0, 0, GX_NBLK, 0, 0, 0, GX_NBLK))
+               : _mm256_add_epi32(c, _mm256_set1_epi32(GX_NBLK));
+}
+
+/* The next batch's first counter: dword 0 of c, in either form. */
+GX_INLINE void gx_ctr_done(uint8_t ctr[16], __m256i c, int pub)
+{
+    if (pub)
+        gh_store(ctr, _mm256_castsi256_si128(c));
+    else
+        ic_store32_be(ctr + 12, (uint32_t)_mm256_extract_epi32(c, 0));
 }
 
 /* PSHUFB controls, row d: dword d of each lane to bytes 12..15, reversed,
@@ -96,37 +119,41 @@ static const int8_t gx_pick[4][32] __attribute__((aligned(32))) = {
     { GX_PICK_ROW(2), GX_PICK_ROW(2) }, { GX_PICK_ROW(3), GX_PICK_ROW(3) },
 };
 
-GX_INLINE void gx_counters(__m256i s[8], gx_ctr *c)
+/* The public counter's batch (the branch is on the IV's counter only). */
+GX_INLINE void gx_counters_pub(__m256i s[8], __m256i c, __m256i rk0)
 {
+    const __m256i bs = _mm256_broadcastsi128_si256(gh_bswap_mask());
+    if ((_mm_cvtsi128_si32(_mm256_castsi256_si128(c)) & 0xff) <= 0x100 - GX_NBLK) {
+        __m256i base = _mm256_shuffle_epi8(c, bs);
+#pragma GCC unroll 8
+        for (int i = 0; i < 8; i++) {
+            __m256i d = _mm256_set_epi32(2 * i << 24, 0, 0, 0, 2 * i << 24, 0, 0, 0);
+            s[i] = _mm256_xor_si256(_mm256_add_epi32(base, d), rk0);
+        }
+        return;
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++) {
+        __m256i ci = _mm256_add_epi32(c, _mm256_set_epi32(0, 0, 0, 2 * i, 0, 0, 0, 2 * i));
+        s[i] = _mm256_xor_si256(_mm256_shuffle_epi8(ci, bs), rk0);
+    }
+}
+
+GX_INLINE void gx_counters(__m256i s[8], __m256i c, __m256i w0, int pub)
+{
+    if (pub) {
+        gx_counters_pub(s, c, w0);
+        return;
+    }
     const int8_t (*pick)[32] = gx_pick;
     __asm__("" : "+r"(pick));
-    if (c->pub) {
-        if (((uint32_t)_mm256_cvtsi256_si32(c->v) & 0xff) <= 0x100 - GX_NBLK) {
-            __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)pick[0]);
-            __m256i base = _mm256_xor_si256(_mm256_shuffle_epi8(c->v, ctl), c->j);
-#pragma GCC unroll 8
-            for (int i = 0; i < 8; i++) {
-                __m256i d = _mm256_set_epi32(2 * i << 24, 0, 0, 0, 2 * i << 24, 0, 0, 0);
-                s[i] = _mm256_xor_si256(_mm256_add_epi32(base, d), c->rk0);
-            }
-            c->v = _mm256_add_epi32(c->v, _mm256_set1_epi32(GX_NBLK));
-            return;
-        }
-    }
-    __m256i w = _mm256_add_epi32(c->v, _mm256_set1_epi32(8));
+    __m256i w = _mm256_add_epi32(c, _mm256_set1_epi32(8));
 #pragma GCC unroll 4
     for (int i = 0; i < 4; i++) {
         __m256i ctl = _mm256_load_si256((const __m256i *)(const void *)pick[i]);
-        s[i] = _mm256_xor_si256(_mm256_shuffle_epi8(c->v, ctl), c->p);
-        s[i + 4] = _mm256_xor_si256(_mm256_shuffle_epi8(w, ctl), c->p);
+        s[i] = _mm256_xor_si256(_mm256_shuffle_epi8(c, ctl), w0);
+        s[i + 4] = _mm256_xor_si256(_mm256_shuffle_epi8(w, ctl), w0);
     }
-    c->v = _mm256_add_epi32(c->v, _mm256_set1_epi32(GX_NBLK));
-}
-
-/* The next batch's first counter is dword 0 of v. */
-GX_INLINE void gx_ctr_done(gx_ctr *c, uint8_t ctr[16])
-{
-    ic_store32_be(ctr + 12, (uint32_t)_mm256_extract_epi32(c->v, 0));
 }
 
 GX_INLINE void gx_acc_zero(gh256_acc *a) { gh256_acc_zero(a); }
@@ -163,7 +190,7 @@ GX_INLINE void gx_mul(gh256_acc *a, const ghash_x86_key *gk, const uint8_t *p, i
 size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                           uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    if (ic_aes_key_ops(k) != &ic_aes_vaes_ops)
+    if (ic_aes_ops_of(k) != &ic_aes_vaes_ops)      /* k checked by gcm.c */
         return ic_gcm_x86_ni_crypt(k, hk, flags, ctr, y, out, in, nblocks);
     return gx_crypt(k, ghash_x86_key_of(hk), flags, ctr, y, out, in, nblocks);
 }
