@@ -185,7 +185,7 @@ int ic_xchacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce
         return IC_ERR_STATE;
     if (nonce == NULL)
         return IC_ERR_NULL;
-    ic_chacha20_c_hchacha20(subkey, c->key, nonce);
+    ic_chacha20_hchacha(cp_ops(c), subkey, c->key, nonce);
     memset(n12, 0, 4);
     memcpy(n12 + 4, nonce + 16, 8);
     cp_begin(c, subkey, n12);
