@@ -48,6 +48,11 @@ extern const ic_poly1305_ops ic_poly1305_c64_ops;
 #endif
 extern const ic_poly1305_ops ic_poly1305_c32_ops;
 
+/* x86-64 vector backends (poly1305_x86_avx2.c, poly1305_x86_avx512.c). */
+#if defined(__x86_64__) && defined(IC_POLY1305_HAVE_C64)
+extern const ic_poly1305_ops ic_poly1305_avx2_ops, ic_poly1305_avx512_ops;
+#endif
+
 /* ic_poly1305_init for arguments already checked (the AEAD's one-time key
  * from its block 0): cannot fail. */
 void ic_poly1305_setkey(ic_poly1305_ctx *ctx, const uint8_t key[32]);

@@ -1,0 +1,44 @@
+/*
+ * poly1305_x86_avx2.c - Poly1305 with AVX2, 4 lanes of five 26-bit limbs:
+ * the "avx2" entry of ic_impls_poly1305.
+ *
+ * The algorithm (complete 4-decimation Horner over a message logically
+ * prefixed with zero blocks, seed 003) and its bounds are in
+ * poly1305_x86_vec.h; this file only says what a vector is.  A group is
+ * 64 bytes, two 256-bit loads unpacked into lanes holding blocks 0, 2, 1,
+ * 3.  Runs of fewer than PV_MIN_BLOCKS blocks use the radix-2^64 scalar
+ * code, which wins there (crossover measured, docs/benchmarks.md).
+ */
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+
+#define PV __m256i
+#define PV_L 4
+#define PV_FN(name) poly1305_avx2_##name
+#define PV_MIN_BLOCKS 16
+#define PV_ADD _mm256_add_epi64
+#define PV_MUL _mm256_mul_epu32
+#define PV_AND _mm256_and_si256
+#define PV_OR _mm256_or_si256
+#define PV_SRL _mm256_srli_epi64
+#define PV_SLL _mm256_slli_epi64
+#define PV_SET1(v) _mm256_set1_epi64x((long long)(v))
+#define PV_LOADU(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define PV_STOREU(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
+#define PV_LOAD32(p) _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define PV_MSG(p, lo, hi) do {                                        \
+        __m256i x_ = PV_LOADU(p), y_ = PV_LOADU((p) + 32);            \
+        lo = _mm256_unpacklo_epi64(x_, y_);                           \
+        hi = _mm256_unpackhi_epi64(x_, y_);                           \
+    } while (0)
+
+#include "poly1305/poly1305_x86_vec.h"
+
+const ic_poly1305_ops ic_poly1305_avx2_ops = {
+    .init = poly1305_avx2_init,
+    .blocks = poly1305_avx2_blocks,
+    .finish = poly1305_avx2_finish,
+};
+
+#endif

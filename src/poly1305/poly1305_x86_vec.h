@@ -1,0 +1,293 @@
+/*
+ * poly1305_x86_vec.h - the vector Poly1305 shared by poly1305_x86_avx2.c
+ * (4 lanes) and poly1305_x86_avx512.c (8 lanes): complete L-decimation
+ * Horner on five 26-bit limbs per lane, after Sarkar / Bhattacharyya,
+ * "Improved SIMD Implementation of Poly1305" (seed 003_63d1d83b02113275.txt).
+ *
+ * The math.  For a run of n blocks c_1..c_n and the accumulator h,
+ *     h' = (h + c_1) r^n + c_2 r^(n-1) + ... + c_n r      (mod p = 2^130-5).
+ * Prefix k = (-n) mod L zero blocks (a zero block in front contributes
+ * nothing; 003 section 4 "logically prepended zeros") and add h to c_1:
+ * the run becomes G = (n + k) / L whole groups of L blocks, and lane j of
+ * group g holds block gL + j.  Each lane then runs Horner in r^L,
+ *     a_j = (((a_j + b_{0,j}) r^L + b_{1,j}) r^L + ... + b_{G-1,j}) r^(L-j)
+ * where only the LAST multiplication uses the per-lane powers r^L, r^(L-1),
+ * .., r^1, and h' is the sum of the lanes.  So every run, whatever its
+ * length, is G vector multiply-accumulates and one horizontal sum: no
+ * scalar head or tail, no re-packing of operands for a ragged end, which
+ * is where 003 gains over Goll and Gueron's incomplete decimation (their
+ * 4x130 multiply runs on whole groups, and a remainder of 1-3 blocks takes
+ * a different path).  The powers r^1..r^L are computed once per key, at
+ * the first run long enough to use them (a one-time AEAD key with a short
+ * message never pays for them).
+ *
+ * Limbs.  A lane holds h (or a block) as five 26-bit limbs in 64-bit
+ * words; VPMULUDQ multiplies the low 32 bits of each word, 26 x 29 bits
+ * (r_j or s_j = 5 r_j: products at 2^130 and above fold with 2^130 = 5 mod
+ * p).  Bounds: limbs of h stay < 2^26 + 2^11 after the carry chain below,
+ * plus a block limb < 2^26 gives < 2^27.01; s_j < 2^28.33; five products
+ * sum below 2^57.7, inside 64 bits.  The carry chain is the interleaved
+ * one of Goll-Gueron (two chains, d0->d1->d2->d3 and d3->d4->d0*5->d1),
+ * which leaves the limbs partially reduced, never exactly; the exact
+ * reduction happens once, in finish.
+ *
+ * State.  The words 0..7 are those of the portable radix-2^64 code
+ * (poly1305_c.c: h0 h1 h2 | r0 r1 s1 | s): runs shorter than PV_MIN_BLOCKS
+ * go to that code, which is faster there (measured: docs/benchmarks.md),
+ * and the vector run converts h from and back to radix 2^64 at its ends.
+ * Word 8 says whether the powers are ready; from byte 128: the limbs of
+ * r^L (8 x 32 bits) and the per-lane final powers (5 limbs x L lanes x 32
+ * bits, in lane order).
+ *
+ * Lane order.  Two loads of L/2 blocks each, unpacked 64-bit-wise inside
+ * 128-bit lanes (VPUNPCK[LH]QDQ), give lane q the block at position
+ * pos(q) = (q odd ? L/2 : 0) + q/2 of the group; rather than permute the
+ * blocks, the final powers are stored in that lane order.
+ *
+ * Constant time: every run executes the same instructions for any key and
+ * message of its length; the lane h goes into and the zero prefix depend
+ * on n only; the final reduction is poly1305_c.c's masked select.
+ *
+ * The includer defines PV (vector type), PV_L (lanes), PV_FN(name),
+ * PV_MIN_BLOCKS and the operations below on 64-bit lanes.
+ */
+#ifndef PV
+#error "include from a backend that defines PV"
+#endif
+
+#include "poly1305/poly1305_impl.h"
+
+#if !defined(IC_POLY1305_HAVE_C64)
+#error "the x86-64 vector Poly1305 needs the radix-2^64 code (unsigned __int128)"
+#endif
+
+#define PV_INLINE static inline __attribute__((always_inline))
+#define PV_M26 UINT64_C(0x3ffffff)
+
+enum { PV_W_READY = 8, PV_B_RL = 128, PV_B_FIN = 160, PV_B_END = PV_B_FIN + 5 * 4 * PV_L };
+_Static_assert(PV_B_END <= IC_POLY1305_STATE_SIZE, "state area too small");
+
+typedef unsigned __int128 pv_u128;
+
+/* ---- scalar helpers (once per key / per run) ------------------------------ */
+
+/* 130-bit value h0 + h1 2^64 + h2 2^128 (h2 <= 3) as five 26-bit limbs. */
+PV_INLINE void PV_FN(split)(uint64_t l[5], uint64_t h0, uint64_t h1, uint64_t h2)
+{
+    l[0] = h0 & PV_M26;
+    l[1] = (h0 >> 26) & PV_M26;
+    l[2] = (h0 >> 52 | h1 << 12) & PV_M26;
+    l[3] = (h1 >> 14) & PV_M26;
+    l[4] = h1 >> 40 | h2 << 24;
+}
+
+/* x = x r mod p, fully reduced (x < p on return), on radix 2^64 words with
+ * the clamped r: the step of poly1305_c.c, then its conditional
+ * subtraction of p, kept to 130 bits. */
+static void PV_FN(mulr)(uint64_t x[3], const uint64_t *st)
+{
+    const uint64_t r0 = st[3], r1 = st[4], s1 = st[5];
+    uint64_t h0 = x[0], h1 = x[1], h2 = x[2];
+    pv_u128 d0 = (pv_u128)h0 * r0 + (pv_u128)h1 * s1;
+    pv_u128 d1 = (pv_u128)h0 * r1 + (pv_u128)h1 * r0 + h2 * s1;
+    uint64_t d2 = h2 * r0;
+    h0 = (uint64_t)d0;
+    d1 += (uint64_t)(d0 >> 64);
+    h1 = (uint64_t)d1;
+    d2 += (uint64_t)(d1 >> 64);
+    h2 = d2 & 3;
+    pv_u128 t = (pv_u128)h0 + ((d2 >> 2) + (d2 & ~(uint64_t)3));
+    h0 = (uint64_t)t;
+    t = (pv_u128)h1 + (uint64_t)(t >> 64);
+    h1 = (uint64_t)t;
+    h2 += (uint64_t)(t >> 64);
+    /* h < 2p: g = h + 5 - 2^130 is h - p, taken when it is >= 0 */
+    t = (pv_u128)h0 + 5;
+    uint64_t g0 = (uint64_t)t;
+    t = (pv_u128)h1 + (uint64_t)(t >> 64);
+    uint64_t g1 = (uint64_t)t, g2 = h2 + (uint64_t)(t >> 64);
+    uint64_t use_g = 0 - ((g2 >> 2) & 1);
+    x[0] = (h0 & ~use_g) | (g0 & use_g);
+    x[1] = (h1 & ~use_g) | (g1 & use_g);
+    x[2] = (h2 & ~use_g) | (g2 & 3 & use_g);
+}
+
+PV_INLINE unsigned PV_FN(pos)(unsigned q) { return (q & 1) * (PV_L / 2) + q / 2; }
+
+/* r^1..r^L as limbs: r^L for the loop, r^(L - pos(q)) for lane q of the
+ * final multiplication. */
+static void PV_FN(powers)(uint64_t *st)
+{
+    uint64_t x[3] = { st[3], st[4], 0 }, l[5];
+    uint32_t fin[5][PV_L], rl[8] = { 0 };
+    for (unsigned e = 1; e <= PV_L; e++) {
+        if (e > 1)
+            PV_FN(mulr)(x, st);
+        PV_FN(split)(l, x[0], x[1], x[2]);
+        for (unsigned q = 0; q < PV_L; q++)
+            if (PV_L - PV_FN(pos)(q) == e)
+                for (int i = 0; i < 5; i++)
+                    fin[i][q] = (uint32_t)l[i];
+    }
+    for (int i = 0; i < 5; i++)
+        rl[i] = (uint32_t)l[i];
+    memcpy((uint8_t *)st + PV_B_RL, rl, sizeof rl);
+    memcpy((uint8_t *)st + PV_B_FIN, fin, sizeof fin);
+    st[PV_W_READY] = 1;
+    ic_wipe(x, sizeof x);
+    ic_wipe(l, sizeof l);
+    ic_wipe(fin, sizeof fin);
+    ic_wipe(rl, sizeof rl);
+}
+
+/* ---- vector pieces ------------------------------------------------------- */
+
+/* h += one group of L blocks at p (lane q: block pos(q)), hib = the 2^128
+ * bit as 1 << 24 in limb 4 (0 in a lane that holds a prefixed zero). */
+PV_INLINE void PV_FN(absorb)(PV h[5], const uint8_t *p, PV hib)
+{
+    const PV m26 = PV_SET1(PV_M26);
+    PV lo, hi;
+    PV_MSG(p, lo, hi);
+    h[0] = PV_ADD(h[0], PV_AND(lo, m26));
+    h[1] = PV_ADD(h[1], PV_AND(PV_SRL(lo, 26), m26));
+    h[2] = PV_ADD(h[2], PV_AND(PV_OR(PV_SRL(lo, 52), PV_SLL(hi, 12)), m26));
+    h[3] = PV_ADD(h[3], PV_AND(PV_SRL(hi, 14), m26));
+    h[4] = PV_ADD(h[4], PV_OR(PV_SRL(hi, 40), hib));
+}
+
+/* h = h r lane by lane (r, and s = 5 r in s[1..4]), then the carry chain. */
+PV_INLINE void PV_FN(mul)(PV h[5], const PV r[5], const PV s[5])
+{
+    PV d0 = PV_ADD(PV_ADD(PV_MUL(h[0], r[0]), PV_MUL(h[1], s[4])),
+                   PV_ADD(PV_ADD(PV_MUL(h[2], s[3]), PV_MUL(h[3], s[2])), PV_MUL(h[4], s[1])));
+    PV d1 = PV_ADD(PV_ADD(PV_MUL(h[0], r[1]), PV_MUL(h[1], r[0])),
+                   PV_ADD(PV_ADD(PV_MUL(h[2], s[4]), PV_MUL(h[3], s[3])), PV_MUL(h[4], s[2])));
+    PV d2 = PV_ADD(PV_ADD(PV_MUL(h[0], r[2]), PV_MUL(h[1], r[1])),
+                   PV_ADD(PV_ADD(PV_MUL(h[2], r[0]), PV_MUL(h[3], s[4])), PV_MUL(h[4], s[3])));
+    PV d3 = PV_ADD(PV_ADD(PV_MUL(h[0], r[3]), PV_MUL(h[1], r[2])),
+                   PV_ADD(PV_ADD(PV_MUL(h[2], r[1]), PV_MUL(h[3], r[0])), PV_MUL(h[4], s[4])));
+    PV d4 = PV_ADD(PV_ADD(PV_MUL(h[0], r[4]), PV_MUL(h[1], r[3])),
+                   PV_ADD(PV_ADD(PV_MUL(h[2], r[2]), PV_MUL(h[3], r[1])), PV_MUL(h[4], r[0])));
+    const PV m26 = PV_SET1(PV_M26);
+    PV c;
+    c = PV_SRL(d0, 26); d0 = PV_AND(d0, m26); d1 = PV_ADD(d1, c);
+    c = PV_SRL(d3, 26); d3 = PV_AND(d3, m26); d4 = PV_ADD(d4, c);
+    c = PV_SRL(d1, 26); d1 = PV_AND(d1, m26); d2 = PV_ADD(d2, c);
+    c = PV_SRL(d4, 26); d4 = PV_AND(d4, m26); d0 = PV_ADD(d0, PV_ADD(c, PV_SLL(c, 2)));
+    c = PV_SRL(d2, 26); d2 = PV_AND(d2, m26); d3 = PV_ADD(d3, c);
+    c = PV_SRL(d0, 26); d0 = PV_AND(d0, m26); d1 = PV_ADD(d1, c);
+    c = PV_SRL(d3, 26); d3 = PV_AND(d3, m26); d4 = PV_ADD(d4, c);
+    h[0] = d0; h[1] = d1; h[2] = d2; h[3] = d3; h[4] = d4;
+}
+
+/* r (broadcast or per lane) and s = 5 r from 32-bit limbs at p, lane-wise
+ * (per_lane) or one value for all lanes. */
+PV_INLINE void PV_FN(load_r)(PV r[5], PV s[5], const uint8_t *p, int per_lane)
+{
+    for (int i = 0; i < 5; i++) {
+        if (per_lane)
+            r[i] = PV_LOAD32(p + 4 * PV_L * i);
+        else {
+            uint32_t v;
+            memcpy(&v, p + 4 * i, 4);
+            r[i] = PV_SET1(v);
+        }
+        s[i] = PV_ADD(r[i], PV_SLL(r[i], 2));
+    }
+}
+
+/* ---- the backend ops ------------------------------------------------------ */
+
+static void PV_FN(init)(uint64_t *st, const uint8_t key[32])
+{
+    ic_poly1305_c64_ops.init(st, key);
+    st[PV_W_READY] = 0;
+}
+
+static void PV_FN(blocks)(uint64_t *st, const uint8_t *in, size_t n, unsigned hibit)
+{
+    if (n < PV_MIN_BLOCKS) {
+        ic_poly1305_c64_ops.blocks(st, in, n, hibit);
+        return;
+    }
+    if (st[PV_W_READY] != 1)
+        PV_FN(powers)(st);
+
+    size_t groups = (n + PV_L - 1) / PV_L;
+    unsigned k = (unsigned)(groups * PV_L - n);       /* prefixed zero blocks */
+    _Alignas(64) uint64_t lanes[5][PV_L];
+    _Alignas(64) uint64_t hibs[PV_L];
+    _Alignas(64) uint8_t first[16 * PV_L];
+    uint64_t l[5];
+    PV h[5], rl[5], sl[5], rf[5], sf[5];
+
+    PV_FN(load_r)(rl, sl, (const uint8_t *)st + PV_B_RL, 0);
+    PV_FN(load_r)(rf, sf, (const uint8_t *)st + PV_B_FIN, 1);
+
+    /* h goes into the lane of the first real block, position k; the lanes
+     * of the prefixed zeros get neither data nor the 2^128 bit */
+    PV_FN(split)(l, st[0], st[1], st[2]);
+    memset(lanes, 0, sizeof lanes);
+    for (unsigned q = 0; q < PV_L; q++) {
+        if (PV_FN(pos)(q) == k)
+            for (int i = 0; i < 5; i++)
+                lanes[i][q] = l[i];
+        hibs[q] = PV_FN(pos)(q) >= k ? (uint64_t)hibit << 24 : 0;
+    }
+    for (int i = 0; i < 5; i++)
+        h[i] = PV_LOADU(lanes[i]);
+    const PV hib = PV_SET1((uint64_t)hibit << 24);
+
+    const uint8_t *p = in;
+    if (k != 0) {
+        memset(first, 0, 16 * k);
+        memcpy(first + 16 * k, in, 16 * (PV_L - k));
+        p = first;
+    }
+    PV_FN(absorb)(h, p, PV_LOADU(hibs));
+    in += 16 * (PV_L - k);
+    if (groups == 1) {
+        PV_FN(mul)(h, rf, sf);
+    } else {
+        PV_FN(mul)(h, rl, sl);
+        for (size_t g = 2; g < groups; g++, in += 16 * PV_L) {
+            PV_FN(absorb)(h, in, hib);
+            PV_FN(mul)(h, rl, sl);
+        }
+        PV_FN(absorb)(h, in, hib);
+        PV_FN(mul)(h, rf, sf);
+    }
+
+    /* sum of the lanes (limbs < L (2^26 + 2^11) < 2^30), to radix 2^64 */
+    for (int i = 0; i < 5; i++) {
+        PV_STOREU(lanes[i], h[i]);
+        l[i] = 0;
+        for (unsigned q = 0; q < PV_L; q++)
+            l[i] += lanes[i][q];
+    }
+    pv_u128 a = (pv_u128)l[0] + ((pv_u128)l[1] << 26) + ((pv_u128)l[2] << 52);
+    uint64_t h0 = (uint64_t)a;
+    a = (a >> 64) + ((pv_u128)l[3] << 14) + ((pv_u128)l[4] << 40);
+    uint64_t h1 = (uint64_t)a, h2 = (uint64_t)(a >> 64);
+    /* fold the bits at 2^130 and up (2^130 = 5): h2 <= 4 afterwards, as
+     * poly1305_c.c's blocks and finish expect */
+    uint64_t q5 = (h2 >> 2) * 5;
+    h2 &= 3;
+    a = (pv_u128)h0 + q5;
+    st[0] = (uint64_t)a;
+    a = (pv_u128)h1 + (uint64_t)(a >> 64);
+    st[1] = (uint64_t)a;
+    st[2] = h2 + (uint64_t)(a >> 64);
+
+    ic_wipe(lanes, sizeof lanes);
+    ic_wipe(l, sizeof l);
+    if (k != 0)
+        ic_wipe(first, sizeof first);
+}
+
+static void PV_FN(finish)(uint64_t *st, uint8_t tag[16])
+{
+    ic_poly1305_c64_ops.finish(st, tag);            /* wipes words 0..7 */
+    ic_wipe(st + 8, PV_B_END - 64);
+}
