@@ -15,6 +15,7 @@
  * where the compiler has a 128-bit type and radix 2^26 otherwise. */
 const ic_impl ic_impls_poly1305[] = {
 #if defined(__x86_64__) && defined(IC_POLY1305_HAVE_C64)
+    { "avx512ifma", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512IFMA) | IC_F(IC_CPU_AVX2), &ic_poly1305_ifma_ops },
     { "avx512", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX2), &ic_poly1305_avx512_ops },
     { "avx2", IC_F(IC_CPU_AVX2), &ic_poly1305_avx2_ops },
 #endif

@@ -48,9 +48,10 @@ extern const ic_poly1305_ops ic_poly1305_c64_ops;
 #endif
 extern const ic_poly1305_ops ic_poly1305_c32_ops;
 
-/* x86-64 vector backends (poly1305_x86_avx2.c, poly1305_x86_avx512.c). */
+/* x86-64 vector backends (poly1305_x86_avx2.c, poly1305_x86_avx512.c,
+ * poly1305_x86_ifma.c). */
 #if defined(__x86_64__) && defined(IC_POLY1305_HAVE_C64)
-extern const ic_poly1305_ops ic_poly1305_avx2_ops, ic_poly1305_avx512_ops;
+extern const ic_poly1305_ops ic_poly1305_avx2_ops, ic_poly1305_avx512_ops, ic_poly1305_ifma_ops;
 #endif
 
 /* ic_poly1305_init for arguments already checked (the AEAD's one-time key
