@@ -12,11 +12,12 @@
 #if defined(__x86_64__)
 
 #include <immintrin.h>
+#include <stdint.h>
 
 #define PV __m256i
 #define PV_L 4
 #define PV_FN(name) poly1305_avx2_##name
-#define PV_MIN_BLOCKS 16
+#define PV_MIN_BLOCKS 10
 #define PV_ADD _mm256_add_epi64
 #define PV_MUL _mm256_mul_epu32
 #define PV_AND _mm256_and_si256
@@ -32,6 +33,39 @@
         lo = _mm256_unpacklo_epi64(x_, y_);                           \
         hi = _mm256_unpackhi_epi64(x_, y_);                           \
     } while (0)
+
+/* First group: lane q gets block pos(q) - k (dword indices for
+ * VPERMD), lanes of positions below k are cleared (table from pos() and
+ * the unpack order, poly1305_x86_vec.h). */
+static const int32_t first_idx[4][8] = {
+    { 0, 1, 2, 3, 4, 5, 6, 7 }, { 0, 1, 4, 5, 0, 1, 2, 3 },
+    { 0, 1, 0, 1, 0, 1, 4, 5 }, { 0, 1, 0, 1, 0, 1, 0, 1 },
+};
+static const int64_t first_keep[4][4] = {
+    { -1, -1, -1, -1 }, { 0, -1, -1, -1 }, { 0, -1, 0, -1 }, { 0, 0, 0, -1 },
+};
+#define PV_FIRST(p, k, lo, hi) do {                                                      \
+        __m256i i_ = PV_LOADU(first_idx[k]), z_ = PV_LOADU(first_keep[k]);                \
+        PV_MSG(p, lo, hi);                                                                \
+        lo = _mm256_and_si256(_mm256_permutevar8x32_epi32(lo, i_), z_);                  \
+        hi = _mm256_and_si256(_mm256_permutevar8x32_epi32(hi, i_), z_);                  \
+    } while (0)
+
+static inline __attribute__((always_inline)) __m256i pv_masked_set1(unsigned mask, uint64_t v)
+{
+    const __m256i bits = _mm256_setr_epi64x(1, 2, 4, 8);
+    __m256i sel = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x((long long)mask), bits), bits);
+    return _mm256_and_si256(sel, _mm256_set1_epi64x((long long)v));
+}
+#define PV_MASKED_SET1 pv_masked_set1
+
+static inline __attribute__((always_inline)) uint64_t pv_hsum(__m256i v)
+{
+    __m128i t = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    t = _mm_add_epi64(t, _mm_unpackhi_epi64(t, t));
+    return (uint64_t)_mm_cvtsi128_si64(t);
+}
+#define PV_HSUM pv_hsum
 
 #include "poly1305/poly1305_x86_vec.h"
 

@@ -34,6 +34,20 @@
         hi = _mm512_unpackhi_epi64(x_, y_);                           \
     } while (0)
 
+/* First group: lane q gets block pos(q) - k (VPERMQ indices), lanes of
+ * positions below k cleared by the mask (table from pos() and the unpack
+ * order, poly1305_x86_vec.h); shared with poly1305_x86_ifma.c. */
+#include "poly1305/poly1305_x86_first8.h"
+#define PV_FIRST(p, k, lo, hi) do {                                                      \
+        __m512i i_ = _mm512_loadu_si512((const void *)ic_poly1305_first8_idx[k]);         \
+        __mmask8 m_ = (__mmask8)ic_poly1305_first8_keep[k];                               \
+        PV_MSG(p, lo, hi);                                                                \
+        lo = _mm512_maskz_permutexvar_epi64(m_, i_, lo);                                  \
+        hi = _mm512_maskz_permutexvar_epi64(m_, i_, hi);                                  \
+    } while (0)
+#define PV_MASKED_SET1(mask, v) _mm512_maskz_set1_epi64((__mmask8)(mask), (long long)(v))
+#define PV_HSUM(v) ((uint64_t)_mm512_reduce_add_epi64(v))
+
 #include "poly1305/poly1305_x86_vec.h"
 
 const ic_poly1305_ops ic_poly1305_avx512_ops = {

@@ -22,8 +22,9 @@
  * radix 2^26.
  *
  * Bounds: limbs of h < 2^44 + 2^15 after the carry step (h2 < 2^42 +
- * 2^10), plus a block limb (< 2^44, h2's < 2^41) stay < 2^45; r_j < 2^44,
- * s_j < 2^48.33: both inputs below 2^52 as IFMA needs.  Low sums < 3 2^52,
+ * 2^10), plus a block limb (< 2^44, h2's < 2^41) stay < 2^45; r_j < 2^44
+ * + 2^12 (powers partially reduced, poly1305_x86_pow.h), s_j = 20 r_j <
+ * 2^48.4: both inputs below 2^52 as IFMA needs.  Low sums < 3 2^52,
  * high halves < 2^41.4 each; d0 < 2^53.6 + 2^53.7, inside 64 bits.
  *
  * Constant time as the radix-2^26 code: the same instructions for every
@@ -33,11 +34,13 @@
 
 #include <immintrin.h>
 #include "poly1305/poly1305_impl.h"
+#include "poly1305/poly1305_x86_pow.h"
+#include "poly1305/poly1305_x86_first8.h"
 
 #if defined(IC_POLY1305_HAVE_C64)
 
 #define IFMA_INLINE static inline __attribute__((always_inline))
-#define IFMA_MIN_BLOCKS 16
+#define IFMA_MIN_BLOCKS 11
 #define M44 ((UINT64_C(1) << 44) - 1)
 #define M42 ((UINT64_C(1) << 42) - 1)
 
@@ -55,63 +58,38 @@ static void split44(uint64_t l[3], uint64_t h0, uint64_t h1, uint64_t h2)
     l[2] = h1 >> 24 | h2 << 40;
 }
 
-/* x = x r mod p, fully reduced, radix 2^64 (as poly1305_x86_vec.h). */
-static void mulr(uint64_t x[3], const uint64_t *st)
-{
-    const uint64_t r0 = st[3], r1 = st[4], s1 = st[5];
-    uint64_t h0 = x[0], h1 = x[1], h2 = x[2];
-    u128 d0 = (u128)h0 * r0 + (u128)h1 * s1;
-    u128 d1 = (u128)h0 * r1 + (u128)h1 * r0 + h2 * s1;
-    uint64_t d2 = h2 * r0;
-    h0 = (uint64_t)d0;
-    d1 += (uint64_t)(d0 >> 64);
-    h1 = (uint64_t)d1;
-    d2 += (uint64_t)(d1 >> 64);
-    h2 = d2 & 3;
-    u128 t = (u128)h0 + ((d2 >> 2) + (d2 & ~(uint64_t)3));
-    h0 = (uint64_t)t;
-    t = (u128)h1 + (uint64_t)(t >> 64);
-    h1 = (uint64_t)t;
-    h2 += (uint64_t)(t >> 64);
-    t = (u128)h0 + 5;
-    uint64_t g0 = (uint64_t)t;
-    t = (u128)h1 + (uint64_t)(t >> 64);
-    uint64_t g1 = (uint64_t)t, g2 = h2 + (uint64_t)(t >> 64);
-    uint64_t use_g = 0 - ((g2 >> 2) & 1);
-    x[0] = (h0 & ~use_g) | (g0 & use_g);
-    x[1] = (h1 & ~use_g) | (g1 & use_g);
-    x[2] = (h2 & ~use_g) | (g2 & 3 & use_g);
-}
-
 static unsigned pos8(unsigned q) { return (q & 1) * 4 + q / 2; }
 
+/* r^1..r^8 in radix 2^44, partially reduced (limbs < 2^44 + 2^12, the
+ * top one < 2^42: the bounds above allow it), r^8 broadcast and r^(8 -
+ * pos(q)) for lane q. */
 static void powers(uint64_t *st)
 {
-    uint64_t x[3] = { st[3], st[4], 0 }, l[3], r8[4] = { 0 }, fin[3][8];
-    for (unsigned e = 1; e <= 8; e++) {
-        if (e > 1)
-            mulr(x, st);
-        split44(l, x[0], x[1], x[2]);
-        for (unsigned q = 0; q < 8; q++)
-            if (8 - pos8(q) == e)
-                for (int i = 0; i < 3; i++)
-                    fin[i][q] = l[i];
-    }
-    memcpy(r8, l, sizeof l);
+    uint64_t pw[8][3], r8[4] = { 0 }, fin[3][8];
+    pow_table(pw, 8, st[3], st[4]);
+    for (unsigned q = 0; q < 8; q++)
+        for (int i = 0; i < 3; i++)
+            fin[i][q] = pw[8 - pos8(q) - 1][i];
+    memcpy(r8, pw[7], sizeof pw[7]);
     memcpy((uint8_t *)st + B_R8, r8, sizeof r8);
     memcpy((uint8_t *)st + B_FIN, fin, sizeof fin);
     st[W_READY] = 1;
-    ic_wipe(x, sizeof x);
-    ic_wipe(l, sizeof l);
+    ic_wipe(pw, sizeof pw);
     ic_wipe(r8, sizeof r8);
     ic_wipe(fin, sizeof fin);
 }
 
-IFMA_INLINE void absorb(__m512i h[3], const uint8_t *p, __m512i hib)
+/* one group at p split into 64-bit halves, lane q = block pos(q) */
+#define MSG(p, lo, hi) do {                                                        \
+        __m512i x_ = _mm512_loadu_si512((const void *)(p));                        \
+        __m512i y_ = _mm512_loadu_si512((const void *)((p) + 64));                 \
+        lo = _mm512_unpacklo_epi64(x_, y_);                                        \
+        hi = _mm512_unpackhi_epi64(x_, y_);                                        \
+    } while (0)
+
+IFMA_INLINE void absorb(__m512i h[3], __m512i lo, __m512i hi, __m512i hib)
 {
     const __m512i m44 = _mm512_set1_epi64((long long)M44);
-    __m512i x = _mm512_loadu_si512((const void *)p), y = _mm512_loadu_si512((const void *)(p + 64));
-    __m512i lo = _mm512_unpacklo_epi64(x, y), hi = _mm512_unpackhi_epi64(x, y);
     h[0] = _mm512_add_epi64(h[0], _mm512_and_si512(lo, m44));
     h[1] = _mm512_add_epi64(h[1], _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(lo, 44),
                                                                    _mm512_slli_epi64(hi, 20)), m44));
@@ -181,53 +159,45 @@ static void poly1305_ifma_blocks(uint64_t *st, const uint8_t *in, size_t n, unsi
 
     size_t groups = (n + 7) / 8;
     unsigned k = (unsigned)(groups * 8 - n);
-    _Alignas(64) uint64_t lanes[3][8];
-    _Alignas(64) uint64_t hibs[8];
-    _Alignas(64) uint8_t first[128];
     uint64_t l[3];
-    __m512i h[3], r8[3], s8[3], rf[3], sf[3];
+    __m512i h[3], r8[3], s8[3], rf[3], sf[3], lo, hi;
 
     load_r(r8, s8, (const uint8_t *)st + B_R8, 0);
     load_r(rf, sf, (const uint8_t *)st + B_FIN, 1);
+    /* h into the lane of position k; the first group moved k positions up
+     * with zeros below (poly1305_x86_first8.h), nothing copied */
+    unsigned hmask = 0;
+    for (unsigned q = 0; q < 8; q++)
+        hmask |= (unsigned)(pos8(q) == k) << q;
     split44(l, st[0], st[1], st[2]);
-    memset(lanes, 0, sizeof lanes);
-    for (unsigned q = 0; q < 8; q++) {
-        if (pos8(q) == k)
-            for (int i = 0; i < 3; i++)
-                lanes[i][q] = l[i];
-        hibs[q] = pos8(q) >= k ? (uint64_t)hibit << 40 : 0;
-    }
     for (int i = 0; i < 3; i++)
-        h[i] = _mm512_loadu_si512((const void *)lanes[i]);
+        h[i] = _mm512_maskz_set1_epi64((__mmask8)hmask, (long long)l[i]);
     const __m512i hib = _mm512_set1_epi64((long long)((uint64_t)hibit << 40));
 
-    const uint8_t *p = in;
-    if (k != 0) {
-        memset(first, 0, 16 * k);
-        memcpy(first + 16 * k, in, 16 * (8 - k));
-        p = first;
-    }
-    absorb(h, p, _mm512_loadu_si512((const void *)hibs));
+    const __m512i idx = _mm512_loadu_si512((const void *)ic_poly1305_first8_idx[k]);
+    const __mmask8 keep = (__mmask8)ic_poly1305_first8_keep[k];
+    MSG(in, lo, hi);
+    lo = _mm512_maskz_permutexvar_epi64(keep, idx, lo);
+    hi = _mm512_maskz_permutexvar_epi64(keep, idx, hi);
+    absorb(h, lo, hi, _mm512_maskz_mov_epi64(keep, hib));
     in += 16 * (8 - k);
     if (groups == 1) {
         mul(h, rf, sf);
     } else {
         mul(h, r8, s8);
         for (size_t g = 2; g < groups; g++, in += 128) {
-            absorb(h, in, hib);
+            MSG(in, lo, hi);
+            absorb(h, lo, hi, hib);
             mul(h, r8, s8);
         }
-        absorb(h, in, hib);
+        MSG(in, lo, hi);
+        absorb(h, lo, hi, hib);
         mul(h, rf, sf);
     }
 
     /* lanes summed: limbs < 8 (2^44 + 2^15) < 2^48 */
-    for (int i = 0; i < 3; i++) {
-        _mm512_storeu_si512((void *)lanes[i], h[i]);
-        l[i] = 0;
-        for (unsigned q = 0; q < 8; q++)
-            l[i] += lanes[i][q];
-    }
+    for (int i = 0; i < 3; i++)
+        l[i] = (uint64_t)_mm512_reduce_add_epi64(h[i]);
     u128 a = (u128)l[0] + ((u128)l[1] << 44);
     uint64_t h0 = (uint64_t)a;
     a = (a >> 64) + ((u128)l[2] << 24);
@@ -239,11 +209,7 @@ static void poly1305_ifma_blocks(uint64_t *st, const uint8_t *in, size_t n, unsi
     a = (u128)h1 + (uint64_t)(a >> 64);
     st[1] = (uint64_t)a;
     st[2] = h2 + (uint64_t)(a >> 64);
-
-    ic_wipe(lanes, sizeof lanes);
     ic_wipe(l, sizeof l);
-    if (k != 0)
-        ic_wipe(first, sizeof first);
 }
 
 static void poly1305_ifma_finish(uint64_t *st, uint8_t tag[16])

@@ -19,7 +19,7 @@
  * 4x130 multiply runs on whole groups, and a remainder of 1-3 blocks takes
  * a different path).  The powers r^1..r^L are computed once per key, at
  * the first run long enough to use them (a one-time AEAD key with a short
- * message never pays for them).
+ * message never pays for them), in poly1305_x86_pow.h.
  *
  * Limbs.  A lane holds h (or a block) as five 26-bit limbs in 64-bit
  * words; VPMULUDQ multiplies the low 32 bits of each word, 26 x 29 bits
@@ -45,17 +45,21 @@
  * blocks, the final powers are stored in that lane order.
  *
  * Constant time: every run executes the same instructions for any key and
- * message of its length; the lane h goes into and the zero prefix depend
- * on n only; the final reduction is poly1305_c.c's masked select.
+ * message of its length; the lane h goes into, the zero prefix and its
+ * permutation table entry depend on n only; the final reduction is poly1305_c.c's masked select.
  *
  * The includer defines PV (vector type), PV_L (lanes), PV_FN(name),
- * PV_MIN_BLOCKS and the operations below on 64-bit lanes.
+ * PV_MIN_BLOCKS and the operations on 64-bit lanes used below: PV_MSG
+ * (a group split into 64-bit halves), PV_FIRST (the same for the first
+ * group, moved k positions up with zeros below), PV_MASKED_SET1 (a value
+ * in the lanes of a bit mask), PV_HSUM (sum of the lanes).
  */
 #ifndef PV
 #error "include from a backend that defines PV"
 #endif
 
 #include "poly1305/poly1305_impl.h"
+#include "poly1305/poly1305_x86_pow.h"
 
 #if !defined(IC_POLY1305_HAVE_C64)
 #error "the x86-64 vector Poly1305 needs the radix-2^64 code (unsigned __int128)"
@@ -81,49 +85,18 @@ PV_INLINE void PV_FN(split)(uint64_t l[5], uint64_t h0, uint64_t h1, uint64_t h2
     l[4] = h1 >> 40 | h2 << 24;
 }
 
-/* x = x r mod p, fully reduced (x < p on return), on radix 2^64 words with
- * the clamped r: the step of poly1305_c.c, then its conditional
- * subtraction of p, kept to 130 bits. */
-static void PV_FN(mulr)(uint64_t x[3], const uint64_t *st)
-{
-    const uint64_t r0 = st[3], r1 = st[4], s1 = st[5];
-    uint64_t h0 = x[0], h1 = x[1], h2 = x[2];
-    pv_u128 d0 = (pv_u128)h0 * r0 + (pv_u128)h1 * s1;
-    pv_u128 d1 = (pv_u128)h0 * r1 + (pv_u128)h1 * r0 + h2 * s1;
-    uint64_t d2 = h2 * r0;
-    h0 = (uint64_t)d0;
-    d1 += (uint64_t)(d0 >> 64);
-    h1 = (uint64_t)d1;
-    d2 += (uint64_t)(d1 >> 64);
-    h2 = d2 & 3;
-    pv_u128 t = (pv_u128)h0 + ((d2 >> 2) + (d2 & ~(uint64_t)3));
-    h0 = (uint64_t)t;
-    t = (pv_u128)h1 + (uint64_t)(t >> 64);
-    h1 = (uint64_t)t;
-    h2 += (uint64_t)(t >> 64);
-    /* h < 2p: g = h + 5 - 2^130 is h - p, taken when it is >= 0 */
-    t = (pv_u128)h0 + 5;
-    uint64_t g0 = (uint64_t)t;
-    t = (pv_u128)h1 + (uint64_t)(t >> 64);
-    uint64_t g1 = (uint64_t)t, g2 = h2 + (uint64_t)(t >> 64);
-    uint64_t use_g = 0 - ((g2 >> 2) & 1);
-    x[0] = (h0 & ~use_g) | (g0 & use_g);
-    x[1] = (h1 & ~use_g) | (g1 & use_g);
-    x[2] = (h2 & ~use_g) | (g2 & 3 & use_g);
-}
-
 PV_INLINE unsigned PV_FN(pos)(unsigned q) { return (q & 1) * (PV_L / 2) + q / 2; }
 
 /* r^1..r^L as limbs: r^L for the loop, r^(L - pos(q)) for lane q of the
  * final multiplication. */
 static void PV_FN(powers)(uint64_t *st)
 {
-    uint64_t x[3] = { st[3], st[4], 0 }, l[5];
+    uint64_t pw[PV_L][3], l[5];
     uint32_t fin[5][PV_L], rl[8] = { 0 };
+    pow_table(pw, PV_L, st[3], st[4]);
     for (unsigned e = 1; e <= PV_L; e++) {
-        if (e > 1)
-            PV_FN(mulr)(x, st);
-        PV_FN(split)(l, x[0], x[1], x[2]);
+        pow_full(pw[e - 1]);
+        pow_to26(l, pw[e - 1]);
         for (unsigned q = 0; q < PV_L; q++)
             if (PV_L - PV_FN(pos)(q) == e)
                 for (int i = 0; i < 5; i++)
@@ -134,7 +107,7 @@ static void PV_FN(powers)(uint64_t *st)
     memcpy((uint8_t *)st + PV_B_RL, rl, sizeof rl);
     memcpy((uint8_t *)st + PV_B_FIN, fin, sizeof fin);
     st[PV_W_READY] = 1;
-    ic_wipe(x, sizeof x);
+    ic_wipe(pw, sizeof pw);
     ic_wipe(l, sizeof l);
     ic_wipe(fin, sizeof fin);
     ic_wipe(rl, sizeof rl);
@@ -142,13 +115,12 @@ static void PV_FN(powers)(uint64_t *st)
 
 /* ---- vector pieces ------------------------------------------------------- */
 
-/* h += one group of L blocks at p (lane q: block pos(q)), hib = the 2^128
- * bit as 1 << 24 in limb 4 (0 in a lane that holds a prefixed zero). */
-PV_INLINE void PV_FN(absorb)(PV h[5], const uint8_t *p, PV hib)
+/* h += one group of L blocks split into 64-bit halves lo, hi (lane q:
+ * block pos(q)); hib = the 2^128 bit as 1 << 24 in limb 4 (0 in a lane
+ * that holds a prefixed zero). */
+PV_INLINE void PV_FN(absorb)(PV h[5], PV lo, PV hi, PV hib)
 {
     const PV m26 = PV_SET1(PV_M26);
-    PV lo, hi;
-    PV_MSG(p, lo, hi);
     h[0] = PV_ADD(h[0], PV_AND(lo, m26));
     h[1] = PV_ADD(h[1], PV_AND(PV_SRL(lo, 26), m26));
     h[2] = PV_ADD(h[2], PV_AND(PV_OR(PV_SRL(lo, 52), PV_SLL(hi, 12)), m26));
@@ -216,56 +188,47 @@ static void PV_FN(blocks)(uint64_t *st, const uint8_t *in, size_t n, unsigned hi
 
     size_t groups = (n + PV_L - 1) / PV_L;
     unsigned k = (unsigned)(groups * PV_L - n);       /* prefixed zero blocks */
-    _Alignas(64) uint64_t lanes[5][PV_L];
-    _Alignas(64) uint64_t hibs[PV_L];
-    _Alignas(64) uint8_t first[16 * PV_L];
     uint64_t l[5];
-    PV h[5], rl[5], sl[5], rf[5], sf[5];
+    PV h[5], rl[5], sl[5], rf[5], sf[5], lo, hi;
 
     PV_FN(load_r)(rl, sl, (const uint8_t *)st + PV_B_RL, 0);
     PV_FN(load_r)(rf, sf, (const uint8_t *)st + PV_B_FIN, 1);
 
-    /* h goes into the lane of the first real block, position k; the lanes
-     * of the prefixed zeros get neither data nor the 2^128 bit */
-    PV_FN(split)(l, st[0], st[1], st[2]);
-    memset(lanes, 0, sizeof lanes);
+    /* h goes into the lane of position k, the first real block; the lanes
+     * of the prefixed zeros get neither data nor the 2^128 bit.  The first
+     * group is the first L blocks of the run moved k positions up
+     * (PV_FIRST: a lane permutation by a table indexed by k, public), so
+     * nothing is copied and nothing before in is read. */
+    unsigned hmask = 0, bmask = 0;
     for (unsigned q = 0; q < PV_L; q++) {
-        if (PV_FN(pos)(q) == k)
-            for (int i = 0; i < 5; i++)
-                lanes[i][q] = l[i];
-        hibs[q] = PV_FN(pos)(q) >= k ? (uint64_t)hibit << 24 : 0;
+        hmask |= (unsigned)(PV_FN(pos)(q) == k) << q;
+        bmask |= (unsigned)(PV_FN(pos)(q) >= k) << q;
     }
+    PV_FN(split)(l, st[0], st[1], st[2]);
     for (int i = 0; i < 5; i++)
-        h[i] = PV_LOADU(lanes[i]);
+        h[i] = PV_MASKED_SET1(hmask, l[i]);
     const PV hib = PV_SET1((uint64_t)hibit << 24);
 
-    const uint8_t *p = in;
-    if (k != 0) {
-        memset(first, 0, 16 * k);
-        memcpy(first + 16 * k, in, 16 * (PV_L - k));
-        p = first;
-    }
-    PV_FN(absorb)(h, p, PV_LOADU(hibs));
+    PV_FIRST(in, k, lo, hi);
+    PV_FN(absorb)(h, lo, hi, PV_MASKED_SET1(bmask, (uint64_t)hibit << 24));
     in += 16 * (PV_L - k);
     if (groups == 1) {
         PV_FN(mul)(h, rf, sf);
     } else {
         PV_FN(mul)(h, rl, sl);
         for (size_t g = 2; g < groups; g++, in += 16 * PV_L) {
-            PV_FN(absorb)(h, in, hib);
+            PV_MSG(in, lo, hi);
+            PV_FN(absorb)(h, lo, hi, hib);
             PV_FN(mul)(h, rl, sl);
         }
-        PV_FN(absorb)(h, in, hib);
+        PV_MSG(in, lo, hi);
+        PV_FN(absorb)(h, lo, hi, hib);
         PV_FN(mul)(h, rf, sf);
     }
 
     /* sum of the lanes (limbs < L (2^26 + 2^11) < 2^30), to radix 2^64 */
-    for (int i = 0; i < 5; i++) {
-        PV_STOREU(lanes[i], h[i]);
-        l[i] = 0;
-        for (unsigned q = 0; q < PV_L; q++)
-            l[i] += lanes[i][q];
-    }
+    for (int i = 0; i < 5; i++)
+        l[i] = PV_HSUM(h[i]);
     pv_u128 a = (pv_u128)l[0] + ((pv_u128)l[1] << 26) + ((pv_u128)l[2] << 52);
     uint64_t h0 = (uint64_t)a;
     a = (a >> 64) + ((pv_u128)l[3] << 14) + ((pv_u128)l[4] << 40);
@@ -279,11 +242,7 @@ static void PV_FN(blocks)(uint64_t *st, const uint8_t *in, size_t n, unsigned hi
     a = (pv_u128)h1 + (uint64_t)(a >> 64);
     st[1] = (uint64_t)a;
     st[2] = h2 + (uint64_t)(a >> 64);
-
-    ic_wipe(lanes, sizeof lanes);
     ic_wipe(l, sizeof l);
-    if (k != 0)
-        ic_wipe(first, sizeof first);
 }
 
 static void PV_FN(finish)(uint64_t *st, uint8_t tag[16])
