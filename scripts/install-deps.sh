@@ -9,7 +9,7 @@ PKGS="cmake ninja-build gcc make python3 python3-pip unzip
       gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
       gcc-powerpc64-linux-gnu libc6-dev-ppc64-cross
       libssl-dev libsodium-dev zlib1g-dev libgmp-dev valgrind
-      libisal2 python3-matplotlib"
+      libisal2 python3-matplotlib libgcrypt20"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
