@@ -52,6 +52,7 @@ extern const ic_poly1305_ops ic_poly1305_c32_ops;
  * poly1305_x86_ifma.c). */
 #if defined(__x86_64__) && defined(IC_POLY1305_HAVE_C64)
 extern const ic_poly1305_ops ic_poly1305_avx2_ops, ic_poly1305_avx512_ops, ic_poly1305_ifma_ops;
+extern const ic_poly1305_ops ic_poly1305_avx2gg_ops;   /* Goll-Gueron, for comparison */
 #endif
 
 /* ic_poly1305_init for arguments already checked (the AEAD's one-time key

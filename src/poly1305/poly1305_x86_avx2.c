@@ -17,7 +17,14 @@
 #define PV __m256i
 #define PV_L 4
 #define PV_FN(name) poly1305_avx2_##name
+/* IC_POLY1305_AVX2_MIN overrides the crossover at build time (1: vector
+ * code at every length, for the algorithm comparison of docs/benchmarks.md) */
+#if defined(IC_POLY1305_AVX2_MIN)
+#define PV_MIN_BLOCKS IC_POLY1305_AVX2_MIN
+#else
 #define PV_MIN_BLOCKS 10
+#endif
+#define PV_GG 1     /* also build the Goll-Gueron comparison entry "avx2-gg" */
 #define PV_ADD _mm256_add_epi64
 #define PV_MUL _mm256_mul_epu32
 #define PV_AND _mm256_and_si256
@@ -72,6 +79,14 @@ static inline __attribute__((always_inline)) uint64_t pv_hsum(__m256i v)
 const ic_poly1305_ops ic_poly1305_avx2_ops = {
     .init = poly1305_avx2_init,
     .blocks = poly1305_avx2_blocks,
+    .finish = poly1305_avx2_finish,
+};
+
+/* Goll-Gueron incomplete 4-decimation (poly1305_x86_vec.h, PV_GG): same
+ * state layout, init and finish. */
+const ic_poly1305_ops ic_poly1305_avx2gg_ops = {
+    .init = poly1305_avx2_init,
+    .blocks = poly1305_avx2_blocks_gg,
     .finish = poly1305_avx2_finish,
 };
 

@@ -68,7 +68,14 @@
 #define PV_INLINE static inline __attribute__((always_inline))
 #define PV_M26 UINT64_C(0x3ffffff)
 
+/* With PV_GG (the Goll-Gueron comparison entry, below) two more tables:
+ * r^2, r in the lanes of positions 0, 1 and r in the lane of position 0. */
+#if defined(PV_GG)
+enum { PV_W_READY = 8, PV_B_RL = 128, PV_B_FIN = 160, PV_B_FIN2 = PV_B_FIN + 5 * 4 * PV_L,
+       PV_B_FIN1 = PV_B_FIN2 + 5 * 4 * PV_L, PV_B_END = PV_B_FIN1 + 5 * 4 * PV_L };
+#else
 enum { PV_W_READY = 8, PV_B_RL = 128, PV_B_FIN = 160, PV_B_END = PV_B_FIN + 5 * 4 * PV_L };
+#endif
 _Static_assert(PV_B_END <= IC_POLY1305_STATE_SIZE, "state area too small");
 
 typedef unsigned __int128 pv_u128;
@@ -86,6 +93,7 @@ PV_INLINE void PV_FN(split)(uint64_t l[5], uint64_t h0, uint64_t h1, uint64_t h2
 }
 
 PV_INLINE unsigned PV_FN(pos)(unsigned q) { return (q & 1) * (PV_L / 2) + q / 2; }
+PV_INLINE unsigned PV_FN(lane)(unsigned b) { return b < PV_L / 2 ? 2 * b : 2 * (b - PV_L / 2) + 1; }
 
 /* r^1..r^L as limbs: r^L for the loop, r^(L - pos(q)) for lane q of the
  * final multiplication. */
@@ -106,6 +114,23 @@ static void PV_FN(powers)(uint64_t *st)
         rl[i] = (uint32_t)l[i];
     memcpy((uint8_t *)st + PV_B_RL, rl, sizeof rl);
     memcpy((uint8_t *)st + PV_B_FIN, fin, sizeof fin);
+#if defined(PV_GG)
+    uint32_t fin2[5][PV_L], fin1[5][PV_L];
+    memset(fin2, 0, sizeof fin2);
+    memset(fin1, 0, sizeof fin1);
+    for (unsigned e = 1; e <= 2; e++) {
+        pow_to26(l, pw[e - 1]);             /* pw[] fully reduced above */
+        for (int i = 0; i < 5; i++) {
+            fin2[i][PV_FN(lane)(2 - e)] = (uint32_t)l[i];   /* position 0: r^2, 1: r */
+            if (e == 1)
+                fin1[i][0] = (uint32_t)l[i];               /* position 0 is lane 0 */
+        }
+    }
+    memcpy((uint8_t *)st + PV_B_FIN2, fin2, sizeof fin2);
+    memcpy((uint8_t *)st + PV_B_FIN1, fin1, sizeof fin1);
+    ic_wipe(fin2, sizeof fin2);
+    ic_wipe(fin1, sizeof fin1);
+#endif
     st[PV_W_READY] = 1;
     ic_wipe(pw, sizeof pw);
     ic_wipe(l, sizeof l);
@@ -244,6 +269,106 @@ static void PV_FN(blocks)(uint64_t *st, const uint8_t *in, size_t n, unsigned hi
     st[2] = h2 + (uint64_t)(a >> 64);
     ic_wipe(l, sizeof l);
 }
+
+#if defined(PV_GG)
+/* ---- Goll-Gueron incomplete decimation, for the comparison of seed 003 ----
+ * "Vectorization of Poly1305 message authentication code" (Goll and
+ * Gueron, ITNG 2015) as 003 section 3.3 describes it: 4-decimation Horner
+ * over the whole groups of four blocks from the start of the run (h added
+ * to the first block), then the 1-3 blocks left over as separate,
+ * freshly packed vector multiplications:
+ *     2 left: P = (P + M1) r^2 + M2 r          (one packing)
+ *     1 left: P = (P + M1) r                   (one packing)
+ *     3 left: the 2 case, then the 1 case      (two packings)
+ * Each packing is a horizontal sum of the lanes, a carry to radix 2^64
+ * and back into limbs, a 64-byte stack copy of the blocks, and one more
+ * vector multiply: the cost complete decimation removes.  Same limbs,
+ * multiply, bounds and scalar crossover as the complete code above, so
+ * the two differ only in what 003 compares.  Never the default: "avx2-gg"
+ * is registered after "avx2", which needs the same features. */
+PV_INLINE void PV_FN(to64)(uint64_t *st, const uint64_t l[5])
+{
+    pv_u128 a = (pv_u128)l[0] + ((pv_u128)l[1] << 26) + ((pv_u128)l[2] << 52);
+    uint64_t h0 = (uint64_t)a;
+    a = (a >> 64) + ((pv_u128)l[3] << 14) + ((pv_u128)l[4] << 40);
+    uint64_t h1 = (uint64_t)a, h2 = (uint64_t)(a >> 64);
+    uint64_t q5 = (h2 >> 2) * 5;
+    h2 &= 3;
+    a = (pv_u128)h0 + q5;
+    st[0] = (uint64_t)a;
+    a = (pv_u128)h1 + (uint64_t)(a >> 64);
+    st[1] = (uint64_t)a;
+    st[2] = h2 + (uint64_t)(a >> 64);
+}
+
+/* P = (P + M_0) f_0 + ... + M_(c-1) f_(c-1) for c = 1 or 2 blocks at in,
+ * f = the table at byte offset tab (positions 0 and 1). */
+static void PV_FN(gg_tail)(uint64_t *st, const uint8_t *in, unsigned c, unsigned hibit, size_t tab)
+{
+    _Alignas(64) uint8_t buf[16 * PV_L];
+    uint64_t l[5];
+    PV h[5], rf[5], sf[5], lo, hi;
+    memset(buf, 0, sizeof buf);
+    memcpy(buf, in, 16 * c);
+    PV_FN(load_r)(rf, sf, (const uint8_t *)st + tab, 1);
+    PV_FN(split)(l, st[0], st[1], st[2]);
+    for (int i = 0; i < 5; i++)
+        h[i] = PV_MASKED_SET1(1u, l[i]);                 /* position 0 is lane 0 */
+    unsigned bmask = 0;
+    for (unsigned b = 0; b < c; b++)
+        bmask |= 1u << PV_FN(lane)(b);
+    PV_MSG(buf, lo, hi);
+    PV_FN(absorb)(h, lo, hi, PV_MASKED_SET1(bmask, (uint64_t)hibit << 24));
+    PV_FN(mul)(h, rf, sf);
+    for (int i = 0; i < 5; i++)
+        l[i] = PV_HSUM(h[i]);
+    PV_FN(to64)(st, l);
+    ic_wipe(buf, sizeof buf);
+    ic_wipe(l, sizeof l);
+}
+
+static void PV_FN(blocks_gg)(uint64_t *st, const uint8_t *in, size_t n, unsigned hibit)
+{
+    if (n < PV_MIN_BLOCKS) {
+        ic_poly1305_c64_ops.blocks(st, in, n, hibit);
+        return;
+    }
+    if (st[PV_W_READY] != 1)
+        PV_FN(powers)(st);
+    size_t groups = n / PV_L;
+    unsigned rem = (unsigned)(n % PV_L);
+    if (groups != 0) {
+        uint64_t l[5];
+        PV h[5], rl[5], sl[5], rf[5], sf[5], lo, hi;
+        const PV hib = PV_SET1((uint64_t)hibit << 24);
+        PV_FN(load_r)(rl, sl, (const uint8_t *)st + PV_B_RL, 0);
+        PV_FN(load_r)(rf, sf, (const uint8_t *)st + PV_B_FIN, 1);
+        PV_FN(split)(l, st[0], st[1], st[2]);
+        for (int i = 0; i < 5; i++)
+            h[i] = PV_MASKED_SET1(1u, l[i]);
+        for (size_t g = 1; g < groups; g++, in += 16 * PV_L) {
+            PV_MSG(in, lo, hi);
+            PV_FN(absorb)(h, lo, hi, hib);
+            PV_FN(mul)(h, rl, sl);
+        }
+        PV_MSG(in, lo, hi);
+        PV_FN(absorb)(h, lo, hi, hib);
+        PV_FN(mul)(h, rf, sf);
+        in += 16 * PV_L;
+        for (int i = 0; i < 5; i++)
+            l[i] = PV_HSUM(h[i]);
+        PV_FN(to64)(st, l);
+        ic_wipe(l, sizeof l);
+    }
+    if (rem >= 2) {
+        PV_FN(gg_tail)(st, in, 2, hibit, PV_B_FIN2);
+        in += 32;
+        rem -= 2;
+    }
+    if (rem == 1)
+        PV_FN(gg_tail)(st, in, 1, hibit, PV_B_FIN1);
+}
+#endif
 
 static void PV_FN(finish)(uint64_t *st, uint8_t tag[16])
 {
