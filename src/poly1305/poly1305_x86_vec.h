@@ -234,7 +234,18 @@ static void PV_FN(blocks)(uint64_t *st, const uint8_t *in, size_t n, unsigned hi
         h[i] = PV_MASKED_SET1(hmask, l[i]);
     const PV hib = PV_SET1((uint64_t)hibit << 24);
 
-    PV_FIRST(in, k, lo, hi);
+    if (n >= PV_L) {
+        PV_FIRST(in, k, lo, hi);
+    } else {
+        /* a run shorter than one group (only with a crossover below L,
+         * IC_POLY1305_AVX2_MIN): PV_FIRST would read past its end, so the
+         * zero-prefixed group is built in a stack copy */
+        _Alignas(64) uint8_t first[16 * PV_L];
+        memset(first, 0, 16 * k);
+        memcpy(first + 16 * k, in, 16 * n);
+        PV_MSG(first, lo, hi);
+        ic_wipe(first, sizeof first);
+    }
     PV_FN(absorb)(h, lo, hi, PV_MASKED_SET1(bmask, (uint64_t)hibit << 24));
     in += 16 * (PV_L - k);
     if (groups == 1) {
