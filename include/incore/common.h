@@ -11,10 +11,13 @@
  *      initialised, was wiped, or is garbage is IC_ERR_STATE (nothing in it,
  *      nor in any output, is touched);
  *   2. data pointers: NULL with a non-zero length is IC_ERR_NULL (NULL with
- *      a length of 0 is valid everywhere);
- *   3. sizes, in this order: key (IC_ERR_KEYLEN), IV or nonce (IC_ERR_IVLEN),
- *      tag (IC_ERR_TAGLEN), block multiple (IC_ERR_LENGTH), the mode's limit
- *      (IC_ERR_TOOLONG);
+ *      a length of 0 is valid everywhere); a pointer to a fixed-size array
+ *      (a 16-byte IV or counter, a 32-byte key, a digest or tag output) is
+ *      never allowed to be NULL (IC_ERR_NULL);
+ *   3. parameters, in this order: the algorithm selector (an ic_hash_alg
+ *      that names no hash: IC_ERR_PARAM), key (IC_ERR_KEYLEN), IV or nonce
+ *      (IC_ERR_IVLEN), tag (IC_ERR_TAGLEN), block multiple (IC_ERR_LENGTH),
+ *      the mode's limit (IC_ERR_TOOLONG);
  *   4. buffers that overlap other than exactly (IC_ERR_OVERLAP);
  *   5. the call order of a streaming context (IC_ERR_STATE);
  *   6. authentication (IC_ERR_AUTH, after which no plaintext is released).
@@ -97,6 +100,9 @@ IC_API int ic_ct_equal(const void *a, const void *b, size_t len);
  * One bit per feature of any architecture; only the bits of the running
  * architecture can ever be set.  ic_cpu_features() is what detection found
  * minus the mask (INCORE_CPU or ic_cpu_set_mask()).                        */
+/* ic_cpu_parse: IC_ERR_NULL for a NULL argument, IC_ERR_SYNTAX for an
+ * unknown feature name or a malformed list; *keep is written only on IC_OK.
+ * ic_cpu_model() never returns NULL ("" when unknown). */
 IC_API uint64_t    ic_cpu_detected(void);            /* before masking            */
 IC_API uint64_t    ic_cpu_features(void);            /* after masking             */
 IC_API int         ic_cpu_set_mask(uint64_t keep);   /* keep only these; reselects */
@@ -109,7 +115,10 @@ IC_API const char *ic_env_error(void);               /* last INCORE_* parse erro
 /* ---- implementations ---------------------------------------------------
  * prim is a primitive name: "aes", "ghash", "sha1", "sha256", "sha512",
  * "chacha20", "poly1305", "crc32", "crc32c", "hwrand".  Index 0 is the best entry; the
- * last one is always the portable implementation.                          */
+ * last one is always the portable implementation.  A NULL or unknown prim
+ * counts as a primitive with no implementations: ic_impl_count() 0,
+ * ic_impl_name() / ic_impl_selected() NULL, ic_impl_available() 0,
+ * ic_impl_select() and ic_selftest() IC_ERR_UNKNOWN.                     */
 IC_API size_t      ic_impl_count(const char *prim);
 IC_API const char *ic_impl_name(const char *prim, size_t i);
 IC_API int         ic_impl_available(const char *prim, size_t i);

@@ -31,7 +31,10 @@ typedef struct ic_hmac_ctx {
 
 /* IC_ERR_PARAM for an unknown alg, IC_ERR_NULL for key NULL with keylen > 0. */
 IC_NODISCARD IC_API int ic_hmac_init(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *key, size_t keylen);
-/* IC_ERR_STATE when ctx is not keyed (or already finalised). */
+/* IC_ERR_STATE when ctx is not keyed (or already finalised); IC_ERR_TOOLONG
+ * past the hash's message limit (2^61 - 1 bytes in all for SHA-1 and
+ * SHA-224/256, counting the key block; the SHA-512 family's 2^125 bytes
+ * cannot be reached through a size_t). */
 IC_API int ic_hmac_update(ic_hmac_ctx *ctx, const void *in, size_t len);
 /* Writes ic_hash_digest_size(alg) bytes and wipes ctx. */
 IC_API int ic_hmac_final(ic_hmac_ctx *ctx, uint8_t *out);

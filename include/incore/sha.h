@@ -136,7 +136,8 @@ IC_API const char *ic_hash_name(ic_hash_alg alg);   /* "sha1", "sha256", "sha512
 
 /* Accepts the names of ic_hash_name() in any case, with an optional '-'
  * after "sha" and '-', '_' or '/' before a truncation ("SHA-512/256",
- * "sha512_256").  IC_ERR_UNKNOWN for anything else, IC_ERR_NULL for NULL. */
+ * "sha512_256").  IC_ERR_UNKNOWN for anything else, IC_ERR_NULL for a NULL
+ * name or alg. */
 IC_API int ic_hash_from_name(const char *name, ic_hash_alg *alg);
 
 /* IC_ERR_PARAM for an unknown alg; otherwise as the variant's calls. */

@@ -1,0 +1,1613 @@
+/*
+ * test_badinput.c - the "Bad input" rules of DESIGN.md and the order of
+ * argument checks of incore/common.h, as one table over the public API.
+ *
+ * A row names a public function, the faults put into an otherwise valid
+ * call, and the status the headers document for them:
+ *   1. context or key: NULL -> IC_ERR_NULL; never initialised (all zero or
+ *      0xA5 garbage) or wiped / finalised -> IC_ERR_STATE, touching nothing;
+ *   2. NULL data with a non-zero length -> IC_ERR_NULL (NULL with 0 is fine);
+ *   3. key length, IV length, tag length, block multiple, the mode's limit;
+ *   4. partial overlap -> IC_ERR_OVERLAP (exact in-place works);
+ *   5. call order of a streaming context -> IC_ERR_STATE;
+ *   6. authentication -> IC_ERR_AUTH, no plaintext released.
+ * Rows with several faults expect the status of the first step that fails.
+ *
+ * How a row is checked: it runs in a child process (a crash is a failed
+ * row, not a dead test).  Outputs (out, tag, digest, okm, ...) end flush
+ * against a PROT_NONE page and are pre-filled with FILL; inputs too end at
+ * a PROT_NONE page, so an over-long length that is not refused before the
+ * first byte faults.  After a refused call (steps 1-5): every output still
+ * holds FILL, the input and IV are unchanged, and the context (when there
+ * is one) is byte for byte what it was.  After IC_ERR_AUTH from an open:
+ * out is all zero.  After IC_OK: the result equals the same call made
+ * without the fault (NULL with 0 -> a real empty buffer, in place -> out
+ * of place), including the tag the stream ends with.
+ *
+ * Coverage: every function declared IC_API in the headers (include/incore) must
+ * appear in some row; the test reads the headers and fails on any function
+ * without one (so a new function needs its rows).  Functions without a
+ * status (void one-shots, wipes, CRCs, enumeration) have rows that check
+ * their documented fallback (no crash, zero tag, NULL name, ...).
+ *
+ * Places where the headers do not say which status applies, and the
+ * choice made here from common.h's order, are marked "GAP:".
+ */
+#include "testlib.h"
+
+#include <ctype.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define FILL 0x5c
+#define CAP_HUGE 64          /* bytes really allocated behind a huge length */
+
+/* ---- faults ------------------------------------------------------------- */
+enum {
+    C_NULL = 1u << 0,   /* context / key pointer NULL                     */
+    C_ZERO = 1u << 1,   /* context all zero bytes, never initialised       */
+    C_JUNK = 1u << 2,   /* context full of 0xA5                            */
+    C_WIPED = 1u << 3,  /* initialised, then wiped (or finalised)          */
+    K_NULL = 1u << 4,   /* key NULL (length kept)                          */
+    V_NULL = 1u << 5,   /* IV / nonce NULL                                 */
+    A_NULL = 1u << 6,   /* AAD / info / salt NULL                          */
+    I_NULL = 1u << 7,   /* input NULL                                      */
+    O_NULL = 1u << 8,   /* output NULL                                     */
+    T_NULL = 1u << 9,   /* tag / digest / prk NULL                         */
+    EMPTY = 1u << 10,   /* every data length 0 and its pointer NULL        */
+    KLEN = 1u << 11,    /* key length = n                                  */
+    VLEN = 1u << 12,    /* IV length = n                                   */
+    TLEN = 1u << 13,    /* tag length = n                                  */
+    LEN = 1u << 14,     /* data length = n (SIZE_MAX for n == -1)          */
+    ALEN = 1u << 15,    /* AAD / info length = n (SIZE_MAX for -1)         */
+    OVL = 1u << 16,     /* out = in + 1: partial overlap                   */
+    INPL = 1u << 17,    /* out = in                                        */
+    P_NOSTART = 1u << 18,  /* streaming: key set, no message started       */
+    P_ENC = 1u << 19,      /* streaming: some data encrypted               */
+    P_DEC = 1u << 20,      /* streaming: some data decrypted               */
+    P_END = 1u << 21,      /* streaming: message finished                  */
+    BADTAG = 1u << 22,     /* the tag to verify is wrong                   */
+    ALG = 1u << 23,        /* hash algorithm not an ic_hash_alg            */
+    VARIANT = 1u << 24,    /* SHA context set up by a sibling variant       */
+    CTR = 1u << 25,        /* stream counter = n, and 65 bytes of data     */
+    OVL_INFO = 1u << 26,   /* HKDF: okm overlaps info                      */
+    OVL_PRK = 1u << 27,    /* HKDF: okm == prk (allowed)                   */
+    CTR_HIGH = 1u << 28,   /* stream counter 2^32-2 / 2^64-2, length kept  */
+};
+#define C_ANY (C_NULL | C_ZERO | C_JUNK | C_WIPED)
+
+typedef struct row {
+    const char *fn;
+    unsigned f;
+    long long n;
+    int want;
+    const char *rule;
+} row;
+
+/* ---- the fixture of one row ----------------------------------------------- */
+typedef struct {
+    const row *r;
+    uint8_t key[256], iv[32], iv0[32], aad[48];
+    const uint8_t *k, *a;
+    uint8_t *v;
+    size_t klen, vlen, alen;
+    uint8_t *ibuf, *obuf, *src;   /* guarded; src: the input bytes before the call */
+    size_t icap, ocap;            /* bytes allocated in ibuf / obuf */
+    const uint8_t *i;
+    uint8_t *o;
+    size_t len;
+    uint8_t *tbuf, *t;            /* guarded tag / digest buffer of TCAP bytes */
+    size_t tlen;
+    void *ctx;                    /* compared with snap after a refusal */
+    size_t ctxsize;
+    uint8_t snap[4096];
+    int alg;
+    unsigned long long ctr;
+} fx;
+#define TCAP 64
+/* a set-up or reference call that must succeed */
+#define MUST(call) CHECK((call) == IC_OK, "set-up call failed: %s", #call)
+
+static size_t size_of(long long n) { return n < 0 ? SIZE_MAX : (size_t)n; }
+
+/* Defaults of a valid call, then the row's faults. */
+static void fx_make(fx *x, const row *r, size_t klen, size_t vlen, size_t alen, size_t len, size_t tlen)
+{
+    memset(x, 0, sizeof *x);
+    x->r = r;
+    tl_rand_bytes(x->key, sizeof x->key);
+    tl_rand_bytes(x->iv, sizeof x->iv);
+    tl_rand_bytes(x->aad, sizeof x->aad);
+    x->klen = r->f & KLEN ? size_of(r->n) : klen;
+    x->vlen = r->f & VLEN ? size_of(r->n) : vlen;
+    x->alen = r->f & ALEN ? size_of(r->n) : alen;
+    x->len = r->f & LEN ? size_of(r->n) : len;
+    x->tlen = r->f & TLEN ? size_of(r->n) : tlen;
+    x->alg = r->f & ALG ? 99 : IC_HASH_SHA256;
+    x->ctr = r->f & CTR ? (unsigned long long)r->n : r->f & CTR_HIGH ? (unsigned long long)-2 : 0;
+    if (r->f & CTR)
+        x->len = 65;
+    if (r->f & EMPTY)
+        x->len = x->alen = 0;
+    x->k = r->f & K_NULL ? NULL : x->key;
+    x->v = r->f & V_NULL ? NULL : x->iv;
+    x->a = r->f & (A_NULL | EMPTY) ? NULL : x->aad;
+    memcpy(x->iv0, x->iv, sizeof x->iv);
+    size_t cap = x->len <= 16384 ? x->len : CAP_HUGE;
+    x->icap = cap + (r->f & OVL ? 1 : 0);
+    x->ibuf = tl_guarded_alloc(x->icap, 0);
+    tl_rand_bytes(x->ibuf, x->icap);
+    x->src = tl_xmalloc(x->icap);
+    x->ocap = cap;
+    x->obuf = tl_guarded_alloc(cap, FILL);
+    x->i = r->f & (I_NULL | EMPTY) ? NULL : x->ibuf;
+    x->o = r->f & (O_NULL | EMPTY) ? NULL : x->obuf;
+    if (r->f & OVL)
+        x->o = x->ibuf + 1;
+    if (r->f & INPL)
+        x->o = x->ibuf;
+    x->tbuf = tl_guarded_alloc(TCAP, FILL);
+    x->t = r->f & T_NULL ? NULL : x->tbuf + TCAP - (x->tlen <= TCAP ? x->tlen : TCAP);
+}
+
+/* Called by a runner right before the call under test. */
+static void fx_arm(fx *x, void *ctx, size_t size)
+{
+    memcpy(x->src, x->ibuf, x->icap);
+    x->ctx = ctx;
+    x->ctxsize = size;
+    if (ctx) {
+        if (size > sizeof x->snap)
+            abort();
+        memcpy(x->snap, ctx, size);
+    }
+}
+
+/* The checks after a refused call (steps 1-5 write nothing). */
+static void fx_refused(const fx *x, const char *w)
+{
+    CHECK(memcmp(x->ibuf, x->src, x->icap) == 0, "%s: input changed", w);
+    if (!(x->r->f & (OVL | INPL)))
+        CHECK(tl_all_byte(x->obuf, x->ocap, FILL), "%s: output written", w);
+    CHECK(tl_all_byte(x->tbuf, TCAP, FILL), "%s: tag / digest written", w);
+    CHECK(memcmp(x->iv, x->iv0, sizeof x->iv) == 0, "%s: IV / counter changed", w);
+    if (x->ctx)
+        CHECK(memcmp(x->ctx, x->snap, x->ctxsize) == 0, "%s: context changed", w);
+}
+
+/* Apply the context fault of the row to ctx (already set up when good);
+ * wipe is how this kind is wiped; returns the pointer to pass. */
+static void *ctx_fault(const fx *x, void *ctx, size_t size, void (*wipe)(void *))
+{
+    if (x->r->f & C_NULL)
+        return NULL;
+    if (x->r->f & C_ZERO)
+        memset(ctx, 0, size);
+    if (x->r->f & C_JUNK)
+        memset(ctx, 0xa5, size);
+    if (x->r->f & C_WIPED && wipe)
+        wipe(ctx);
+    return ctx;
+}
+
+/* ---- AES ---------------------------------------------------------------- */
+static void aes_wipe_v(void *k) { ic_aes_wipe(k); }
+
+static int aes_call(const char *fn, const ic_aes_key *k, uint8_t *iv, uint8_t *o, const uint8_t *i, size_t len)
+{
+    if (!strcmp(fn, "ic_aes_ecb_encrypt")) return ic_aes_ecb_encrypt(k, o, i, len);
+    if (!strcmp(fn, "ic_aes_ecb_decrypt")) return ic_aes_ecb_decrypt(k, o, i, len);
+    if (!strcmp(fn, "ic_aes_cbc_encrypt")) return ic_aes_cbc_encrypt(k, iv, o, i, len);
+    if (!strcmp(fn, "ic_aes_cbc_decrypt")) return ic_aes_cbc_decrypt(k, iv, o, i, len);
+    if (!strcmp(fn, "ic_aes_ctr_crypt")) return ic_aes_ctr_crypt(k, iv, o, i, len);
+    if (!strcmp(fn, "ic_aes_cfb128_encrypt")) return ic_aes_cfb128_encrypt(k, iv, o, i, len);
+    if (!strcmp(fn, "ic_aes_cfb128_decrypt")) return ic_aes_cfb128_decrypt(k, iv, o, i, len);
+    if (!strcmp(fn, "ic_aes_ofb_crypt")) return ic_aes_ofb_crypt(k, iv, o, i, len);
+    abort();
+}
+
+static int block_mode(const char *fn) { return strstr(fn, "_ecb_") || strstr(fn, "_cbc_"); }
+
+static int run_aes_mode(fx *x, const char *w)
+{
+    const char *fn = x->r->fn;
+    static ic_aes_key k, ref;
+    fx_make(x, x->r, 16, 16, 0, block_mode(fn) ? 48 : 37, 0);
+    CHECK(ic_aes_init(&k, x->key, 16) == IC_OK, "%s: setup", w);
+    ic_aes_key *kp = ctx_fault(x, &k, sizeof k, aes_wipe_v);
+    fx_arm(x, kp, sizeof k);
+    int st = aes_call(fn, kp, x->v, x->o, x->i, x->len);
+    if (st == IC_OK && x->r->want == IC_OK) {
+        /* the same call on a fresh key, out of place, real buffers */
+        uint8_t out[64], iv[16], in[64] = {0};
+        memcpy(iv, x->iv0, 16);
+        memcpy(in, x->src, x->len);
+        MUST(ic_aes_init(&ref, x->key, 16));
+        CHECK(aes_call(fn, &ref, iv, out, in, x->len) == IC_OK, "%s: reference", w);
+        CHECK_MEM(x->o ? x->o : out, out, x->len, "%s: result", w);
+        CHECK_MEM(x->iv, iv, 16, "%s: IV after", w);
+    }
+    return st;
+}
+
+static int run_aes_init(fx *x, const char *w)
+{
+    static ic_aes_key k;
+    fx_make(x, x->r, 16, 0, 0, 0, 0);
+    memset(&k, 0xa5, sizeof k);
+    int st = ic_aes_init(x->r->f & C_NULL ? NULL : &k, x->k, x->klen);
+    uint8_t blk[16] = {0}, out[16];
+    if (st != IC_OK && !(x->r->f & C_NULL))
+        CHECK(ic_aes_ecb_encrypt(&k, out, blk, 16) == IC_ERR_STATE, "%s: key usable after a failed init", w);
+    if (st == IC_OK)
+        CHECK(ic_aes_ecb_encrypt(&k, out, blk, 16) == IC_OK, "%s: key unusable after init", w);
+    return st;
+}
+
+/* ---- AES-GCM ---------------------------------------------------------------- */
+static void gcm_wipe_v(void *c) { ic_gcm_wipe(c); }
+
+/* Bring c to the phase the row asks for (key set, message started, ...). */
+static void gcm_phase(fx *x, ic_gcm_ctx *c, const char *w)
+{
+    uint8_t d[5] = {1, 2, 3, 4, 5}, tag[16];
+    CHECK(ic_gcm_init(c, x->key, 16) == IC_OK, "%s: setup init", w);
+    if (x->r->f & P_NOSTART || !strcmp(x->r->fn, "ic_gcm_start"))
+        return;
+    CHECK(ic_gcm_start(c, x->iv0, 12) == IC_OK, "%s: setup start", w);
+    CHECK(ic_gcm_aad(c, x->aad, 7) == IC_OK, "%s: setup aad", w);
+    if (x->r->f & P_ENC)
+        CHECK(ic_gcm_encrypt(c, d, d, 5) == IC_OK, "%s: setup encrypt", w);
+    if (x->r->f & P_DEC || (!strcmp(x->r->fn, "ic_gcm_verify") && !(x->r->f & P_ENC)))
+        CHECK(ic_gcm_decrypt(c, d, d, 5) == IC_OK, "%s: setup decrypt", w);
+    if (x->r->f & P_END)
+        CHECK(ic_gcm_finish(c, tag, 16) == IC_OK, "%s: setup finish", w);
+}
+
+static int gcm_stream_call(const fx *x, ic_gcm_ctx *c, const uint8_t *tagin)
+{
+    const char *fn = x->r->fn;
+    if (!strcmp(fn, "ic_gcm_init")) return ic_gcm_init(c, x->k, x->klen);
+    if (!strcmp(fn, "ic_gcm_start")) return ic_gcm_start(c, x->v, x->vlen);
+    if (!strcmp(fn, "ic_gcm_aad")) return ic_gcm_aad(c, x->a, x->alen);
+    if (!strcmp(fn, "ic_gcm_encrypt")) return ic_gcm_encrypt(c, x->o, x->i, x->len);
+    if (!strcmp(fn, "ic_gcm_decrypt")) return ic_gcm_decrypt(c, x->o, x->i, x->len);
+    if (!strcmp(fn, "ic_gcm_finish")) return ic_gcm_finish(c, x->t, x->tlen);
+    if (!strcmp(fn, "ic_gcm_verify")) return ic_gcm_verify(c, tagin, x->tlen);
+    abort();
+}
+
+static int run_gcm_stream(fx *x, const char *w)
+{
+    static ic_gcm_ctx c, ref;
+    const char *fn = x->r->fn;
+    fx_make(x, x->r, 16, 12, 9, 37, 16);
+    gcm_phase(x, &c, w);
+    ic_gcm_ctx *cp = ctx_fault(x, &c, sizeof c, gcm_wipe_v);
+    const uint8_t *tagin = NULL;
+    uint8_t good[TCAP] = {0};
+    if (!strcmp(fn, "ic_gcm_verify") && x->t) {
+        /* the right tag of what gcm_phase fed in, or a wrong one; the
+         * tag buffer stays untouched (FILL) for the refusal checks */
+        ic_gcm_ctx tmp;
+        uint8_t d[5] = {1, 2, 3, 4, 5};
+        MUST(ic_gcm_init(&tmp, x->key, 16)), MUST(ic_gcm_start(&tmp, x->iv0, 12)), MUST(ic_gcm_aad(&tmp, x->aad, 7));
+        ic_gcm_decrypt(&tmp, d, d, 5);
+        /* decrypting d gives p; the tag is over the ciphertext d, so seal p */
+        ic_gcm_start(&tmp, x->iv0, 12), ic_gcm_aad(&tmp, x->aad, 7);
+        ic_gcm_encrypt(&tmp, d, d, 5);
+        ic_gcm_finish(&tmp, good, 16);
+        if (x->r->f & BADTAG)
+            good[15] ^= 1;
+        ic_gcm_wipe(&tmp);
+        tagin = good;
+    }
+    int init = !strcmp(fn, "ic_gcm_init");
+    if (init && cp)
+        memset(cp, 0xa5, sizeof c);   /* GAP: a failed init on a live context; start from garbage */
+    fx_arm(x, init ? NULL : cp, sizeof c);
+    int st = gcm_stream_call(x, cp, tagin);
+    if (init && st != IC_OK && cp) {
+        uint8_t iv[12] = {0};
+        CHECK(ic_gcm_start(cp, iv, 12) == IC_ERR_STATE, "%s: context usable after a failed init", w);
+    }
+    if (st == IC_OK && x->r->want == IC_OK && !init && strcmp(fn, "ic_gcm_verify")) {
+        /* the same call without the fault: same output, same final tag */
+        uint8_t out[64], in[64] = {0}, e[1] = {0}, t1[16], t2[16], t3[16];
+        memcpy(in, x->src, x->len < 64 ? x->len : 0);
+        gcm_phase(x, &ref, w);
+        fx copy = *x;
+        copy.a = x->a ? x->a : e;
+        copy.i = in, copy.o = out, copy.v = x->v ? x->v : e, copy.t = t3;
+        CHECK(gcm_stream_call(&copy, &ref, NULL) == IC_OK, "%s: reference", w);
+        if (x->o && x->len && strstr(fn, "crypt"))
+            CHECK_MEM(x->o, out, x->len, "%s: output", w);
+        if (strcmp(fn, "ic_gcm_finish")) {
+            int dec = (x->r->f & P_DEC) || !strcmp(fn, "ic_gcm_decrypt");
+            if (dec) {
+                CHECK(ic_gcm_verify(&c, t1, 16) == IC_ERR_AUTH && ic_gcm_verify(&ref, t1, 16) == IC_ERR_AUTH,
+                      "%s: verify after", w);
+            } else {
+                CHECK(ic_gcm_finish(&c, t1, 16) == IC_OK && ic_gcm_finish(&ref, t2, 16) == IC_OK,
+                      "%s: finish after", w);
+                CHECK_MEM(t1, t2, 16, "%s: tag after", w);
+            }
+        } else {
+            CHECK_MEM(x->t, copy.t, x->tlen, "%s: tag", w);
+        }
+    }
+    return st;
+}
+
+static int run_gcm_oneshot(fx *x, const char *w)
+{
+    int open = !strcmp(x->r->fn, "ic_aes_gcm_open");
+    fx_make(x, x->r, 16, 12, 9, 37, 16);
+    uint8_t good[16];
+    if (open) {
+        /* the input becomes a real ciphertext with its tag */
+        size_t n = x->len <= x->icap ? x->len : 0;
+        size_t vl = x->vlen >= 1 && x->vlen <= 32 ? x->vlen : 12, al = x->alen <= 48 ? x->alen : 0;
+        int sr = ic_aes_gcm_seal(x->key, 16, x->iv, vl, x->aad, al, x->ibuf, n, x->ibuf, good, 16);
+        CHECK(sr == IC_OK, "%s: setup seal", w);
+        if (x->r->f & BADTAG)
+            good[0] ^= 0x80;
+        if (x->t)
+            memcpy(x->t, good, x->tlen < 16 ? x->tlen : 16);
+    }
+    fx_arm(x, NULL, 0);
+    int st;
+    if (open) {
+        uint8_t tagin[TCAP];
+        memcpy(tagin, x->tbuf, TCAP);
+        memset(x->tbuf, FILL, TCAP);   /* the tag is input: compare the rest */
+        st = ic_aes_gcm_open(x->k, x->klen, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o,
+                             x->t ? tagin + (x->t - x->tbuf) : NULL, x->tlen);
+    } else {
+        st = ic_aes_gcm_seal(x->k, x->klen, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, x->t, x->tlen);
+    }
+    if (st == IC_ERR_AUTH && x->r->want == IC_ERR_AUTH)
+        CHECK(x->o == NULL || tl_all_byte(x->o, x->len, 0), "%s: out not zeroed after IC_ERR_AUTH", w);
+    if (st == IC_OK && x->r->want == IC_OK) {
+        uint8_t out[64], tag[16], e[1] = {0};
+        size_t n = x->len;
+        const uint8_t *a = x->a ? x->aad : e;
+        int r = open ? ic_aes_gcm_open(x->key, 16, x->iv, x->vlen, a, x->alen, n ? x->src : e, n, out, good, x->tlen)
+                     : ic_aes_gcm_seal(x->key, 16, x->iv, x->vlen, a, x->alen, n ? x->src : e, n, out, tag, x->tlen);
+        CHECK(r == IC_OK, "%s: reference %d", w, r);
+        if (n)
+            CHECK_MEM(x->o, out, n, "%s: output", w);
+        if (!open)
+            CHECK_MEM(x->t, tag, x->tlen, "%s: tag", w);
+    }
+    return st;
+}
+
+/* ---- SHA family and ic_hash ----------------------------------------------- */
+typedef struct {
+    const char *name;     /* "sha256" */
+    int kind;             /* 1, 256, 512: which ctx struct */
+    size_t dsize;
+    int (*init)(void *);
+    int (*update)(void *, const void *, size_t);
+    int (*final)(void *, uint8_t *);
+    void (*oneshot)(uint8_t *, const void *, size_t);
+    const char *sibling;  /* a variant sharing the ctx type */
+} sha_v;
+
+#define SHA_WRAP(n, T)                                                                      \
+    static int n##_i(void *c) { return ic_##n##_init((T *)c); }                             \
+    static int n##_u(void *c, const void *p, size_t l) { return ic_##n##_update((T *)c, p, l); } \
+    static int n##_f(void *c, uint8_t *o) { return ic_##n##_final((T *)c, o); }
+SHA_WRAP(sha1, ic_sha1_ctx)
+SHA_WRAP(sha224, ic_sha256_ctx)
+SHA_WRAP(sha256, ic_sha256_ctx)
+SHA_WRAP(sha384, ic_sha512_ctx)
+SHA_WRAP(sha512, ic_sha512_ctx)
+SHA_WRAP(sha512_224, ic_sha512_ctx)
+SHA_WRAP(sha512_256, ic_sha512_ctx)
+#define SHA_ROW(n, kind, d, sib) { #n, kind, d, n##_i, n##_u, n##_f, ic_##n, sib }
+static const sha_v shas[] = {
+    SHA_ROW(sha1, 1, 20, NULL), SHA_ROW(sha224, 256, 28, "sha256"), SHA_ROW(sha256, 256, 32, "sha224"),
+    SHA_ROW(sha384, 512, 48, "sha512"), SHA_ROW(sha512, 512, 64, "sha384"),
+    SHA_ROW(sha512_224, 512, 28, "sha512_256"), SHA_ROW(sha512_256, 512, 32, "sha512_224"),
+};
+
+/* The variant of "ic_<variant>_<op>" and the op. */
+static const sha_v *sha_of(const char *fn, const char **op)
+{
+    const sha_v *best = NULL;
+    for (size_t i = 0; i < sizeof shas / sizeof shas[0]; i++) {
+        size_t l = strlen(shas[i].name);
+        if (!strncmp(fn + 3, shas[i].name, l) && (fn[3 + l] == 0 || fn[3 + l] == '_') &&
+            (!best || l > strlen(best->name)) && (fn[3 + l] == 0 || strchr("iuf", fn[4 + l]))) {
+            best = &shas[i];
+            *op = fn[3 + l] ? fn + 4 + l : "";
+        }
+    }
+    return best;
+}
+
+static const sha_v *sha_named(const char *n)
+{
+    for (size_t i = 0; i < sizeof shas / sizeof shas[0]; i++)
+        if (!strcmp(shas[i].name, n))
+            return &shas[i];
+    abort();
+}
+
+static size_t sha_ctx_size(int kind)
+{
+    return kind == 1 ? sizeof(ic_sha1_ctx) : kind == 256 ? sizeof(ic_sha256_ctx) : sizeof(ic_sha512_ctx);
+}
+
+static int run_sha(fx *x, const char *w)
+{
+    const char *op = "";
+    const sha_v *s = sha_of(x->r->fn, &op);
+    static union { ic_sha1_ctx a; ic_sha256_ctx b; ic_sha512_ctx c; } u, ref;
+    size_t cs = sha_ctx_size(s->kind);
+    fx_make(x, x->r, 0, 0, 0, 37, s->dsize);
+    uint8_t want[64], got[64];
+    if (!*op) {   /* void one-shot */
+        fx_arm(x, NULL, 0);
+        s->oneshot(x->t, x->i, x->len);
+        if (x->t == NULL)
+            return IC_OK;              /* documented: nothing happens */
+        if (x->i == NULL && x->len) {
+            CHECK(tl_all_byte(x->t, s->dsize, 0), "%s: NULL input must give an all-zero digest", w);
+        } else {
+            s->init(&ref), s->update(&ref, x->src, x->len), s->final(&ref, want);
+            CHECK_MEM(x->t, want, s->dsize, "%s: digest", w);
+        }
+        return IC_OK;
+    }
+    if (!strcmp(op, "init")) {
+        memset(&u, 0xa5, sizeof u);
+        fx_arm(x, NULL, 0);
+        int st = s->init(x->r->f & C_NULL ? NULL : &u);
+        if (st == IC_OK)
+            CHECK(s->update(&u, "abc", 3) == IC_OK, "%s: unusable after init", w);
+        return st;
+    }
+    /* update / final: a context that absorbed "abc" */
+    if (x->r->f & VARIANT)
+        sha_named(s->sibling)->init(&u);
+    else
+        s->init(&u);
+    s->update(&u, "abc", 3);
+    if (x->r->f & C_WIPED)
+        s->final(&u, got);          /* final wipes the context */
+    void *cp = ctx_fault(x, &u, cs, NULL);
+    fx_arm(x, cp, cs);
+    int st = !strcmp(op, "update") ? s->update(cp, x->i, x->len) : s->final(cp, x->t);
+    if (st == IC_OK && x->r->want == IC_OK) {
+        s->init(&ref), s->update(&ref, "abc", 3);
+        if (!strcmp(op, "update")) {
+            s->update(&ref, x->src, x->len);
+            s->final(&u, got);
+        } else {
+            memcpy(got, x->t, s->dsize);
+        }
+        s->final(&ref, want);
+        CHECK_MEM(got, want, s->dsize, "%s: digest after", w);
+    }
+    if (st == IC_ERR_TOOLONG) {   /* refused: absorbed nothing, the hash goes on (on a copy) */
+        ref = u;
+        CHECK(s->final(&ref, got) == IC_OK, "%s: context unusable after TOOLONG", w);
+        s->init(&u), s->update(&u, "abc", 3), s->final(&u, want);
+        CHECK_MEM(got, want, s->dsize, "%s: digest after a refused update", w);
+        s->init(&u), s->update(&u, "abc", 3);   /* as it was, for the context comparison */
+    }
+    return st;
+}
+
+static void hash_final_v(void *c) { uint8_t d[64]; ic_hash_final(c, d); }
+
+static int run_hash(fx *x, const char *w)
+{
+    static ic_hash_ctx c, ref;
+    const char *fn = x->r->fn;
+    fx_make(x, x->r, 0, 0, 0, 37, 32);
+    uint8_t want[64];
+    if (!strcmp(fn, "ic_hash")) {
+        fx_arm(x, NULL, 0);
+        int st = ic_hash((ic_hash_alg)x->alg, x->t, x->i, x->len);
+        if (st == IC_OK) {
+            ic_sha256(want, x->src, x->len);
+            CHECK_MEM(x->t, want, 32, "%s: digest", w);
+        }
+        return st;
+    }
+    if (!strcmp(fn, "ic_hash_init")) {
+        memset(&c, 0xa5, sizeof c);
+        fx_arm(x, NULL, 0);
+        int st = ic_hash_init(x->r->f & C_NULL ? NULL : &c, (ic_hash_alg)x->alg);
+        if (st != IC_OK && !(x->r->f & C_NULL))
+            CHECK(ic_hash_update(&c, "a", 1) == IC_ERR_STATE, "%s: usable after a failed init", w);
+        return st;
+    }
+    MUST(ic_hash_init(&c, IC_HASH_SHA256));
+    ic_hash_update(&c, "abc", 3);
+    void *cp = ctx_fault(x, &c, sizeof c, hash_final_v);
+    fx_arm(x, cp, sizeof c);
+    int st = !strcmp(fn, "ic_hash_update") ? ic_hash_update(cp, x->i, x->len) : ic_hash_final(cp, x->t);
+    if (st == IC_OK && x->r->want == IC_OK) {
+        uint8_t got[64];
+        MUST(ic_hash_init(&ref, IC_HASH_SHA256)), MUST(ic_hash_update(&ref, "abc", 3));
+        if (!strcmp(fn, "ic_hash_update")) {
+            ic_hash_update(&ref, x->src, x->len);
+            ic_hash_final(&c, got);
+        } else {
+            memcpy(got, x->t, 32);
+        }
+        ic_hash_final(&ref, want);
+        CHECK_MEM(got, want, 32, "%s: digest after", w);
+    }
+    return st;
+}
+
+/* ---- HMAC and HKDF -------------------------------------------------------- */
+static void hmac_final_v(void *c) { uint8_t d[64]; ic_hmac_final(c, d); }
+
+static int run_hmac(fx *x, const char *w)
+{
+    static ic_hmac_ctx c;
+    const char *fn = x->r->fn;
+    fx_make(x, x->r, 20, 0, 0, 37, 32);
+    uint8_t mac[32];
+    ic_hmac(IC_HASH_SHA256, x->key, x->klen, x->ibuf, x->len <= x->icap ? x->len : 0, mac);
+    if (x->r->f & BADTAG)
+        mac[3] ^= 4;
+    int verify = strstr(fn, "verify") != NULL;
+    if (verify && x->t)
+        memcpy(x->t, mac, x->tlen < 32 ? x->tlen : 32);
+    uint8_t tagin[TCAP];
+    memcpy(tagin, x->tbuf, TCAP);
+    const uint8_t *tin = x->t ? tagin + (x->t - x->tbuf) : NULL;
+    if (verify)
+        memset(x->tbuf, FILL, TCAP);
+    int st;
+    if (!strcmp(fn, "ic_hmac") || !strcmp(fn, "ic_hmac_verify")) {
+        fx_arm(x, NULL, 0);
+        st = verify ? ic_hmac_verify((ic_hash_alg)x->alg, x->k, x->klen, x->i, x->len, tin, x->tlen)
+                    : ic_hmac((ic_hash_alg)x->alg, x->k, x->klen, x->i, x->len, x->t);
+    } else if (!strcmp(fn, "ic_hmac_init")) {
+        memset(&c, 0xa5, sizeof c);
+        fx_arm(x, NULL, 0);
+        st = ic_hmac_init(x->r->f & C_NULL ? NULL : &c, (ic_hash_alg)x->alg, x->k, x->klen);
+        if (st != IC_OK && !(x->r->f & C_NULL))
+            CHECK(ic_hmac_update(&c, "a", 1) == IC_ERR_STATE, "%s: usable after a failed init", w);
+        if (st == IC_OK) {
+            uint8_t m2[32];
+            ic_hmac_final(&c, m2);
+            ic_hmac(IC_HASH_SHA256, x->k ? x->key : (const uint8_t *)"", x->klen, NULL, 0, mac);
+            CHECK_MEM(m2, mac, 32, "%s: MAC", w);
+        }
+        return st;
+    } else {
+        CHECK(ic_hmac_init(&c, IC_HASH_SHA256, x->key, x->klen) == IC_OK, "%s: setup", w);
+        if (!strcmp(fn, "ic_hmac_final_verify") || !strcmp(fn, "ic_hmac_final"))
+            ic_hmac_update(&c, x->ibuf, x->len <= x->icap ? x->len : 0);
+        void *cp = ctx_fault(x, &c, sizeof c, hmac_final_v);
+        fx_arm(x, cp, sizeof c);
+        if (!strcmp(fn, "ic_hmac_update"))
+            st = ic_hmac_update(cp, x->i, x->len);
+        else if (!strcmp(fn, "ic_hmac_final"))
+            st = ic_hmac_final(cp, x->t);
+        else
+            st = ic_hmac_final_verify(cp, tin, x->tlen);
+        if (st == IC_OK && !strcmp(fn, "ic_hmac_update")) {
+            uint8_t m2[32];
+            ic_hmac_final(&c, m2);
+            ic_hmac(IC_HASH_SHA256, x->key, x->klen, x->src, x->len, mac);
+            CHECK_MEM(m2, mac, 32, "%s: MAC after", w);
+        }
+        if (st == IC_OK && !strcmp(fn, "ic_hmac_final"))
+            CHECK_MEM(x->t, mac, 32, "%s: MAC", w);
+        /* final_verify consumes the context on IC_OK and IC_ERR_AUTH; a
+         * refusal (STATE, NULL, TAGLEN) leaves it as it was (hmac.h) */
+        if (verify && (st == IC_OK || st == IC_ERR_AUTH))
+            x->ctx = NULL;
+        return st;
+    }
+    if (st == IC_OK && !verify)
+        CHECK_MEM(x->t, mac, 32, "%s: MAC", w);
+    return st;
+}
+
+static int run_hkdf(fx *x, const char *w)
+{
+    const char *fn = x->r->fn;
+    /* klen: salt or prk length; alen: info; len: okm; tag buffer: prk */
+    fx_make(x, x->r, 32, 0, 11, 45, 32);
+    static uint8_t want[255 * 64];
+    uint8_t prk[32], e[1] = {0};
+    MUST(ic_hkdf_extract(IC_HASH_SHA256, x->key, 32, x->aad, 20, prk));
+    const uint8_t *info = x->a;
+    if (x->r->f & OVL_INFO)
+        info = x->o + 2;   /* info inside okm */
+    fx_arm(x, NULL, 0);
+    int st;
+    if (!strcmp(fn, "ic_hkdf_extract")) {
+        /* salt = key buffer (klen), ikm = input */
+        st = ic_hkdf_extract((ic_hash_alg)x->alg, x->k, x->klen, x->i, x->len, x->t);
+        if (st == IC_OK) {
+            MUST(ic_hkdf_extract(IC_HASH_SHA256, x->k ? x->key : e, x->klen, x->i ? x->src : e, x->len, want));
+            CHECK_MEM(x->t, want, 32, "%s: prk", w);
+        }
+        return st;
+    }
+    if (!strcmp(fn, "ic_hkdf")) {
+        st = ic_hkdf((ic_hash_alg)x->alg, x->k, x->klen, x->aad, 20, info, x->alen, x->o, x->len);
+        if (st == IC_OK) {
+            MUST(ic_hkdf(IC_HASH_SHA256, x->k ? x->key : e, x->klen, x->aad, 20, x->a ? x->aad : e, x->alen, want,
+                         x->len));
+            CHECK_MEM(x->o, want, x->len, "%s: okm", w);
+        }
+        return st;
+    }
+    /* expand: prk in its own buffer, or at the start of okm (OVL_PRK) */
+    uint8_t pbuf[32];
+    memcpy(pbuf, prk, 32);
+    const uint8_t *p = x->r->f & T_NULL ? NULL : pbuf;
+    if (x->r->f & OVL_PRK && x->o) {
+        memcpy(x->o, prk, 32);
+        p = x->o;
+    }
+    st = ic_hkdf_expand((ic_hash_alg)x->alg, p, x->klen, info, x->alen, x->o, x->len);
+    CHECK(memcmp(pbuf, prk, 32) == 0, "%s: prk written", w);
+    if (st == IC_OK && x->r->want == IC_OK) {
+        MUST(ic_hkdf_expand(IC_HASH_SHA256, prk, 32, x->a ? x->aad : e, x->alen, want, x->len));
+        if (x->len)
+            CHECK_MEM(x->o, want, x->len, "%s: okm", w);
+    }
+    return st;
+}
+
+/* ---- Poly1305 ------------------------------------------------------------- */
+static void poly_wipe_v(void *c) { ic_poly1305_wipe(c); }
+
+static int run_poly(fx *x, const char *w)
+{
+    static ic_poly1305_ctx c;
+    const char *fn = x->r->fn;
+    fx_make(x, x->r, 32, 0, 0, 37, 16);
+    uint8_t want[16];
+    size_t n = x->len <= x->icap ? x->len : 0;
+    ic_poly1305(want, x->ibuf, n, x->key);
+    if (!strcmp(fn, "ic_poly1305")) {
+        fx_arm(x, NULL, 0);
+        ic_poly1305(x->t, x->i, x->len, x->k);
+        if (x->t) {
+            if (!x->k || (!x->i && x->len))
+                CHECK(tl_all_byte(x->t, 16, 0), "%s: tag must be all zero", w);
+            else
+                CHECK_MEM(x->t, want, 16, "%s: tag", w);
+        }
+        return IC_OK;
+    }
+    if (!strcmp(fn, "ic_poly1305_verify")) {
+        if (x->r->f & BADTAG)
+            want[5] ^= 0x20;
+        fx_arm(x, NULL, 0);
+        return ic_poly1305_verify(x->r->f & T_NULL ? NULL : want, x->i, x->len, x->k);
+    }
+    if (!strcmp(fn, "ic_poly1305_init")) {
+        memset(&c, 0xa5, sizeof c);
+        fx_arm(x, NULL, 0);
+        int st = ic_poly1305_init(x->r->f & C_NULL ? NULL : &c, x->k);
+        if (st == IC_OK) {
+            uint8_t t[16];
+            ic_poly1305_final(&c, t);
+            ic_poly1305(want, NULL, 0, x->key);
+            CHECK_MEM(t, want, 16, "%s: tag", w);
+        }
+        return st;
+    }
+    MUST(ic_poly1305_init(&c, x->key));
+    void *cp = ctx_fault(x, &c, sizeof c, poly_wipe_v);
+    fx_arm(x, cp, sizeof c);
+    int st = !strcmp(fn, "ic_poly1305_update") ? ic_poly1305_update(cp, x->i, x->len) : ic_poly1305_final(cp, x->t);
+    if (st == IC_OK && x->r->want == IC_OK) {
+        uint8_t t[16];
+        if (!strcmp(fn, "ic_poly1305_update"))
+            ic_poly1305_final(&c, t), ic_poly1305(want, x->src, x->len, x->key);
+        else
+            memcpy(t, x->t, 16), ic_poly1305(want, NULL, 0, x->key);
+        CHECK_MEM(t, want, 16, "%s: tag", w);
+    }
+    return st;
+}
+
+/* ---- ChaCha20 and the AEADs ------------------------------------------------ */
+static int run_chacha(fx *x, const char *w)
+{
+    const char *fn = x->r->fn;
+    int xc = !strncmp(fn, "ic_x", 4);
+    fx_make(x, x->r, 32, xc ? 24 : 12, 9, 37, strstr(fn, "hchacha") ? 32 : 16);
+    uint8_t good[16], out[80], e[1] = {0};
+    if (strstr(fn, "hchacha")) {
+        fx_arm(x, NULL, 0);
+        int st = ic_hchacha20(x->t, x->k, x->v);
+        if (st == IC_OK) {
+            uint8_t sub[32];
+            ic_hchacha20(sub, x->key, x->iv0);
+            CHECK_MEM(x->t, sub, 32, "%s: subkey", w);
+        }
+        return st;
+    }
+    if (strstr(fn, "_xor")) {
+        fx_arm(x, NULL, 0);
+        int st = xc ? ic_xchacha20_xor(x->o, x->i, x->len, x->k, x->v, x->ctr)
+                    : ic_chacha20_xor(x->o, x->i, x->len, x->k, x->v, (uint32_t)x->ctr);
+        if (st == IC_OK && x->len) {
+            CHECK((xc ? ic_xchacha20_xor(out, x->src, x->len, x->key, x->iv0, x->ctr)
+                      : ic_chacha20_xor(out, x->src, x->len, x->key, x->iv0, (uint32_t)x->ctr)) == IC_OK, "%s: ref", w);
+            CHECK_MEM(x->o, out, x->len, "%s: output", w);
+        }
+        return st;
+    }
+    int open = strstr(fn, "_open") != NULL;
+    size_t n = x->len <= x->icap ? x->len : 0;
+    if (open) {
+        size_t al = x->alen <= 48 ? x->alen : 0;
+        CHECK((xc ? ic_xchacha20_poly1305_seal(x->key, x->iv, x->aad, al, x->ibuf, n, x->ibuf, good)
+                  : ic_chacha20_poly1305_seal(x->key, x->iv, x->aad, al, x->ibuf, n, x->ibuf, good)) == IC_OK,
+              "%s: setup", w);
+        if (x->r->f & BADTAG)
+            good[9] ^= 2;
+    }
+    fx_arm(x, NULL, 0);
+    int st;
+    if (open)
+        st = xc ? ic_xchacha20_poly1305_open(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t ? good : NULL)
+                : ic_chacha20_poly1305_open(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t ? good : NULL);
+    else
+        st = xc ? ic_xchacha20_poly1305_seal(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t)
+                : ic_chacha20_poly1305_seal(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t);
+    if (st == IC_ERR_AUTH)
+        CHECK(x->o == NULL || tl_all_byte(x->o, x->len, 0), "%s: out not zeroed after IC_ERR_AUTH", w);
+    if (st == IC_OK && x->r->want == IC_OK) {
+        uint8_t tag[16];
+        const uint8_t *a = x->a ? x->aad : e, *in = x->len ? x->src : e;
+        int r = open ? (xc ? ic_xchacha20_poly1305_open(x->key, x->iv0, a, x->alen, in, x->len, out, good)
+                           : ic_chacha20_poly1305_open(x->key, x->iv0, a, x->alen, in, x->len, out, good))
+                     : (xc ? ic_xchacha20_poly1305_seal(x->key, x->iv0, a, x->alen, in, x->len, out, tag)
+                           : ic_chacha20_poly1305_seal(x->key, x->iv0, a, x->alen, in, x->len, out, tag));
+        CHECK(r == IC_OK, "%s: reference %d", w, r);
+        if (x->len)
+            CHECK_MEM(x->o, out, x->len, "%s: output", w);
+        if (!open)
+            CHECK_MEM(x->t, tag, 16, "%s: tag", w);
+    }
+    return st;
+}
+
+static void cp_wipe_v(void *c) { ic_chacha20_poly1305_wipe(c); }
+
+static void cp_phase(fx *x, ic_chacha20_poly1305_ctx *c, const char *w)
+{
+    uint8_t d[5] = {1, 2, 3, 4, 5}, tag[16];
+    const char *fn = x->r->fn;
+    CHECK(ic_chacha20_poly1305_init(c, x->key) == IC_OK, "%s: setup init", w);
+    if (x->r->f & P_NOSTART || strstr(fn, "_start"))
+        return;
+    CHECK(ic_chacha20_poly1305_start(c, x->iv0) == IC_OK, "%s: setup start", w);
+    CHECK(ic_chacha20_poly1305_aad(c, x->aad, 7) == IC_OK, "%s: setup aad", w);
+    if (x->r->f & P_ENC)
+        CHECK(ic_chacha20_poly1305_encrypt(c, d, d, 5) == IC_OK, "%s: setup encrypt", w);
+    if (x->r->f & P_DEC || (strstr(fn, "_verify") && !(x->r->f & P_ENC)))
+        CHECK(ic_chacha20_poly1305_decrypt(c, d, d, 5) == IC_OK, "%s: setup decrypt", w);
+    if (x->r->f & P_END)
+        CHECK(ic_chacha20_poly1305_finish(c, tag) == IC_OK, "%s: setup finish", w);
+}
+
+static int cp_call(const fx *x, ic_chacha20_poly1305_ctx *c, const uint8_t *tagin)
+{
+    const char *fn = x->r->fn + strlen("ic_chacha20_poly1305_");
+    if (!strcmp(x->r->fn, "ic_xchacha20_poly1305_start")) return ic_xchacha20_poly1305_start(c, x->v);
+    if (!strcmp(fn, "init")) return ic_chacha20_poly1305_init(c, x->k);
+    if (!strcmp(fn, "start")) return ic_chacha20_poly1305_start(c, x->v);
+    if (!strcmp(fn, "aad")) return ic_chacha20_poly1305_aad(c, x->a, x->alen);
+    if (!strcmp(fn, "encrypt")) return ic_chacha20_poly1305_encrypt(c, x->o, x->i, x->len);
+    if (!strcmp(fn, "decrypt")) return ic_chacha20_poly1305_decrypt(c, x->o, x->i, x->len);
+    if (!strcmp(fn, "finish")) return ic_chacha20_poly1305_finish(c, x->t);
+    if (!strcmp(fn, "verify")) return ic_chacha20_poly1305_verify(c, tagin);
+    abort();
+}
+
+static int run_cp_stream(fx *x, const char *w)
+{
+    static ic_chacha20_poly1305_ctx c, ref;
+    const char *fn = x->r->fn;
+    int xs = !strcmp(fn, "ic_xchacha20_poly1305_start");
+    fx_make(x, x->r, 32, xs ? 24 : 12, 9, 37, 16);
+    cp_phase(x, &c, w);
+    ic_chacha20_poly1305_ctx *cp = ctx_fault(x, &c, sizeof c, cp_wipe_v);
+    uint8_t good[16] = {0};
+    if (strstr(fn, "_verify")) {
+        /* the tag a sender computes for the ciphertext {1..5} */
+        uint8_t p[5] = {1, 2, 3, 4, 5};
+        ic_chacha20_poly1305_ctx s;
+        MUST(ic_chacha20_poly1305_init(&s, x->key)), MUST(ic_chacha20_poly1305_start(&s, x->iv0));
+        ic_chacha20_poly1305_aad(&s, x->aad, 7), ic_chacha20_poly1305_decrypt(&s, p, p, 5);
+        ic_chacha20_poly1305_start(&s, x->iv0), ic_chacha20_poly1305_aad(&s, x->aad, 7);
+        ic_chacha20_poly1305_encrypt(&s, p, p, 5), ic_chacha20_poly1305_finish(&s, good);
+        if (x->r->f & BADTAG)
+            good[0] ^= 1;
+    }
+    int init = strstr(fn, "_init") != NULL;
+    if (init && cp)
+        memset(cp, 0xa5, sizeof c);   /* as for GCM: start a failing init from garbage */
+    fx_arm(x, init ? NULL : cp, sizeof c);
+    int st = cp_call(x, cp, x->t ? good : NULL);
+    if (init && st != IC_OK && cp)
+        CHECK(ic_chacha20_poly1305_start(cp, x->iv0) == IC_ERR_STATE, "%s: usable after a failed init", w);
+    if (st == IC_OK && x->r->want == IC_OK && !init && !strstr(fn, "_verify")) {
+        uint8_t out[64], in[64] = {0}, e[1] = {0}, t1[16], t2[16];
+        memcpy(in, x->src, x->len < 64 ? x->len : 0);
+        cp_phase(x, &ref, w);
+        fx copy = *x;
+        copy.a = x->a ? x->a : e, copy.i = in, copy.o = out, copy.t = t2;
+        CHECK(cp_call(&copy, &ref, NULL) == IC_OK, "%s: reference", w);
+        if (x->o && x->len && strstr(fn, "crypt"))
+            CHECK_MEM(x->o, out, x->len, "%s: output", w);
+        if (strstr(fn, "_finish")) {
+            CHECK_MEM(x->t, t2, 16, "%s: tag", w);
+        } else if ((x->r->f & P_DEC) || strstr(fn, "_decrypt")) {
+            CHECK(ic_chacha20_poly1305_verify(&c, t1) == IC_ERR_AUTH, "%s: verify after", w);
+        } else {
+            CHECK(ic_chacha20_poly1305_finish(&c, t1) == IC_OK && ic_chacha20_poly1305_finish(&ref, t2) == IC_OK,
+                  "%s: finish after", w);
+            CHECK_MEM(t1, t2, 16, "%s: tag after", w);
+        }
+    }
+    return st;
+}
+
+/* ---- functions without a status -------------------------------------------- */
+static int run_void(fx *x, const char *w)
+{
+    const char *fn = x->r->fn;
+    fx_make(x, x->r, 0, 0, 0, 0, 0);
+    fx_arm(x, NULL, 0);
+    if (!strcmp(fn, "ic_aes_wipe")) {
+        ic_aes_wipe(NULL);
+    } else if (!strcmp(fn, "ic_gcm_wipe")) {
+        ic_gcm_wipe(NULL);
+    } else if (!strcmp(fn, "ic_poly1305_wipe")) {
+        ic_poly1305_wipe(NULL);
+    } else if (!strcmp(fn, "ic_chacha20_poly1305_wipe")) {
+        ic_chacha20_poly1305_wipe(NULL);
+    } else if (!strcmp(fn, "ic_wipe")) {
+        ic_wipe(NULL, 0);
+        uint8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+        ic_wipe(b + 1, 6);
+        CHECK(b[0] == 1 && b[7] == 8 && tl_all_byte(b + 1, 6, 0), "%s: exactly len bytes", w);
+    } else if (!strcmp(fn, "ic_ct_equal")) {
+        CHECK(ic_ct_equal(NULL, NULL, 0) == 1 && ic_ct_equal("ab", "ac", 2) == 0 && ic_ct_equal("ab", "ab", 2) == 1,
+              "%s", w);
+    } else if (!strcmp(fn, "ic_crc32") || !strcmp(fn, "ic_crc32c")) {
+        uint32_t (*f)(uint32_t, const void *, size_t) = fn[8] ? ic_crc32c : ic_crc32;
+        CHECK(f(0x12345678, NULL, 5) == 0 && f(0x12345678, NULL, 0) == 0, "%s: NULL buf gives 0", w);
+        CHECK(f(0, "123456789", 9) == (fn[8] ? IC_CRC32C_CHECK : IC_CRC32_CHECK), "%s: check value", w);
+    } else if (!strcmp(fn, "ic_crc32_combine") || !strcmp(fn, "ic_crc32c_combine")) {
+        uint32_t (*f)(uint32_t, uint32_t, uint64_t) = fn[8] == 'c' ? ic_crc32c_combine : ic_crc32_combine;
+        uint32_t (*c)(uint32_t, const void *, size_t) = fn[8] == 'c' ? ic_crc32c : ic_crc32;
+        CHECK(f(0xdeadbeef, 0, 0) == 0xdeadbeef, "%s: empty B", w);
+        CHECK(f(c(0, "1234", 4), c(0, "56789", 5), 5) == c(0, "123456789", 9), "%s: split", w);
+        CHECK(f(0, c(0, "x", 1), UINT64_MAX) == f(0, c(0, "x", 1), UINT64_MAX), "%s: huge len2 returns", w);
+    } else if (!strcmp(fn, "ic_version")) {
+        CHECK(ic_version() && !strcmp(ic_version(), IC_VERSION_STRING), "%s", w);
+    } else if (!strcmp(fn, "ic_status_str")) {
+        for (int s = IC_OK; s >= IC_ERR_SELFTEST; s--)
+            for (int t = s - 1; t >= IC_ERR_SELFTEST; t--)
+                CHECK(ic_status_str(s) && ic_status_str(t) && strcmp(ic_status_str(s), ic_status_str(t)),
+                      "%s: %d and %d share a text", w, s, t);
+        CHECK(ic_status_str(-999) != NULL && ic_status_str(1) != NULL, "%s: unknown status", w);
+    } else if (!strcmp(fn, "ic_cpu_detected") || !strcmp(fn, "ic_cpu_features")) {
+        CHECK((ic_cpu_features() & ~ic_cpu_detected()) == 0, "%s: features within detected", w);
+    } else if (!strcmp(fn, "ic_cpu_set_mask")) {
+        CHECK(ic_cpu_set_mask(0) == IC_OK, "%s: mask 0", w);
+        CHECK(ic_cpu_features() == 0, "%s: nothing left", w);
+        CHECK(ic_cpu_set_mask(~UINT64_C(0)) == IC_OK && ic_cpu_features() == ic_cpu_detected(), "%s: restore", w);
+    } else if (!strcmp(fn, "ic_cpu_parse")) {
+        uint64_t k = 0;
+        int st = ic_cpu_parse("no such feature!", &k);
+        CHECK(st == IC_ERR_SYNTAX || st == IC_ERR_UNKNOWN, "%s: malformed spec gave %d", w, st);
+        CHECK(ic_cpu_parse(NULL, &k) == IC_ERR_NULL, "%s: NULL spec (GAP: not documented)", w);
+        CHECK(ic_cpu_parse("none", NULL) == IC_ERR_NULL, "%s: NULL out (GAP: not documented)", w);
+        CHECK(ic_cpu_parse("none", &k) == IC_OK && k == 0, "%s: none", w);
+    } else if (!strcmp(fn, "ic_cpu_feature_name")) {
+        CHECK(ic_cpu_feature_name(64) == NULL && ic_cpu_feature_name(~0u) == NULL, "%s: past the last bit", w);
+    } else if (!strcmp(fn, "ic_cpu_arch") || !strcmp(fn, "ic_cpu_model") || !strcmp(fn, "ic_env_error")) {
+        CHECK(ic_cpu_arch() != NULL && *ic_cpu_arch(), "%s: arch", w);
+        const char *m = ic_cpu_model();   /* GAP: may it be NULL when unknown? */
+        CHECK(m == NULL || strlen(m) < 256, "%s: model", w);
+        CHECK(ic_env_error() == NULL, "%s: no INCORE_* error in this test's environment", w);
+    } else if (!strcmp(fn, "ic_impl_count") || !strcmp(fn, "ic_impl_name") || !strcmp(fn, "ic_impl_available") ||
+               !strcmp(fn, "ic_impl_selected") || !strcmp(fn, "ic_prim_name")) {
+        CHECK(ic_impl_count("nope") == 0 && ic_impl_count(NULL) == 0, "%s: unknown prim count", w);
+        CHECK(ic_impl_name("aes", 9999) == NULL && ic_impl_name("nope", 0) == NULL && ic_impl_name(NULL, 0) == NULL,
+              "%s: name out of range", w);
+        CHECK(ic_impl_available("aes", 9999) == 0 && ic_impl_available("nope", 0) == 0, "%s: available", w);
+        CHECK(ic_impl_selected("nope") == NULL && ic_impl_selected(NULL) == NULL, "%s: selected", w);
+        size_t i = 0;
+        while (ic_prim_name(i))
+            i++;
+        CHECK(i >= 10 && ic_prim_name(i + 1000) == NULL, "%s: prim names end with NULL", w);
+    } else if (!strcmp(fn, "ic_impl_select")) {
+        CHECK(ic_impl_select("nope", "x") == IC_ERR_UNKNOWN, "%s: unknown prim", w);
+        CHECK(ic_impl_select("aes", "nope") == IC_ERR_UNKNOWN, "%s: unknown impl", w);
+        int st = ic_impl_select(NULL, "x");   /* GAP: not documented; NULL or UNKNOWN */
+        CHECK(st == IC_ERR_NULL || st == IC_ERR_UNKNOWN, "%s: NULL prim gave %d", w, st);
+        CHECK(ic_impl_select("aes", NULL) == IC_OK && ic_impl_select("aes", "auto") == IC_OK, "%s: auto", w);
+        for (size_t p = 0; ic_prim_name(p); p++)
+            for (size_t i = 0; i < ic_impl_count(ic_prim_name(p)); i++)
+                if (!ic_impl_available(ic_prim_name(p), i))
+                    CHECK(ic_impl_select(ic_prim_name(p), ic_impl_name(ic_prim_name(p), i)) == IC_ERR_UNAVAILABLE,
+                          "%s: %s/%s not available", w, ic_prim_name(p), ic_impl_name(ic_prim_name(p), i));
+    } else if (!strcmp(fn, "ic_selftest")) {
+        CHECK(ic_selftest("nope") == IC_ERR_UNKNOWN, "%s: unknown", w);
+        CHECK(ic_selftest(NULL) == IC_ERR_UNKNOWN || ic_selftest(NULL) == IC_ERR_NULL, "%s: NULL (GAP)", w);
+    } else if (!strcmp(fn, "ic_rand_hw") || !strcmp(fn, "ic_rand_hw_source")) {
+        uint8_t *b = tl_guarded_alloc(33, FILL);
+        const char *src = ic_rand_hw_source();
+        CHECK(src && !strcmp(src, ic_impl_selected("hwrand")), "%s: source name", w);
+        CHECK(ic_rand_hw(NULL, 5) == IC_ERR_NULL, "%s: NULL with length", w);
+        int st = ic_rand_hw(NULL, 0);
+        CHECK(st == IC_OK || (st == IC_ERR_UNAVAILABLE && !strcmp(src, "none")), "%s: NULL, 0: %d", w, st);
+        st = ic_rand_hw(b, 33);
+        CHECK(st == IC_OK || (st == IC_ERR_UNAVAILABLE && tl_all_byte(b, 33, 0)), "%s: 33 bytes: %d", w, st);
+        tl_guarded_free(b, 33);
+    } else if (!strcmp(fn, "ic_hash_digest_size") || !strcmp(fn, "ic_hash_block_size") ||
+               !strcmp(fn, "ic_hash_name")) {
+        CHECK(ic_hash_digest_size((ic_hash_alg)99) == 0 && ic_hash_block_size((ic_hash_alg)99) == 0 &&
+              ic_hash_name((ic_hash_alg)99) == NULL && ic_hash_name((ic_hash_alg)-1) == NULL, "%s: bad alg", w);
+        CHECK(ic_hash_digest_size(IC_HASH_SHA384) == 48 && ic_hash_block_size(IC_HASH_SHA384) == 128, "%s", w);
+    } else if (!strcmp(fn, "ic_hash_from_name")) {
+        ic_hash_alg a = IC_HASH_SHA1;
+        CHECK(ic_hash_from_name(NULL, &a) == IC_ERR_NULL, "%s: NULL name", w);
+        CHECK(ic_hash_from_name("sha256", NULL) == IC_ERR_NULL, "%s: NULL out (GAP: documented only for name)", w);
+        CHECK(ic_hash_from_name("md5", &a) == IC_ERR_UNKNOWN && ic_hash_from_name("", &a) == IC_ERR_UNKNOWN,
+              "%s: unknown", w);
+        CHECK(ic_hash_from_name("SHA-512/256", &a) == IC_OK && a == IC_HASH_SHA512_256, "%s: known", w);
+    } else {
+        CHECK(0, "no void check for %s", fn);
+    }
+    return IC_OK;
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+static int run_row(fx *x, const char *w)
+{
+    const char *fn = x->r->fn;
+    const char *op;
+    if (!strcmp(fn, "ic_aes_init")) return run_aes_init(x, w);
+    if (!strncmp(fn, "ic_aes_", 7) && strcmp(fn, "ic_aes_wipe") && !strstr(fn, "gcm")) return run_aes_mode(x, w);
+    if (!strncmp(fn, "ic_gcm_", 7) && strcmp(fn, "ic_gcm_wipe")) return run_gcm_stream(x, w);
+    if (!strncmp(fn, "ic_aes_gcm_", 11)) return run_gcm_oneshot(x, w);
+    if (!strncmp(fn, "ic_sha", 6) && sha_of(fn, &op)) return run_sha(x, w);
+    if (!strcmp(fn, "ic_hash") || !strcmp(fn, "ic_hash_init") || !strcmp(fn, "ic_hash_update") ||
+        !strcmp(fn, "ic_hash_final"))
+        return run_hash(x, w);
+    if (!strncmp(fn, "ic_hmac", 7)) return run_hmac(x, w);
+    if (!strncmp(fn, "ic_hkdf", 7)) return run_hkdf(x, w);
+    if (!strncmp(fn, "ic_poly1305", 11) && strcmp(fn, "ic_poly1305_wipe")) return run_poly(x, w);
+    if ((strstr(fn, "chacha20_poly1305_") && !strstr(fn, "_seal") && !strstr(fn, "_open") && !strstr(fn, "_wipe")))
+        return run_cp_stream(x, w);
+    if (strstr(fn, "chacha20")) return run_chacha(x, w) ;
+    return run_void(x, w);
+}
+
+#define R(fn, f, n, want, rule) { fn, f, n, want, rule }
+#define HUGE_GCM ((long long)((UINT64_C(1) << 36) - 31))   /* IC_GCM_MAX_DATA + 1 */
+
+static const row rows[] = {
+    /* ---- AES key and modes ---- */
+    R("ic_aes_init", C_NULL, 0, IC_ERR_NULL, "NULL key struct"),
+    R("ic_aes_init", K_NULL, 0, IC_ERR_NULL, "NULL key bytes, keylen 16"),
+    R("ic_aes_init", KLEN, 15, IC_ERR_KEYLEN, "keylen 15"),
+    R("ic_aes_init", KLEN, 0, IC_ERR_KEYLEN, "keylen 0"),
+    R("ic_aes_init", KLEN, 64, IC_ERR_KEYLEN, "keylen 64"),
+    R("ic_aes_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0: step 2 passes, step 3 fails"),
+    R("ic_aes_init", C_NULL | KLEN, 15, IC_ERR_NULL, "NULL struct and keylen 15: step 1 first"),
+    R("ic_aes_init", K_NULL | KLEN, 15, IC_ERR_NULL, "NULL key and keylen 15: step 2 first"),
+    R("ic_aes_init", KLEN, 24, IC_OK, "keylen 24"),
+    R("ic_aes_init", KLEN, 32, IC_OK, "keylen 32"),
+#define AES_MODE_ROWS(fn, blk)                                                                        \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "zero-filled key never initialised"),                              \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage key"),                                               \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped key"),                                                     \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in, len > 0"),                                                \
+    R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out, len > 0"),                                               \
+    R(fn, EMPTY, 0, IC_OK, "NULL in and out with len 0"),                                             \
+    R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
+    R(fn, INPL, 0, IC_OK, "out == in"),                                                               \
+    R(fn, LEN, 17, blk ? IC_ERR_LENGTH : IC_OK, "len 17"),                                            \
+    R(fn, C_JUNK | O_NULL, 0, IC_ERR_STATE, "garbage key and NULL out: step 1 first"),               \
+    R(fn, C_NULL | LEN, 17, IC_ERR_NULL, "NULL key and len 17: step 1 first"),                        \
+    R(fn, I_NULL | LEN, 17, IC_ERR_NULL, "NULL in and len 17: step 2 first"),                         \
+    R(fn, OVL | LEN, 17, blk ? IC_ERR_LENGTH : IC_ERR_OVERLAP, "len 17 and overlap: step 3 first")
+    AES_MODE_ROWS("ic_aes_ecb_encrypt", 1), AES_MODE_ROWS("ic_aes_ecb_decrypt", 1),
+    AES_MODE_ROWS("ic_aes_cbc_encrypt", 1), AES_MODE_ROWS("ic_aes_cbc_decrypt", 1),
+    AES_MODE_ROWS("ic_aes_ctr_crypt", 0), AES_MODE_ROWS("ic_aes_cfb128_encrypt", 0),
+    AES_MODE_ROWS("ic_aes_cfb128_decrypt", 0), AES_MODE_ROWS("ic_aes_ofb_crypt", 0),
+#define AES_IV_ROWS(fn)                                                                               \
+    R(fn, V_NULL, 0, IC_ERR_NULL, "NULL IV (GAP: the IV array has no length argument; taken as non-zero)"), \
+    R(fn, V_NULL | LEN, 17, IC_ERR_NULL, "NULL IV and len 17")
+    AES_IV_ROWS("ic_aes_cbc_encrypt"), AES_IV_ROWS("ic_aes_cbc_decrypt"), AES_IV_ROWS("ic_aes_ctr_crypt"),
+    AES_IV_ROWS("ic_aes_cfb128_encrypt"), AES_IV_ROWS("ic_aes_cfb128_decrypt"), AES_IV_ROWS("ic_aes_ofb_crypt"),
+    R("ic_aes_wipe", 0, 0, IC_OK, "NULL does nothing"),
+
+    /* ---- GCM streaming ---- */
+    R("ic_gcm_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
+    R("ic_gcm_init", K_NULL, 0, IC_ERR_NULL, "NULL key, keylen 16"),
+    R("ic_gcm_init", KLEN, 20, IC_ERR_KEYLEN, "keylen 20"),
+    R("ic_gcm_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0"),
+    R("ic_gcm_init", C_NULL | KLEN, 20, IC_ERR_NULL, "NULL context and keylen 20"),
+#define GCM_CTX_ROWS(fn)                                                                              \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL context"),                                                    \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),                                            \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context"),                                           \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped context")
+    GCM_CTX_ROWS("ic_gcm_start"), GCM_CTX_ROWS("ic_gcm_aad"), GCM_CTX_ROWS("ic_gcm_encrypt"),
+    GCM_CTX_ROWS("ic_gcm_decrypt"), GCM_CTX_ROWS("ic_gcm_finish"), GCM_CTX_ROWS("ic_gcm_verify"),
+    R("ic_gcm_start", V_NULL, 0, IC_ERR_NULL, "NULL IV, ivlen 12"),
+    R("ic_gcm_start", VLEN, 0, IC_ERR_IVLEN, "ivlen 0"),
+    R("ic_gcm_start", V_NULL | VLEN, 0, IC_ERR_IVLEN, "NULL IV with ivlen 0: step 2 passes, step 3 fails"),
+    R("ic_gcm_start", VLEN, 1, IC_OK, "ivlen 1"),
+    R("ic_gcm_start", C_JUNK | V_NULL, 0, IC_ERR_STATE, "garbage context and NULL IV: step 1 first"),
+    R("ic_gcm_start", C_WIPED | VLEN, 0, IC_ERR_STATE, "wiped context and ivlen 0: step 1 first"),
+    R("ic_gcm_aad", A_NULL, 0, IC_ERR_NULL, "NULL AAD, len 9"),
+    R("ic_gcm_aad", EMPTY, 0, IC_OK, "NULL AAD, len 0"),
+    R("ic_gcm_aad", P_ENC, 0, IC_ERR_STATE, "AAD after data"),
+    R("ic_gcm_aad", P_NOSTART, 0, IC_ERR_STATE, "AAD before start"),
+    R("ic_gcm_aad", P_END, 0, IC_ERR_STATE, "AAD after finish"),
+    R("ic_gcm_aad", ALEN, -1, IC_ERR_TOOLONG, "AAD of SIZE_MAX bytes (over 2^61-1)"),
+    R("ic_gcm_aad", A_NULL | P_ENC, 0, IC_ERR_NULL, "NULL AAD after data: step 2 before step 5"),
+    R("ic_gcm_aad", ALEN | P_ENC, -1, IC_ERR_TOOLONG, "SIZE_MAX AAD after data: step 3 before step 5"),
+#define GCM_DATA_ROWS(fn, other)                                                                      \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),                                                 \
+    R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out, len 37"),                                                \
+    R(fn, EMPTY, 0, IC_OK, "NULL in and out, len 0"),                                                 \
+    R(fn, INPL, 0, IC_OK, "in place"),                                                                \
+    R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
+    R(fn, LEN, HUGE_GCM, IC_ERR_TOOLONG, "2^36-31 bytes with a 64-byte buffer"),                      \
+    R(fn, LEN, -1, IC_ERR_TOOLONG, "SIZE_MAX bytes"),                                                 \
+    R(fn, P_NOSTART, 0, IC_ERR_STATE, "data before start"),                                           \
+    R(fn, P_END, 0, IC_ERR_STATE, "data after finish"),                                               \
+    R(fn, other, 0, IC_ERR_STATE, "encrypt and decrypt mixed"),                                       \
+    R(fn, C_JUNK | I_NULL, 0, IC_ERR_STATE, "garbage context and NULL in: step 1 first"),            \
+    R(fn, I_NULL | LEN, HUGE_GCM, IC_ERR_NULL, "NULL in and too long: step 2 first"),                 \
+    R(fn, OVL | LEN, HUGE_GCM, IC_ERR_TOOLONG, "too long and overlapping: step 3 first"),             \
+    R(fn, OVL | P_END, 0, IC_ERR_OVERLAP, "overlap after finish: step 4 before step 5"),              \
+    R(fn, LEN | P_NOSTART, HUGE_GCM, IC_ERR_TOOLONG, "too long before start: step 3 before step 5")
+    GCM_DATA_ROWS("ic_gcm_encrypt", P_DEC), GCM_DATA_ROWS("ic_gcm_decrypt", P_ENC),
+    R("ic_gcm_finish", T_NULL, 0, IC_ERR_NULL, "NULL tag, taglen 16"),
+    R("ic_gcm_finish", TLEN, 3, IC_ERR_TAGLEN, "taglen 3"),
+    R("ic_gcm_finish", TLEN, 0, IC_ERR_TAGLEN, "taglen 0"),
+    R("ic_gcm_finish", TLEN, 9, IC_ERR_TAGLEN, "taglen 9"),
+    R("ic_gcm_finish", TLEN, 11, IC_ERR_TAGLEN, "taglen 11"),
+    R("ic_gcm_finish", TLEN, 17, IC_ERR_TAGLEN, "taglen 17"),
+    R("ic_gcm_finish", TLEN, 4, IC_OK, "taglen 4"),
+    R("ic_gcm_finish", TLEN, 8, IC_OK, "taglen 8"),
+    R("ic_gcm_finish", TLEN, 12, IC_OK, "taglen 12"),
+    R("ic_gcm_finish", P_DEC, 0, IC_ERR_STATE, "finish after decrypt"),
+    R("ic_gcm_finish", P_NOSTART, 0, IC_ERR_STATE, "finish before start"),
+    R("ic_gcm_finish", P_END, 0, IC_ERR_STATE, "finish twice"),
+    R("ic_gcm_finish", TLEN | P_DEC, 3, IC_ERR_TAGLEN, "taglen 3 after decrypt: step 3 before step 5"),
+    R("ic_gcm_finish", T_NULL | TLEN, 3, IC_ERR_NULL, "NULL tag and taglen 3: step 2 first"),
+    R("ic_gcm_finish", C_JUNK | TLEN, 3, IC_ERR_STATE, "garbage context and taglen 3: step 1 first"),
+    R("ic_gcm_verify", 0, 0, IC_OK, "right tag"),
+    R("ic_gcm_verify", BADTAG, 0, IC_ERR_AUTH, "wrong tag"),
+    R("ic_gcm_verify", T_NULL, 0, IC_ERR_NULL, "NULL tag, taglen 16"),
+    R("ic_gcm_verify", TLEN, 3, IC_ERR_TAGLEN, "taglen 3"),
+    R("ic_gcm_verify", TLEN, 17, IC_ERR_TAGLEN, "taglen 17"),
+    R("ic_gcm_verify", P_ENC, 0, IC_ERR_STATE, "verify after encrypt"),
+    R("ic_gcm_verify", TLEN | BADTAG, 3, IC_ERR_TAGLEN, "taglen 3 and wrong tag: step 3 before step 6"),
+    R("ic_gcm_verify", P_ENC | BADTAG, 0, IC_ERR_STATE, "after encrypt and wrong tag: step 5 before 6"),
+    R("ic_gcm_wipe", 0, 0, IC_OK, "NULL does nothing"),
+
+    /* ---- GCM one-shot ---- */
+#define GCM_ONESHOT_ROWS(fn)                                                                          \
+    R(fn, K_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, V_NULL, 0, IC_ERR_NULL, "NULL IV"),                                                         \
+    R(fn, A_NULL, 0, IC_ERR_NULL, "NULL AAD, aadlen 9"),                                              \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in"),                                                         \
+    R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out"),                                                        \
+    R(fn, T_NULL, 0, IC_ERR_NULL, "NULL tag"),                                                        \
+    R(fn, EMPTY, 0, IC_OK, "NULL AAD, in and out with lengths 0"),                                    \
+    R(fn, KLEN, 17, IC_ERR_KEYLEN, "keylen 17"),                                                      \
+    R(fn, VLEN, 0, IC_ERR_IVLEN, "ivlen 0"),                                                          \
+    R(fn, VLEN, 1, IC_OK, "ivlen 1"),                                                                 \
+    R(fn, VLEN, 32, IC_OK, "ivlen 32"),                                                               \
+    R(fn, TLEN, 3, IC_ERR_TAGLEN, "taglen 3"),                                                        \
+    R(fn, TLEN, 10, IC_ERR_TAGLEN, "taglen 10"),                                                      \
+    R(fn, TLEN, 17, IC_ERR_TAGLEN, "taglen 17"),                                                      \
+    R(fn, TLEN, 13, IC_OK, "taglen 13"),                                                              \
+    R(fn, LEN, HUGE_GCM, IC_ERR_TOOLONG, "2^36-31 bytes with a 64-byte buffer"),                      \
+    R(fn, ALEN, -1, IC_ERR_TOOLONG, "AAD of SIZE_MAX bytes"),                                         \
+    R(fn, INPL, 0, IC_OK, "in place"),                                                                \
+    R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
+    R(fn, K_NULL | VLEN, 0, IC_ERR_NULL, "NULL key and ivlen 0: step 2 first"),                       \
+    R(fn, O_NULL | KLEN, 17, IC_ERR_NULL, "NULL out and keylen 17: step 2 first"),                    \
+    R(fn, KLEN | VLEN, 17, IC_ERR_KEYLEN, "keylen 17 and ivlen 17: key before IV"),                   \
+    R(fn, VLEN | TLEN, 0, IC_ERR_IVLEN, "ivlen 0 and taglen 0: IV before tag"),                       \
+    R(fn, TLEN | LEN, 3, IC_ERR_TAGLEN, "taglen 3 and len 3 (stream mode: fine) -> TAGLEN"),          \
+    R(fn, OVL | LEN, HUGE_GCM, IC_ERR_TOOLONG, "too long and overlapping: limit before overlap")
+    GCM_ONESHOT_ROWS("ic_aes_gcm_seal"), GCM_ONESHOT_ROWS("ic_aes_gcm_open"),
+    R("ic_aes_gcm_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
+    R("ic_aes_gcm_open", BADTAG | INPL, 0, IC_ERR_AUTH, "wrong tag in place: buffer zeroed"),
+    R("ic_aes_gcm_open", BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 before 6"),
+    R("ic_aes_gcm_open", BADTAG | TLEN, 3, IC_ERR_TAGLEN, "wrong tag and taglen 3: step 3 before 6"),
+    R("ic_aes_gcm_open", BADTAG | VLEN, 0, IC_ERR_IVLEN, "wrong tag and ivlen 0: nothing released"),
+
+    /* ---- SHA ---- */
+#define SHA_ROWS(v, sib)                                                                              \
+    R("ic_" v, 0, 0, IC_OK, "one-shot"),                                                              \
+    R("ic_" v, T_NULL, 0, IC_OK, "NULL out does nothing"),                                            \
+    R("ic_" v, I_NULL, 0, IC_OK, "NULL in with len 37 gives zeros"),                                  \
+    R("ic_" v, EMPTY, 0, IC_OK, "NULL in with len 0 is the empty message"),                           \
+    R("ic_" v "_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),                                       \
+    R("ic_" v "_init", 0, 0, IC_OK, "on a garbage context"),                                          \
+    R("ic_" v "_update", C_NULL, 0, IC_ERR_NULL, "NULL context"),                                     \
+    R("ic_" v "_update", C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),                             \
+    R("ic_" v "_update", C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context"),                            \
+    R("ic_" v "_update", C_WIPED, 0, IC_ERR_STATE, "finalised (wiped) context"),                      \
+    R("ic_" v "_update", I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),                                  \
+    R("ic_" v "_update", EMPTY, 0, IC_OK, "NULL in, len 0"),                                          \
+    R("ic_" v "_update", C_JUNK | I_NULL, 0, IC_ERR_STATE, "garbage context and NULL in"),            \
+    R("ic_" v "_final", C_NULL, 0, IC_ERR_NULL, "NULL context"),                                      \
+    R("ic_" v "_final", C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),                              \
+    R("ic_" v "_final", C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context"),                             \
+    R("ic_" v "_final", C_WIPED, 0, IC_ERR_STATE, "finalised twice"),                                 \
+    R("ic_" v "_final", T_NULL, 0, IC_ERR_NULL, "NULL out (GAP: fixed-size out, taken as non-zero length)"), \
+    R("ic_" v "_final", 0, 0, IC_OK, "digest")
+#define SHA_SIB_ROWS(v)                                                                               \
+    R("ic_" v "_update", VARIANT, 0, IC_ERR_STATE, "context set up by the sibling variant"),          \
+    R("ic_" v "_final", VARIANT, 0, IC_ERR_STATE, "context set up by the sibling variant")
+    SHA_ROWS("sha1", 0), SHA_ROWS("sha224", 1), SHA_ROWS("sha256", 1), SHA_ROWS("sha384", 1),
+    SHA_ROWS("sha512", 1), SHA_ROWS("sha512_224", 1), SHA_ROWS("sha512_256", 1),
+    SHA_SIB_ROWS("sha224"), SHA_SIB_ROWS("sha256"), SHA_SIB_ROWS("sha384"), SHA_SIB_ROWS("sha512"),
+    SHA_SIB_ROWS("sha512_224"), SHA_SIB_ROWS("sha512_256"),
+    /* SHA-1/224/256: 2^64-1 bits is under 2^61 bytes, so SIZE_MAX bytes is over; the SHA-512
+     * family's 2^128-1 bits cannot be passed in a size_t */
+    R("ic_sha1_update", LEN, -1, IC_ERR_TOOLONG, "SIZE_MAX bytes (over 2^64-1 bits)"),
+    R("ic_sha224_update", LEN, -1, IC_ERR_TOOLONG, "SIZE_MAX bytes (over 2^64-1 bits)"),
+    R("ic_sha256_update", LEN, -1, IC_ERR_TOOLONG, "SIZE_MAX bytes (over 2^64-1 bits)"),
+    R("ic_sha256_update", I_NULL | LEN, -1, IC_ERR_NULL, "NULL in and SIZE_MAX: step 2 first"),
+    R("ic_sha256_update", C_WIPED | LEN, -1, IC_ERR_STATE, "finalised and SIZE_MAX: step 1 first"),
+    R("ic_sha1_update", C_JUNK | LEN, -1, IC_ERR_STATE, "garbage and SIZE_MAX: step 1 first"),
+
+    /* ---- generic hash ---- */
+    R("ic_hash", 0, 0, IC_OK, "one-shot"),
+    R("ic_hash", ALG, 0, IC_ERR_PARAM, "unknown alg"),
+    R("ic_hash", T_NULL, 0, IC_ERR_NULL, "NULL out"),
+    R("ic_hash", I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),
+    R("ic_hash", EMPTY, 0, IC_OK, "NULL in, len 0"),
+    R("ic_hash_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
+    R("ic_hash_init", ALG, 0, IC_ERR_PARAM, "unknown alg"),
+    R("ic_hash_init", C_NULL | ALG, 0, IC_ERR_NULL, "NULL context and unknown alg: step 1 first"),
+    R("ic_hash_update", C_NULL, 0, IC_ERR_NULL, "NULL context"),
+    R("ic_hash_update", C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),
+    R("ic_hash_update", C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context (alg field garbage too)"),
+    R("ic_hash_update", C_WIPED, 0, IC_ERR_STATE, "finalised context"),
+    R("ic_hash_update", I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),
+    R("ic_hash_update", EMPTY, 0, IC_OK, "NULL in, len 0"),
+    R("ic_hash_update", C_JUNK | I_NULL, 0, IC_ERR_STATE, "garbage context and NULL in"),
+    R("ic_hash_final", C_NULL, 0, IC_ERR_NULL, "NULL context"),
+    R("ic_hash_final", C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),
+    R("ic_hash_final", C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context"),
+    R("ic_hash_final", C_WIPED, 0, IC_ERR_STATE, "finalised twice"),
+    R("ic_hash_final", T_NULL, 0, IC_ERR_NULL, "NULL out"),
+    R("ic_hash_digest_size", 0, 0, IC_OK, "unknown alg gives 0"),
+    R("ic_hash_block_size", 0, 0, IC_OK, "unknown alg gives 0"),
+    R("ic_hash_name", 0, 0, IC_OK, "unknown alg gives NULL"),
+    R("ic_hash_from_name", 0, 0, IC_OK, "NULL and unknown names"),
+
+    /* ---- HMAC ---- */
+    R("ic_hmac", 0, 0, IC_OK, "one-shot"),
+    R("ic_hmac", ALG, 0, IC_ERR_PARAM, "unknown alg"),
+    R("ic_hmac", K_NULL, 0, IC_ERR_NULL, "NULL key, keylen 20"),
+    R("ic_hmac", K_NULL | KLEN, 0, IC_OK, "NULL key, keylen 0"),
+    R("ic_hmac", I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),
+    R("ic_hmac", T_NULL, 0, IC_ERR_NULL, "NULL out"),
+    R("ic_hmac", EMPTY, 0, IC_OK, "NULL in, len 0"),
+    R("ic_hmac", KLEN, 200, IC_OK, "key longer than the block"),
+    R("ic_hmac_verify", 0, 0, IC_OK, "right tag"),
+    R("ic_hmac_verify", BADTAG, 0, IC_ERR_AUTH, "wrong tag"),
+    R("ic_hmac_verify", TLEN, 9, IC_ERR_TAGLEN, "taglen 9 (under 80 bits)"),
+    R("ic_hmac_verify", TLEN, 33, IC_ERR_TAGLEN, "taglen 33 (over the digest)"),
+    R("ic_hmac_verify", TLEN, 10, IC_OK, "taglen 10"),
+    R("ic_hmac_verify", T_NULL, 0, IC_ERR_NULL, "NULL tag"),
+    R("ic_hmac_verify", ALG, 0, IC_ERR_PARAM, "unknown alg"),
+    R("ic_hmac_verify", TLEN | BADTAG, 9, IC_ERR_TAGLEN, "taglen 9 and wrong: step 3 before 6"),
+    R("ic_hmac_verify", T_NULL | TLEN, 9, IC_ERR_NULL, "NULL tag and taglen 9: step 2 first"),
+    R("ic_hmac_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
+    R("ic_hmac_init", ALG, 0, IC_ERR_PARAM, "unknown alg"),
+    R("ic_hmac_init", K_NULL, 0, IC_ERR_NULL, "NULL key, keylen 20"),
+    R("ic_hmac_init", K_NULL | KLEN, 0, IC_OK, "NULL key, keylen 0"),
+    R("ic_hmac_init", C_NULL | ALG, 0, IC_ERR_NULL, "NULL context and unknown alg: step 1 first"),
+#define HMAC_CTX_ROWS(fn)                                                                             \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL context"),                                                    \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),                                            \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context"),                                           \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "finalised context")
+    HMAC_CTX_ROWS("ic_hmac_update"), HMAC_CTX_ROWS("ic_hmac_final"), HMAC_CTX_ROWS("ic_hmac_final_verify"),
+    R("ic_hmac_update", I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),
+    R("ic_hmac_update", EMPTY, 0, IC_OK, "NULL in, len 0"),
+    R("ic_hmac_update", C_JUNK | I_NULL, 0, IC_ERR_STATE, "garbage and NULL in: step 1 first"),
+    R("ic_hmac_final", T_NULL, 0, IC_ERR_NULL, "NULL out"),
+    R("ic_hmac_final_verify", 0, 0, IC_OK, "right tag"),
+    R("ic_hmac_final_verify", BADTAG, 0, IC_ERR_AUTH, "wrong tag"),
+    R("ic_hmac_final_verify", TLEN, 9, IC_ERR_TAGLEN, "taglen 9"),
+    R("ic_hmac_final_verify", T_NULL, 0, IC_ERR_NULL, "NULL tag"),
+    R("ic_hmac_final_verify", C_JUNK | TLEN, 9, IC_ERR_STATE, "garbage and taglen 9: step 1 first"),
+
+    /* ---- HKDF ---- (klen is the salt / prk length, alen the info length, len the okm length) */
+    R("ic_hkdf_extract", 0, 0, IC_OK, "extract"),
+    R("ic_hkdf_extract", ALG, 0, IC_ERR_PARAM, "unknown alg"),
+    R("ic_hkdf_extract", K_NULL, 0, IC_ERR_NULL, "NULL salt, saltlen 32"),
+    R("ic_hkdf_extract", K_NULL | KLEN, 0, IC_OK, "NULL salt, saltlen 0"),
+    R("ic_hkdf_extract", I_NULL, 0, IC_ERR_NULL, "NULL ikm, ikmlen 45"),
+    R("ic_hkdf_extract", EMPTY, 0, IC_OK, "NULL ikm, ikmlen 0"),
+    R("ic_hkdf_extract", T_NULL, 0, IC_ERR_NULL, "NULL prk"),
+    R("ic_hkdf_expand", 0, 0, IC_OK, "expand"),
+    R("ic_hkdf_expand", ALG, 0, IC_ERR_PARAM, "unknown alg"),
+    R("ic_hkdf_expand", T_NULL, 0, IC_ERR_NULL, "NULL prk"),
+    R("ic_hkdf_expand", A_NULL, 0, IC_ERR_NULL, "NULL info, infolen 11"),
+    R("ic_hkdf_expand", O_NULL, 0, IC_ERR_NULL, "NULL okm, okmlen 45"),
+    R("ic_hkdf_expand", EMPTY, 0, IC_OK, "NULL info and okm with lengths 0"),
+    R("ic_hkdf_expand", KLEN, 31, IC_ERR_KEYLEN, "prklen 31 < HashLen"),
+    R("ic_hkdf_expand", LEN, 255 * 32 + 1, IC_ERR_TOOLONG, "okmlen 255*HashLen+1"),
+    R("ic_hkdf_expand", LEN, -1, IC_ERR_TOOLONG, "okmlen SIZE_MAX with a 64-byte buffer"),
+    R("ic_hkdf_expand", LEN, 255 * 32, IC_OK, "okmlen 255*HashLen"),
+    R("ic_hkdf_expand", OVL_INFO, 0, IC_ERR_OVERLAP, "okm overlaps info"),
+    R("ic_hkdf_expand", OVL_PRK, 0, IC_OK, "okm starts at prk (allowed)"),
+    R("ic_hkdf_expand", KLEN | LEN, 31, IC_ERR_KEYLEN, "prklen 31 and okmlen 31: fine (KEYLEN only)"),
+    R("ic_hkdf_expand", A_NULL | KLEN, 31, IC_ERR_NULL, "NULL info and prklen 31: step 2 first"),
+    R("ic_hkdf_expand", OVL_INFO | LEN, -1, IC_ERR_TOOLONG, "overlap and okmlen SIZE_MAX: step 3 first"),
+    R("ic_hkdf", 0, 0, IC_OK, "extract and expand"),
+    R("ic_hkdf", ALG, 0, IC_ERR_PARAM, "unknown alg"),
+    R("ic_hkdf", K_NULL, 0, IC_ERR_NULL, "NULL salt, saltlen 32"),
+    R("ic_hkdf", K_NULL | KLEN, 0, IC_OK, "NULL salt, saltlen 0"),
+    R("ic_hkdf", A_NULL, 0, IC_ERR_NULL, "NULL info, infolen 11"),
+    R("ic_hkdf", O_NULL, 0, IC_ERR_NULL, "NULL okm"),
+    R("ic_hkdf", LEN, 255 * 32 + 1, IC_ERR_TOOLONG, "okmlen 255*HashLen+1"),
+    R("ic_hkdf", OVL_INFO, 0, IC_ERR_OVERLAP, "okm overlaps info"),
+    R("ic_hkdf", OVL_INFO | LEN, -1, IC_ERR_TOOLONG, "overlap and okmlen SIZE_MAX: step 3 first"),
+
+    /* ---- Poly1305 ---- */
+    R("ic_poly1305", 0, 0, IC_OK, "tag"),
+    R("ic_poly1305", T_NULL, 0, IC_OK, "NULL tag does nothing"),
+    R("ic_poly1305", K_NULL, 0, IC_OK, "NULL key: all-zero tag"),
+    R("ic_poly1305", I_NULL, 0, IC_OK, "NULL in, len 37: all-zero tag"),
+    R("ic_poly1305", EMPTY, 0, IC_OK, "NULL in, len 0: the empty message's tag"),
+    R("ic_poly1305_verify", 0, 0, IC_OK, "right tag"),
+    R("ic_poly1305_verify", BADTAG, 0, IC_ERR_AUTH, "wrong tag"),
+    R("ic_poly1305_verify", T_NULL, 0, IC_ERR_NULL, "NULL tag"),
+    R("ic_poly1305_verify", K_NULL, 0, IC_ERR_NULL, "NULL key"),
+    R("ic_poly1305_verify", I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),
+    R("ic_poly1305_verify", I_NULL | BADTAG, 0, IC_ERR_NULL, "NULL in and wrong tag: step 2 first"),
+    R("ic_poly1305_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
+    R("ic_poly1305_init", K_NULL, 0, IC_ERR_NULL, "NULL key"),
+    R("ic_poly1305_init", 0, 0, IC_OK, "on a garbage context"),
+    R("ic_poly1305_update", C_NULL, 0, IC_ERR_NULL, "NULL context"),
+    R("ic_poly1305_update", C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),
+    R("ic_poly1305_update", C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context"),
+    R("ic_poly1305_update", C_WIPED, 0, IC_ERR_STATE, "wiped context"),
+    R("ic_poly1305_update", I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),
+    R("ic_poly1305_update", EMPTY, 0, IC_OK, "NULL in, len 0"),
+    R("ic_poly1305_update", C_JUNK | I_NULL, 0, IC_ERR_STATE, "garbage context and NULL in: step 1 first"),
+    R("ic_poly1305_final", C_NULL, 0, IC_ERR_NULL, "NULL context"),
+    R("ic_poly1305_final", C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),
+    R("ic_poly1305_final", C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context"),
+    R("ic_poly1305_final", C_WIPED, 0, IC_ERR_STATE, "wiped context"),
+    R("ic_poly1305_final", T_NULL, 0, IC_ERR_NULL, "NULL tag"),
+    R("ic_poly1305_final", 0, 0, IC_OK, "tag"),
+    R("ic_poly1305_wipe", 0, 0, IC_OK, "NULL does nothing"),
+
+    /* ---- ChaCha20, HChaCha20, XChaCha20 ---- */
+#define XOR_ROWS(fn, last, hi)                                                                         \
+    R(fn, 0, 0, IC_OK, "37 bytes"),                                                                   \
+    R(fn, K_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, V_NULL, 0, IC_ERR_NULL, "NULL nonce"),                                                      \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),                                                 \
+    R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out, len 37"),                                                \
+    R(fn, EMPTY, 0, IC_OK, "NULL in and out, len 0"),                                                 \
+    R(fn, INPL, 0, IC_OK, "in place"),                                                                \
+    R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
+    R(fn, LEN | hi, -1, IC_ERR_TOOLONG, "SIZE_MAX bytes (from counter 2^64-2 for XChaCha20)"),       \
+    R(fn, CTR, last, IC_ERR_TOOLONG, "37 bytes from the last counter value"),                         \
+    R(fn, OVL | LEN | hi, -1, IC_ERR_TOOLONG, "overlap and too long: step 3 before 4"),               \
+    R(fn, K_NULL | LEN | hi, -1, IC_ERR_NULL, "NULL key and too long: step 2 first")
+    XOR_ROWS("ic_chacha20_xor", 0xffffffffLL, 0), XOR_ROWS("ic_xchacha20_xor", -1, CTR_HIGH),
+    R("ic_hchacha20", 0, 0, IC_OK, "subkey"),
+    R("ic_hchacha20", T_NULL, 0, IC_ERR_NULL, "NULL subkey"),
+    R("ic_hchacha20", K_NULL, 0, IC_ERR_NULL, "NULL key"),
+    R("ic_hchacha20", V_NULL, 0, IC_ERR_NULL, "NULL input"),
+#define CP_ONESHOT_ROWS(fn)                                                                           \
+    R(fn, 0, 0, IC_OK, "37 bytes"),                                                                   \
+    R(fn, K_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, V_NULL, 0, IC_ERR_NULL, "NULL nonce"),                                                      \
+    R(fn, A_NULL, 0, IC_ERR_NULL, "NULL AAD, aadlen 9"),                                              \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),                                                 \
+    R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out, len 37"),                                                \
+    R(fn, T_NULL, 0, IC_ERR_NULL, "NULL tag"),                                                        \
+    R(fn, EMPTY, 0, IC_OK, "NULL AAD, in and out with lengths 0"),                                    \
+    R(fn, INPL, 0, IC_OK, "in place"),                                                                \
+    R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
+    R(fn, LEN, -1, IC_ERR_TOOLONG, "SIZE_MAX bytes"),                                                 \
+    R(fn, LEN, 0xffffffffLL * 64 + 1, IC_ERR_TOOLONG, "MAX_LEN + 1 bytes with a 64-byte buffer"),    \
+    R(fn, OVL | LEN, -1, IC_ERR_TOOLONG, "overlap and too long: step 3 before 4 (issue 8 item 6)"),   \
+    R(fn, V_NULL | LEN, -1, IC_ERR_NULL, "NULL nonce and too long: step 2 first")
+    CP_ONESHOT_ROWS("ic_chacha20_poly1305_seal"), CP_ONESHOT_ROWS("ic_chacha20_poly1305_open"),
+    CP_ONESHOT_ROWS("ic_xchacha20_poly1305_seal"), CP_ONESHOT_ROWS("ic_xchacha20_poly1305_open"),
+    R("ic_chacha20_poly1305_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
+    R("ic_chacha20_poly1305_open", BADTAG | INPL, 0, IC_ERR_AUTH, "wrong tag in place: buffer zeroed"),
+    R("ic_chacha20_poly1305_open", BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 first"),
+    R("ic_xchacha20_poly1305_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
+    R("ic_xchacha20_poly1305_open", BADTAG | LEN, -1, IC_ERR_TOOLONG, "wrong tag and too long: step 3 first"),
+
+    /* ---- ChaCha20-Poly1305 streaming ---- */
+    R("ic_chacha20_poly1305_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
+    R("ic_chacha20_poly1305_init", K_NULL, 0, IC_ERR_NULL, "NULL key"),
+    R("ic_chacha20_poly1305_init", C_NULL | K_NULL, 0, IC_ERR_NULL, "NULL context and key"),
+#define CP_CTX_ROWS(fn)                                                                               \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL context"),                                                    \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),                                            \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context"),                                           \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped context")
+    CP_CTX_ROWS("ic_chacha20_poly1305_start"), CP_CTX_ROWS("ic_xchacha20_poly1305_start"),
+    CP_CTX_ROWS("ic_chacha20_poly1305_aad"), CP_CTX_ROWS("ic_chacha20_poly1305_encrypt"),
+    CP_CTX_ROWS("ic_chacha20_poly1305_decrypt"), CP_CTX_ROWS("ic_chacha20_poly1305_finish"),
+    CP_CTX_ROWS("ic_chacha20_poly1305_verify"),
+    R("ic_chacha20_poly1305_start", V_NULL, 0, IC_ERR_NULL, "NULL nonce"),
+    R("ic_chacha20_poly1305_start", C_JUNK | V_NULL, 0, IC_ERR_STATE, "garbage and NULL nonce: step 1 first"),
+    R("ic_xchacha20_poly1305_start", V_NULL, 0, IC_ERR_NULL, "NULL nonce"),
+    R("ic_chacha20_poly1305_aad", A_NULL, 0, IC_ERR_NULL, "NULL AAD, len 9"),
+    R("ic_chacha20_poly1305_aad", EMPTY, 0, IC_OK, "NULL AAD, len 0"),
+    R("ic_chacha20_poly1305_aad", P_ENC, 0, IC_ERR_STATE, "AAD after data"),
+    R("ic_chacha20_poly1305_aad", P_NOSTART, 0, IC_ERR_STATE, "AAD before start"),
+    R("ic_chacha20_poly1305_aad", A_NULL | P_ENC, 0, IC_ERR_NULL, "NULL AAD after data: step 2 before 5"),
+#define CP_DATA_ROWS(fn, other)                                                                       \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),                                                 \
+    R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out, len 37"),                                                \
+    R(fn, EMPTY, 0, IC_OK, "NULL in and out, len 0"),                                                 \
+    R(fn, INPL, 0, IC_OK, "in place"),                                                                \
+    R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
+    R(fn, LEN, -1, IC_ERR_TOOLONG, "SIZE_MAX bytes"),                                                 \
+    R(fn, P_NOSTART, 0, IC_ERR_STATE, "data before start"),                                           \
+    R(fn, P_END, 0, IC_ERR_STATE, "data after finish"),                                               \
+    R(fn, other, 0, IC_ERR_STATE, "encrypt and decrypt mixed"),                                       \
+    R(fn, OVL | LEN, -1, IC_ERR_TOOLONG, "overlap and too long: step 3 first"),                       \
+    R(fn, OVL | P_END, 0, IC_ERR_OVERLAP, "overlap after finish: step 4 before 5"),                   \
+    R(fn, LEN | P_NOSTART, -1, IC_ERR_TOOLONG, "too long before start: step 3 before 5")
+    CP_DATA_ROWS("ic_chacha20_poly1305_encrypt", P_DEC), CP_DATA_ROWS("ic_chacha20_poly1305_decrypt", P_ENC),
+    R("ic_chacha20_poly1305_finish", 0, 0, IC_OK, "tag"),
+    R("ic_chacha20_poly1305_finish", T_NULL, 0, IC_ERR_NULL, "NULL tag"),
+    R("ic_chacha20_poly1305_finish", P_DEC, 0, IC_ERR_STATE, "finish after decrypt"),
+    R("ic_chacha20_poly1305_finish", P_NOSTART, 0, IC_ERR_STATE, "finish before start"),
+    R("ic_chacha20_poly1305_finish", T_NULL | P_DEC, 0, IC_ERR_NULL, "NULL tag after decrypt: step 2 first"),
+    R("ic_chacha20_poly1305_verify", 0, 0, IC_OK, "right tag"),
+    R("ic_chacha20_poly1305_verify", BADTAG, 0, IC_ERR_AUTH, "wrong tag"),
+    R("ic_chacha20_poly1305_verify", T_NULL, 0, IC_ERR_NULL, "NULL tag"),
+    R("ic_chacha20_poly1305_verify", P_ENC, 0, IC_ERR_STATE, "verify after encrypt"),
+    R("ic_chacha20_poly1305_verify", P_ENC | BADTAG, 0, IC_ERR_STATE, "after encrypt, wrong tag: 5 before 6"),
+    R("ic_chacha20_poly1305_wipe", 0, 0, IC_OK, "NULL does nothing"),
+
+    /* ---- functions without a status: their documented fallbacks ---- */
+    R("ic_wipe", 0, 0, IC_OK, "NULL, 0 and exactly len bytes"),
+    R("ic_ct_equal", 0, 0, IC_OK, "NULL, NULL, 0 is equal"),
+    R("ic_crc32", 0, 0, IC_OK, "NULL buffer gives 0"),
+    R("ic_crc32c", 0, 0, IC_OK, "NULL buffer gives 0"),
+    R("ic_crc32_combine", 0, 0, IC_OK, "empty B, huge len2"),
+    R("ic_crc32c_combine", 0, 0, IC_OK, "empty B, huge len2"),
+    R("ic_version", 0, 0, IC_OK, "the version string"),
+    R("ic_status_str", 0, 0, IC_OK, "distinct texts, unknown codes"),
+    R("ic_cpu_detected", 0, 0, IC_OK, "features within detected"),
+    R("ic_cpu_features", 0, 0, IC_OK, "features within detected"),
+    R("ic_cpu_set_mask", 0, 0, IC_OK, "mask all and restore"),
+    R("ic_cpu_parse", 0, 0, IC_OK, "bad syntax, NULLs"),
+    R("ic_cpu_feature_name", 0, 0, IC_OK, "past the last bit"),
+    R("ic_cpu_arch", 0, 0, IC_OK, "non-empty"),
+    R("ic_cpu_model", 0, 0, IC_OK, "NULL or a string"),
+    R("ic_env_error", 0, 0, IC_OK, "NULL without INCORE_* errors"),
+    R("ic_impl_count", 0, 0, IC_OK, "unknown / NULL primitive"),
+    R("ic_impl_name", 0, 0, IC_OK, "out of range"),
+    R("ic_impl_available", 0, 0, IC_OK, "out of range"),
+    R("ic_impl_selected", 0, 0, IC_OK, "unknown primitive"),
+    R("ic_prim_name", 0, 0, IC_OK, "NULL at the end"),
+    R("ic_impl_select", 0, 0, IC_OK, "unknown, NULL, unavailable"),
+    R("ic_selftest", 0, 0, IC_OK, "unknown primitive"),
+    R("ic_rand_hw", 0, 0, IC_OK, "NULL with and without length"),
+    R("ic_rand_hw_source", 0, 0, IC_OK, "same as ic_impl_selected(hwrand)"),
+};
+#define NROWS (sizeof rows / sizeof rows[0])
+
+/* ---- one row in a child process ------------------------------------------ */
+static const char *status_name(int s)
+{
+    static const char *n[] = { "IC_OK", "IC_ERR_NULL", "IC_ERR_KEYLEN", "IC_ERR_LENGTH", "IC_ERR_IVLEN",
+                               "IC_ERR_TAGLEN", "IC_ERR_TOOLONG", "IC_ERR_AUTH", "IC_ERR_STATE",
+                               "IC_ERR_OVERLAP", "IC_ERR_UNKNOWN", "IC_ERR_UNAVAILABLE", "IC_ERR_PARAM",
+                               "IC_ERR_SYNTAX", "IC_ERR_SELFTEST" };
+    return s <= 0 && s >= -14 ? n[-s] : "(not a status)";
+}
+
+static void child(const row *r)
+{
+    static fx x;
+    char w[200];
+    snprintf(w, sizeof w, "%s, %s", r->fn, r->rule);
+    x.r = r;
+    int st = run_row(&x, w);
+    CHECK(st == r->want, "%s: got %s (%d), want %s", w, status_name(st), st, status_name(r->want));
+    if (r->want != IC_OK && r->want != IC_ERR_AUTH && st == r->want)
+        fx_refused(&x, w);
+    if (r->want == IC_OK && st == IC_OK && !(r->f & (OVL | INPL | OVL_PRK)) && x.o == NULL)
+        CHECK(tl_all_byte(x.obuf, x.ocap, FILL), "%s: wrote to an output it was not given", w);
+}
+
+static int run_isolated(const row *r)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        exit(2);
+    }
+    if (pid == 0) {
+        tl_failed = tl_passed = 0;   /* this row's own count */
+        child(r);
+        fflush(stdout);
+        fflush(stderr);
+        _exit(tl_failed ? 1 : 0);
+    }
+    int ws;
+    if (waitpid(pid, &ws, 0) != pid)
+        return 0;
+    if (WIFSIGNALED(ws))
+        fprintf(stderr, "FAIL %s, %s: killed by signal %d\n", r->fn, r->rule, WTERMSIG(ws));
+    return WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+}
+
+/* ---- coverage: every IC_API function of the headers has a row ------------ */
+static int has_row(const char *name)
+{
+    for (size_t i = 0; i < NROWS; i++)
+        if (!strcmp(rows[i].fn, name))
+            return 1;
+    return 0;
+}
+
+/* Names declared IC_API in one header: the first lowercase ic_ identifier
+ * followed by '(' in each declaration (attributes and return types are
+ * skipped that way).  Comments and preprocessor lines are ignored. */
+static char decl[256][128];
+static int ndecl;
+
+static int check_header(const char *path, int *declared)
+{
+    FILE *f = fopen(path, "r");
+    if (!CHECK(f != NULL, "cannot open header %s", path))
+        return 0;
+    char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    /* blank out comments and # lines */
+    for (char *p = text; *p; p++) {
+        if (p[0] == '/' && p[1] == '*') {
+            char *e = strstr(p + 2, "*/");
+            e = e ? e + 2 : text + n;
+            memset(p, ' ', (size_t)(e - p));
+            p = e - 1;
+        } else if (p[0] == '/' && p[1] == '/') {
+            while (*p && *p != '\n')
+                *p++ = ' ';
+        } else if (*p == '#' && (p == text || p[-1] == '\n')) {
+            while (*p && *p != '\n') {
+                if (p[0] == '\\' && p[1] == '\n')
+                    *p++ = ' ';
+                *p++ = ' ';
+            }
+        }
+    }
+    int missing = 0;
+    for (char *p = strstr(text, "IC_API"); p; p = strstr(p + 6, "IC_API")) {
+        char *end = strchr(p, ';');
+        if (!end)
+            break;
+        for (char *q = p + 6; q < end; q++) {
+            if (q[0] != 'i' || q[1] != 'c' || q[2] != '_' || (q > text && (q[-1] == '_' || isalnum((unsigned char)q[-1]))))
+                continue;
+            char *e = q;
+            while (isalnum((unsigned char)*e) || *e == '_')
+                e++;
+            char *after = e;
+            while (*after == ' ' || *after == '\t' || *after == '\n')
+                after++;
+            if (*after != '(')
+                continue;
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(e - q), q);
+            (*declared)++;
+            if (ndecl < 256)
+                snprintf(decl[ndecl++], sizeof decl[0], "%s", name);
+            if (!has_row(name)) {
+                missing++;
+                CHECK(0, "%s: %s has no row in the bad-input table", path, name);
+            }
+            break;
+        }
+    }
+    return missing;
+}
+
+static void coverage(void)
+{
+    static const char *headers[] = { "common.h", "aes.h", "gcm.h", "sha.h", "hmac.h", "chacha.h",
+                                     "poly1305.h", "crc.h", "rand.h" };
+    const char *inc = getenv("INCORE_INCLUDE_DIR");
+    char dir[1024], path[1100];
+    if (inc && *inc)
+        snprintf(dir, sizeof dir, "%s", inc);
+    else
+        snprintf(dir, sizeof dir, "%s/../../include/incore", tl_data_dir());
+    int declared = 0, missing = 0;
+    for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, headers[i]);
+        missing += check_header(path, &declared);
+    }
+    /* and every header incore.h includes is in the list above */
+    snprintf(path, sizeof path, "%s/incore.h", dir);
+    FILE *f = fopen(path, "r");
+    char line[256];
+    while (f && fgets(line, sizeof line, f)) {
+        char *h = strstr(line, "#include \"incore/");
+        if (!h)
+            continue;
+        h += strlen("#include \"incore/");
+        int known = 0;
+        for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++)
+            known |= !strncmp(h, headers[i], strlen(headers[i])) && h[strlen(headers[i])] == '"';
+        CHECK(known, "incore.h includes a header this test does not read: %s", h);
+    }
+    CHECK(f != NULL, "cannot open %s", path);
+    if (f)
+        fclose(f);
+    /* a row for a name the headers do not declare is a typo */
+    for (size_t i = 0; i < NROWS; i++) {
+        int found = 0;
+        for (int j = 0; j < ndecl && !found; j++)
+            found = !strcmp(rows[i].fn, decl[j]);
+        CHECK(found, "row %zu names %s, which no header declares", i, rows[i].fn);
+    }
+    printf("coverage: %d functions declared IC_API in %s, %d without a row\n", declared, dir, missing);
+    CHECK(declared >= 100, "only %d declarations found: header parsing broken?", declared);
+}
+
+int main(void)
+{
+    unsigned long ok = 0, bad = 0;
+    for (size_t i = 0; i < NROWS; i++) {
+        /* counted here without tl_check: the child printed why */
+        if (run_isolated(&rows[i])) {
+            ok++, tl_passed++;
+        } else {
+            bad++, tl_failed++;
+            fprintf(stderr, "  ^ row %zu: %s, %s (want %s)\n", i, rows[i].fn, rows[i].rule, status_name(rows[i].want));
+        }
+    }
+    printf("bad-input table: %zu rows, %lu held, %lu failed\n", NROWS, ok, bad);
+    coverage();
+    return tl_finish();
+}
