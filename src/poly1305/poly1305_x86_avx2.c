@@ -74,6 +74,20 @@ static inline __attribute__((always_inline)) uint64_t pv_hsum(__m256i v)
 }
 #define PV_HSUM pv_hsum
 
+static inline __attribute__((always_inline)) __m256i pv_select(unsigned mask, __m256i a, __m256i b)
+{
+    const __m256i bits = _mm256_setr_epi64x(1, 2, 4, 8);
+    __m256i sel = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x((long long)mask), bits), bits);
+    return _mm256_blendv_epi8(b, a, sel);
+}
+#define PV_SELECT pv_select
+#define PV_BCAST0(v) _mm256_broadcastq_epi64(_mm256_castsi256_si128(v))
+#define PV_LANE0(v) ((uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(v)))
+/* the low dwords of the four lanes, packed into 16 bytes */
+#define PV_STORE32(p, v)                                                                              \
+    _mm_storeu_si128((__m128i *)(void *)(p),                                                          \
+                     _mm256_castsi256_si128(_mm256_permutevar8x32_epi32((v), _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0))))
+
 #include "poly1305/poly1305_x86_vec.h"
 
 const ic_poly1305_ops ic_poly1305_avx2_ops = {

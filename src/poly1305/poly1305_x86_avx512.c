@@ -17,7 +17,7 @@
 #define PV __m512i
 #define PV_L 8
 #define PV_FN(name) poly1305_avx512_##name
-#define PV_MIN_BLOCKS 16
+#define PV_MIN_BLOCKS 13
 #define PV_ADD _mm512_add_epi64
 #define PV_MUL _mm512_mul_epu32
 #define PV_AND _mm512_and_si512
@@ -47,6 +47,10 @@
     } while (0)
 #define PV_MASKED_SET1(mask, v) _mm512_maskz_set1_epi64((__mmask8)(mask), (long long)(v))
 #define PV_HSUM(v) ((uint64_t)_mm512_reduce_add_epi64(v))
+#define PV_SELECT(mask, a, b) _mm512_mask_blend_epi64((__mmask8)(mask), (b), (a))
+#define PV_BCAST0(v) _mm512_broadcastq_epi64(_mm512_castsi512_si128(v))
+#define PV_LANE0(v) ((uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(v)))
+#define PV_STORE32(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), _mm512_cvtepi64_epi32(v))
 
 #include "poly1305/poly1305_x86_vec.h"
 

@@ -4,8 +4,8 @@
  *
  * Same evaluation as poly1305_x86_vec.h (complete 8-decimation Horner on a
  * run logically prefixed with zero blocks, seed 003 section 4; powers r^1..
- * r^8 once per key; lanes in VPUNPCK order; scalar radix 2^64 below
- * IFMA_MIN_BLOCKS), with the multiplication of OpenSSL's poly1305-x86_64
+ * r^8 once per key, with the vector multiply; lanes in VPUNPCK order;
+ * scalar radix 2^64 below IFMA_MIN_BLOCKS), with the multiplication of OpenSSL's poly1305-x86_64
  * IFMA path in idea (radix 2^44, VPMADD52LUQ / VPMADD52HUQ; our code):
  *
  *   h = h0 + h1 2^44 + h2 2^88 (h0, h1 44 bits, h2 42 bits), r likewise;
@@ -23,8 +23,8 @@
  *
  * Bounds: limbs of h < 2^44 + 2^15 after the carry step (h2 < 2^42 +
  * 2^10), plus a block limb (< 2^44, h2's < 2^41) stay < 2^45; r_j < 2^44
- * + 2^12 (powers partially reduced, poly1305_x86_pow.h), s_j = 20 r_j <
- * 2^48.4: both inputs below 2^52 as IFMA needs.  Low sums < 3 2^52,
+ * + 2^15 (powers partially reduced, computed with this multiply), s_j =
+ * 20 r_j < 2^48.4: both inputs below 2^52 as IFMA needs.  Low sums < 3 2^52,
  * high halves < 2^41.4 each; d0 < 2^53.6 + 2^53.7, inside 64 bits.
  *
  * Constant time as the radix-2^26 code: the same instructions for every
@@ -34,7 +34,6 @@
 
 #include <immintrin.h>
 #include "poly1305/poly1305_impl.h"
-#include "poly1305/poly1305_x86_pow.h"
 #include "poly1305/poly1305_x86_first8.h"
 
 #if defined(IC_POLY1305_HAVE_C64)
@@ -60,25 +59,6 @@ static void split44(uint64_t l[3], uint64_t h0, uint64_t h1, uint64_t h2)
 }
 
 static unsigned pos8(unsigned q) { return (q & 1) * 4 + q / 2; }
-
-/* r^1..r^8 in radix 2^44, partially reduced (limbs < 2^44 + 2^12, the
- * top one < 2^42: the bounds above allow it), r^8 broadcast and r^(8 -
- * pos(q)) for lane q. */
-static void powers(uint64_t *st)
-{
-    uint64_t pw[8][3], r8[4] = { 0 }, fin[3][8];
-    pow_table(pw, 8, st[3], st[4]);
-    for (unsigned q = 0; q < 8; q++)
-        for (int i = 0; i < 3; i++)
-            fin[i][q] = pw[8 - pos8(q) - 1][i];
-    memcpy(r8, pw[7], sizeof pw[7]);
-    memcpy((uint8_t *)st + B_R8, r8, sizeof r8);
-    memcpy((uint8_t *)st + B_FIN, fin, sizeof fin);
-    st[W_READY] = 1;
-    ic_wipe(pw, sizeof pw);
-    ic_wipe(r8, sizeof r8);
-    ic_wipe(fin, sizeof fin);
-}
 
 /* one group at p split into 64-bit halves, lane q = block pos(q) */
 #define MSG(p, lo, hi) do {                                                        \
@@ -126,6 +106,54 @@ IFMA_INLINE void mul(__m512i h[3], const __m512i r[3], const __m512i s[3])
     h[0] = _mm512_add_epi64(_mm512_and_si512(d0, m44), _mm512_add_epi64(c2, _mm512_slli_epi64(c2, 2)));
     h[1] = _mm512_add_epi64(_mm512_and_si512(d1, m44), c0);
     h[2] = _mm512_add_epi64(_mm512_and_si512(d2, m42), c1);
+}
+
+/* r^1..r^8 with the vector multiply itself (as poly1305_x86_vec.h, whose
+ * comment has the schedule): lane q gets r^(8 - pos(q)) after three
+ * lane-wise multiplications, exponents [2 2 2 2 2 2 1 1] -> [4 4 3 3 2 2 1
+ * 1] -> [8 4 7 3 6 2 5 1]; r^8 is lane 0.  Partially reduced like h
+ * (limbs < 2^44 + 2^15): the bounds above allow it. */
+static void vmul(__m512i a[3], const __m512i b[3])
+{
+    __m512i s[3];
+    for (int i = 0; i < 3; i++)
+        s[i] = _mm512_add_epi64(_mm512_slli_epi64(b[i], 4), _mm512_slli_epi64(b[i], 2));
+    mul(a, b, s);
+}
+
+static void vsel(__m512i out[3], __mmask8 mask, const __m512i a[3], const __m512i b[3])
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = _mm512_mask_blend_epi64(mask, b[i], a[i]);
+}
+
+static void powers(uint64_t *st)
+{
+    uint64_t l[3], r8[4] = { 0 };
+    __m512i r[3], one[3], v[3], m[3], t[3];
+    split44(l, st[3], st[4], 0);
+    for (int i = 0; i < 3; i++) {
+        r[i] = _mm512_set1_epi64((long long)l[i]);
+        one[i] = _mm512_set1_epi64(i == 0);
+        v[i] = r[i];
+    }
+    vsel(m, 0x3f, r, one);
+    vmul(v, m);
+    for (int i = 0; i < 3; i++) t[i] = _mm512_broadcastq_epi64(_mm512_castsi512_si128(v[i]));
+    vsel(m, 0x03, t, one);
+    vsel(m, 0x0c, r, m);
+    vmul(v, m);
+    for (int i = 0; i < 3; i++) t[i] = _mm512_broadcastq_epi64(_mm512_castsi512_si128(v[i]));
+    vsel(m, 0x55, t, one);
+    vmul(v, m);
+    for (int i = 0; i < 3; i++) {
+        r8[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(v[i]));
+        _mm512_storeu_si512((void *)((uint8_t *)st + B_FIN + 64 * i), v[i]);
+    }
+    memcpy((uint8_t *)st + B_R8, r8, sizeof r8);
+    st[W_READY] = 1;
+    ic_wipe(l, sizeof l);
+    ic_wipe(r8, sizeof r8);
 }
 
 static void load_r(__m512i r[3], __m512i s[3], const uint8_t *p, int per_lane)

@@ -19,7 +19,7 @@
  * 4x130 multiply runs on whole groups, and a remainder of 1-3 blocks takes
  * a different path).  The powers r^1..r^L are computed once per key, at
  * the first run long enough to use them (a one-time AEAD key with a short
- * message never pays for them), in poly1305_x86_pow.h.
+ * message never pays for them), with the vector multiply itself.
  *
  * Limbs.  A lane holds h (or a block) as five 26-bit limbs in 64-bit
  * words; VPMULUDQ multiplies the low 32 bits of each word, 26 x 29 bits
@@ -52,14 +52,16 @@
  * PV_MIN_BLOCKS and the operations on 64-bit lanes used below: PV_MSG
  * (a group split into 64-bit halves), PV_FIRST (the same for the first
  * group, moved k positions up with zeros below), PV_MASKED_SET1 (a value
- * in the lanes of a bit mask), PV_HSUM (sum of the lanes).
+ * in the lanes of a bit mask), PV_SELECT (lanes of a mask from one vector,
+ * the rest from another), PV_BCAST0 / PV_LANE0 (lane 0 everywhere / as a
+ * scalar), PV_STORE32 (the low 32 bits of each lane, packed), PV_HSUM
+ * (sum of the lanes).
  */
 #ifndef PV
 #error "include from a backend that defines PV"
 #endif
 
 #include "poly1305/poly1305_impl.h"
-#include "poly1305/poly1305_x86_pow.h"
 
 #if !defined(IC_POLY1305_HAVE_C64)
 #error "the x86-64 vector Poly1305 needs the radix-2^64 code (unsigned __int128)"
@@ -94,49 +96,6 @@ PV_INLINE void PV_FN(split)(uint64_t l[5], uint64_t h0, uint64_t h1, uint64_t h2
 
 PV_INLINE unsigned PV_FN(pos)(unsigned q) { return (q & 1) * (PV_L / 2) + q / 2; }
 PV_INLINE unsigned PV_FN(lane)(unsigned b) { return b < PV_L / 2 ? 2 * b : 2 * (b - PV_L / 2) + 1; }
-
-/* r^1..r^L as limbs: r^L for the loop, r^(L - pos(q)) for lane q of the
- * final multiplication. */
-static void PV_FN(powers)(uint64_t *st)
-{
-    uint64_t pw[PV_L][3], l[5];
-    uint32_t fin[5][PV_L], rl[8] = { 0 };
-    pow_table(pw, PV_L, st[3], st[4]);
-    for (unsigned e = 1; e <= PV_L; e++) {
-        pow_full(pw[e - 1]);
-        pow_to26(l, pw[e - 1]);
-        for (unsigned q = 0; q < PV_L; q++)
-            if (PV_L - PV_FN(pos)(q) == e)
-                for (int i = 0; i < 5; i++)
-                    fin[i][q] = (uint32_t)l[i];
-    }
-    for (int i = 0; i < 5; i++)
-        rl[i] = (uint32_t)l[i];
-    memcpy((uint8_t *)st + PV_B_RL, rl, sizeof rl);
-    memcpy((uint8_t *)st + PV_B_FIN, fin, sizeof fin);
-#if defined(PV_GG)
-    uint32_t fin2[5][PV_L], fin1[5][PV_L];
-    memset(fin2, 0, sizeof fin2);
-    memset(fin1, 0, sizeof fin1);
-    for (unsigned e = 1; e <= 2; e++) {
-        pow_to26(l, pw[e - 1]);             /* pw[] fully reduced above */
-        for (int i = 0; i < 5; i++) {
-            fin2[i][PV_FN(lane)(2 - e)] = (uint32_t)l[i];   /* position 0: r^2, 1: r */
-            if (e == 1)
-                fin1[i][0] = (uint32_t)l[i];               /* position 0 is lane 0 */
-        }
-    }
-    memcpy((uint8_t *)st + PV_B_FIN2, fin2, sizeof fin2);
-    memcpy((uint8_t *)st + PV_B_FIN1, fin1, sizeof fin1);
-    ic_wipe(fin2, sizeof fin2);
-    ic_wipe(fin1, sizeof fin1);
-#endif
-    st[PV_W_READY] = 1;
-    ic_wipe(pw, sizeof pw);
-    ic_wipe(l, sizeof l);
-    ic_wipe(fin, sizeof fin);
-    ic_wipe(rl, sizeof rl);
-}
 
 /* ---- vector pieces ------------------------------------------------------- */
 
@@ -194,12 +153,104 @@ PV_INLINE void PV_FN(load_r)(PV r[5], PV s[5], const uint8_t *p, int per_lane)
     }
 }
 
+/* r^1..r^L, once per key, with the vector multiply itself: lane q needs
+ * r^(L - pos(q)) (L = 4: lanes hold r^4 r^2 r^3 r; L = 8: r^8 r^4 r^7 r^3
+ * r^6 r^2 r^5 r), which two (three) lane-wise multiplications by r, by 1
+ * (the limbs 1,0,0,0,0) or by a power broadcast from lane 0 reach:
+ *   L = 4: [2 2 2 1] -> [4 2 3 1]
+ *   L = 8: [2 2 2 2 2 2 1 1] -> [4 4 3 3 2 2 1 1] -> [8 4 7 3 6 2 5 1]
+ * (exponents per lane).  About 3x cheaper than scalar products: a one-time
+ * AEAD key pays this before its first vector run, so it is on the path of
+ * every medium-length message.  The powers stay partially reduced like h
+ * (limbs < 2^26 + 2^11), which the bounds above allow (s_j < 2^28.33). */
+PV_INLINE void PV_FN(vmul)(PV a[5], const PV b[5])
+{
+    PV s[5];
+    for (int i = 0; i < 5; i++)
+        s[i] = PV_ADD(b[i], PV_SLL(b[i], 2));
+    PV_FN(mul)(a, b, s);
+}
+
+/* out = lanes in mask from a, the others from b */
+PV_INLINE void PV_FN(vsel)(PV out[5], unsigned mask, const PV a[5], const PV b[5])
+{
+    for (int i = 0; i < 5; i++)
+        out[i] = PV_SELECT(mask, a[i], b[i]);
+}
+
+static void PV_FN(powers)(uint64_t *st)
+{
+    uint64_t l[5];
+    uint32_t rl[8] = { 0 };
+    PV r[5], one[5], v[5], m[5], t[5];
+    PV_FN(split)(l, st[3], st[4], 0);
+    for (int i = 0; i < 5; i++) {
+        r[i] = PV_SET1(l[i]);
+        one[i] = PV_SET1(i == 0);
+    }
+#if PV_L == 4
+    PV_FN(vsel)(m, 0x7, r, one);                  /* [2 2 2 1] */
+    for (int i = 0; i < 5; i++) v[i] = r[i];
+    PV_FN(vmul)(v, m);
+#if defined(PV_GG)
+    PV r2[5];
+    for (int i = 0; i < 5; i++) r2[i] = PV_BCAST0(v[i]);
+#endif
+    for (int i = 0; i < 5; i++) t[i] = PV_BCAST0(v[i]);
+    PV_FN(vsel)(m, 0x1, t, one);                  /* [4 2 3 1] */
+    PV_FN(vsel)(m, 0x4, r, m);
+    PV_FN(vmul)(v, m);
+#elif PV_L == 8
+    PV_FN(vsel)(m, 0x3f, r, one);                 /* [2 2 2 2 2 2 1 1] */
+    for (int i = 0; i < 5; i++) v[i] = r[i];
+    PV_FN(vmul)(v, m);
+    for (int i = 0; i < 5; i++) t[i] = PV_BCAST0(v[i]);
+    PV_FN(vsel)(m, 0x3, t, one);                  /* [4 4 3 3 2 2 1 1] */
+    PV_FN(vsel)(m, 0xc, r, m);
+    PV_FN(vmul)(v, m);
+    for (int i = 0; i < 5; i++) t[i] = PV_BCAST0(v[i]);
+    PV_FN(vsel)(m, 0x55, t, one);                 /* [8 4 7 3 6 2 5 1] */
+    PV_FN(vmul)(v, m);
+#else
+#error "PV_L must be 4 or 8"
+#endif
+    for (int i = 0; i < 5; i++) {
+        rl[i] = (uint32_t)PV_LANE0(v[i]);          /* position 0: r^L */
+        PV_STORE32((uint8_t *)st + PV_B_FIN + 4 * PV_L * i, v[i]);
+#if defined(PV_GG)
+        /* r^2, r at positions 0, 1 (lanes 0, 2); r alone at position 0 */
+        PV_STORE32((uint8_t *)st + PV_B_FIN2 + 4 * PV_L * i, PV_SELECT(0x1, r2[i], r[i]));
+        PV_STORE32((uint8_t *)st + PV_B_FIN1 + 4 * PV_L * i, r[i]);
+#endif
+    }
+    memcpy((uint8_t *)st + PV_B_RL, rl, sizeof rl);
+    st[PV_W_READY] = 1;
+    ic_wipe(l, sizeof l);
+    ic_wipe(rl, sizeof rl);
+}
+
 /* ---- the backend ops ------------------------------------------------------ */
 
 static void PV_FN(init)(uint64_t *st, const uint8_t key[32])
 {
     ic_poly1305_c64_ops.init(st, key);
     st[PV_W_READY] = 0;
+}
+
+/* A run shorter than one group (only with a crossover below L,
+ * IC_POLY1305_AVX2_MIN): PV_FIRST would read past its end, so the
+ * zero-prefixed group is built in a stack copy.  Out of line, so the
+ * common path keeps a small stack frame. */
+static __attribute__((noinline)) void PV_FN(short_first)(const uint8_t *in, size_t n, unsigned k, PV *lo, PV *hi)
+{
+    _Alignas(64) uint8_t first[16 * PV_L];
+    PV a, b;
+    memset(first, 0, 16 * k);
+    memcpy(first + 16 * k, in, 16 * n);
+    PV_MSG(first, a, b);
+    *lo = a;
+    *hi = b;
+    ic_wipe(first, sizeof first);
 }
 
 static void PV_FN(blocks)(uint64_t *st, const uint8_t *in, size_t n, unsigned hibit)
@@ -224,29 +275,26 @@ static void PV_FN(blocks)(uint64_t *st, const uint8_t *in, size_t n, unsigned hi
      * group is the first L blocks of the run moved k positions up
      * (PV_FIRST: a lane permutation by a table indexed by k, public), so
      * nothing is copied and nothing before in is read. */
-    unsigned hmask = 0, bmask = 0;
-    for (unsigned q = 0; q < PV_L; q++) {
-        hmask |= (unsigned)(PV_FN(pos)(q) == k) << q;
-        bmask |= (unsigned)(PV_FN(pos)(q) >= k) << q;
-    }
     PV_FN(split)(l, st[0], st[1], st[2]);
-    for (int i = 0; i < 5; i++)
-        h[i] = PV_MASKED_SET1(hmask, l[i]);
     const PV hib = PV_SET1((uint64_t)hibit << 24);
-
-    if (n >= PV_L) {
-        PV_FIRST(in, k, lo, hi);
+    if (k == 0) {
+        /* no prefix: h in lane 0 (position 0), the first group as it is */
+        for (int i = 0; i < 5; i++)
+            h[i] = PV_MASKED_SET1(1u, l[i]);
+        PV_MSG(in, lo, hi);
+        PV_FN(absorb)(h, lo, hi, hib);
     } else {
-        /* a run shorter than one group (only with a crossover below L,
-         * IC_POLY1305_AVX2_MIN): PV_FIRST would read past its end, so the
-         * zero-prefixed group is built in a stack copy */
-        _Alignas(64) uint8_t first[16 * PV_L];
-        memset(first, 0, 16 * k);
-        memcpy(first + 16 * k, in, 16 * n);
-        PV_MSG(first, lo, hi);
-        ic_wipe(first, sizeof first);
+        unsigned bmask = 0;
+        for (unsigned b = k; b < PV_L; b++)
+            bmask |= 1u << PV_FN(lane)(b);
+        for (int i = 0; i < 5; i++)
+            h[i] = PV_MASKED_SET1(1u << PV_FN(lane)(k), l[i]);
+        if (n >= PV_L)
+            PV_FIRST(in, k, lo, hi);
+        else
+            PV_FN(short_first)(in, n, k, &lo, &hi);
+        PV_FN(absorb)(h, lo, hi, PV_MASKED_SET1(bmask, (uint64_t)hibit << 24));
     }
-    PV_FN(absorb)(h, lo, hi, PV_MASKED_SET1(bmask, (uint64_t)hibit << 24));
     in += 16 * (PV_L - k);
     if (groups == 1) {
         PV_FN(mul)(h, rf, sf);
