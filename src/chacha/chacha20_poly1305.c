@@ -83,7 +83,7 @@ static void cp_begin(ic_chacha20_poly1305_ctx *c, const uint8_t key[32], const u
     ic_chacha20_setup(c->st, key, nonce, 0);
     cp_ops(c)->xor_blocks(c->st, block0, block0, 1);
     c->st[12] = 1;
-    ic_poly1305_setkey(&c->mac, block0);
+    ic_poly1305_setkey_clean(&c->mac, block0);   /* finished or wiped before: nothing to erase */
     ic_wipe(block0, sizeof block0);
     c->aadlen = c->datalen = 0;
     c->kslen = 0;
@@ -340,7 +340,7 @@ static void cp_begin_seal_short(ic_chacha20_poly1305_ctx *c, const uint8_t key[3
     ic_chacha20_setup(c->st, key, nonce, 0);
     cp_ops(c)->xor_blocks(c->st, ks, ks, nb);
     c->st[12] = (uint32_t)nb;
-    ic_poly1305_setkey(&c->mac, ks);
+    ic_poly1305_setkey_clean(&c->mac, ks);
     ic_xor_bytes(out, in, ks + 64, len);
     ic_wipe(ks, 64 * nb);
     c->aadlen = c->datalen = 0;

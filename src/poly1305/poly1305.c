@@ -51,6 +51,15 @@ void ic_poly1305_setkey(ic_poly1305_ctx *ctx, const uint8_t key[32])
     ctx->check = IC_CHECK_POLY1305;
 }
 
+void ic_poly1305_setkey_clean(ic_poly1305_ctx *ctx, const uint8_t key[32])
+{
+    uint32_t impl = ic_impl_index(IC_PRIM_POLY1305);
+    ((const ic_poly1305_ops *)IC_IMPL_OPS(poly1305, impl))->init(ctx->state, key);
+    ctx->buflen = 0;
+    ctx->impl = impl;
+    ctx->check = IC_CHECK_POLY1305;
+}
+
 int ic_poly1305_init(ic_poly1305_ctx *ctx, const uint8_t key[32])
 {
     if (ctx == NULL)
@@ -139,16 +148,21 @@ void ic_poly1305_wipe(ic_poly1305_ctx *ctx)
 }
 
 /* ---- one-shot ------------------------------------------------------------ */
+/* A fresh stack context: keyed without the whole-context wipe (its state
+ * holds nothing of an earlier key, ic_poly1305_setkey_clean), and final
+ * erases what the backend wrote. */
 void ic_poly1305(uint8_t tag[16], const void *in, size_t len, const uint8_t key[32])
 {
     ic_poly1305_ctx ctx;
     if (tag == NULL)
         return;
-    if (ic_poly1305_init(&ctx, key) != IC_OK || ic_poly1305_update(&ctx, in, len) != IC_OK ||
-        ic_poly1305_final(&ctx, tag) != IC_OK) {
-        ic_poly1305_wipe(&ctx);
+    if (key == NULL || (in == NULL && len != 0)) {
         memset(tag, 0, 16);
+        return;
     }
+    ic_poly1305_setkey_clean(&ctx, key);
+    ic_poly1305_update(&ctx, in, len);
+    ic_poly1305_final(&ctx, tag);
 }
 
 int ic_poly1305_verify(const uint8_t tag[16], const void *in, size_t len, const uint8_t key[32])
