@@ -19,7 +19,8 @@
  * 2^8, so it goes into d_(k+1) shifted left by 8, and for d2 at 2^140 =
  * 2^130 2^10 = 5 2^10 (mod p) into d0 times 5120.  Nine products, 18
  * IFMA instructions per 8 blocks, against 25 VPMULUDQ and their adds in
- * radix 2^26.
+ * radix 2^26.  Long runs take two groups per step, h r^16 + m r^8, with
+ * one carry for both (mul2).
  *
  * Bounds: limbs of h < 2^44 + 2^15 after the carry step (h2 < 2^42 +
  * 2^10), plus a block limb (< 2^44, h2's < 2^41) stay < 2^45; r_j < 2^44
@@ -45,8 +46,9 @@ _Static_assert(IFMA_MIN_BLOCKS >= 8, "the first-group permutation reads 8 blocks
 #define M42 ((UINT64_C(1) << 42) - 1)
 
 /* words 0..7: poly1305_c.c's radix 2^64 state; word 8: powers ready;
- * from byte 128: r^8 limbs (4 x 64 bits), then 3 x 8 per-lane powers */
-enum { W_READY = 8, B_R8 = 128, B_FIN = 160, B_END = B_FIN + 3 * 8 * 8 };
+ * from byte 128: r^8 limbs (4 x 64 bits), r^16 limbs (4 x 64 bits), then
+ * 3 x 8 per-lane powers */
+enum { W_READY = 8, B_R8 = 128, B_R16 = 160, B_FIN = 192, B_END = B_FIN + 3 * 8 * 8 };
 _Static_assert(B_END <= IC_POLY1305_STATE_SIZE, "state area too small");
 
 typedef unsigned __int128 u128;
@@ -108,6 +110,38 @@ IFMA_INLINE void mul(__m512i h[3], const __m512i r[3], const __m512i s[3])
     h[2] = _mm512_add_epi64(_mm512_and_si512(d2, m42), c1);
 }
 
+/* h = h r^16 + b r^8, two Horner steps with ONE carry: the eighteen
+ * products of each half accumulate in the same six sums (low sums < 6
+ * 2^52, high halves < 6 2^41.4, d0 < 2^57 with the x5120 fold), and the
+ * carry step leaves limbs < 2^44 + 2^15.4 as before.  b (the limbs of a
+ * group, not yet added to anything) does not depend on h, so its
+ * products run ahead of the chain. */
+IFMA_INLINE void mul2(__m512i h[3], const __m512i b[3], const __m512i r16[3], const __m512i s16[3],
+                      const __m512i r8[3], const __m512i s8[3])
+{
+    const __m512i z = _mm512_setzero_si512();
+    __m512i d0 = LO(LO(LO(z, b[0], r8[0]), b[1], s8[2]), b[2], s8[1]);
+    __m512i d1 = LO(LO(LO(z, b[0], r8[1]), b[1], r8[0]), b[2], s8[2]);
+    __m512i d2 = LO(LO(LO(z, b[0], r8[2]), b[1], r8[1]), b[2], r8[0]);
+    __m512i u0 = HI(HI(HI(z, b[0], r8[0]), b[1], s8[2]), b[2], s8[1]);
+    __m512i u1 = HI(HI(HI(z, b[0], r8[1]), b[1], r8[0]), b[2], s8[2]);
+    __m512i u2 = HI(HI(HI(z, b[0], r8[2]), b[1], r8[1]), b[2], r8[0]);
+    d0 = LO(LO(LO(d0, h[0], r16[0]), h[1], s16[2]), h[2], s16[1]);
+    d1 = LO(LO(LO(d1, h[0], r16[1]), h[1], r16[0]), h[2], s16[2]);
+    d2 = LO(LO(LO(d2, h[0], r16[2]), h[1], r16[1]), h[2], r16[0]);
+    u0 = HI(HI(HI(u0, h[0], r16[0]), h[1], s16[2]), h[2], s16[1]);
+    u1 = HI(HI(HI(u1, h[0], r16[1]), h[1], r16[0]), h[2], s16[2]);
+    u2 = HI(HI(HI(u2, h[0], r16[2]), h[1], r16[1]), h[2], r16[0]);
+    d0 = _mm512_add_epi64(d0, _mm512_add_epi64(_mm512_slli_epi64(u2, 12), _mm512_slli_epi64(u2, 10)));
+    d1 = _mm512_add_epi64(d1, _mm512_slli_epi64(u0, 8));
+    d2 = _mm512_add_epi64(d2, _mm512_slli_epi64(u1, 8));
+    const __m512i m44 = _mm512_set1_epi64((long long)M44), m42 = _mm512_set1_epi64((long long)M42);
+    __m512i c0 = _mm512_srli_epi64(d0, 44), c1 = _mm512_srli_epi64(d1, 44), c2 = _mm512_srli_epi64(d2, 42);
+    h[0] = _mm512_add_epi64(_mm512_and_si512(d0, m44), _mm512_add_epi64(c2, _mm512_slli_epi64(c2, 2)));
+    h[1] = _mm512_add_epi64(_mm512_and_si512(d1, m44), c0);
+    h[2] = _mm512_add_epi64(_mm512_and_si512(d2, m42), c1);
+}
+
 /* r^1..r^8 with the vector multiply itself (as poly1305_x86_vec.h, whose
  * comment has the schedule): lane q gets r^(8 - pos(q)) after three
  * lane-wise multiplications, exponents [2 2 2 2 2 2 1 1] -> [4 4 3 3 2 2 1
@@ -146,6 +180,15 @@ static void powers(uint64_t *st)
     for (int i = 0; i < 3; i++) t[i] = _mm512_broadcastq_epi64(_mm512_castsi512_si128(v[i]));
     vsel(m, 0x55, t, one);
     vmul(v, m);
+    /* r^16 = (r^8)^2 for the two-group step of long runs */
+    uint64_t r16[4] = { 0 };
+    for (int i = 0; i < 3; i++) t[i] = _mm512_broadcastq_epi64(_mm512_castsi512_si128(v[i]));
+    for (int i = 0; i < 3; i++) m[i] = t[i];
+    vmul(t, m);
+    for (int i = 0; i < 3; i++)
+        r16[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(t[i]));
+    memcpy((uint8_t *)st + B_R16, r16, sizeof r16);
+    ic_wipe(r16, sizeof r16);
     for (int i = 0; i < 3; i++) {
         r8[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(v[i]));
         _mm512_storeu_si512((void *)((uint8_t *)st + B_FIN + 64 * i), v[i]);
@@ -210,19 +253,31 @@ static void poly1305_ifma_blocks(uint64_t *st, const uint8_t *in, size_t n, unsi
     hi = _mm512_maskz_permutexvar_epi64(keep, idx, hi);
     absorb(h, lo, hi, _mm512_maskz_mov_epi64(keep, hib));
     in += 16 * (8 - k);
-    if (groups == 1) {
-        mul(h, rf, sf);
-    } else {
+    /* groups - 1 Horner steps "h = h r^8 + next group", two at a time
+     * (mul2), then the per-lane final powers */
+    size_t steps = groups - 1;
+    if (steps & 1) {
         mul(h, r8, s8);
-        for (size_t g = 2; g < groups; g++, in += 128) {
-            MSG(in, lo, hi);
-            absorb(h, lo, hi, hib);
-            mul(h, r8, s8);
-        }
         MSG(in, lo, hi);
         absorb(h, lo, hi, hib);
-        mul(h, rf, sf);
+        in += 128;
+        steps--;
     }
+    if (steps != 0) {
+        __m512i r16[3], s16[3], b[3];
+        load_r(r16, s16, (const uint8_t *)st + B_R16, 0);
+        for (; steps != 0; steps -= 2) {
+            const __m512i z = _mm512_setzero_si512();
+            b[0] = b[1] = b[2] = z;
+            MSG(in, lo, hi);
+            absorb(b, lo, hi, hib);
+            mul2(h, b, r16, s16, r8, s8);
+            MSG(in + 128, lo, hi);
+            absorb(h, lo, hi, hib);
+            in += 256;
+        }
+    }
+    mul(h, rf, sf);
 
     /* lanes summed: limbs < 8 (2^44 + 2^15) < 2^48 */
     for (int i = 0; i < 3; i++)
