@@ -180,15 +180,6 @@ static void powers(uint64_t *st)
     for (int i = 0; i < 3; i++) t[i] = _mm512_broadcastq_epi64(_mm512_castsi512_si128(v[i]));
     vsel(m, 0x55, t, one);
     vmul(v, m);
-    /* r^16 = (r^8)^2 for the two-group step of long runs */
-    uint64_t r16[4] = { 0 };
-    for (int i = 0; i < 3; i++) t[i] = _mm512_broadcastq_epi64(_mm512_castsi512_si128(v[i]));
-    for (int i = 0; i < 3; i++) m[i] = t[i];
-    vmul(t, m);
-    for (int i = 0; i < 3; i++)
-        r16[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(t[i]));
-    memcpy((uint8_t *)st + B_R16, r16, sizeof r16);
-    ic_wipe(r16, sizeof r16);
     for (int i = 0; i < 3; i++) {
         r8[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(v[i]));
         _mm512_storeu_si512((void *)((uint8_t *)st + B_FIN + 64 * i), v[i]);
@@ -214,6 +205,23 @@ static void load_r(__m512i r[3], __m512i s[3], const uint8_t *p, int per_lane)
     }
 }
 
+/* r^16 = (r^8)^2 for the two-group steps, at the first run with two
+ * steps to pair (READY bit 1), so medium runs never pay for it. */
+static void power16(uint64_t *st)
+{
+    __m512i t[3], u[3], s3[3];
+    uint64_t r16[4] = { 0 };
+    load_r(t, s3, (const uint8_t *)st + B_R8, 0);
+    for (int i = 0; i < 3; i++)
+        u[i] = t[i];
+    vmul(t, u);
+    for (int i = 0; i < 3; i++)
+        r16[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(t[i]));
+    memcpy((uint8_t *)st + B_R16, r16, sizeof r16);
+    ic_wipe(r16, sizeof r16);
+    st[W_READY] |= 2;
+}
+
 static void poly1305_ifma_init(uint64_t *st, const uint8_t key[32])
 {
     ic_poly1305_c64_ops.init(st, key);
@@ -226,7 +234,7 @@ static void poly1305_ifma_blocks(uint64_t *st, const uint8_t *in, size_t n, unsi
         ic_poly1305_c64_ops.blocks(st, in, n, hibit);
         return;
     }
-    if (st[W_READY] != 1)
+    if (!(st[W_READY] & 1))
         powers(st);
 
     size_t groups = (n + 7) / 8;
@@ -265,6 +273,8 @@ static void poly1305_ifma_blocks(uint64_t *st, const uint8_t *in, size_t n, unsi
     }
     if (steps != 0) {
         __m512i r16[3], s16[3], b[3];
+        if (!(st[W_READY] & 2))
+            power16(st);
         load_r(r16, s16, (const uint8_t *)st + B_R16, 0);
         for (; steps != 0; steps -= 2) {
             const __m512i z = _mm512_setzero_si512();
@@ -302,7 +312,7 @@ static void poly1305_ifma_finish(uint64_t *st, uint8_t tag[16])
     /* the powers exist only if a vector run computed them (READY is set
      * by that, from the public length); the ctx-level init wiped the
      * whole area before this key, so otherwise there is nothing to erase */
-    if (st[W_READY] == 1)
+    if (st[W_READY] != 0)
         ic_wipe(st + 8, B_END - 64);
     else
         st[W_READY] = 0;

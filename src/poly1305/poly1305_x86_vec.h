@@ -36,8 +36,8 @@
  * go to that code, which is faster there (measured: docs/benchmarks.md),
  * and the vector run converts h from and back to radix 2^64 at its ends.
  * Word 8 says whether the powers are ready; from byte 128: the limbs of
- * r^L (8 x 32 bits) and the per-lane final powers (5 limbs x L lanes x 32
- * bits, in lane order).
+ * r^L and of r^2L (8 x 32 bits each) and from byte 192 the per-lane final
+ * powers (5 limbs x L lanes x 32 bits, in lane order).
  *
  * Lane order.  Two loads of L/2 blocks each, unpacked 64-bit-wise inside
  * 128-bit lanes (VPUNPCK[LH]QDQ), give lane q the block at position
@@ -73,10 +73,10 @@
 /* With PV_GG (the Goll-Gueron comparison entry, below) two more tables:
  * r^2, r in the lanes of positions 0, 1 and r in the lane of position 0. */
 #if defined(PV_GG)
-enum { PV_W_READY = 8, PV_B_RL = 128, PV_B_FIN = 160, PV_B_FIN2 = PV_B_FIN + 5 * 4 * PV_L,
+enum { PV_W_READY = 8, PV_B_RL = 128, PV_B_R2L = 160, PV_B_FIN = 192, PV_B_FIN2 = PV_B_FIN + 5 * 4 * PV_L,
        PV_B_FIN1 = PV_B_FIN2 + 5 * 4 * PV_L, PV_B_END = PV_B_FIN1 + 5 * 4 * PV_L };
 #else
-enum { PV_W_READY = 8, PV_B_RL = 128, PV_B_FIN = 160, PV_B_END = PV_B_FIN + 5 * 4 * PV_L };
+enum { PV_W_READY = 8, PV_B_RL = 128, PV_B_R2L = 160, PV_B_FIN = 192, PV_B_END = PV_B_FIN + 5 * 4 * PV_L };
 #endif
 _Static_assert(PV_B_END <= IC_POLY1305_STATE_SIZE, "state area too small");
 
@@ -125,6 +125,32 @@ PV_INLINE void PV_FN(mul)(PV h[5], const PV r[5], const PV s[5])
                    PV_ADD(PV_ADD(PV_MUL(h[2], r[1]), PV_MUL(h[3], r[0])), PV_MUL(h[4], s[4])));
     PV d4 = PV_ADD(PV_ADD(PV_MUL(h[0], r[4]), PV_MUL(h[1], r[3])),
                    PV_ADD(PV_ADD(PV_MUL(h[2], r[2]), PV_MUL(h[3], r[1])), PV_MUL(h[4], r[0])));
+    const PV m26 = PV_SET1(PV_M26);
+    PV c;
+    c = PV_SRL(d0, 26); d0 = PV_AND(d0, m26); d1 = PV_ADD(d1, c);
+    c = PV_SRL(d3, 26); d3 = PV_AND(d3, m26); d4 = PV_ADD(d4, c);
+    c = PV_SRL(d1, 26); d1 = PV_AND(d1, m26); d2 = PV_ADD(d2, c);
+    c = PV_SRL(d4, 26); d4 = PV_AND(d4, m26); d0 = PV_ADD(d0, PV_ADD(c, PV_SLL(c, 2)));
+    c = PV_SRL(d2, 26); d2 = PV_AND(d2, m26); d3 = PV_ADD(d3, c);
+    c = PV_SRL(d0, 26); d0 = PV_AND(d0, m26); d1 = PV_ADD(d1, c);
+    c = PV_SRL(d3, 26); d3 = PV_AND(d3, m26); d4 = PV_ADD(d4, c);
+    h[0] = d0; h[1] = d1; h[2] = d2; h[3] = d3; h[4] = d4;
+}
+
+/* h = h R + b Q (R = r^2L, Q = r^L): two Horner steps with ONE carry
+ * chain; each d_k sums ten products < 2^55.34, below 2^58.7, and the
+ * chain leaves the limbs as mul does.  b (a group's limbs, added to
+ * nothing) does not depend on h, so its products run ahead of the chain. */
+PV_INLINE void PV_FN(mul2)(PV h[5], const PV b[5], const PV R[5], const PV SR[5], const PV Q[5], const PV SQ[5])
+{
+#define PV_DOT(x, r, s, a0, a1, a2, a3, a4) PV_ADD(PV_ADD(PV_MUL(x[0], a0), PV_MUL(x[1], a1)), \
+                                                   PV_ADD(PV_ADD(PV_MUL(x[2], a2), PV_MUL(x[3], a3)), PV_MUL(x[4], a4)))
+    PV d0 = PV_ADD(PV_DOT(b, Q, SQ, Q[0], SQ[4], SQ[3], SQ[2], SQ[1]), PV_DOT(h, R, SR, R[0], SR[4], SR[3], SR[2], SR[1]));
+    PV d1 = PV_ADD(PV_DOT(b, Q, SQ, Q[1], Q[0], SQ[4], SQ[3], SQ[2]), PV_DOT(h, R, SR, R[1], R[0], SR[4], SR[3], SR[2]));
+    PV d2 = PV_ADD(PV_DOT(b, Q, SQ, Q[2], Q[1], Q[0], SQ[4], SQ[3]), PV_DOT(h, R, SR, R[2], R[1], R[0], SR[4], SR[3]));
+    PV d3 = PV_ADD(PV_DOT(b, Q, SQ, Q[3], Q[2], Q[1], Q[0], SQ[4]), PV_DOT(h, R, SR, R[3], R[2], R[1], R[0], SR[4]));
+    PV d4 = PV_ADD(PV_DOT(b, Q, SQ, Q[4], Q[3], Q[2], Q[1], Q[0]), PV_DOT(h, R, SR, R[4], R[3], R[2], R[1], R[0]));
+#undef PV_DOT
     const PV m26 = PV_SET1(PV_M26);
     PV c;
     c = PV_SRL(d0, 26); d0 = PV_AND(d0, m26); d1 = PV_ADD(d1, c);
@@ -229,6 +255,56 @@ static void PV_FN(powers)(uint64_t *st)
     ic_wipe(rl, sizeof rl);
 }
 
+/* r^2L = (r^L)^2 for the two-group steps, computed at the first run
+ * that has two steps to pair (READY bit 1), so medium runs never pay. */
+static void PV_FN(power2l)(uint64_t *st)
+{
+    PV t[5], u[5], s5[5];
+    uint32_t r2l[8] = { 0 };
+    PV_FN(load_r)(t, s5, (const uint8_t *)st + PV_B_RL, 0);
+    for (int i = 0; i < 5; i++)
+        u[i] = t[i];
+    PV_FN(vmul)(t, u);
+    for (int i = 0; i < 5; i++)
+        r2l[i] = (uint32_t)PV_LANE0(t[i]);
+    memcpy((uint8_t *)st + PV_B_R2L, r2l, sizeof r2l);
+    ic_wipe(r2l, sizeof r2l);
+    st[PV_W_READY] |= 2;
+}
+
+/* `steps` Horner steps h = h r^L + (next group at in), h holding the
+ * groups so far (absorbed, not yet multiplied); pairs of steps as one
+ * mul2 (h r^2L + group r^L, one carry chain).  Returns in past them. */
+PV_INLINE const uint8_t *PV_FN(steps)(uint64_t *st, PV h[5], const uint8_t *in, size_t steps, PV hib,
+                                      const PV rl[5], const PV sl[5])
+{
+    PV lo, hi;
+    if (steps & 1) {
+        PV_FN(mul)(h, rl, sl);
+        PV_MSG(in, lo, hi);
+        PV_FN(absorb)(h, lo, hi, hib);
+        in += 16 * PV_L;
+        steps--;
+    }
+    if (steps != 0) {
+        PV r2[5], s2[5], b[5];
+        if (!(st[PV_W_READY] & 2))
+            PV_FN(power2l)(st);
+        PV_FN(load_r)(r2, s2, (const uint8_t *)st + PV_B_R2L, 0);
+        for (; steps != 0; steps -= 2) {
+            for (int i = 0; i < 5; i++)
+                b[i] = PV_SET1(0);
+            PV_MSG(in, lo, hi);
+            PV_FN(absorb)(b, lo, hi, hib);
+            PV_FN(mul2)(h, b, r2, s2, rl, sl);
+            PV_MSG(in + 16 * PV_L, lo, hi);
+            PV_FN(absorb)(h, lo, hi, hib);
+            in += 32 * PV_L;
+        }
+    }
+    return in;
+}
+
 /* ---- the backend ops ------------------------------------------------------ */
 
 static void PV_FN(init)(uint64_t *st, const uint8_t key[32])
@@ -259,7 +335,7 @@ static void PV_FN(blocks)(uint64_t *st, const uint8_t *in, size_t n, unsigned hi
         ic_poly1305_c64_ops.blocks(st, in, n, hibit);
         return;
     }
-    if (st[PV_W_READY] != 1)
+    if (!(st[PV_W_READY] & 1))
         PV_FN(powers)(st);
 
     size_t groups = (n + PV_L - 1) / PV_L;
@@ -296,19 +372,9 @@ static void PV_FN(blocks)(uint64_t *st, const uint8_t *in, size_t n, unsigned hi
         PV_FN(absorb)(h, lo, hi, PV_MASKED_SET1(bmask, (uint64_t)hibit << 24));
     }
     in += 16 * (PV_L - k);
-    if (groups == 1) {
-        PV_FN(mul)(h, rf, sf);
-    } else {
-        PV_FN(mul)(h, rl, sl);
-        for (size_t g = 2; g < groups; g++, in += 16 * PV_L) {
-            PV_MSG(in, lo, hi);
-            PV_FN(absorb)(h, lo, hi, hib);
-            PV_FN(mul)(h, rl, sl);
-        }
-        PV_MSG(in, lo, hi);
-        PV_FN(absorb)(h, lo, hi, hib);
-        PV_FN(mul)(h, rf, sf);
-    }
+    /* groups - 1 Horner steps, then the per-lane final powers */
+    in = PV_FN(steps)(st, h, in, groups - 1, hib, rl, sl);
+    PV_FN(mul)(h, rf, sf);
 
     /* sum of the lanes (limbs < L (2^26 + 2^11) < 2^30), to radix 2^64 */
     for (int i = 0; i < 5; i++)
@@ -392,7 +458,7 @@ static void PV_FN(blocks_gg)(uint64_t *st, const uint8_t *in, size_t n, unsigned
         ic_poly1305_c64_ops.blocks(st, in, n, hibit);
         return;
     }
-    if (st[PV_W_READY] != 1)
+    if (!(st[PV_W_READY] & 1))
         PV_FN(powers)(st);
     size_t groups = n / PV_L;
     unsigned rem = (unsigned)(n % PV_L);
@@ -405,15 +471,10 @@ static void PV_FN(blocks_gg)(uint64_t *st, const uint8_t *in, size_t n, unsigned
         PV_FN(split)(l, st[0], st[1], st[2]);
         for (int i = 0; i < 5; i++)
             h[i] = PV_MASKED_SET1(1u, l[i]);
-        for (size_t g = 1; g < groups; g++, in += 16 * PV_L) {
-            PV_MSG(in, lo, hi);
-            PV_FN(absorb)(h, lo, hi, hib);
-            PV_FN(mul)(h, rl, sl);
-        }
         PV_MSG(in, lo, hi);
         PV_FN(absorb)(h, lo, hi, hib);
+        in = PV_FN(steps)(st, h, in + 16 * PV_L, groups - 1, hib, rl, sl);
         PV_FN(mul)(h, rf, sf);
-        in += 16 * PV_L;
         for (int i = 0; i < 5; i++)
             l[i] = PV_HSUM(h[i]);
         PV_FN(to64)(st, l);
@@ -435,7 +496,7 @@ static void PV_FN(finish)(uint64_t *st, uint8_t tag[16])
     /* the powers exist only if a vector run computed them (READY is set
      * by that, from the public length); the ctx-level init wiped the
      * whole area before this key, so otherwise there is nothing to erase */
-    if (st[PV_W_READY] == 1)
+    if (st[PV_W_READY] != 0)
         ic_wipe(st + 8, PV_B_END - 64);
     else
         st[PV_W_READY] = 0;
