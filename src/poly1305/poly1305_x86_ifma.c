@@ -36,6 +36,7 @@
 #include <immintrin.h>
 #include "poly1305/poly1305_impl.h"
 #include "poly1305/poly1305_x86_first8.h"
+#include "poly1305/poly1305_x86_pow.h"
 
 #if defined(IC_POLY1305_HAVE_C64)
 
@@ -142,10 +143,10 @@ IFMA_INLINE void mul2(__m512i h[3], const __m512i b[3], const __m512i r16[3], co
     h[2] = _mm512_add_epi64(_mm512_and_si512(d2, m42), c1);
 }
 
-/* r^1..r^8 with the vector multiply itself (as poly1305_x86_vec.h, whose
- * comment has the schedule): lane q gets r^(8 - pos(q)) after three
- * lane-wise multiplications, exponents [2 2 2 2 2 2 1 1] -> [4 4 3 3 2 2 1
- * 1] -> [8 4 7 3 6 2 5 1]; r^8 is lane 0.  Partially reduced like h
+/* r^1..r^8: r^2, r^3, r^4 in scalar radix 2^44 (poly1305_x86_pow.h,
+ * the same radix as here, so no conversion), then one lane-wise product
+ * [4 1 4 1 4 1 4 1] x [4 4 3 3 2 2 1 1] = [8 4 7 3 6 2 5 1] (exponents;
+ * lane q gets r^(8 - pos(q))); r^8 is lane 0.  Partially reduced like h
  * (limbs < 2^44 + 2^15): the bounds above allow it. */
 static void vmul(__m512i a[3], const __m512i b[3])
 {
@@ -155,38 +156,26 @@ static void vmul(__m512i a[3], const __m512i b[3])
     mul(a, b, s);
 }
 
-static void vsel(__m512i out[3], __mmask8 mask, const __m512i a[3], const __m512i b[3])
-{
-    for (int i = 0; i < 3; i++)
-        out[i] = _mm512_mask_blend_epi64(mask, b[i], a[i]);
-}
-
 static void powers(uint64_t *st)
 {
-    uint64_t l[3], r8[4] = { 0 };
-    __m512i r[3], one[3], v[3], m[3], t[3];
-    split44(l, st[3], st[4], 0);
+    uint64_t p[4][3], r8[4] = { 0 };
+    __m512i a[3], b[3];
+    pow_r1234(p, 4, st[3], st[4]);
     for (int i = 0; i < 3; i++) {
-        r[i] = _mm512_set1_epi64((long long)l[i]);
-        one[i] = _mm512_set1_epi64(i == 0);
-        v[i] = r[i];
+        const long long one = i == 0;
+        a[i] = _mm512_setr_epi64((long long)p[3][i], one, (long long)p[3][i], one, (long long)p[3][i], one,
+                                 (long long)p[3][i], one);
+        b[i] = _mm512_setr_epi64((long long)p[3][i], (long long)p[3][i], (long long)p[2][i], (long long)p[2][i],
+                                 (long long)p[1][i], (long long)p[1][i], (long long)p[0][i], (long long)p[0][i]);
     }
-    vsel(m, 0x3f, r, one);
-    vmul(v, m);
-    for (int i = 0; i < 3; i++) t[i] = _mm512_broadcastq_epi64(_mm512_castsi512_si128(v[i]));
-    vsel(m, 0x03, t, one);
-    vsel(m, 0x0c, r, m);
-    vmul(v, m);
-    for (int i = 0; i < 3; i++) t[i] = _mm512_broadcastq_epi64(_mm512_castsi512_si128(v[i]));
-    vsel(m, 0x55, t, one);
-    vmul(v, m);
+    vmul(a, b);
     for (int i = 0; i < 3; i++) {
-        r8[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(v[i]));
-        _mm512_storeu_si512((void *)((uint8_t *)st + B_FIN + 64 * i), v[i]);
+        r8[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(a[i]));
+        _mm512_storeu_si512((void *)((uint8_t *)st + B_FIN + 64 * i), a[i]);
     }
     memcpy((uint8_t *)st + B_R8, r8, sizeof r8);
     st[W_READY] = 1;
-    ic_wipe(l, sizeof l);
+    ic_wipe(p, sizeof p);
     ic_wipe(r8, sizeof r8);
 }
 
