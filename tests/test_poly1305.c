@@ -544,7 +544,7 @@ static void vector_backends(void)
         { 0xffffffffffffffffu, 0, 4 },                     /* 2^130 + 2^64 - 1 */
         { 0xffffffffffffffffu, 0xffffffffffffffffu, 0 },
     };
-    static const size_t runs[] = { 10, 11, 12, 13, 15, 16, 17, 18, 19, 23, 24, 31, 32, 33, 39, 40, 47, 64, 65, 71, 130 };
+    static const size_t runs[] = { 8, 9, 10, 11, 12, 13, 15, 16, 17, 18, 19, 23, 24, 31, 32, 33, 39, 40, 47, 64, 65, 71, 130 };
     uint8_t *msg = tl_xmalloc(65536 + 16), key[32], got[16], want[16];
     int nvec = 0;
     for (size_t ii = 0; ii < ic_impl_count("poly1305"); ii++) {

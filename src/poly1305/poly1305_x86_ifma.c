@@ -41,7 +41,7 @@
 #if defined(IC_POLY1305_HAVE_C64)
 
 #define IFMA_INLINE static inline __attribute__((always_inline))
-#define IFMA_MIN_BLOCKS 11
+#define IFMA_MIN_BLOCKS 8
 _Static_assert(IFMA_MIN_BLOCKS >= 8, "the first-group permutation reads 8 blocks");
 #define M44 ((UINT64_C(1) << 44) - 1)
 #define M42 ((UINT64_C(1) << 42) - 1)
