@@ -44,6 +44,7 @@ def main():
     a2.plot(as_, gain, lw=0.4, color="0.7", label="per length")
     a2.plot(as_, avg, lw=1.5, color="C0", label="64-byte moving average")
     a2.axhline(0, color="k", lw=0.6)
+    a2.set_ylim(-25, 40)
     a2.fill_between([49, 1024], 12.58, 14.44, color="C3", alpha=0.25,
                     label="003: average 12.58 % (Skylake) / 14.44 % (Kaby Lake), 49 B..1 KiB")
     a2.set_ylabel("% fewer cycles: complete (avx2) vs Goll-Gueron (avx2-gg)")
