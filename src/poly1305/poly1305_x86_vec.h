@@ -35,9 +35,10 @@
  * (poly1305_c.c: h0 h1 h2 | r0 r1 s1 | s): runs shorter than PV_MIN_BLOCKS
  * go to that code, which is faster there (measured: docs/benchmarks.md),
  * and the vector run converts h from and back to radix 2^64 at its ends.
- * Word 8 says whether the powers are ready; from byte 128: the limbs of
- * r^L and of r^2L (8 x 32 bits each) and from byte 192 the per-lane final
- * powers (5 limbs x L lanes x 32 bits, in lane order).
+ * Word 8 says which powers are ready (bit 0: r^1..r^L, bit 1: r^2L, for
+ * the two-group steps of long runs); from byte 128: the limbs of r^L and
+ * of r^2L (8 x 32 bits each) and from byte 192 the per-lane final powers
+ * (5 limbs x L lanes x 32 bits, in lane order).
  *
  * Lane order.  Two loads of L/2 blocks each, unpacked 64-bit-wise inside
  * 128-bit lanes (VPUNPCK[LH]QDQ), give lane q the block at position
@@ -46,7 +47,8 @@
  *
  * Constant time: every run executes the same instructions for any key and
  * message of its length; the lane h goes into, the zero prefix and its
- * permutation table entry depend on n only; the final reduction is poly1305_c.c's masked select.
+ * permutation table entry depend on n only; the final reduction is
+ * poly1305_c.c's masked select.
  *
  * The includer defines PV (vector type), PV_L (lanes), PV_FN(name),
  * PV_MIN_BLOCKS and the operations on 64-bit lanes used below: PV_MSG
