@@ -1,25 +1,28 @@
 # Thin wrapper over CMake + Ninja.  The two commands of the README:
 #   make run     build, then `incore info`, `incore selftest`, `incore speed --quick`
-#   make test    install what the suite needs, build, run the native suite and
-#                the cross legs under QEMU (aarch64; ppc64le as power8, 9 and 10;
-#                big-endian ppc64 as power8 and power7), and on a CPU without
-#                AVX-512 the AVX-512 backends' tests under x86emu
+#   make test    install what the suite needs, build, run the native suite, the
+#                native suite again under ASan+UBSan, the cross legs under QEMU
+#                (aarch64; ppc64le as power8, 9 and 10; big-endian ppc64 as power8
+#                and power7), and on a CPU without AVX-512 the AVX-512 backends'
+#                tests under x86emu
 #   make fuzz    build the libFuzzer targets with clang and run each
 #                FUZZ_SECONDS, growing tests/fuzz/corpus/ (tests/fuzz/README.md)
 BUILD   ?= build
 JOBS    ?= 2
 CMAKE   ?= cmake
+# extra configure arguments for every build, e.g. -DIC_VECTORS_CACHE=/shared/.vectors
+CMAKE_ARGS ?=
 CROSS   ?= aarch64 ppc64le ppc64
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= $(BUILD)-fuzz
 CROSS_LEGS ?= aarch64-max ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64-power8 ppc64-power7
 
-.PHONY: all build run test deps test-native test-cross test-x86emu clean bench-doc fuzz $(addprefix test-cross-,$(CROSS_LEGS))
+.PHONY: all build run test deps test-native test-asan test-cross test-x86emu clean bench-doc fuzz $(addprefix test-cross-,$(CROSS_LEGS))
 
 all: build
 
 $(BUILD)/build.ninja:
-	$(CMAKE) -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release
+	$(CMAKE) -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 
 build: $(BUILD)/build.ninja
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
@@ -34,7 +37,7 @@ bench-doc: build ; sh scripts/bench-doc.sh $(BUILD)
 deps:
 	sh scripts/install-deps.sh
 
-test: deps test-native test-cross test-x86emu
+test: deps test-native test-asan test-cross test-x86emu
 
 # ctest prints the per-test results; the list of implementations the suite
 # exercised follows, so a missing backend shows.
@@ -42,6 +45,28 @@ test-native: build
 	rm -f $(BUILD)/exercised.txt
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	@sh scripts/exercised.sh $(BUILD) native
+
+# The sanitizer leg: the whole native suite built with gcc's ASan+UBSan, any
+# UB report fatal, in a build directory outside the source tree (one per
+# checkout), so a test that found its files through the working directory
+# rather than through the build would fail here.  Tests that cannot run under
+# ASan (the valgrind constant-time test) are not built there (INCORE_SANITIZE)
+# and, should a block add one anyway, not run; nor are the libFuzzer runs
+# (fuzz_build, fuzz_run_*: their own ASan+UBSan build, already run by
+# test-native) - the corpus replays (fuzz_replay_*) do run.
+ASAN_BUILD ?= $(or $(TMPDIR),/tmp)/incore-asan-$(shell printf '%s' '$(CURDIR)' | cksum | cut -d' ' -f1)
+NOT_UNDER_SANITIZERS = ^(test_ct(_.*)?|ct_.*|fuzz_build|fuzz_run_.*)$$
+SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1:strict_string_checks=1 \
+                UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+test-asan:
+	$(CMAKE) -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DCMAKE_C_COMPILER=gcc -DINCORE_SANITIZE=ON $(CMAKE_ARGS)
+	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
+	rm -f $(ASAN_BUILD)/exercised.txt
+	$(SANITIZER_ENV) ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) \
+	    -E '$(NOT_UNDER_SANITIZERS)'
+	@sh scripts/exercised.sh $(ASAN_BUILD) asan
 
 # Each leg is ARCH-CPU: one cross build per ARCH, run under QEMU with -cpu CPU
 # (reconfiguring only changes the emulator line, nothing is recompiled).
@@ -54,7 +79,7 @@ $(addprefix test-cross-,$(CROSS_LEGS)): test-cross-%:
 	@arch=$$(echo $* | cut -d- -f1); cpu=$$(echo $* | cut -d- -f2); dir=$(BUILD)-$$arch; \
 	set -e; echo "== cross leg $$arch, qemu -cpu $$cpu"; \
 	$(CMAKE) -S . -B $$dir -G Ninja -DCMAKE_BUILD_TYPE=Release \
-	    -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-$$arch.cmake -DIC_QEMU_CPU=$$cpu >/dev/null; \
+	    -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-$$arch.cmake -DIC_QEMU_CPU=$$cpu $(CMAKE_ARGS) >/dev/null; \
 	$(CMAKE) --build $$dir -j $(JOBS); \
 	rm -f $$dir/exercised.txt; \
 	ctest --test-dir $$dir --output-on-failure -j $(JOBS); \
@@ -91,4 +116,4 @@ fuzz:
 	FUZZ_ARGS="$(FUZZ_ARGS)" sh tests/fuzz/run.sh grow $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(addprefix $(BUILD)-,$(CROSS)) $(FUZZ_BUILD) $(BUILD)-x86emu
+	rm -rf $(BUILD) $(addprefix $(BUILD)-,$(CROSS)) $(ASAN_BUILD) $(FUZZ_BUILD) $(BUILD)-x86emu

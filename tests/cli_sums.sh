@@ -179,6 +179,51 @@ same "abbreviated --stat" empty sha256sum -c --stat bad1.sums
 ic sha256sum --help > o 2> e
 [ $? -eq 0 ] && grep -q '^Usage: incore sha256sum' o && pass || fail "--help"
 
+# ---- -z / --zero: NUL-terminated lines, names not escaped ------------------
+# coreutils: "end each output line with NUL, not newline, and disable file
+# name escaping"; printing only, -c with -z is refused (exit 1).
+for alg in sha1sum sha224sum sha256sum sha384sum sha512sum; do
+    same "$alg -z" empty $alg -z empty one big
+done
+same "--zero, stdin" one sha256sum --zero
+same "-z -b" empty sha256sum -z -b one nine
+same "-z --tag" empty sha256sum -z --tag one 'back\slash'
+same "-zb grouped" empty sha256sum -zb one
+same "--ze abbreviated" empty sha256sum --ze one
+same "--zero=1" empty sha256sum --zero=1 one
+same "-z names not escaped" empty sha256sum -z 'back\slash' 'with space' "$NL" "$CR"
+same "-z missing file" empty sha256sum -z nosuch one
+same "-z -c refused" empty sha256sum -z -c good.sums
+same "-c --zero refused" empty sha256sum -c --zero good.sums
+same "--tag -z -c refused" empty sha256sum --tag -z -c good.sums
+sha256sum -z one nine > zero.sums
+same "-c on a NUL-terminated list" empty sha256sum -c zero.sums
+# the same facts without coreutils: two NUL-ended lines, no newline at all
+ic sha256sum -z one "$NL" > o 2> e
+r=$?
+nuls=$(tr -cd '\000' < o | wc -c)
+nls=$(tr -cd '\n' < o | wc -c)
+[ $r -eq 0 ] && [ "$nuls" -eq 2 ] && [ "$nls" -eq 1 ] && [ "$(head -c 1 o)" != '\' ] \
+    && [ "$(tr '\000' '|' < o)" = "$(sha256sum one | cut -c1-64)  one|$(sha256sum "$NL" | cut -c2-65)  $NL|" ] \
+    && pass || fail "-z: exit $r, $nuls NULs and $nls newlines (the one in the name), want 2 and 1"
+ic crc32c -z nine > o
+r=$?
+[ $r -eq 0 ] && [ "$(tr '\000' '|' < o)" = "e3069283  nine|" ] && pass || fail "crc32c -z: exit $r"
+ic crc32 -z --tag nine > o
+[ "$(tr '\000' '|' < o)" = "CRC32 (nine) = cbf43926|" ] && pass || fail "crc32 -z --tag"
+ic crc32 -c -z good.sums > o 2> e
+[ $? -eq 1 ] && grep -q 'crc32: the --zero option is not supported when verifying checksums' e \
+    && pass || fail "crc32 -c -z must be refused"
+ic sha256sum --help > o
+grep -q -- '-z, --zero' o && pass || fail "--help lists -z"
+
+# ---- option combinations: coreutils' order and wording ----------------------
+same "--tag -t -c" empty sha256sum --tag -t -c good.sums
+same "--status --warn (last wins)" empty sha256sum --status --warn one
+same "--warn --quiet (last wins)" empty sha256sum --warn --quiet one
+same "--quiet --status (last wins)" empty sha256sum --quiet --status one
+same "--strict without -c" empty sha256sum --strict one
+
 # ---- CRC-32 / CRC-32C (values: CRC catalogue, zlib, RFC 3720) -------------
 ic crc32 nine > o
 expect "crc32 123456789" 0 $? o "cbf43926  nine"

@@ -381,7 +381,7 @@ static void hook_one(const char *aes_impl, size_t nb, uint32_t ctr_lo, int enc, 
 
     memcpy(c, c0, 16);
     memcpy(y, y0, 16);
-    got = g->gcm_crypt(&k, &hk, enc, c, y, out, in, nb);
+    got = g->gcm_crypt(&k, &hk, enc ? IC_GCM_HOOK_ENCRYPT : 0, c, y, out, in, nb);
     CHECK(got == want, "hook with an aes/%s key took %zu of %zu blocks, expected %zu", aes_impl, got, nb, want);
     if (got > nb)
         got = nb;
@@ -557,7 +557,7 @@ static void gcm_bounds(void)
             size_t got;
             memset(c, 0, 16);
             memcpy(rc, c, 16);
-            got = g->gcm_crypt(&k, &hk, enc, c, y, out, in, nb);
+            got = g->gcm_crypt(&k, &hk, enc ? IC_GCM_HOOK_ENCRYPT : 0, c, y, out, in, nb);
             if (!enc)
                 p->blocks(&rh, ry, in, got);
             ic_aes_key_ops(&rk)->ctr32(&rk, rc, ref, in, got);

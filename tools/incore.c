@@ -4,10 +4,12 @@
  *
  *   incore info                    CPU, features, implementations
  *   incore selftest [-v]           known answers for every available implementation
+ *   incore version, incore help [COMMAND]; every command also takes --help
  *   incore speed [ALG...] [--vs PEERS] [--impl all] ...   throughput, beside the peers
  *   incore sha256sum [-c] FILE...  (and sha1sum, sha224sum, sha384sum, sha512sum,
  *                                   crc32, crc32c)
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +31,89 @@ static void usage(FILE *f)
             "  sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, crc32, crc32c [FILE...]\n"
             "                       print or check (-c) checksums like coreutils' sha256sum\n"
             "  version              print the library version\n"
-            "  help                 this text\n"
+            "  help [COMMAND]       this text, or COMMAND --help\n"
+            "\n"
+            "Every command takes --help.  Exit status: 0 on success, 1 on a failure,\n"
+            "2 on bad usage (the checksum commands exit 1 on bad usage, as coreutils').\n"
             "\n"
             "environment:\n"
             "  INCORE_CPU=none | -feat,-feat | feat,feat   mask CPU features (see `incore info`)\n"
-            "  INCORE_IMPL=prim=impl[,prim=impl]            force implementations\n");
+            "  INCORE_IMPL=prim=impl[,prim=impl]            force implementations (impl \"auto\":\n"
+            "                                               the automatic choice)\n");
+}
+
+/* Usage of the commands that take no operands: `incore CMD --help` prints
+ * it on stdout (exit 0); a wrong argument gets one line saying what is
+ * wrong, then the usage, on stderr (exit 2), as coreutils does. */
+static const char info_usage[] =
+    "usage: incore info\n"
+    "\n"
+    "Print the library version, the CPU architecture and model, the CPU features\n"
+    "detected and those enabled after INCORE_CPU, and for every primitive each\n"
+    "implementation, whether this CPU can run it, and which one is selected (*).\n"
+    "\n"
+    "Exit status: 0; 2 when INCORE_CPU or INCORE_IMPL is malformed (it is then\n"
+    "ignored as a whole, and the reason is printed) or on bad usage.\n";
+
+static const char selftest_usage[] =
+    "usage: incore selftest [-v|--verbose]\n"
+    "\n"
+    "Run the known-answer tests of every implementation of every primitive that\n"
+    "this CPU can run (after INCORE_CPU), each selected in turn.\n"
+    "\n"
+    "  -v, --verbose   also list each implementation that passed\n"
+    "      --help      this text\n"
+    "\n"
+    "Exit status: 0 if all pass, 1 if one fails, 2 on bad usage.\n";
+
+static const char version_usage[] =
+    "usage: incore version\n"
+    "\n"
+    "Print the library version.\n";
+
+static int bad_usage(const char *cmd, const char *text, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int bad_usage(const char *cmd, const char *text, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "incore %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n%s", text);
+    va_end(ap);
+    return 2;
+}
+
+/* Parse the arguments of a command whose only options are --help and the
+ * flags in `flags` (NULL-terminated pairs of short and long spellings, each
+ * setting one int).  Returns -1 to go on, else the exit status. */
+typedef struct {
+    const char *short_name, *long_name;
+    int *set;
+} flag;
+
+static int parse_flags(const char *cmd, const char *text, int argc, char **argv, const flag *flags)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0) {
+            fputs(text, stdout);
+            return 0;
+        }
+        const flag *f = flags;
+        for (; f && f->set; f++)
+            if ((f->short_name && strcmp(a, f->short_name) == 0) ||
+                (f->long_name && strcmp(a, f->long_name) == 0))
+                break;
+        if (f && f->set) {
+            *f->set = 1;
+            continue;
+        }
+        if (a[0] == '-' && a[1])
+            return bad_usage(cmd, text, "unknown option '%s'", a);
+        return bad_usage(cmd, text, "unexpected argument '%s'", a);
+    }
+    return -1;
 }
 
 static void print_features(const char *label, uint64_t f)
@@ -48,8 +128,11 @@ static void print_features(const char *label, uint64_t f)
     printf("%s\n", any ? "" : " (none)");
 }
 
-static int cmd_info(void)
+static int cmd_info(int argc, char **argv)
 {
+    int st = parse_flags("info", info_usage, argc, argv, NULL);
+    if (st >= 0)
+        return st;
     printf("incore %s\n", ic_version());
     printf("arch       %s\n", ic_cpu_arch());
     printf("cpu        %s\n", *ic_cpu_model() ? ic_cpu_model() : "(unknown)");
@@ -73,7 +156,11 @@ static int cmd_info(void)
 /* Every available implementation of every primitive, each selected in turn. */
 static int cmd_selftest(int argc, char **argv)
 {
-    int verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
+    int verbose = 0;
+    const flag flags[] = {{"-v", "--verbose", &verbose}, {NULL, NULL, NULL}};
+    int st0 = parse_flags("selftest", selftest_usage, argc, argv, flags);
+    if (st0 >= 0)
+        return st0;
     int failed = 0, ran = 0;
     for (size_t p = 0; ic_prim_name(p); p++) {
         const char *prim = ic_prim_name(p);
@@ -98,30 +185,57 @@ static int cmd_selftest(int argc, char **argv)
     return failed ? 1 : 0;
 }
 
+static int run_command(int argc, char **argv);
+
+/* `incore help [COMMAND]`: this text, or what `incore COMMAND --help` says. */
+static int cmd_help(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc > 2)
+        return bad_usage("help", "usage: incore help [COMMAND]\n", "unexpected argument '%s'",
+                         argv[2]);
+    if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    char *sub[] = {argv[1], (char *)"--help", NULL};
+    return run_command(2, sub);
+}
+
+/* argv[0] is the command name. */
+static int run_command(int argc, char **argv)
+{
+    const char *cmd = argv[0];
+    if (strcmp(cmd, "info") == 0)
+        return cmd_info(argc, argv);
+    if (strcmp(cmd, "selftest") == 0)
+        return cmd_selftest(argc, argv);
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        int st = parse_flags("version", version_usage, argc, argv, NULL);
+        if (st >= 0)
+            return st;
+        printf("incore %s\n", ic_version());
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
+        return cmd_help(argc, argv);
+    if (strcmp(cmd, "speed") == 0)
+        return incore_cmd_speed(argc, argv);
+    if (incore_is_sum_cmd(cmd))
+        return incore_cmd_sum(cmd, argc, argv);
+    fprintf(stderr, "incore: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
         return 2;
     }
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "info") == 0)
-        return cmd_info();
-    if (strcmp(cmd, "selftest") == 0)
-        return cmd_selftest(argc - 1, argv + 1);
-    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("incore %s\n", ic_version());
-        return 0;
-    }
-    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-        usage(stdout);
-        return 0;
-    }
-    if (strcmp(cmd, "speed") == 0)
-        return incore_cmd_speed(argc - 1, argv + 1);
-    if (incore_is_sum_cmd(cmd))
-        return incore_cmd_sum(cmd, argc - 1, argv + 1);
-    fprintf(stderr, "incore: unknown command '%s'\n", cmd);
-    usage(stderr);
-    return 2;
+    return run_command(argc - 1, argv + 1);
 }

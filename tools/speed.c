@@ -33,6 +33,7 @@
  *    differential check of the backends.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700   /* realpath */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -330,8 +331,9 @@ static void usage(FILE *f)
             "  --csv             the same as CSV with a header line\n"
             "  --markdown        tables as Markdown (docs/benchmarks.md)\n"
             "  --plot FILE       cycles/byte against size as SVG or PNG (needs python3\n"
-            "                    with matplotlib; script found beside the executable or\n"
-            "                    in INCORE_PLOT_SCRIPT)\n"
+            "                    with matplotlib; runs plot_speed.py from the source tree\n"
+            "                    or share/incore, or $INCORE_PLOT_SCRIPT); FILE is checked\n"
+            "                    before measuring\n"
             "  --list            the algorithms, their primitives and peers\n"
             "\n"
             "Exit status: 0, 1 if an output check or an operation failed, 2 on bad usage.\n");
@@ -996,56 +998,103 @@ static void print_header(const bench *B, FILE *f)
     }
 }
 
-/* The plot script: $INCORE_PLOT_SCRIPT, else scripts/plot_speed.py found
- * from the executable's directory (build dir in the source tree, or an
- * install prefix's share/incore). */
+/* The plot script: $INCORE_PLOT_SCRIPT; else, when this executable is the
+ * one in the build directory it was built in, scripts/plot_speed.py of that
+ * source tree (paths compiled in by CMake, so any build directory works);
+ * else the installed copy, share/incore/plot_speed.py beside the
+ * executable's prefix (a moved install) or at the configured prefix; and
+ * last the source tree again (an executable copied elsewhere). */
+#ifndef IC_PLOT_SCRIPT_SRC
+#define IC_BUILD_DIR ""
+#define IC_PLOT_SCRIPT_SRC ""
+#define IC_PLOT_SCRIPT_REL "../share/incore/plot_speed.py"
+#define IC_PLOT_SCRIPT_INSTALLED ""
+#endif
+
+static int readable(const char *path)
+{
+    return *path && access(path, R_OK) == 0;
+}
+
 static int find_plot_script(char *path, size_t n)
 {
     const char *env = getenv("INCORE_PLOT_SCRIPT");
     if (env && *env) {
         snprintf(path, n, "%s", env);
-        return access(path, R_OK) == 0 ? 0 : -1;
+        return readable(path) ? 0 : -1;
     }
-    char exe[4096];
+    char exe[4096], dir[4096];
     ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k <= 0)
-        return -1;
-    exe[k] = 0;
+    exe[k > 0 ? k : 0] = 0;
     char *slash = strrchr(exe, '/');
     if (slash)
         *slash = 0;
-    static const char *const rel[] = {"/../scripts/plot_speed.py", "/scripts/plot_speed.py",
-                                      "/../../scripts/plot_speed.py",
-                                      "/../share/incore/plot_speed.py"};
-    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-        snprintf(path, n, "%s%s", exe, rel[i]);
-        if (access(path, R_OK) == 0)
-            return 0;
+    char *built = *exe ? realpath(IC_BUILD_DIR, NULL) : NULL;
+    int in_build_dir = built && strcmp(built, exe) == 0;
+    free(built);
+    if (in_build_dir && readable(IC_PLOT_SCRIPT_SRC)) {
+        snprintf(path, n, "%s", IC_PLOT_SCRIPT_SRC);
+        return 0;
     }
+    if (*exe && (size_t)snprintf(dir, sizeof dir, "%s/%s", exe, IC_PLOT_SCRIPT_REL) < sizeof dir &&
+        readable(dir)) {
+        snprintf(path, n, "%s", dir);
+        return 0;
+    }
+    const char *const fixed[] = {IC_PLOT_SCRIPT_INSTALLED, IC_PLOT_SCRIPT_SRC};
+    for (size_t i = 0; i < 2; i++)
+        if (readable(fixed[i])) {
+            snprintf(path, n, "%s", fixed[i]);
+            return 0;
+        }
     return -1;
 }
 
-/* python3 SCRIPT ARGS..., waiting for it; its exit status. */
-static int run_python(const char *script, const char *a1, const char *a2, const char *a3)
+/* The plot script's exit statuses (scripts/plot_speed.py). */
+enum { PLOT_OK = 0, PLOT_FAILED = 1, PLOT_NO_MATPLOTLIB = 3, PLOT_NO_PYTHON = 127 };
+
+/* python3 SCRIPT --prog "incore speed" ARGS... (NULL-terminated), waiting
+ * for it; its exit status.  The script reports its own errors on stderr in
+ * one line prefixed "incore speed: ", so nothing is added to them here. */
+static int run_plot_script(const char *script, ...)
 {
+    const char *argv[16];
+    int argc = 0;
     const char *py = getenv("INCORE_PYTHON");
     if (!py || !*py)
         py = "python3";
+    argv[argc++] = py;
+    argv[argc++] = script;
+    argv[argc++] = "--prog";
+    argv[argc++] = "incore speed";
+    va_list ap;
+    va_start(ap, script);
+    for (const char *a; argc < 15 && (a = va_arg(ap, const char *)) != NULL;)
+        argv[argc++] = a;
+    va_end(ap);
+    argv[argc] = NULL;
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        execlp(py, py, script, a1, a2, a3, (char *)NULL);
+    if (pid < 0) {
         fprintf(stderr, "incore speed: cannot run %s: %s\n", py, strerror(errno));
-        _exit(127);
+        return PLOT_NO_PYTHON;
+    }
+    if (pid == 0) {
+        execvp(py, (char *const *)argv);
+        fprintf(stderr, "incore speed: --plot needs python3 with matplotlib: cannot run %s: %s\n",
+                py, strerror(errno));
+        _exit(PLOT_NO_PYTHON);
     }
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
-            return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+            return PLOT_FAILED;
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st);
+    fprintf(stderr, "incore speed: %s %s died (signal %d)\n", py, script,
+            WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    return PLOT_FAILED;
 }
 
 int incore_cmd_speed(int argc, char **argv)
@@ -1059,17 +1108,20 @@ int incore_cmd_speed(int argc, char **argv)
     B.o = &o;
     char script[4200], rows_path[] = "/tmp/incore-speed-XXXXXX";
     if (o.plot) {
-        /* Fail before a long run, not after it. */
+        /* Fail before a long run, not after it: the script checks that
+         * matplotlib imports, that it can write FILE in FORMAT, and says
+         * what is wrong in one line. */
         if (find_plot_script(script, sizeof script) != 0) {
-            fprintf(stderr, "incore speed: --plot: scripts/plot_speed.py not found beside the "
-                            "executable; set INCORE_PLOT_SCRIPT\n");
+            fprintf(stderr, "incore speed: --plot: plot_speed.py not found (not in %s nor %s); "
+                            "set INCORE_PLOT_SCRIPT\n", IC_PLOT_SCRIPT_SRC,
+                    IC_PLOT_SCRIPT_INSTALLED);
             return 2;
         }
-        if (run_python(script, "--check", NULL, NULL) != 0) {
-            fprintf(stderr, "incore speed: --plot needs python3 with matplotlib "
-                            "(Debian: apt-get install python3-matplotlib)\n");
+        int ck = run_plot_script(script, "--check", "-o", o.plot, (const char *)NULL);
+        if (ck == PLOT_NO_MATPLOTLIB || ck == PLOT_NO_PYTHON)
             return 2;
-        }
+        if (ck != PLOT_OK)
+            return 1;
         int fd = mkstemp(rows_path);
         B.rows = fd >= 0 ? fdopen(fd, "w") : NULL;
         if (!B.rows) {
@@ -1113,8 +1165,7 @@ int incore_cmd_speed(int argc, char **argv)
     int rc = B.failures ? 1 : 0;
     if (o.plot) {
         fclose(B.rows);
-        if (run_python(script, "-o", o.plot, rows_path) != 0) {
-            fprintf(stderr, "incore speed: plotting to %s failed\n", o.plot);
+        if (run_plot_script(script, "-o", o.plot, rows_path, (const char *)NULL) != PLOT_OK) {
             rc = 1;
         } else if (o.format == FMT_TABLE) {
             printf("\nplot: %s\n", o.plot);

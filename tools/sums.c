@@ -3,7 +3,7 @@
  * sha384sum, sha512sum, crc32 and crc32c, drop-in compatible with GNU
  * coreutils' sha256sum (9.x) in what they print and their exit status.
  *
- *   incore sha256sum [-b|-t] [--tag] [FILE...]        print checksums
+ *   incore sha256sum [-b|-t] [--tag] [-z] [FILE...]   print checksums
  *   incore sha256sum -c [--ignore-missing] [--quiet] [--status] [--strict] [-w]
  *                       [FILE...]                     verify checksum lists
  *
@@ -12,6 +12,10 @@
  * <hex>", and, when checking, coreutils' "<hex> <name>" single-space form
  * when it is the first format of the list.  Names containing '\\', '\n' or
  * '\r' are escaped and the line starts with a backslash, as coreutils does.
+ * -z (--zero) ends each printed line with NUL instead of newline and turns
+ * that escaping off, so any name survives; as in coreutils, it only applies
+ * to printing: -c with -z is refused ("the --zero option is not supported
+ * when verifying checksums"), a checksum list is always newline-separated.
  * crc32 / crc32c print the CRC as 8 lowercase hex digits (printf("%08x"),
  * i.e. the value's big-endian bytes), in the same formats, so -c works
  * alike.  Diagnostics go to stderr prefixed "incore <cmd>: ", so they
@@ -60,7 +64,7 @@ static const sum_algo algos[] = {
 /* Options and running state of one invocation. */
 typedef struct {
     const sum_algo *a;
-    int binary, text, tag, check, ignore_missing, quiet, status, strict, warn;
+    int binary, text, tag, check, ignore_missing, quiet, status, strict, warn, zero;
     int bsd_reversed;     /* -1 unknown, 0 standard lines seen, 1 "hex name" */
 } sum_opts;
 
@@ -147,6 +151,8 @@ static void help(const sum_algo *a)
            "  -c, --check           read checksums from the FILEs and check them\n"
            "      --tag             create a BSD-style checksum\n"
            "  -t, --text            read in text mode (default)\n"
+           "  -z, --zero            end each output line with NUL, not newline,\n"
+           "                          and disable file name escaping\n"
            "\n"
            "The following five options are useful only when verifying checksums:\n"
            "      --ignore-missing  don't fail or report status for missing files\n"
@@ -311,18 +317,18 @@ static int sum_one(const sum_opts *o, const char *name)
         return 0;
     }
     hex(h, d, o->a->size);
-    int esc = needs_escape(name);
+    int esc = !o->zero && needs_escape(name);
     if (esc)
         putchar('\\');
     if (o->tag) {
         printf("%s (", o->a->tag);
         put_name(name, esc);
-        printf(") = %s\n", h);
+        printf(") = %s", h);
     } else {
         printf("%s %c", h, o->binary ? '*' : ' ');
         put_name(name, esc);
-        putchar('\n');
     }
+    putchar(o->zero ? '\0' : '\n');
     return 1;
 }
 
@@ -504,14 +510,14 @@ static int check_list(sum_opts *o, const char *listname)
 
 /* ---- options -------------------------------------------------------------- */
 
-enum { O_BINARY = 'b', O_CHECK = 'c', O_TEXT = 't', O_WARN = 'w',
+enum { O_BINARY = 'b', O_CHECK = 'c', O_TEXT = 't', O_WARN = 'w', O_ZERO = 'z',
        O_IGNORE = 256, O_QUIET, O_STATUS, O_STRICT, O_TAG, O_HELP, O_VERSION };
 
 static const struct { const char *name; int id; } longopts[] = {
     { "binary", O_BINARY }, { "check", O_CHECK }, { "help", O_HELP },
     { "ignore-missing", O_IGNORE }, { "quiet", O_QUIET }, { "status", O_STATUS },
     { "strict", O_STRICT }, { "tag", O_TAG }, { "text", O_TEXT },
-    { "version", O_VERSION }, { "warn", O_WARN },
+    { "version", O_VERSION }, { "warn", O_WARN }, { "zero", O_ZERO },
 };
 #define NLONG (sizeof longopts / sizeof longopts[0])
 
@@ -560,6 +566,7 @@ static void set_option(sum_opts *o, int id)
     case O_STRICT: o->strict = 1; break;
     case O_IGNORE: o->ignore_missing = 1; break;
     case O_TAG: o->tag = 1; o->binary = 1; break;
+    case O_ZERO: o->zero = 1; break;
     default: break;
     }
 }
@@ -575,7 +582,7 @@ int incore_is_sum_cmd(const char *cmd)
 int incore_cmd_sum(const char *algo, int argc, char **argv)
 {
     sum_opts o = { 0 };
-    int explicit_mode = 0, seen_status = 0, seen_warn = 0, seen_quiet = 0, seen_strict = 0;
+    int explicit_mode = 0;
     for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++)
         if (strcmp(algo, algos[i].cmd) == 0)
             o.a = &algos[i];
@@ -611,7 +618,7 @@ int incore_cmd_sum(const char *algo, int argc, char **argv)
             ids[nids++] = id;
         } else {
             for (const char *p = arg + 1; *p; p++) {
-                if (!strchr("bctw", *p)) {
+                if (!strchr("bctwz", *p)) {
                     char msg[64];
                     snprintf(msg, sizeof msg, "invalid option -- '%c'", *p);
                     free(files);
@@ -633,31 +640,31 @@ int incore_cmd_sum(const char *algo, int argc, char **argv)
                 return 0;
             }
             explicit_mode |= ids[k] == O_BINARY || ids[k] == O_TEXT;
-            seen_status |= ids[k] == O_STATUS;
-            seen_warn |= ids[k] == O_WARN;
-            seen_quiet |= ids[k] == O_QUIET;
-            seen_strict |= ids[k] == O_STRICT;
             set_option(&o, ids[k]);
         }
     }
 
-    /* The option combinations coreutils refuses, with its wording. */
+    /* The option combinations coreutils refuses, with its wording, in its
+     * order.  --status, --warn and --quiet cancel one another, so only the
+     * last of them counts, as there. */
     const char *bad = NULL;
-    if (o.tag && o.check)
-        bad = "the --tag option is meaningless when verifying checksums";
-    else if (o.tag && o.text)
+    if (o.tag && o.text)
         bad = "--tag does not support --text mode";
+    else if (o.zero && o.check)
+        bad = "the --zero option is not supported when verifying checksums";
+    else if (o.tag && o.check)
+        bad = "the --tag option is meaningless when verifying checksums";
     else if (explicit_mode && o.check)
         bad = "the --binary and --text options are meaningless when verifying checksums";
     else if (o.ignore_missing && !o.check)
         bad = "the --ignore-missing option is meaningful only when verifying checksums";
-    else if (seen_status && !o.check)
+    else if (o.status && !o.check)
         bad = "the --status option is meaningful only when verifying checksums";
-    else if (seen_warn && !o.check)
+    else if (o.warn && !o.check)
         bad = "the --warn option is meaningful only when verifying checksums";
-    else if (seen_quiet && !o.check)
+    else if (o.quiet && !o.check)
         bad = "the --quiet option is meaningful only when verifying checksums";
-    else if (seen_strict && !o.check)
+    else if (o.strict && !o.check)
         bad = "the --strict option is meaningful only when verifying checksums";
     if (bad) {
         free(files);

@@ -88,6 +88,7 @@ typedef struct ic_gcm_ctx {
     uint64_t datalen;      /* plaintext bytes of this message            */
     unsigned buflen;       /* bytes waiting in buf (0..15)               */
     unsigned kslen;        /* unused keystream bytes at the end of ks    */
+    unsigned ctr_public;   /* 1 when the IV had 12 bytes: ctr is not secret */
     int      state;        /* private: where in the message we are       */
 } ic_gcm_ctx;
 

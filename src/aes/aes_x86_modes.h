@@ -181,16 +181,23 @@ static void AESX_FN(cfb_dec)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, 
  * The counter block is big-endian; x86 adds little-endian lanes.  The
  * counter is kept byte-reversed in a register c (lane 0 = low 64 bits,
  * lane 1 = high 64 bits, as native integers) and, for the carry, as hi:lo
- * in general registers.  ctr_blocks makes a batch's counter blocks the
- * cheapest way the counter's value allows:
- *  - the last byte has room for +0..+AESX_NBLK-1: the big-endian block
- *    once, plus j in its last byte (one PADDB per register, no carry);
- *  - ctr32 (GCM's inc32, SP 800-38D 6.2): PADDD on the low 32-bit lane,
- *    which wraps mod 2^32 and leaves the other 96 bits alone, then PSHUFB;
- *  - a 128-bit counter whose low 64 bits do not wrap in the batch: PADDQ
- *    on the low lane, then PSHUFB;
- *  - otherwise: add with carry in general registers, block by block.
- * Branching on the counter leaks nothing: it is not secret.              */
+ * in general registers.  ctr_blocks makes a batch's counter blocks:
+ *  - ctr32 (GCM's inc32, SP 800-38D 6.2): always PADDD on the low 32-bit
+ *    lane, which wraps mod 2^32 and leaves the other 96 bits alone, then
+ *    PSHUFB.  No branch on the value: for a GCM IV that is not 12 bytes
+ *    the first counter is GHASH_H(IV) with H = E(K, 0), so the counter is
+ *    a function of the key (issue 8).  The carry-free shortcut below would
+ *    save one PSHUFB per register; for ctr32 it is not taken.
+ *  - ctr (SP 800-38A, the whole block one 128-bit number), the cheapest way
+ *    the counter's value allows:
+ *    - the last byte has room for +0..+AESX_NBLK-1: the big-endian block
+ *      once, plus j in its last byte (one PADDB per register, no carry);
+ *    - the low 64 bits do not wrap in the batch: PADDQ on the low lane,
+ *      then PSHUFB;
+ *    - otherwise: add with carry in general registers, block by block.
+ *    These branches are on the caller's CTR counter, which is the public
+ *    IV of the mode (it travels with the ciphertext); no path of the
+ *    library passes a key-derived value to ctr.                          */
 
 AESX_INLINE __m128i bswap128(__m128i x)
 {
@@ -205,7 +212,7 @@ AESX_INLINE __m128i ctr_block(uint64_t hi, uint64_t lo, uint64_t j)
     return bswap128(_mm_set_epi64x((long long)h, (long long)l));
 }
 
-/* Which way ctr_blocks may make the batch (see above). */
+/* Which way ctr_blocks may make a batch of ctr (not ctr32: see above). */
 AESX_INLINE int ctr_lastbyte_ok(__m128i c)
 {
     return (_mm_cvtsi128_si32(c) & 0xff) <= 256 - AESX_NBLK;

@@ -22,12 +22,15 @@
  * with aes_x86_vaes.c and the x86 AES-GCM code.
  *
  * Nothing here branches on or indexes memory with key or data; the only
- * branches are on lengths and on the (public) counter value.
+ * branches are on lengths and on the value of a CTR-mode counter (the
+ * caller's public IV; never for GCM's ctr32, whose counter may be derived
+ * from the key).
  */
 #if defined(__x86_64__)
 
 #include <immintrin.h>
 #include "aes/aes_x86.h"
+#include "core/ct.h"
 
 
 /* ---- key expansion -------------------------------------------------------- */
@@ -50,9 +53,15 @@ static inline __m128i next4(__m128i prev, __m128i t)
 /* AESKEYGENASSIST needs its Rcon as an immediate, hence macros.  Lane 3 of
  * its result is RotWord(SubWord(x3)) ^ Rcon, lane 2 is SubWord(x3), lane 1
  * is RotWord(SubWord(x1)) ^ Rcon.                                         */
-#define KGA_ROT3(x, rc) _mm_shuffle_epi32(_mm_aeskeygenassist_si128((x), (rc)), 0xff)
-#define KGA_SUB3(x)     _mm_shuffle_epi32(_mm_aeskeygenassist_si128((x), 0), 0xaa)
-#define KGA_ROT1(x, rc) _mm_shuffle_epi32(_mm_aeskeygenassist_si128((x), (rc)), 0x55)
+#if defined(IC_MSAN)
+#define KGA(x, rc) __extension__({ __m128i kx_ = (x); \
+        IC_MSAN_PROPAGATE(__m128i, kx_, _mm_aeskeygenassist_si128(kx_, (rc))); })
+#else
+#define KGA(x, rc) _mm_aeskeygenassist_si128((x), (rc))
+#endif
+#define KGA_ROT3(x, rc) _mm_shuffle_epi32(KGA((x), (rc)), 0xff)
+#define KGA_SUB3(x)     _mm_shuffle_epi32(KGA((x), 0), 0xaa)
+#define KGA_ROT1(x, rc) _mm_shuffle_epi32(KGA((x), (rc)), 0x55)
 
 /* AES-128: each round key is the previous one run through the recurrence. */
 static void expand128(__m128i *rk, const uint8_t *key)
@@ -189,16 +198,18 @@ AESX_INLINE void store_n(uint8_t *out, const __m128i b[AESX_NV], size_t n)
     }
 }
 
-/* Block j of the batch is the counter + j (aes_x86_modes.h, CTR). */
+/* Block j of the batch is the counter + j (aes_x86_modes.h, CTR); inc32
+ * is a constant in each caller, so only one of the ways is compiled into
+ * each op, and ctr32 (GCM) has no branch on the counter's value.        */
 AESX_INLINE void ctr_blocks(__m128i b[AESX_NV], __m128i c, uint64_t hi, uint64_t lo, int inc32)
 {
-    if (ctr_lastbyte_ok(c)) {
+    if (inc32) {
+        for (int j = 0; j < AESX_NV; j++)
+            b[j] = bswap128(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, j)));
+    } else if (ctr_lastbyte_ok(c)) {
         __m128i be = bswap128(c);
         for (int j = 0; j < AESX_NV; j++)
             b[j] = _mm_add_epi8(be, _mm_set_epi8((char)j, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
-    } else if (inc32) {
-        for (int j = 0; j < AESX_NV; j++)
-            b[j] = bswap128(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, j)));
     } else if (ctr_lo_ok(lo)) {
         for (int j = 0; j < AESX_NV; j++)
             b[j] = bswap128(_mm_add_epi64(c, _mm_set_epi64x(0, j)));

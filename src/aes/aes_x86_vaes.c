@@ -20,7 +20,8 @@
  * OFB), where only one block can be in flight, are the AES-NI functions.
  *
  * No branch or memory index depends on key or data; the only branches are
- * on lengths and on the public counter value.
+ * on lengths and on the value of a CTR-mode counter (the caller's public
+ * IV; never for GCM's ctr32, whose counter may be derived from the key).
  */
 #if defined(__x86_64__)
 
@@ -124,20 +125,21 @@ AESX_INLINE void store_n(uint8_t *out, const __m256i b[AESX_NV], size_t n)
 }
 
 /* Register j = counter + 2j (low lane), counter + 2j + 1 (high lane); the
- * four ways are those of aes_x86_modes.h, CTR.                           */
+ * ways are those of aes_x86_modes.h, CTR: ctr32 (GCM) always the VPADDD
+ * one, with no branch on the counter's value.                           */
 AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t lo, int inc32)
 {
     const __m256i swap = _mm256_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
                                          0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    if (ctr_lastbyte_ok(c)) {
+    if (inc32) {
+        __m256i cc = _mm256_broadcastsi128_si256(c);
+        for (int j = 0; j < AESX_NV; j++)
+            b[j] = _mm256_shuffle_epi8(_mm256_add_epi32(cc, _mm256_set_epi32(0, 0, 0, 2 * j + 1, 0, 0, 0, 2 * j)), swap);
+    } else if (ctr_lastbyte_ok(c)) {
         __m256i be = _mm256_broadcastsi128_si256(bswap128(c));
         for (int j = 0; j < AESX_NV; j++)
             b[j] = _mm256_add_epi8(be, _mm256_set_epi8((char)(2 * j + 1), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                                        (char)(2 * j), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
-    } else if (inc32) {
-        __m256i cc = _mm256_broadcastsi128_si256(c);
-        for (int j = 0; j < AESX_NV; j++)
-            b[j] = _mm256_shuffle_epi8(_mm256_add_epi32(cc, _mm256_set_epi32(0, 0, 0, 2 * j + 1, 0, 0, 0, 2 * j)), swap);
     } else if (ctr_lo_ok(lo)) {
         __m256i cc = _mm256_broadcastsi128_si256(c);
         for (int j = 0; j < AESX_NV; j++)

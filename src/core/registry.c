@@ -91,7 +91,9 @@ static const ic_impl *impl_by_name(int p, const char *name, size_t n)
 }
 
 /* INCORE_IMPL=aes=ct64,ghash=ct64: all items are checked before any is
- * applied, so a bad item leaves the automatic choice intact everywhere. */
+ * applied, so a bad item leaves the automatic choice intact everywhere.
+ * "auto" is accepted as ic_impl_select() accepts it: that primitive keeps
+ * (or, after an earlier item for it, goes back to) the automatic choice. */
 static void apply_impl_env(void)
 {
     const char *env = getenv("INCORE_IMPL");
@@ -103,7 +105,8 @@ static void apply_impl_env(void)
         size_t n = strcspn(s, ","), k = strcspn(s, "=");
         int p = k < n ? prim_by_name(s, k) : -1;
         const ic_impl *im = p >= 0 ? impl_by_name(p, s + k + 1, n - k - 1) : NULL;
-        if (p < 0 || !im || !usable(im)) {
+        int is_auto = p >= 0 && n - k - 1 == 4 && strncmp(s + k + 1, "auto", 4) == 0;
+        if (p < 0 || (!is_auto && (!im || !usable(im)))) {
             snprintf(msg, sizeof msg,
                      "INCORE_IMPL=\"%s\" is not valid (ignored): \"%.*s\" %s; expected "
                      "prim=impl[,prim=impl...] with names from `incore info`",
@@ -113,7 +116,7 @@ static void apply_impl_env(void)
             ic_env_report(msg);
             return;
         }
-        want[p] = im;
+        want[p] = is_auto ? NULL : im;
         s += n;
         if (*s == ',' && *++s == 0) {
             snprintf(msg, sizeof msg, "INCORE_IMPL=\"%s\" is not valid (ignored): trailing comma", env);

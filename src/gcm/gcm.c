@@ -21,6 +21,7 @@
 #include "gcm/ghash_impl.h"
 #include "aes/aes_impl.h"
 #include "gcm/ghash_ppc.h"
+#include "core/ct.h"
 
 /* Registry: best first, the portable entry last with needs == 0. */
 const ic_impl ic_impls_ghash[] = {
@@ -266,6 +267,8 @@ int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
     ic_store32_be(c->ctr + 12, ic_load32_be(j0 + 12) + 1);
     if (ivlen != IC_GCM_IV_SIZE)
         ic_wipe(j0, sizeof j0);   /* derived from H: no copy left on the stack */
+    /* Only a 12-byte IV makes the counter public (ghash_impl.h). */
+    c->ctr_public = ivlen == IC_GCM_IV_SIZE;
     c->state = GCM_AAD;
     return IC_OK;
 }
@@ -352,7 +355,9 @@ static int gcm_crypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len,
         len -= n;
     }
     if (g->gcm_crypt != NULL && len >= 16 && c->kslen == 0 && c->buflen == 0) {
-        size_t n = 16 * g->gcm_crypt(&c->aes, &c->ghash, dir == GCM_ENC, c->ctr, c->y, out, in, len / 16);
+        unsigned flags = (dir == GCM_ENC ? IC_GCM_HOOK_ENCRYPT : 0) |
+                         (c->ctr_public ? IC_GCM_HOOK_CTR_PUBLIC : 0);
+        size_t n = 16 * g->gcm_crypt(&c->aes, &c->ghash, flags, c->ctr, c->y, out, in, len / 16);
         out += n;
         in += n;
         len -= n;
@@ -414,6 +419,7 @@ int ic_gcm_verify(ic_gcm_ctx *c, const uint8_t *tag, size_t taglen)
         return r;
     gcm_full_tag(c, t);
     ok = ic_ct_equal(t, tag, taglen);
+    ic_ct_declassify(&ok, sizeof ok);   /* the verdict is public; t is not */
     ic_wipe(t, sizeof t);
     gcm_end_message(c);
     return ok ? IC_OK : IC_ERR_AUTH;
@@ -497,7 +503,9 @@ int ic_aes_gcm_open(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t
          * decrypt (the counter still stands at inc32(J0)). */
         gcm_absorb(&c, in, len);
         gcm_full_tag(&c, t);
-        if (ic_ct_equal(t, tag, taglen)) {
+        int ok = ic_ct_equal(t, tag, taglen);
+        ic_ct_declassify(&ok, sizeof ok);
+        if (ok) {
             gcm_ctr_xor(&c, out, in, len);
         } else {
             if (len != 0)

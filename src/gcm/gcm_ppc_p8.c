@@ -47,10 +47,11 @@ P8_INLINE void gcm_p8_stitched(const ic_aes_key *k, const ic_ghash_key *hk, p8_u
     p8_cipher_tail(k, s, P8_LANES, 0);
 }
 
-size_t ic_gcm_p8_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+size_t ic_gcm_p8_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                     uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const size_t nb = nblocks - nblocks % P8_LANES;
+    const int encrypt = (flags & IC_GCM_HOOK_ENCRYPT) != 0;  /* counters: vadduwm, no shortcut */
     const p8_u8 one = p8_word(1), two = p8_word(2);
     p8_u8 s[P8_LANES], c, acc;
 

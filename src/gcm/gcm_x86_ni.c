@@ -24,6 +24,7 @@
  */
 #include "gcm/ghash_x86.h"
 #include "aes/aes_x86.h"
+#include "core/ct.h"
 
 #if defined(__x86_64__)
 
@@ -38,22 +39,41 @@ GX_INLINE __m128i gx_xor(__m128i a, __m128i b) { return _mm_xor_si128(a, b); }
 GX_INLINE __m128i gx_loadu(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
 GX_INLINE void gx_storeu(uint8_t *p, __m128i v) { _mm_storeu_si128((__m128i *)(void *)p, v); }
 
-GX_INLINE __m128i gx_ctr_init(const uint8_t ctr[16]) { return gh_load(ctr); }
-GX_INLINE __m128i gx_ctr_next(__m128i c) { return _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, GX_NBLK)); }
-GX_INLINE __m128i gx_ctr_out(__m128i c) { return c; }
+/* The counter, byte-reversed (see the top of the file), and round key 0. */
+typedef struct { __m128i c, rk0; } gx_ctr;
+#define GX_CTR gx_ctr
+
+/* pub is not needed: the 8-block batches add and swap every block anyway. */
+GX_INLINE void gx_ctr_init(gx_ctr *c, const uint8_t ctr[16], const __m128i *rk, int pub)
+{
+    (void)pub;
+    c->c = gh_load(ctr);
+    c->rk0 = _mm_load_si128(rk);
+}
 
 /* Counter blocks c + 0 .. c + 7 (reflected form), back in the standard
- * byte order and whitened with round key 0. */
-GX_INLINE void gx_counters(__m128i s[8], __m128i c, __m128i rk0)
+ * byte order and whitened with round key 0; the counter one batch on.
+ * No branch on the counter (gcm_x86_stitch.h). */
+GX_INLINE void gx_counters(__m128i s[8], gx_ctr *c)
 {
     const __m128i bs = gh_bswap_mask();
 #pragma GCC unroll 8
     for (int i = 0; i < GX_NBLK; i++)
-        s[i] = _mm_xor_si128(_mm_shuffle_epi8(_mm_add_epi32(c, _mm_set_epi32(0, 0, 0, i)), bs), rk0);
+        s[i] = _mm_xor_si128(_mm_shuffle_epi8(_mm_add_epi32(c->c, _mm_set_epi32(0, 0, 0, i)), bs), c->rk0);
+    c->c = _mm_add_epi32(c->c, _mm_set_epi32(0, 0, 0, GX_NBLK));
+}
+
+GX_INLINE void gx_ctr_done(gx_ctr *c, uint8_t ctr[16])
+{
+    gh_store(ctr, c->c);
 }
 
 GX_INLINE void gx_acc_zero(gh_acc *a) { gh_acc_zero(a); }
+#if defined(IC_MSAN)       /* an asm would drop the taint (core/ct.h) */
+GX_INLINE void gx_pin(gh_acc *a) { (void)a; }
+#else
 GX_INLINE void gx_pin(gh_acc *a) { __asm__("" : "+x"(a->lo), "+x"(a->hi), "+x"(a->mid)); }
+#endif
 GX_INLINE __m128i gx_finish(gh_acc *a) { return gh_finish(a); }
 GX_INLINE __m128i gx_hash(const ghash_x86_key *gk, __m128i y, const uint8_t *p) { return gh_batch(gk, y, p, GX_NBLK); }
 
@@ -69,12 +89,12 @@ GX_INLINE void gx_mul(gh_acc *a, const ghash_x86_key *gk, const uint8_t *p, int 
 
 #include "gcm/gcm_x86_stitch.h"
 
-size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                         uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     if (!aes_x86_key_native(k))
         return 0;
-    return gx_crypt(k, ghash_x86_key_of(hk), encrypt, ctr, y, out, in, nblocks);
+    return gx_crypt(k, ghash_x86_key_of(hk), flags, ctr, y, out, in, nblocks);
 }
 
 #endif /* __x86_64__ */

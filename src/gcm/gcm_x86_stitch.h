@@ -15,12 +15,15 @@
  *   GX_V gx_key(const __m128i *rk, int r)      round key r in every lane
  *   GX_V gx_enc(GX_V, GX_V), gx_enclast(GX_V, GX_V), gx_xor(GX_V, GX_V)
  *   GX_V gx_loadu(const uint8_t *), void gx_storeu(uint8_t *, GX_V)
- *   GX_V gx_ctr_init(const uint8_t ctr[16])    the counter as kept
- *   GX_V gx_ctr_next(GX_V c)                   the counter one batch on
- *   __m128i gx_ctr_out(GX_V c)                 the counter in phi form
- *   void gx_counters(GX_V s[8], GX_V c, GX_V rk0)
- *                                              the batch's counter blocks,
- *                                              whitened with round key 0
+ *   GX_CTR            the type of the counter state
+ *   void gx_ctr_init(GX_CTR *, const uint8_t ctr[16], const __m128i *rk, int pub)
+ *                                              pub: the counter is public
+ *                                              (IC_GCM_HOOK_CTR_PUBLIC)
+ *   void gx_counters(GX_V s[8], GX_CTR *)      the batch's counter blocks,
+ *                                              whitened with round key 0;
+ *                                              the counter one batch on
+ *   void gx_ctr_done(GX_CTR *, uint8_t ctr[16])
+ *                                              the counter back to ctr
  *   void gx_acc_zero(GX_ACC *)
  *   void gx_mul(GX_ACC *, const ghash_x86_key *, const uint8_t *p, int j, __m128i y)
  *                                              add register j of p (times
@@ -55,7 +58,10 @@
  *    result (AESENCLAST ends with AddRoundKey, so the two are the same):
  *    the XOR leaves the chain of dependent rounds.
  * The number of rounds is a constant in each of the three instances, so
- * the round loops unroll into straight-line code.
+ * the round loops unroll into straight-line code.  No branch depends on
+ * the counter: for a GCM IV of any length but 12 bytes it is GHASH_H(IV),
+ * a function of the key (issue 8), so the counter blocks of every batch
+ * are made the same way (SP 800-38D inc32, the carry always propagated).
  */
 #ifndef INCORE_GCM_X86_STITCH_H
 #define INCORE_GCM_X86_STITCH_H
@@ -101,50 +107,49 @@ GX_INLINE void gx_store(uint8_t *out, const GX_V s[GX_NV])
 }
 
 /* nb > 0 blocks, a multiple of GX_NBLK; ctr and yb as the hook's. */
-GX_INLINE void gx_crypt_rounds(const ic_aes_key *k, int rounds, const ghash_x86_key *gk, int encrypt,
+GX_INLINE void gx_crypt_rounds(const ic_aes_key *k, int rounds, const ghash_x86_key *gk, unsigned flags,
                                uint8_t ctr[16], uint8_t yb[16], uint8_t *out, const uint8_t *in, size_t nb)
 {
+    const int encrypt = (flags & IC_GCM_HOOK_ENCRYPT) != 0;
     const __m128i *rk = (const __m128i *)(const void *)aes_x86_enc_rk(k);
-    const GX_V rk0 = gx_key(rk, 0);
     __m128i y = gh_load(yb);
-    GX_V c = gx_ctr_init(ctr), s[GX_NV];
+    GX_CTR c;
+    GX_V s[GX_NV];
 
+    gx_ctr_init(&c, ctr, rk, (flags & IC_GCM_HOOK_CTR_PUBLIC) != 0);
     if (encrypt) {
-        gx_counters(s, c, rk0);
+        gx_counters(s, &c);
         gx_batch(s, rk, rounds, gk, NULL, &y, in);
         gx_store(out, s);
-        c = gx_ctr_next(c);
         for (size_t done = GX_NBLK; done < nb; done += GX_NBLK) {
-            gx_counters(s, c, rk0);
+            gx_counters(s, &c);
             gx_batch(s, rk, rounds, gk, out + 16 * (done - GX_NBLK), &y, in + 16 * done);
             gx_store(out + 16 * done, s);
-            c = gx_ctr_next(c);
         }
         y = gx_hash(gk, y, out + 16 * (nb - GX_NBLK));
     } else {
         for (size_t done = 0; done < nb; done += GX_NBLK) {
-            gx_counters(s, c, rk0);
+            gx_counters(s, &c);
             gx_batch(s, rk, rounds, gk, in + 16 * done, &y, in + 16 * done);
             gx_store(out + 16 * done, s);
-            c = gx_ctr_next(c);
         }
     }
-    gh_store(ctr, gx_ctr_out(c));
+    gx_ctr_done(&c, ctr);
     gh_store(yb, y);
 }
 
 /* The whole batches of nblocks, for a key in the x86 layout (checked by
  * the caller); returns how many blocks were done. */
-static size_t gx_crypt(const ic_aes_key *k, const ghash_x86_key *gk, int encrypt, uint8_t ctr[16],
+static size_t gx_crypt(const ic_aes_key *k, const ghash_x86_key *gk, unsigned flags, uint8_t ctr[16],
                        uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     size_t nb = nblocks - nblocks % GX_NBLK;
     if (nb == 0)
         return 0;
     switch (k->rounds) {
-    case 10: gx_crypt_rounds(k, 10, gk, encrypt, ctr, y, out, in, nb); break;
-    case 12: gx_crypt_rounds(k, 12, gk, encrypt, ctr, y, out, in, nb); break;
-    case 14: gx_crypt_rounds(k, 14, gk, encrypt, ctr, y, out, in, nb); break;
+    case 10: gx_crypt_rounds(k, 10, gk, flags, ctr, y, out, in, nb); break;
+    case 12: gx_crypt_rounds(k, 12, gk, flags, ctr, y, out, in, nb); break;
+    case 14: gx_crypt_rounds(k, 14, gk, flags, ctr, y, out, in, nb); break;
     default: return 0;
     }
     return nb;

@@ -27,16 +27,25 @@ typedef struct ic_ghash_ops {
     /* Optional (NULL when the backend has none): AES-GCM's bulk in one
      * pass, counter mode and GHASH of the ciphertext interleaved so that
      * the AES rounds and the carry-less multiplies overlap.  Encrypts
-     * (encrypt != 0) or decrypts up to nblocks whole blocks of in to out
+     * (flags & IC_GCM_HOOK_ENCRYPT) or decrypts up to nblocks whole blocks
+     * of in to out
      * (out == in allowed) with the inc32 counter ctr (SP 800-38D; left at
      * the next unused block) and hashes the ciphertext into y (standard
      * byte order), exactly as ctr32 followed (encrypting) or preceded
      * (decrypting) by blocks would.  It may do fewer blocks than asked,
      * or none when it does not know k's round-key layout (k->impl), and
-     * returns how many it did; the caller does the rest the plain way.  */
-    size_t (*gcm_crypt)(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+     * returns how many it did; the caller does the rest the plain way.
+     * IC_GCM_HOOK_CTR_PUBLIC says the counter is public (the IV had 12
+     * bytes, so J0 is the IV itself): only then may a backend branch on
+     * the counter's value, e.g. to take a carry-free shortcut.  For any
+     * other IV length the counter is GHASH_H(IV), a function of the key,
+     * and the counter blocks must be made without looking at it.        */
+    size_t (*gcm_crypt)(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                         uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 } ic_ghash_ops;
+
+#define IC_GCM_HOOK_ENCRYPT    1u
+#define IC_GCM_HOOK_CTR_PUBLIC 2u
 
 /* The ops of the implementation that expanded hk, or NULL when hk is NULL,
  * not initialised, wiped or corrupt (gcm.c). */
@@ -54,9 +63,9 @@ extern const ic_ghash_ops ic_ghash_clmul_ops;
 extern const ic_ghash_ops ic_ghash_vpclmul_ops;
 /* Their gcm_crypt hooks: AES-NI, 8 blocks in flight (gcm_x86_ni.c), and
  * VAES on YMM, 16 blocks in flight (gcm_x86_vaes.c). */
-size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                         uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
-size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                           uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 #endif
 

@@ -48,7 +48,7 @@
 /* The "p8" GHASH (ghash_ppc_p8.c) and its stitched AES-GCM hook
  * (gcm_ppc_p8.c: whole batches of 8 blocks, p8 AES keys only). */
 extern const ic_ghash_ops ic_ghash_p8_ops;
-size_t ic_gcm_p8_crypt(const ic_aes_key *k, const ic_ghash_key *hk, int encrypt, uint8_t ctr[16],
+size_t ic_gcm_p8_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                     uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 
 #if defined(__CRYPTO__) && defined(__VSX__)

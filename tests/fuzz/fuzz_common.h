@@ -189,6 +189,19 @@ static inline void fz_read_splits(fz_in *in, fz_splits *s, size_t len, size_t al
         }
 }
 
+/* The usual tail of an input: the bytes of one split (read first, so the
+ * message may take all the rest), then the message; returns the message
+ * and its cuts at byte granularity. */
+static inline uint8_t *fz_split_message(fz_in *in, size_t *len, fz_splits *s)
+{
+    uint8_t cutbytes[1 + 4 * FZ_MAX_CUTS];
+    fz_take(in, cutbytes, sizeof cutbytes);
+    uint8_t *msg = fz_message(in, len);
+    fz_in cin = { cutbytes, sizeof cutbytes };
+    fz_read_splits(&cin, s, *len, 1);
+    return msg;
+}
+
 /* Pieces: for (i = 0; i <= s.n; i++) piece [s.cut[i], s.cut[i+1]). */
 #define FZ_PIECE_OFF(s, i) ((s)->cut[(i)])
 #define FZ_PIECE_LEN(s, i) ((s)->cut[(i) + 1] - (s)->cut[(i)])

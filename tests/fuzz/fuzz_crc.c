@@ -28,13 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t start = (sel & 2) ? fz_u32(&in) : 0;
     unsigned off = fz_u8(&in);
     uint64_t nulllen = fz_u64(&in);
-    uint8_t cutbytes[1 + 4 * FZ_MAX_CUTS];
-    fz_take(&in, cutbytes, sizeof cutbytes);
     size_t len;
-    uint8_t *msg = fz_message(&in, &len);
     fz_splits s;
-    fz_in cin = { cutbytes, sizeof cutbytes };
-    fz_read_splits(&cin, &s, len, 1);
+    uint8_t *msg = fz_split_message(&in, &len, &s);
 
     uint8_t *base, *buf = fz_alloc_at(len, off, &base);
     memcpy(buf, msg, len);

@@ -39,13 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t okmlen = fz_u16(&in) % (255 * ds + 1);
     size_t shorter = okmlen ? fz_u16(&in) % okmlen : 0;
     uint32_t flip = fz_u16(&in);
-    uint8_t cutbytes[1 + 4 * FZ_MAX_CUTS];
-    fz_take(&in, cutbytes, sizeof cutbytes);
     size_t len;
-    uint8_t *msg = fz_message(&in, &len);
     fz_splits s;
-    fz_in cin = { cutbytes, sizeof cutbytes };
-    fz_read_splits(&cin, &s, len, 1);
+    uint8_t *msg = fz_split_message(&in, &len, &s);
 
     const char *prim = prim_of(a);
     uint8_t ref_mac[IC_HASH_MAX_DIGEST_SIZE], mac[IC_HASH_MAX_DIGEST_SIZE];

@@ -101,13 +101,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_in in = { data, size };
     ic_hash_alg a = (ic_hash_alg)(fz_u8(&in) % IC_HASH_COUNT);
     uint8_t forkbyte = fz_u8(&in);
-    uint8_t cutbytes[1 + 4 * FZ_MAX_CUTS];
-    fz_take(&in, cutbytes, sizeof cutbytes);
     size_t len;
-    uint8_t *msg = fz_message(&in, &len);
     fz_splits s;
-    fz_in cin = { cutbytes, sizeof cutbytes };
-    fz_read_splits(&cin, &s, len, 1);
+    uint8_t *msg = fz_split_message(&in, &len, &s);
     size_t fork_at = s.n ? 1 + forkbyte % s.n : 0;   /* fork before piece fork_at */
 
     const char *prim = prim_of(a);

@@ -1,0 +1,460 @@
+/*
+ * ct_check.c - the constant-time check (issue 8): every primitive that
+ * handles secrets, through every implementation this CPU (as the checker
+ * presents it) can run, with the secrets marked so that a checker reports
+ * any branch or memory address computed from them.
+ *
+ * One source, two checkers:
+ *  - valgrind memcheck (ctest `ct_valgrind`): secrets are marked undefined
+ *    with VALGRIND_MAKE_MEM_UNDEFINED, and memcheck reports "conditional
+ *    jump or move depends on uninitialised value(s)" and "use of
+ *    uninitialised value" (an address) wherever they decide control flow
+ *    or a memory index - the ctgrind idea (A. Langley, 2010).  Valgrind's
+ *    CPUID has no VAES, VPCLMULQDQ or AVX-512, so it reaches ni, clmul and
+ *    the portable code;
+ *  - clang's MemorySanitizer (ctest `ct_msan`, built with clang into its own
+ *    directory): __msan_poison / __msan_unpoison, reports the same uses,
+ *    and runs natively, so the VAES/VPCLMULQDQ backends are checked too.
+ * What is secret: keys, plaintexts, and every value derived from them
+ * (round keys, H, J0 for a GCM IV that is not 12 bytes, keystream, tags
+ * before they are output, HKDF output).  What is public: IVs and nonces,
+ * AAD, lengths, the CTR-mode counter (the IV of that mode), and for the
+ * opens the ciphertext and the tag.  The library may declassify only the
+ * verdict of a tag comparison (src/core/ct.h); this program declassifies
+ * only outputs, after the call that produced them returned, to compare
+ * them.
+ *
+ * Each case runs twice, unmarked and marked, writing everything it gets
+ * back (outputs and status codes) into a transcript; the two transcripts
+ * must be equal, so a case that did not run or ran differently under the
+ * marks fails too.  Under valgrind the error count is read after each case
+ * (VALGRIND_COUNT_ERRORS) so a report is attributed to a case; ctest also
+ * passes --error-exitcode.  Run outside both checkers, the program only
+ * compares transcripts; with --require it then fails, so the ctest leg
+ * cannot pass without a checker.  Sizes are small (valgrind runs ~50x
+ * slower) but every batched path is reached: lengths past two batches of
+ * the widest backend (16 blocks).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "testlib.h"
+
+#if defined(__has_feature)
+#if __has_feature(memory_sanitizer)
+#define CT_MSAN 1
+#endif
+#endif
+
+#if defined(CT_MSAN)
+#include <sanitizer/msan_interface.h>
+#define SECRET(p, n) __msan_poison((p), (n))
+#define PUBLIC(p, n) __msan_unpoison((p), (n))
+#define CT_CHECKER "MemorySanitizer"
+#define CT_ACTIVE 1
+#define CT_ERRORS 0UL           /* MSan stops at the first report */
+#elif defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define SECRET(p, n) ((void)VALGRIND_MAKE_MEM_UNDEFINED((p), (n)))
+#define PUBLIC(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
+#define CT_CHECKER "valgrind memcheck"
+#define CT_ACTIVE (RUNNING_ON_VALGRIND != 0)
+#define CT_ERRORS ((unsigned long)VALGRIND_COUNT_ERRORS)
+#endif
+#endif
+#if !defined(SECRET)
+#define SECRET(p, n) ((void)(p), (void)(n))
+#define PUBLIC(p, n) ((void)(p), (void)(n))
+#define CT_CHECKER "none (valgrind headers missing)"
+#define CT_ACTIVE 0
+#define CT_ERRORS 0UL
+#endif
+
+/* ---- transcript and inputs --------------------------------------------- */
+
+static int marking;                 /* 1 in the marked run of a case */
+static uint8_t *tr;                 /* what the current run got back */
+static size_t trlen, trcap = 1 << 20;
+
+static void put(const void *p, size_t n)
+{
+    if (n > trcap - trlen) {        /* trlen is public: a plain branch */
+        fprintf(stderr, "transcript full\n");
+        exit(2);
+    }
+    memcpy(tr + trlen, p, n);
+    trlen += n;
+}
+/* A status is public: branch on it, as every caller does (a verify whose
+ * verdict was not declassified is reported here). */
+static volatile unsigned long nerrors;
+static void put_status(int st)
+{
+    if (st != IC_OK)
+        nerrors++;                  /* volatile: a real branch, not a cmov */
+    put(&st, sizeof st);
+}
+
+/* Deterministic bytes: the same in both runs of a case. */
+static void fill(uint8_t *p, size_t n, uint32_t seed)
+{
+    uint32_t x = seed * 2654435761u + 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        p[i] = (uint8_t)(x >> 11);
+    }
+}
+
+/* Fill, then mark secret in the marked run. */
+static void secret(uint8_t *p, size_t n, uint32_t seed)
+{
+    fill(p, n, seed);
+    if (marking)
+        SECRET(p, n);
+}
+
+static uint8_t key[64], pt[600], ct[600], out[600], out2[600], iv[64], aad[300], tag[16], tag2[16];
+
+/* Run a case unmarked and marked; the transcripts must match and the
+ * checker must not have reported anything. */
+static void run_case(const char *prim, const char *impl, void (*fn)(void))
+{
+    static uint8_t *ref;
+    size_t reflen;
+    unsigned long e0 = CT_ERRORS, e1;
+    if (ref == NULL)
+        ref = tl_xmalloc(trcap);
+    marking = 0, trlen = 0;
+    fn();
+    memcpy(ref, tr, trlen);
+    reflen = trlen;
+    marking = 1, trlen = 0;
+    fn();
+    PUBLIC(tr, trlen);              /* outputs, compared after the fact */
+    marking = 0;
+    e1 = CT_ERRORS;
+    CHECK(trlen == reflen, "%s/%s: transcript length %zu marked, %zu unmarked", prim, impl, trlen, reflen);
+    CHECK_MEM(tr, ref, trlen < reflen ? trlen : reflen, "%s/%s: same results with secrets marked", prim, impl);
+    CHECK(e1 == e0, "%s/%s: %lu reports by %s", prim, impl, e1 - e0, CT_CHECKER);
+    printf("  %-9s %-13s %zu bytes of results, %lu reports\n", prim, impl, trlen, e1 - e0);
+}
+
+/* ---- AES modes ------------------------------------------------------------ */
+
+/* The modes with an IV (CBC, CFB, OFB, CTR: the IV and CTR's counter are
+ * public), and whether they take whole blocks only. */
+typedef int (*aes_iv_mode)(const ic_aes_key *, uint8_t[16], uint8_t *, const uint8_t *, size_t);
+static const struct { aes_iv_mode fn; int whole; } aes_iv_modes[] = {
+    {ic_aes_cbc_encrypt, 1}, {ic_aes_cbc_decrypt, 1}, {ic_aes_cfb128_encrypt, 0},
+    {ic_aes_cfb128_decrypt, 0}, {ic_aes_ofb_crypt, 0}, {ic_aes_ctr_crypt, 0},
+};
+
+static void case_aes(void)
+{
+    static const size_t klen[] = {16, 24, 32};
+    static const size_t blen[] = {16, 48, 144, 272, 528};     /* 1, 3, 9, 17, 33 blocks */
+    static const size_t slen[] = {1, 17, 100, 300, 530};      /* stream modes: any length */
+    for (size_t ki = 0; ki < 3; ki++) {
+        ic_aes_key k;
+        uint8_t v[16];
+        secret(key, klen[ki], 1 + (uint32_t)ki);
+        put_status(ic_aes_init(&k, key, klen[ki]));
+        for (size_t li = 0; li < 5; li++) {
+            size_t n = blen[li];
+            secret(pt, n, 10 + (uint32_t)li);
+            put_status(ic_aes_ecb_encrypt(&k, out, pt, n));
+            put(out, n);
+            put_status(ic_aes_ecb_decrypt(&k, out2, pt, n));
+            put(out2, n);
+            for (size_t m = 0; m < sizeof aes_iv_modes / sizeof aes_iv_modes[0]; m++) {
+                n = aes_iv_modes[m].whole ? blen[li] : slen[li];
+                secret(pt, n, 30 + (uint32_t)li);
+                fill(v, 16, 20 + (uint32_t)m);
+                if (aes_iv_modes[m].fn == ic_aes_ctr_crypt && li == 3)
+                    memset(v + 8, 0xff, 8);   /* a carry out of the low 64 bits */
+                put_status(aes_iv_modes[m].fn(&k, v, out, pt, n));
+                put(out, n), put(v, 16);
+            }
+        }
+        ic_aes_wipe(&k);
+    }
+}
+
+/* ---- AES-GCM (and through it GHASH with a secret H) ------------------- */
+
+static void gcm_one(size_t kl, size_t ivl, size_t aadl, size_t n, uint32_t seed)
+{
+    ic_gcm_ctx c;
+    size_t half = n / 2 + 3 > n ? n : n / 2 + 3;   /* a split that leaves a partial block */
+    /* the public ciphertext and tag the opens get: sealed before anything
+     * is marked (the same in both runs) */
+    fill(key, kl, seed), fill(pt, n, seed + 1), fill(iv, ivl, seed + 2), fill(aad, aadl, seed + 3);
+    put_status(ic_aes_gcm_seal(key, kl, iv, ivl, aad, aadl, pt, n, ct, tag2, 16));
+
+    secret(key, kl, seed), secret(pt, n, seed + 1);
+    put_status(ic_aes_gcm_seal(key, kl, iv, ivl, aad, aadl, pt, n, out, tag, 16));
+    put(out, n), put(tag, 16);
+    put_status(ic_aes_gcm_open(key, kl, iv, ivl, aad, aadl, ct, n, out, tag2, 16));
+    put(out, n);
+    tag2[0] ^= 1;
+    put_status(ic_aes_gcm_open(key, kl, iv, ivl, aad, aadl, ct, n, out, tag2, 16));
+    put(out, n);
+    tag2[0] ^= 1;
+
+    /* streaming, in two pieces */
+    put_status(ic_gcm_init(&c, key, kl));
+    put_status(ic_gcm_start(&c, iv, ivl));
+    put_status(ic_gcm_aad(&c, aad, aadl));
+    put_status(ic_gcm_encrypt(&c, out, pt, half));
+    put_status(ic_gcm_encrypt(&c, out + half, pt + half, n - half));
+    put_status(ic_gcm_finish(&c, tag, 12));
+    put(out, n), put(tag, 12);
+    for (int bad = 0; bad < 2; bad++) {
+        put_status(ic_gcm_start(&c, iv, ivl));
+        put_status(ic_gcm_aad(&c, aad, aadl));
+        put_status(ic_gcm_decrypt(&c, out, ct, half));
+        put_status(ic_gcm_decrypt(&c, out + half, ct + half, n - half));
+        tag2[15] ^= (uint8_t)bad;
+        put_status(ic_gcm_verify(&c, tag2, 16));
+        tag2[15] ^= (uint8_t)bad;
+        put(out, n);
+    }
+    ic_gcm_wipe(&c);
+}
+
+static void case_gcm(void)
+{
+    static const size_t ivs[] = {1, 8, 12, 16, 60};
+    for (size_t i = 0; i < 5; i++) {
+        gcm_one(16, ivs[i], 20, 0, 100 + 10 * (uint32_t)i);
+        gcm_one(16, ivs[i], 0, 17, 101 + 10 * (uint32_t)i);
+        gcm_one(32, ivs[i], 13, 300, 102 + 10 * (uint32_t)i);
+    }
+    /* past two batches of the 16-block loop, and a long AAD (GHASH
+     * batches on public data under the secret H); AES-192 once */
+    gcm_one(16, 16, 300, 530, 150);
+    gcm_one(32, 12, 20, 530, 151);
+    gcm_one(24, 60, 5, 200, 152);
+}
+
+/* ---- ChaCha20, Poly1305 and the AEADs ------------------------------------ */
+
+static void case_chacha20(void)
+{
+    static const size_t lens[] = {1, 64, 300, 530};
+    uint8_t sub[32];
+    for (size_t i = 0; i < 4; i++) {
+        size_t n = lens[i];
+        secret(key, 32, 200 + (uint32_t)i), secret(pt, n, 210 + (uint32_t)i), fill(iv, 24, 220);
+        put_status(ic_chacha20_xor(out, pt, n, key, iv, 1));
+        put(out, n);
+        put_status(ic_xchacha20_xor(out, pt, n, key, iv, 0));
+        put(out, n);
+    }
+    put_status(ic_hchacha20(sub, key, iv));
+    put(sub, 32);
+}
+
+static void case_poly1305(void)
+{
+    static const size_t lens[] = {0, 15, 16, 100, 300, 530};
+    for (size_t i = 0; i < 6; i++) {
+        size_t n = lens[i];
+        ic_poly1305_ctx p;
+        fill(key, 32, 300 + (uint32_t)i), fill(pt, n, 310 + (uint32_t)i);
+        ic_poly1305(tag2, pt, n, key);             /* the public tag to verify */
+        secret(key, 32, 300 + (uint32_t)i), secret(pt, n, 310 + (uint32_t)i);
+        ic_poly1305(tag, pt, n, key);
+        put(tag, 16);
+        put_status(ic_poly1305_init(&p, key));
+        put_status(ic_poly1305_update(&p, pt, n / 3));
+        put_status(ic_poly1305_update(&p, pt + n / 3, n - n / 3));
+        put_status(ic_poly1305_final(&p, tag));
+        put(tag, 16);
+        put_status(ic_poly1305_verify(tag2, pt, n, key));
+        tag2[3] ^= 0x40;
+        put_status(ic_poly1305_verify(tag2, pt, n, key));
+    }
+}
+
+static void cp_one(int x, size_t aadl, size_t n, uint32_t seed)
+{
+    ic_chacha20_poly1305_ctx c;
+    size_t half = n / 2 + 1 > n ? n : n / 2 + 1;
+    int (*seal)(const uint8_t *, const uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t,
+                uint8_t *, uint8_t *) = x ? ic_xchacha20_poly1305_seal : ic_chacha20_poly1305_seal;
+    int (*open)(const uint8_t *, const uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t,
+                uint8_t *, const uint8_t *) = x ? ic_xchacha20_poly1305_open : ic_chacha20_poly1305_open;
+    fill(key, 32, seed), fill(pt, n, seed + 1), fill(iv, 24, seed + 2), fill(aad, aadl, seed + 3);
+    put_status(seal(key, iv, aad, aadl, pt, n, ct, tag2));
+
+    secret(key, 32, seed), secret(pt, n, seed + 1);
+    put_status(seal(key, iv, aad, aadl, pt, n, out, tag));
+    put(out, n), put(tag, 16);
+    put_status(open(key, iv, aad, aadl, ct, n, out, tag2));
+    put(out, n);
+    tag2[7] ^= 2;
+    put_status(open(key, iv, aad, aadl, ct, n, out, tag2));
+    put(out, n);
+    tag2[7] ^= 2;
+
+    put_status(ic_chacha20_poly1305_init(&c, key));
+    put_status(x ? ic_xchacha20_poly1305_start(&c, iv) : ic_chacha20_poly1305_start(&c, iv));
+    put_status(ic_chacha20_poly1305_aad(&c, aad, aadl));
+    put_status(ic_chacha20_poly1305_encrypt(&c, out, pt, half));
+    put_status(ic_chacha20_poly1305_encrypt(&c, out + half, pt + half, n - half));
+    put_status(ic_chacha20_poly1305_finish(&c, tag));
+    put(out, n), put(tag, 16);
+    for (int bad = 0; bad < 2; bad++) {
+        put_status(x ? ic_xchacha20_poly1305_start(&c, iv) : ic_chacha20_poly1305_start(&c, iv));
+        put_status(ic_chacha20_poly1305_aad(&c, aad, aadl));
+        put_status(ic_chacha20_poly1305_decrypt(&c, out, ct, n));
+        tag2[0] ^= (uint8_t)(bad << 7);
+        put_status(ic_chacha20_poly1305_verify(&c, tag2));
+        tag2[0] ^= (uint8_t)(bad << 7);
+        put(out, n);
+    }
+    ic_chacha20_poly1305_wipe(&c);
+}
+
+static void case_aead(void)
+{
+    for (int x = 0; x < 2; x++) {
+        cp_one(x, 0, 0, 400 + 10 * (uint32_t)x);
+        cp_one(x, 12, 63, 401 + 10 * (uint32_t)x);
+        cp_one(x, 40, 530, 402 + 10 * (uint32_t)x);
+    }
+}
+
+/* ---- SHA, HMAC, HKDF ------------------------------------------------------ */
+
+static const ic_hash_alg *family_algs(const char *prim, size_t *n)
+{
+    static const ic_hash_alg a1[] = {IC_HASH_SHA1};
+    static const ic_hash_alg a256[] = {IC_HASH_SHA224, IC_HASH_SHA256};
+    static const ic_hash_alg a512[] = {IC_HASH_SHA384, IC_HASH_SHA512, IC_HASH_SHA512_224, IC_HASH_SHA512_256};
+    if (strcmp(prim, "sha1") == 0)
+        return *n = 1, a1;
+    if (strcmp(prim, "sha256") == 0)
+        return *n = 2, a256;
+    return *n = 4, a512;
+}
+
+static const char *cur_prim;
+
+static void case_hash(void)
+{
+    static const size_t lens[] = {0, 3, 55, 56, 64, 111, 112, 200, 300};
+    size_t na;
+    const ic_hash_alg *algs = family_algs(cur_prim, &na);
+    uint8_t d[IC_HASH_MAX_DIGEST_SIZE];
+    for (size_t a = 0; a < na; a++) {
+        size_t ds = ic_hash_digest_size(algs[a]);
+        for (size_t i = 0; i < 9; i++) {
+            size_t n = lens[i];
+            ic_hash_ctx h;
+            secret(pt, n, 500 + (uint32_t)(10 * a + i));
+            put_status(ic_hash(algs[a], d, pt, n));
+            put(d, ds);
+            put_status(ic_hash_init(&h, algs[a]));
+            put_status(ic_hash_update(&h, pt, n / 2));
+            put_status(ic_hash_update(&h, pt + n / 2, n - n / 2));
+            put_status(ic_hash_final(&h, d));
+            put(d, ds);
+        }
+        /* HMAC with a secret key (shorter than, equal to and longer than
+         * the block) over a secret message, and its verification */
+        static const size_t kls[] = {16, 64, 200};
+        static const size_t mls[] = {0, 50, 300};
+        for (size_t i = 0; i < 3; i++) {
+            ic_hmac_ctx m;
+            fill(key, 64, 600), fill(pt, mls[i], 610 + (uint32_t)i);
+            uint8_t big[200];
+            fill(big, kls[i], 620 + (uint32_t)i);
+            put_status(ic_hmac(algs[a], big, kls[i], pt, mls[i], d));   /* public tag to verify */
+            memcpy(out2, d, ds);
+            secret(big, kls[i], 620 + (uint32_t)i), secret(pt, mls[i], 610 + (uint32_t)i);
+            put_status(ic_hmac(algs[a], big, kls[i], pt, mls[i], d));
+            put(d, ds);
+            put_status(ic_hmac_init(&m, algs[a], big, kls[i]));
+            put_status(ic_hmac_update(&m, pt, mls[i] / 3));
+            put_status(ic_hmac_update(&m, pt + mls[i] / 3, mls[i] - mls[i] / 3));
+            put_status(ic_hmac_final_verify(&m, out2, ds));
+            put_status(ic_hmac_verify(algs[a], big, kls[i], pt, mls[i], out2, ds));
+            out2[ds - 1] ^= 1;
+            put_status(ic_hmac_verify(algs[a], big, kls[i], pt, mls[i], out2, ds));
+        }
+        /* HKDF with a secret input key; salt and info public */
+        {
+            uint8_t prk[IC_HASH_MAX_DIGEST_SIZE], okm[100];
+            secret(key, 22, 700);
+            fill(iv, 13, 701), fill(aad, 10, 702);
+            put_status(ic_hkdf(algs[a], iv, 13, key, 22, aad, 10, okm, 42));
+            put(okm, 42);
+            put_status(ic_hkdf(algs[a], NULL, 0, key, 22, NULL, 0, okm, 100));
+            put(okm, 100);
+            put_status(ic_hkdf_extract(algs[a], iv, 13, key, 22, prk));
+            put(prk, ds);
+            put_status(ic_hkdf_expand(algs[a], prk, ds, aad, 10, okm, 77));
+            put(okm, 77);
+        }
+    }
+}
+
+/* ---- every implementation ----------------------------------------------- */
+
+/* fn once per available implementation of prim (selected while it runs);
+ * label names the case in the output. */
+static void each_impl(const char *prim, const char *label, void (*fn)(void))
+{
+    for (size_t i = 0; i < ic_impl_count(prim); i++) {
+        const char *name = ic_impl_name(prim, i);
+        if (!ic_impl_available(prim, i))
+            continue;
+        CHECK(ic_impl_select(prim, name) == IC_OK, "select %s/%s", prim, name);
+        cur_prim = prim;
+        run_case(label, name, fn);
+        tl_exercised(prim, name);
+    }
+    ic_impl_select(prim, "auto");
+}
+
+int main(int argc, char **argv)
+{
+    int require = argc > 1 && strcmp(argv[1], "--require") == 0;
+    tr = tl_xmalloc(trcap);
+    printf("constant-time check with %s%s\n", CT_CHECKER,
+           CT_ACTIVE ? "" : ": not running under it, only the results are compared");
+    if (require)
+        CHECK(CT_ACTIVE, "--require: running under %s", CT_CHECKER);
+
+    each_impl("aes", "aes", case_aes);
+    /* GCM: every available AES implementation with every GHASH one (the
+     * stitched loops run only for some pairs) */
+    for (size_t i = 0; i < ic_impl_count("aes"); i++) {
+        const char *an = ic_impl_name("aes", i);
+        if (!ic_impl_available("aes", i))
+            continue;
+        CHECK(ic_impl_select("aes", an) == IC_OK, "select aes/%s", an);
+        for (size_t j = 0; j < ic_impl_count("ghash"); j++) {
+            const char *gn = ic_impl_name("ghash", j);
+            char pair[64];
+            if (!ic_impl_available("ghash", j))
+                continue;
+            CHECK(ic_impl_select("ghash", gn) == IC_OK, "select ghash/%s", gn);
+            snprintf(pair, sizeof pair, "%s+%s", an, gn);
+            run_case("gcm", pair, case_gcm);
+            tl_exercised("ghash", gn);
+        }
+    }
+    ic_impl_select("aes", "auto");
+    ic_impl_select("ghash", "auto");
+    each_impl("chacha20", "chacha20", case_chacha20);
+    each_impl("poly1305", "poly1305", case_poly1305);
+    each_impl("chacha20", "c20p1305", case_aead);
+    each_impl("sha1", "sha1", case_hash);
+    each_impl("sha256", "sha256", case_hash);
+    each_impl("sha512", "sha512", case_hash);
+    free(tr);
+    return tl_finish();
+}
