@@ -44,3 +44,11 @@ ic_backend_flags(${IC_X86} "aes/aes_x86_vaes.c" -mvaes -mavx2 -maes)
 # POWER8 vector crypto (vshasigma, vpmsumd): SHA-2 and CRC backends.
 ic_backend_flags(${IC_PPC64} "sha/sha*_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
 ic_backend_flags(${IC_PPC64} "crc/crc_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
+
+# ChaCha20 / Poly1305 on x86-64 SIMD (issue 9): AVX2, AVX-512F/VL (and
+# AVX-512 IFMA for the radix-2^44 Poly1305).
+ic_backend_flags(${IC_X86} "chacha/chacha_x86_avx2.c" -mavx2)
+ic_backend_flags(${IC_X86} "chacha/chacha_x86_avx512.c" -mavx2 -mavx512f -mavx512vl)
+ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx2.c" -mavx2)
+ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx512.c" -mavx2 -mavx512f -mavx512vl)
+ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_ifma.c" -mavx2 -mavx512f -mavx512vl -mavx512ifma)

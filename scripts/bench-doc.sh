@@ -47,7 +47,7 @@ performance issue is measured with.
 
 ```sh
 make run                                        # ends with `incore speed --quick`
-./build/incore speed --vs openssl,libsodium,zlib,isal --impl all
+./build/incore speed --vs openssl,libsodium,zlib,isal,libgcrypt --impl all
 ./build/incore speed aes-128-gcm chacha20-poly1305 --sweep 16:16384:x2 --vs all --plot out.svg
 ./build/incore speed --json ... > rows.json     # one object per line; --csv, --markdown
 python3 scripts/plot_speed.py -o out.png rows.json
@@ -57,7 +57,8 @@ make bench-doc                                  # this page and docs/plots/sweep
 `incore speed --help` lists the options, `incore speed --list` the algorithms,
 the incore primitives each runs on and the peers that have it.  The peers are
 loaded at run time (`dlopen` of libcrypto.so.3, libsodium, libz.so.1,
-libisal.so.2: Debian packages libssl3, libsodium23, zlib1g, libisal2); incore
+libisal.so.2, libgcrypt.so.20: Debian packages libssl3, libsodium23, zlib1g,
+libisal2, libgcrypt20); incore
 itself links none of them, and a missing one is reported, not fatal.  The
 plots need python3-matplotlib.
 

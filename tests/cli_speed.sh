@@ -20,7 +20,7 @@ n = 0
 for line in open(sys.argv[1]):
     r = json.loads(line)
     assert isinstance(r["alg"], str) and isinstance(r["impl"], str) and r["impl"]
-    assert r["provider"] in ("incore", "openssl", "libsodium", "zlib", "isal")
+    assert r["provider"] in ("incore", "openssl", "libsodium", "zlib", "isal", "libgcrypt")
     assert isinstance(r["size"], int) and r["size"] > 0
     assert r["mb_per_s"] > 0 and r["cpb"] > 0 and r["check"] == "ok"
     n += 1

@@ -763,6 +763,97 @@ static void test_bad_input(void)
     }
 }
 
+/* ---- issue 9: every length 0..1100 on every backend, and every pair ---
+ * ChaCha20 byte by byte in length through the public call, out of place
+ * at odd offsets and in place, against the reference stream; HChaCha20 of
+ * each backend against the portable one; then ChaCha20-Poly1305 seal for
+ * every length 0..1100 (AAD length varying with it) under every pair of
+ * chacha20 x poly1305 implementations against the c/c result, and open
+ * of that ciphertext in place. */
+#define LEN_MAX 1100
+static void lengths_impl(const char *impl, void *arg)
+{
+    (void)arg;
+    uint8_t key[32], nonce[12], sub[32], sub_ref[32], in16[16];
+    uint8_t *buf = tl_xmalloc(LEN_MAX + 32), *want = tl_xmalloc(LEN_MAX + 32);
+    for (size_t len = 0; len <= LEN_MAX; len++) {
+        size_t ioff = len % 13, ooff = (len * 7) % 17;
+        uint32_t counter = len % 5 == 4 ? UINT32_MAX - (uint32_t)(len / 64) : (uint32_t)tl_rand64();
+        if (ic_chacha20_too_long(len, counter))
+            counter = 0;
+        tl_rand_bytes(key, 32);
+        tl_rand_bytes(nonce, 12);
+        ref_stream(want, rnd + ioff, len, key, nonce, counter, 0);
+        CHECK(ic_chacha20_xor(buf + ooff, rnd + ioff, len, key, nonce, counter) == IC_OK, "%s xor", impl);
+        CHECK_MEM(buf + ooff, want, len, "%s: len %zu out of place (offsets %zu, %zu)", impl, len, ioff, ooff);
+        memcpy(buf + ooff, rnd + ioff, len);
+        CHECK(ic_chacha20_xor(buf + ooff, buf + ooff, len, key, nonce, counter) == IC_OK, "%s xor", impl);
+        CHECK_MEM(buf + ooff, want, len, "%s: len %zu in place (offset %zu)", impl, len, ooff);
+    }
+    for (int i = 0; i < 64; i++) {
+        tl_rand_bytes(key, 32);
+        tl_rand_bytes(in16, 16);
+        ic_chacha20_c_hchacha20(sub_ref, key, in16);
+        CHECK(ic_hchacha20(sub, key, in16) == IC_OK, "%s hchacha20", impl);
+        CHECK_MEM(sub, sub_ref, 32, "%s: HChaCha20 case %d", impl, i);
+    }
+    free(buf);
+    free(want);
+}
+
+static uint8_t *pair_ct;    /* c/c ciphertexts || tags, for every length */
+static size_t pair_at(size_t len) { return len * (len + 1) / 2 + 16 * len; }
+
+static void pair_seal_all(const char *who, int record)
+{
+    uint8_t key[32], nonce[12], tag[16], *ct = tl_xmalloc(LEN_MAX + 1), *pt = tl_xmalloc(LEN_MAX + 1);
+    memset(key, 0x42, 32);
+    for (size_t len = 0; len <= LEN_MAX; len++) {
+        size_t alen = (len * 5) % 37;
+        memset(nonce, (int)(len & 0xff), 12);
+        int rc = ic_chacha20_poly1305_seal(key, nonce, rnd + 3, alen, rnd + 100, len, ct, tag);
+        uint8_t *ref = pair_ct + pair_at(len);
+        if (record) {
+            memcpy(ref, ct, len);
+            memcpy(ref + len, tag, 16);
+            continue;
+        }
+        CHECK(rc == IC_OK, "%s seal", who);
+        CHECK_MEM(ct, ref, len, "%s: seal len %zu ciphertext", who, len);
+        CHECK_MEM(tag, ref + len, 16, "%s: seal len %zu tag", who, len);
+        memcpy(pt, ct, len);
+        CHECK(ic_chacha20_poly1305_open(key, nonce, rnd + 3, alen, pt, len, pt, tag) == IC_OK, "%s: open len %zu", who, len);
+        CHECK_MEM(pt, rnd + 100, len, "%s: open len %zu in place", who, len);
+    }
+    free(ct);
+    free(pt);
+}
+
+static void pair_poly(const char *pimpl, void *arg)
+{
+    char who[64];
+    snprintf(who, sizeof who, "chacha20=%s poly1305=%s", (const char *)arg, pimpl);
+    pair_seal_all(who, 0);
+}
+
+static void pair_chacha(const char *cimpl, void *arg)
+{
+    (void)arg;
+    tl_for_each_impl("poly1305", pair_poly, (void *)cimpl);
+}
+
+static void test_lengths(void)
+{
+    CHECK(tl_for_each_impl("chacha20", lengths_impl, NULL) >= 1, "lengths 0..1100 ran");
+    pair_ct = tl_xmalloc(pair_at(LEN_MAX + 1));
+    CHECK(ic_impl_select("chacha20", "c") == IC_OK && ic_impl_select("poly1305", "c") == IC_OK, "select c/c");
+    pair_seal_all("c/c", 1);
+    ic_impl_select("chacha20", NULL);
+    ic_impl_select("poly1305", NULL);
+    CHECK(tl_for_each_impl("chacha20", pair_chacha, NULL) >= 1, "AEAD pairs ran");
+    free(pair_ct);
+}
+
 int main(void)
 {
     rnd = malloc(BIG);
@@ -783,6 +874,7 @@ int main(void)
     for (int i = 0; i < NAEAD; i++)
         free(cases[i].ct);
     test_bad_input();
+    test_lengths();
     free(rnd);
     return tl_finish();
 }

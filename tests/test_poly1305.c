@@ -503,6 +503,128 @@ static void diff_impl(const char *impl, void *arg)
     }
 }
 
+/* ---- 6. vector backends (issue 9) at the ops level ---------------------
+ * Every non-portable entry this CPU runs (x86: avx2, avx512), called
+ * through its ops so the length decides the path (scalar below the
+ * crossover, vector above, the zero prefix of every length mod 4 / 8):
+ * every length 0..1100 against the model, with all-0xff and mixed data and
+ * keys whose r and s have every clamp-allowed bit set; crafted
+ * accumulators at the reduction edges followed by vector-length runs;
+ * runs constructed (with r = 1) so the accumulator lands exactly on p,
+ * p + 1 and 2p - 1 after the vector horizontal sum; random lengths up to
+ * 64 KiB against the portable code.  The state layout of words 0..2 is
+ * radix 2^64 as in poly1305_c.c (poly1305_x86_vec.h). */
+static void vector_run_check(const ic_poly1305_ops *ops, const char *name, const uint64_t h[3], const uint8_t key[32],
+                             const uint8_t *msg, size_t n, const char *what)
+{
+    _Alignas(64) uint64_t st[IC_POLY1305_STATE_SIZE / 8];
+    uint8_t got[16], want[16];
+    bn hv, r;
+    memset(&hv, 0, sizeof hv);
+    for (int i = 0; i < 3; i++)
+        bn_add_shifted(&hv, h[i], 64u * (unsigned)i);
+    model_r(&r, key);
+    for (size_t i = 0; i < n; i++)
+        model_block(&hv, &r, msg + 16 * i, 16);
+    ops->init(st, key);
+    memcpy(st, h, 3 * sizeof *h);
+    ops->blocks(st, msg, n, 1);
+    ops->finish(st, got);
+    model_finish(want, hv, key);
+    CHECK_MEM(got, want, 16, "%s: %zu blocks after crafted h (%s)", name, n, what);
+}
+
+static void vector_backends(void)
+{
+    static const uint64_t edges[][3] = {
+        { 0xfffffffffffffffbu, 0xffffffffffffffffu, 3 },   /* p */
+        { 0xfffffffffffffffcu, 0xffffffffffffffffu, 3 },   /* p + 1 */
+        { 0xffffffffffffffffu, 0xffffffffffffffffu, 3 },   /* 2^130 - 1 */
+        { 0, 0, 4 },                                       /* 2^130 */
+        { 0xffffffffffffffffu, 0, 4 },                     /* 2^130 + 2^64 - 1 */
+        { 0xffffffffffffffffu, 0xffffffffffffffffu, 0 },
+    };
+    static const size_t runs[] = { 8, 9, 10, 11, 12, 13, 15, 16, 17, 18, 19, 23, 24, 31, 32, 33, 39, 40, 47, 64, 65, 71, 130 };
+    uint8_t *msg = tl_xmalloc(65536 + 16), key[32], got[16], want[16];
+    int nvec = 0;
+    for (size_t ii = 0; ii < ic_impl_count("poly1305"); ii++) {
+        const char *name = ic_impl_name("poly1305", ii);
+        if (strcmp(name, "c") == 0 || !ic_impl_available("poly1305", ii))
+            continue;
+        const ic_poly1305_ops *ops = (const ic_poly1305_ops *)ic_impls_poly1305[ii].ops;
+        tl_exercised("poly1305", name);
+        nvec++;
+        for (size_t len = 0; len <= 1100; len++) {
+            fill_adversarial(key, 16, (int)(len / 5) % 4 == 2 ? 1 : (int)(len / 5) % 4);
+            fill_adversarial(key + 16, 16, len % 3 ? 1 : 0);
+            fill_adversarial(msg, len, (int)(len % 4));
+            model_mac(want, msg, len, key);
+            ops_mac(ops, got, msg, len, key);
+            CHECK_MEM(got, want, 16, "%s vs model: len %zu", name, len);
+        }
+        for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++)
+            for (size_t j = 0; j < sizeof runs / sizeof runs[0]; j++)
+                for (int kind = 0; kind < 3; kind++) {
+                    char what[48];
+                    memset(key, 0xff, 32);                      /* every clamp-allowed bit of r, s = 2^128-1 */
+                    if (kind == 2)
+                        tl_rand_bytes(key, 32);
+                    fill_adversarial(msg, 16 * runs[j], kind == 0 ? 1 : kind == 1 ? 2 : 0);
+                    snprintf(what, sizeof what, "edge %zu, data kind %d", e, kind);
+                    vector_run_check(ops, name, edges[e], key, msg, runs[j], what);
+                }
+        /* r = 1: h' = h + sum (m_i + 2^128), so block 1 can be chosen to
+         * make the run end on a target: p, p + 1, 2p - 1 (mod p: 0, 1, p-1) */
+        bn p;
+        memset(&p, 0, sizeof p);
+        p.w[0] = 0xfffffffb; p.w[1] = p.w[2] = p.w[3] = 0xffffffff; p.w[4] = 3;
+        for (int t = 0; t < 3 * (int)(sizeof runs / sizeof runs[0]); t++) {
+            size_t n = runs[t / 3];
+            memset(key, 0, 32);
+            key[0] = 1;
+            memset(key + 16, 0xff, 16);
+            for (int tries = 0; tries < 200; tries++) {
+                bn sum, m1;
+                memset(&sum, 0, sizeof sum);
+                fill_adversarial(msg + 16, 16 * (n - 1), tries % 2 ? 1 : 3);
+                for (size_t i = 0; i < n; i++) {
+                    bn m;
+                    bn_from_le(&m, msg + 16 * i, i == 0 ? 0 : 16);
+                    for (int w = 0; w < BNW; w++)
+                        bn_add_shifted(&sum, m.w[w], 32u * (unsigned)w);
+                    bn_add_shifted(&sum, 1, 128);
+                }
+                bn_modp(&sum);
+                /* m1 = target - sum mod p, target in {0, 1, p - 1} */
+                memset(&m1, 0, sizeof m1);
+                if (t % 3 == 1) m1.w[0] = 1;
+                if (t % 3 == 2) { m1 = p; m1.w[0] -= 1; }
+                if (!bn_ge(&m1, &sum))
+                    for (int w = 0; w < BNW; w++)
+                        bn_add_shifted(&m1, p.w[w], 32u * (unsigned)w);
+                bn_sub(&m1, &sum);
+                if (m1.w[4] != 0)
+                    continue;               /* needs to fit in 128 bits */
+                for (int i = 0; i < 16; i++)
+                    msg[i] = (uint8_t)(m1.w[i / 4] >> (8 * (i % 4)));
+                static const uint64_t zero[3] = { 0, 0, 0 };
+                vector_run_check(ops, name, zero, key, msg, n, t % 3 == 0 ? "lands on p" : t % 3 == 1 ? "lands on p+1" : "lands on 2p-1");
+                break;
+            }
+        }
+        for (int i = 0; i < 60; i++) {
+            size_t len = tl_rand_below(65536 + 1), off = tl_rand_below(16);
+            tl_rand_bytes(key, 32);
+            fill_adversarial(msg + off, len, i % 4);
+            ref_mac(want, msg + off, len, key);
+            ops_mac(ops, got, msg + off, len, key);
+            CHECK_MEM(got, want, 16, "%s vs c: len %zu off %zu", name, len, off);
+        }
+    }
+    printf("poly1305 vector backends checked at the ops level: %d\n", nvec);
+    free(msg);
+}
+
 /* ---- 5. bad input ------------------------------------------------------ */
 static void test_bad_input(void)
 {
@@ -562,6 +684,7 @@ int main(void)
     test_radixes();
     CHECK(tl_for_each_impl("poly1305", diff_impl, NULL) >= 1, "differential ran");
     test_bad_input();
+    vector_backends();
     free(rnd);
     return tl_finish();
 }

@@ -323,7 +323,7 @@ static void usage(FILE *f)
             "  --repeats N       batches per measurement, median taken (default 5)\n"
             "  --impl all        every implementation this CPU runs, not only the\n"
             "                    selected one (auto: the selected one, the default)\n"
-            "  --vs LIST         also measure peers: openssl,libsodium,zlib,isal or all\n"
+            "  --vs LIST         also measure peers: openssl,libsodium,zlib,isal,libgcrypt or all\n"
             "  --quick           aes-128-gcm sha256 chacha20-poly1305 crc32c at 64 and\n"
             "                    16384 bytes, 0.05 s each\n"
             "  --json            one JSON object per line (alg, provider, impl, size,\n"
@@ -418,7 +418,7 @@ static int parse_peers(speed_opts *o, const char *s)
                 (p == SPEED_LIBSODIUM && n == 6 && strncmp(s, "sodium", 6) == 0))
                 o->peers |= 1u << p, hit = 1;
         if (!hit)
-            return fail_usage("unknown peer '%.*s' in --vs (openssl, libsodium, zlib, isal, all)",
+            return fail_usage("unknown peer '%.*s' in --vs (openssl, libsodium, zlib, isal, libgcrypt, all)",
                               (int)n, s);
         s += n + (s[n] == ',');
     }

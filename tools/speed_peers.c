@@ -1,6 +1,6 @@
 /*
  * speed_peers.c - the peers `incore speed --vs` measures beside incore:
- * OpenSSL's libcrypto, libsodium, zlib and ISA-L.
+ * OpenSSL's libcrypto, libsodium, zlib, ISA-L and libgcrypt.
  *
  * The trick is that incore depends on none of them: each library is opened
  * at run time with dlopen() and the few functions measured are looked up
@@ -25,6 +25,14 @@
  *    (same values as zlib: ISA-L inverts on entry and exit itself) and
  *    crc32_iscsi(buf, len, ~0), whose result is the raw register, so the
  *    CRC-32C value is its complement.
+ *  - libgcrypt (GnuPG's, Debian's libgcrypt20) through a cipher handle
+ *    opened and keyed once per job (gcry_cipher_open / setkey) with the IV,
+ *    counter or nonce set per message, as its users (GnuTLS-style) do;
+ *    AEADs with gcry_cipher_gettag / checktag; Poly1305 and HMAC through a
+ *    MAC handle keyed per message (gcry_mac_setkey / write / read); hashes
+ *    and CRC-32 through gcry_md_hash_buffer (its CRC-32 is zlib's value,
+ *    stored big-endian).  gcry_check_version() initialises it once, with
+ *    secure memory off (GCRYCTL_DISABLE_SECMEM): nothing here needs it.
  * speed.c checks every peer's output against incore's before it measures,
  * so a table never compares two different operations.
  */
@@ -111,6 +119,38 @@ static struct {
     unsigned (*crc32_iscsi)(uint8_t *, int, unsigned);
 } isal;
 
+/* ---- libgcrypt (prototypes and constants from gcrypt.h 1.10) ------------ */
+typedef struct gcry_opaque gcry_opaque;   /* gcry_cipher_hd_t, gcry_mac_hd_t */
+enum {
+    GCRYCTL_DISABLE_SECMEM = 37, GCRYCTL_INITIALIZATION_FINISHED = 38,
+    GCRY_CIPHER_AES128 = 7, GCRY_CIPHER_AES192 = 8, GCRY_CIPHER_AES256 = 9, GCRY_CIPHER_CHACHA20 = 316,
+    GCRY_MODE_ECB = 1, GCRY_MODE_CFB = 2, GCRY_MODE_CBC = 3, GCRY_MODE_STREAM = 4, GCRY_MODE_OFB = 5,
+    GCRY_MODE_CTR = 6, GCRY_MODE_GCM = 9, GCRY_MODE_POLY1305 = 10,
+    GCRY_MD_SHA1 = 2, GCRY_MD_SHA256 = 8, GCRY_MD_SHA384 = 9, GCRY_MD_SHA512 = 10, GCRY_MD_SHA224 = 11,
+    GCRY_MD_CRC32 = 302, GCRY_MD_SHA512_256 = 327,
+    GCRY_MAC_HMAC_SHA256 = 101, GCRY_MAC_POLY1305 = 501
+};
+static struct {
+    const char *(*check_version)(const char *);
+    unsigned (*control)(int, ...);
+    unsigned (*cipher_open)(gcry_opaque **, int, int, unsigned);
+    void (*cipher_close)(gcry_opaque *);
+    unsigned (*cipher_setkey)(gcry_opaque *, const void *, size_t);
+    unsigned (*cipher_setiv)(gcry_opaque *, const void *, size_t);
+    unsigned (*cipher_setctr)(gcry_opaque *, const void *, size_t);
+    unsigned (*cipher_encrypt)(gcry_opaque *, void *, size_t, const void *, size_t);
+    unsigned (*cipher_decrypt)(gcry_opaque *, void *, size_t, const void *, size_t);
+    unsigned (*cipher_gettag)(gcry_opaque *, void *, size_t);
+    unsigned (*cipher_checktag)(gcry_opaque *, const void *, size_t);
+    void (*md_hash_buffer)(int, void *, const void *, size_t);
+    unsigned (*mac_open)(gcry_opaque **, int, unsigned, void *);
+    void (*mac_close)(gcry_opaque *);
+    unsigned (*mac_setkey)(gcry_opaque *, const void *, size_t);
+    unsigned (*mac_write)(gcry_opaque *, const void *, size_t);
+    unsigned (*mac_read)(gcry_opaque *, void *, size_t *);
+    const char *version;
+} gcry;
+
 /* One symbol to look up: where to store it and its name. */
 typedef struct {
     void *slot;
@@ -176,6 +216,26 @@ static const sym isal_syms[] = {
     SYM(isal.crc32_iscsi, "crc32_iscsi"),
 };
 
+static const sym gcry_syms[] = {
+    SYM(gcry.check_version, "gcry_check_version"),
+    SYM(gcry.control, "gcry_control"),
+    SYM(gcry.cipher_open, "gcry_cipher_open"),
+    SYM(gcry.cipher_close, "gcry_cipher_close"),
+    SYM(gcry.cipher_setkey, "gcry_cipher_setkey"),
+    SYM(gcry.cipher_setiv, "gcry_cipher_setiv"),
+    SYM(gcry.cipher_setctr, "gcry_cipher_setctr"),
+    SYM(gcry.cipher_encrypt, "gcry_cipher_encrypt"),
+    SYM(gcry.cipher_decrypt, "gcry_cipher_decrypt"),
+    SYM(gcry.cipher_gettag, "gcry_cipher_gettag"),
+    SYM(gcry.cipher_checktag, "gcry_cipher_checktag"),
+    SYM(gcry.md_hash_buffer, "gcry_md_hash_buffer"),
+    SYM(gcry.mac_open, "gcry_mac_open"),
+    SYM(gcry.mac_close, "gcry_mac_close"),
+    SYM(gcry.mac_setkey, "gcry_mac_setkey"),
+    SYM(gcry.mac_write, "gcry_mac_write"),
+    SYM(gcry.mac_read, "gcry_mac_read"),
+};
+
 #define NSYMS(a) (sizeof(a) / sizeof((a)[0]))
 static peer_lib libs[SPEED_NPEERS] = {
     [SPEED_OPENSSL] = {"openssl", {"libcrypto.so.3", "libcrypto.so"}, ossl_syms, NSYMS(ossl_syms), 0, ""},
@@ -183,6 +243,7 @@ static peer_lib libs[SPEED_NPEERS] = {
                          sod_syms, NSYMS(sod_syms), 0, ""},
     [SPEED_ZLIB] = {"zlib", {"libz.so.1", "libz.so"}, zlib_syms, NSYMS(zlib_syms), 0, ""},
     [SPEED_ISAL] = {"isal", {"libisal.so.2", "libisal.so"}, isal_syms, NSYMS(isal_syms), 0, ""},
+    [SPEED_LIBGCRYPT] = {"libgcrypt", {"libgcrypt.so.20", "libgcrypt.so"}, gcry_syms, NSYMS(gcry_syms), 0, ""},
 };
 
 const char *speed_peer_name(int peer)
@@ -212,6 +273,17 @@ int speed_peer_load(int peer, char *why, size_t whylen)
             }
             memcpy(L->syms[i].slot, &f, sizeof f); /* object <- function pointer, POSIX */
         }
+        if (L->loaded == 1 && peer == SPEED_LIBGCRYPT) {
+            /* initialise once: version check (also returns the version),
+             * no secure memory, initialisation finished */
+            gcry.version = gcry.check_version(NULL);
+            gcry.control(GCRYCTL_DISABLE_SECMEM, 0);
+            gcry.control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+            if (!gcry.version) {
+                snprintf(L->why, sizeof L->why, "gcry_check_version() failed");
+                L->loaded = -1;
+            }
+        }
         if (L->loaded == 1 && peer == SPEED_LIBSODIUM && sod.init() < 0) {
             snprintf(L->why, sizeof L->why, "sodium_init() failed");
             L->loaded = -1;
@@ -231,6 +303,7 @@ const char *speed_peer_version(int peer)
     case SPEED_OPENSSL: return ossl.version(0);    /* OPENSSL_VERSION */
     case SPEED_LIBSODIUM: return sod.version();
     case SPEED_ZLIB: return zlib.version();
+    case SPEED_LIBGCRYPT: return gcry.version;
     default: return libs[peer].sonames[0];       /* ISA-L exports no version call */
     }
 }
@@ -264,6 +337,16 @@ const char *speed_peer_call(int peer, const speed_alg *a)
         default: return NULL;
         }
     case SPEED_ZLIB: return k == SK_CRC32 ? "crc32" : NULL;
+    case SPEED_LIBGCRYPT:
+        switch (k) {
+        case SK_C20P1305: case SK_GCM_SEAL: case SK_GCM_OPEN: return "gcry_cipher (AEAD)";
+        case SK_XC20P1305: return NULL;     /* libgcrypt has no XChaCha20 */
+        case SK_POLY1305: return "gcry_mac";
+        case SK_HMAC: return a->param == IC_HASH_SHA256 ? "gcry_mac" : NULL;
+        case SK_HASH: case SK_CRC32: return "gcry_md_hash_buffer";
+        case SK_CRC32C: return NULL;
+        default: return "gcry_cipher";      /* AES modes, ChaCha20 */
+        }
     case SPEED_ISAL:
         return k == SK_CRC32 ? "crc32_gzip_refl" : k == SK_CRC32C ? "crc32_iscsi" : NULL;
     default: return NULL;
@@ -425,6 +508,125 @@ static void put_le32(uint8_t *p, uint32_t v)
         p[i] = (uint8_t)(v >> 8 * i);
 }
 
+/* libgcrypt handles of one job: a cipher handle keyed at setup, or a MAC
+ * handle; hashes need neither. */
+typedef struct {
+    gcry_opaque *cipher, *mac;
+    int md;
+} gcry_state;
+
+static int gcry_md_of(unsigned param)
+{
+    switch (param) {
+    case IC_HASH_SHA1: return GCRY_MD_SHA1;
+    case IC_HASH_SHA224: return GCRY_MD_SHA224;
+    case IC_HASH_SHA256: return GCRY_MD_SHA256;
+    case IC_HASH_SHA384: return GCRY_MD_SHA384;
+    case IC_HASH_SHA512: return GCRY_MD_SHA512;
+    case IC_HASH_SHA512_256: return GCRY_MD_SHA512_256;
+    default: return 0;
+    }
+}
+
+static int gcry_setup(speed_job *j, char *why, size_t whylen)
+{
+    const speed_alg *a = j->alg;
+    gcry_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    j->state = s;
+    int k = a->kind, algo = 0, mode = 0;
+    unsigned keylen = 32;
+    switch (k) {
+    case SK_HASH:
+        s->md = gcry_md_of(a->param);
+        if (!s->md)
+            goto fail;
+        return 0;
+    case SK_CRC32: s->md = GCRY_MD_CRC32; return 0;
+    case SK_HMAC:
+    case SK_POLY1305:
+        if (gcry.mac_open(&s->mac, k == SK_HMAC ? GCRY_MAC_HMAC_SHA256 : GCRY_MAC_POLY1305, 0, NULL) != 0)
+            goto fail;
+        return 0;
+    case SK_CHACHA20: algo = GCRY_CIPHER_CHACHA20; mode = GCRY_MODE_STREAM; break;
+    case SK_C20P1305: algo = GCRY_CIPHER_CHACHA20; mode = GCRY_MODE_POLY1305; break;
+    default:
+        keylen = a->param;
+        algo = keylen == 16 ? GCRY_CIPHER_AES128 : keylen == 24 ? GCRY_CIPHER_AES192 : GCRY_CIPHER_AES256;
+        mode = k == SK_ECB ? GCRY_MODE_ECB : k == SK_CBC_ENC || k == SK_CBC_DEC ? GCRY_MODE_CBC
+             : k == SK_CFB_ENC || k == SK_CFB_DEC ? GCRY_MODE_CFB : k == SK_OFB ? GCRY_MODE_OFB
+             : k == SK_CTR ? GCRY_MODE_CTR : GCRY_MODE_GCM;
+    }
+    if (gcry.cipher_open(&s->cipher, algo, mode, 0) != 0 || gcry.cipher_setkey(s->cipher, j->key, keylen) != 0)
+        goto fail;
+    return 0;
+fail:
+    snprintf(why, whylen, "libgcrypt has no %s here", a->name);
+    return -1;
+}
+
+static void gcry_run(speed_job *j, size_t len)
+{
+    gcry_state *s = j->state;
+    int k = j->alg->kind;
+    size_t n = sizeof j->aux;
+    uint8_t iv16[16];
+    switch (k) {
+    case SK_HASH: gcry.md_hash_buffer(s->md, j->aux, j->buf, len); return;
+    case SK_CRC32: {
+        uint8_t be[4];
+        gcry.md_hash_buffer(s->md, be, j->buf, len);
+        put_le32(j->aux, (uint32_t)be[0] << 24 | (uint32_t)be[1] << 16 | (uint32_t)be[2] << 8 | be[3]);
+        return;
+    }
+    case SK_HMAC:
+    case SK_POLY1305:
+        gcry.mac_setkey(s->mac, j->key, 32);
+        gcry.mac_write(s->mac, j->buf, len);
+        gcry.mac_read(s->mac, j->aux, &n);
+        return;
+    case SK_CHACHA20:   /* 16-byte IV: counter 1 (little-endian) || nonce, as OpenSSL */
+        ossl_chacha_iv(iv16, j->iv);
+        gcry.cipher_setiv(s->cipher, iv16, 16);
+        gcry.cipher_encrypt(s->cipher, j->buf, len, NULL, 0);
+        return;
+    case SK_C20P1305:
+    case SK_GCM_SEAL:
+        gcry.cipher_setiv(s->cipher, j->iv, 12);
+        gcry.cipher_encrypt(s->cipher, j->buf, len, NULL, 0);
+        gcry.cipher_gettag(s->cipher, j->aux, 16);
+        return;
+    case SK_GCM_OPEN:
+        gcry.cipher_setiv(s->cipher, j->iv, 12);
+        gcry.cipher_decrypt(s->cipher, j->out, len, j->ct, len);
+        if (gcry.cipher_checktag(s->cipher, j->ct + len, 16) != 0)
+            j->failed = 1;
+        return;
+    case SK_ECB: gcry.cipher_encrypt(s->cipher, j->buf, len, NULL, 0); return;
+    case SK_CTR: gcry.cipher_setctr(s->cipher, j->iv, 16); gcry.cipher_encrypt(s->cipher, j->buf, len, NULL, 0); return;
+    case SK_CBC_DEC:
+    case SK_CFB_DEC:
+        gcry.cipher_setiv(s->cipher, j->iv, 16);
+        gcry.cipher_decrypt(s->cipher, j->buf, len, NULL, 0);
+        return;
+    default:   /* CBC / CFB encryption, OFB */
+        gcry.cipher_setiv(s->cipher, j->iv, 16);
+        gcry.cipher_encrypt(s->cipher, j->buf, len, NULL, 0);
+        return;
+    }
+}
+
+static void gcry_free(speed_job *j)
+{
+    gcry_state *s = j->state;
+    if (!s)
+        return;
+    if (s->cipher) gcry.cipher_close(s->cipher);
+    if (s->mac) gcry.mac_close(s->mac);
+    free(s);
+}
+
 int speed_peer_setup(int peer, speed_job *j, char *why, size_t whylen)
 {
     j->state = NULL;
@@ -436,6 +638,8 @@ int speed_peer_setup(int peer, speed_job *j, char *why, size_t whylen)
     }
     if (peer == SPEED_OPENSSL)
         return ossl_setup(j, why, whylen);
+    if (peer == SPEED_LIBGCRYPT)
+        return gcry_setup(j, why, whylen);
     if (peer == SPEED_LIBSODIUM && (j->alg->kind == SK_GCM_SEAL || j->alg->kind == SK_GCM_OPEN) &&
         !sod.aesgcm_available()) {
         snprintf(why, whylen, "libsodium's AES-256-GCM needs AES-NI and PCLMUL");
@@ -449,6 +653,7 @@ void speed_peer_run(int peer, speed_job *j, size_t len)
     switch (peer) {
     case SPEED_OPENSSL: ossl_run(j, len); return;
     case SPEED_LIBSODIUM: sodium_run(j, len); return;
+    case SPEED_LIBGCRYPT: gcry_run(j, len); return;
     case SPEED_ZLIB: put_le32(j->aux, (uint32_t)zlib.crc32(0, j->buf, (unsigned)len)); return;
     case SPEED_ISAL:
         if (j->alg->kind == SK_CRC32)
@@ -464,5 +669,7 @@ void speed_peer_free(int peer, speed_job *j)
 {
     if (peer == SPEED_OPENSSL)
         ossl_free(j);
+    if (peer == SPEED_LIBGCRYPT)
+        gcry_free(j);
     j->state = NULL;
 }

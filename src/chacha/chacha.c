@@ -15,6 +15,10 @@
 
 /* ---- implementation table (best first, portable last with needs 0) ---- */
 const ic_impl ic_impls_chacha20[] = {
+#if defined(__x86_64__)
+    { "avx512", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX2), &ic_chacha20_avx512_ops },
+    { "avx2", IC_F(IC_CPU_AVX2), &ic_chacha20_avx2_ops },
+#endif
     { "c", 0, &ic_chacha20_c_ops },
 };
 const size_t ic_nimpls_chacha20 = sizeof ic_impls_chacha20 / sizeof ic_impls_chacha20[0];
@@ -73,7 +77,7 @@ int ic_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16]
 {
     if (subkey == NULL || key == NULL || in == NULL)
         return IC_ERR_NULL;
-    ic_chacha20_c_hchacha20(subkey, key, in);
+    ic_chacha20_hchacha((const ic_chacha20_ops *)ic_ops(IC_PRIM_CHACHA20), subkey, key, in);
     return IC_OK;
 }
 
@@ -92,7 +96,7 @@ int ic_xchacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t 
     const ic_chacha20_ops *ops = (const ic_chacha20_ops *)ic_ops(IC_PRIM_CHACHA20);
     uint8_t subkey[32], n12[12];
     uint32_t st[16];
-    ic_chacha20_c_hchacha20(subkey, key, nonce);
+    ic_chacha20_hchacha(ops, subkey, key, nonce);
     ic_store32_le(n12, (uint32_t)(counter >> 32));
     memcpy(n12 + 4, nonce + 16, 8);
     ic_chacha20_setup(st, subkey, n12, (uint32_t)counter);

@@ -21,7 +21,10 @@
  * decrypting (out may be in).  The one-shot open uses the same two halves
  * separately, MAC over the whole ciphertext, compare, and only then the
  * keystream, so a forgery releases no plaintext, not even into the
- * caller's buffer.
+ * caller's buffer.  The one-shot seal interleaves the two halves chunk by
+ * chunk (CP_CHUNK: 64 KiB, see there why not L1-sized), and for a short
+ * message takes the one-time key and the keystream from one backend call
+ * (cp_begin_seal_short).
  */
 #include "chacha/chacha_impl.h"
 #include "poly1305/poly1305_impl.h"
@@ -81,7 +84,7 @@ static void cp_begin(ic_chacha20_poly1305_ctx *c, const uint8_t key[32], const u
     ic_chacha20_setup(c->st, key, nonce, 0);
     cp_ops(c)->xor_blocks(c->st, block0, block0, 1);
     c->st[12] = 1;
-    ic_poly1305_setkey(&c->mac, block0);
+    ic_poly1305_setkey_clean(&c->mac, block0);   /* finished or wiped before: nothing to erase */
     ic_wipe(block0, sizeof block0);
     c->aadlen = c->datalen = 0;
     c->kslen = 0;
@@ -186,7 +189,7 @@ int ic_xchacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce
         return IC_ERR_STATE;
     if (nonce == NULL)
         return IC_ERR_NULL;
-    ic_chacha20_c_hchacha20(subkey, c->key, nonce);
+    ic_chacha20_hchacha(cp_ops(c), subkey, c->key, nonce);
     memset(n12, 0, 4);
     memcpy(n12 + 4, nonce + 16, 8);
     cp_begin(c, subkey, n12);
@@ -323,6 +326,44 @@ static int aead_check(const uint8_t *key, const uint8_t *nonce, const uint8_t *a
     return IC_OK;
 }
 
+/* One-shot seal of a short message (CP_SHORT bytes or less): the one-time
+ * key block 0 and the payload blocks 1..nb-1 come from ONE keystream call,
+ * which the SIMD backends run as a single short pass (two blocks cost what
+ * one costs there: the rounds are a latency chain), instead of a call for
+ * block 0 and another for the data.  Section 2.8 steps 1-3 as cp_begin
+ * and cp_xor do them, for a context cp_setkey just set up. */
+#define CP_SHORT (7 * 64)
+static void cp_begin_seal_short(ic_chacha20_poly1305_ctx *c, const uint8_t key[32], const uint8_t nonce[12],
+                                uint8_t *out, const uint8_t *in, size_t len)
+{
+    uint8_t ks[64 + CP_SHORT];
+    size_t nb = 1 + (len + 63) / 64;
+    memset(ks, 0, 64 * nb);
+    ic_chacha20_setup(c->st, key, nonce, 0);
+    cp_ops(c)->xor_blocks(c->st, ks, ks, nb);
+    c->st[12] = (uint32_t)nb;
+    ic_poly1305_setkey_clean(&c->mac, ks);
+    ic_xor_bytes(out, in, ks + 64, len);
+    ic_wipe(ks, 64 * nb);
+    c->aadlen = c->datalen = 0;
+    c->kslen = 0;
+    c->state = CP_AAD;
+}
+
+/* Long one-shot seals run keystream and MAC chunk by chunk, so the MAC
+ * reads back ciphertext the keystream pass wrote moments ago, from cache,
+ * however long the message.  Measured on Zen 4 (docs/benchmarks.md,
+ * issue 9): chunks of 2-16 KiB, the L1-sized choice, were 1-6 % SLOWER
+ * than two whole passes for 16 KiB-1 MiB messages (every chunk restarts
+ * the vector Poly1305: a horizontal sum and a partial first group, and the
+ * 1 MiB L2 holds the whole message anyway), and no chunk size measured
+ * faster beyond L2 (8 MiB) outside the noise.  64 KiB keeps the working
+ * set of a huge message inside L2 at no measurable cost.  A multiple of
+ * 64 and of 16, so no chunk leaves a partial block on either side. */
+#ifndef CP_CHUNK
+#define CP_CHUNK 65536
+#endif
+
 /* The four entry points: check, start a context (XChaCha when x), then
  * seal (seal_tag set) or open (open_tag set).  open is two-pass on
  * purpose: the MAC over all of the ciphertext and the tag comparison come
@@ -334,15 +375,35 @@ static int aead(int x, const uint8_t *key, const uint8_t *nonce, const uint8_t *
     if (rc != IC_OK)
         return rc;
     ic_chacha20_poly1305_ctx c;
+    uint8_t subkey[32], n12[12];
+    const uint8_t *k = key, *nn = nonce;
     cp_setkey(&c, key);
-    if (x)
-        ic_xchacha20_poly1305_start(&c, nonce);
+    if (x) {
+        /* draft-irtf-cfrg-xchacha-03 section 2.3, as ic_xchacha20_poly1305_start */
+        ic_chacha20_hchacha(cp_ops(&c), subkey, key, nonce);
+        memset(n12, 0, 4);
+        memcpy(n12 + 4, nonce + 16, 8);
+        k = subkey;
+        nn = n12;
+    }
+    if (seal_tag != NULL && len <= CP_SHORT)
+        cp_begin_seal_short(&c, k, nn, out, in, len);
     else
-        ic_chacha20_poly1305_start(&c, nonce);
+        cp_begin(&c, k, nn);
+    if (x)
+        ic_wipe(subkey, sizeof subkey);
     ic_chacha20_poly1305_aad(&c, aad, aadlen);
     if (seal_tag != NULL) {
-        cp_xor(&c, out, in, len);
-        cp_mac(&c, out, len, CP_ENC);
+        if (len <= CP_SHORT) {
+            cp_mac(&c, out, len, CP_ENC);
+        } else {
+            for (size_t done = 0; done < len;) {
+                size_t n = len - done < CP_CHUNK ? len - done : CP_CHUNK;
+                cp_xor(&c, out + done, in + done, n);
+                cp_mac(&c, out + done, n, CP_ENC);
+                done += n;
+            }
+        }
         cp_tag(&c, seal_tag);
     } else {
         uint8_t want[16];

@@ -22,6 +22,9 @@ typedef struct ic_chacha20_ops {
      * a backend may add lane offsets with plain 32-bit adds.  out may
      * equal in; neither has any alignment.  nblocks may be 0. */
     void (*xor_blocks)(const uint32_t input[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    /* HChaCha20 (draft-irtf-cfrg-xchacha-03 section 2.2) on the backend's
+     * own round code, or NULL for the portable one (ic_chacha20_hchacha). */
+    void (*hchacha20)(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16]);
 } ic_chacha20_ops;
 
 /* The portable implementation (chacha_c.c), last entry of the table. */
@@ -30,6 +33,21 @@ extern const ic_chacha20_ops ic_chacha20_c_ops;
 /* HChaCha20 core on the portable code: no dispatch, it runs once per
  * message (draft-irtf-cfrg-xchacha-03 section 2.2). */
 void ic_chacha20_c_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16]);
+
+/* HChaCha20 with the backend's code where it has some. */
+static inline void ic_chacha20_hchacha(const ic_chacha20_ops *ops, uint8_t subkey[32], const uint8_t key[32],
+                                       const uint8_t in[16])
+{
+    if (ops->hchacha20 != NULL)
+        ops->hchacha20(subkey, key, in);
+    else
+        ic_chacha20_c_hchacha20(subkey, key, in);
+}
+
+/* x86-64 SIMD backends (chacha_x86_avx2.c, chacha_x86_avx512.c). */
+#if defined(__x86_64__)
+extern const ic_chacha20_ops ic_chacha20_avx2_ops, ic_chacha20_avx512_ops;
+#endif
 
 /* Driver helpers (chacha.c), also used by the AEADs. */
 

@@ -48,9 +48,23 @@ extern const ic_poly1305_ops ic_poly1305_c64_ops;
 #endif
 extern const ic_poly1305_ops ic_poly1305_c32_ops;
 
+/* x86-64 vector backends (poly1305_x86_avx2.c, poly1305_x86_avx512.c,
+ * poly1305_x86_ifma.c). */
+#if defined(__x86_64__) && defined(IC_POLY1305_HAVE_C64)
+extern const ic_poly1305_ops ic_poly1305_avx2_ops, ic_poly1305_avx512_ops, ic_poly1305_ifma_ops;
+extern const ic_poly1305_ops ic_poly1305_avx2gg_ops;   /* Goll-Gueron, for comparison */
+#endif
+
 /* ic_poly1305_init for arguments already checked (the AEAD's one-time key
  * from its block 0): cannot fail. */
 void ic_poly1305_setkey(ic_poly1305_ctx *ctx, const uint8_t key[32]);
+
+/* The same without first wiping the whole context (about 600 bytes): for
+ * a context that holds no key material of an earlier key, i.e. one that
+ * was just wiped, finished (finish erases every word the backend wrote) or
+ * is fresh on the stack of a one-shot.  The backend's init writes every
+ * state word it reads before reading it. */
+void ic_poly1305_setkey_clean(ic_poly1305_ctx *ctx, const uint8_t key[32]);
 
 /* For the AEAD (RFC 8439 section 2.8): zero-pad the buffered partial block
  * to 16 bytes and absorb it as a whole block (hibit 1), as the pad16()

@@ -1,0 +1,326 @@
+/*
+ * poly1305_x86_ifma.c - Poly1305 with AVX-512 IFMA, 8 lanes of three
+ * radix-2^44 limbs: the "avx512ifma" entry of ic_impls_poly1305.
+ *
+ * Same evaluation as poly1305_x86_vec.h (complete 8-decimation Horner on a
+ * run logically prefixed with zero blocks, seed 003 section 4; powers r^1..
+ * r^8 once per key, with the vector multiply; lanes in VPUNPCK order;
+ * scalar radix 2^64 below IFMA_MIN_BLOCKS), with the multiplication of OpenSSL's poly1305-x86_64
+ * IFMA path in idea (radix 2^44, VPMADD52LUQ / VPMADD52HUQ; our code):
+ *
+ *   h = h0 + h1 2^44 + h2 2^88 (h0, h1 44 bits, h2 42 bits), r likewise;
+ *   h r = h0r0 + (h0r1 + h1r0) 2^44 + (h0r2 + h1r1 + h2r0) 2^88
+ *         + (h1r2 + h2r1) 2^132 + h2r2 2^176,
+ *   and 2^132 = 4 2^130 = 20 (mod p), so with s_j = 20 r_j
+ *   d0 = h0r0 + h1s2 + h2s1,  d1 = h0r1 + h1r0 + h2s2,  d2 = h0r2 + h1r1 + h2r0.
+ *
+ * VPMADD52LUQ adds bits 0..51 of a 52x52-bit product, VPMADD52HUQ bits
+ * 52..103; the high half of a term of d_k sits at 2^(44k + 52) = 2^(44(k+1))
+ * 2^8, so it goes into d_(k+1) shifted left by 8, and for d2 at 2^140 =
+ * 2^130 2^10 = 5 2^10 (mod p) into d0 times 5120.  Nine products, 18
+ * IFMA instructions per 8 blocks, against 25 VPMULUDQ and their adds in
+ * radix 2^26.  Long runs take two groups per step, h r^16 + m r^8, with
+ * one carry for both (mul2).
+ *
+ * Bounds: limbs of h < 2^44 + 2^15 after the carry step (h2 < 2^42 +
+ * 2^10), plus a block limb (< 2^44, h2's < 2^41) stay < 2^45; r_j < 2^44
+ * + 2^15 (powers partially reduced, computed with this multiply), s_j =
+ * 20 r_j < 2^48.4: both inputs below 2^52 as IFMA needs.  Low sums < 3 2^52,
+ * high halves < 2^41.4 each; d0 < 2^53.6 + 2^53.7, inside 64 bits.
+ *
+ * Constant time as the radix-2^26 code: the same instructions for every
+ * key and message of a given length.
+ */
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+#include "poly1305/poly1305_impl.h"
+#include "poly1305/poly1305_x86_first8.h"
+#include "poly1305/poly1305_x86_pow.h"
+
+#if defined(IC_POLY1305_HAVE_C64)
+
+#define IFMA_INLINE static inline __attribute__((always_inline))
+#define IFMA_MIN_BLOCKS 8
+_Static_assert(IFMA_MIN_BLOCKS >= 8, "the first-group permutation reads 8 blocks");
+#define M44 ((UINT64_C(1) << 44) - 1)
+#define M42 ((UINT64_C(1) << 42) - 1)
+
+/* words 0..7: poly1305_c.c's radix 2^64 state; word 8: powers ready;
+ * from byte 128: r^8 limbs (4 x 64 bits), r^16 limbs (4 x 64 bits), then
+ * 3 x 8 per-lane powers */
+enum { W_READY = 8, B_R8 = 128, B_R16 = 160, B_FIN = 192, B_END = B_FIN + 3 * 8 * 8 };
+_Static_assert(B_END <= IC_POLY1305_STATE_SIZE, "state area too small");
+
+typedef unsigned __int128 u128;
+
+static void split44(uint64_t l[3], uint64_t h0, uint64_t h1, uint64_t h2)
+{
+    l[0] = h0 & M44;
+    l[1] = (h0 >> 44 | h1 << 20) & M44;
+    l[2] = h1 >> 24 | h2 << 40;
+}
+
+static unsigned pos8(unsigned q) { return (q & 1) * 4 + q / 2; }
+
+/* one group at p split into 64-bit halves, lane q = block pos(q) */
+#define MSG(p, lo, hi) do {                                                        \
+        __m512i x_ = _mm512_loadu_si512((const void *)(p));                        \
+        __m512i y_ = _mm512_loadu_si512((const void *)((p) + 64));                 \
+        lo = _mm512_unpacklo_epi64(x_, y_);                                        \
+        hi = _mm512_unpackhi_epi64(x_, y_);                                        \
+    } while (0)
+
+IFMA_INLINE void absorb(__m512i h[3], __m512i lo, __m512i hi, __m512i hib)
+{
+    const __m512i m44 = _mm512_set1_epi64((long long)M44);
+    h[0] = _mm512_add_epi64(h[0], _mm512_and_si512(lo, m44));
+    h[1] = _mm512_add_epi64(h[1], _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(lo, 44),
+                                                                   _mm512_slli_epi64(hi, 20)), m44));
+    h[2] = _mm512_add_epi64(h[2], _mm512_or_si512(_mm512_srli_epi64(hi, 24), hib));
+}
+
+#define LO(a, b, c) _mm512_madd52lo_epu64((a), (b), (c))
+#define HI(a, b, c) _mm512_madd52hi_epu64((a), (b), (c))
+
+/* h = h r lane by lane (s = 20 r in s[1], s[2]), then one parallel carry
+ * step: every limb gives its carry to the next at once (the top one x5 to
+ * h0), which leaves limbs a few bits over 44 (42) but well inside the 52
+ * bits IFMA reads, and costs a latency of two instructions instead of a
+ * serial chain.  The loop is bound by instruction throughput, not latency
+ * (three-deep IFMA chains per sum, about 18 cycles), so each sum is one
+ * chain and the high halves join the low ones with a shift and an add. */
+IFMA_INLINE void mul(__m512i h[3], const __m512i r[3], const __m512i s[3])
+{
+    const __m512i z = _mm512_setzero_si512();
+    __m512i d0 = LO(LO(LO(z, h[0], r[0]), h[1], s[2]), h[2], s[1]);
+    __m512i d1 = LO(LO(LO(z, h[0], r[1]), h[1], r[0]), h[2], s[2]);
+    __m512i d2 = LO(LO(LO(z, h[0], r[2]), h[1], r[1]), h[2], r[0]);
+    __m512i u0 = HI(HI(HI(z, h[0], r[0]), h[1], s[2]), h[2], s[1]);
+    __m512i u1 = HI(HI(HI(z, h[0], r[1]), h[1], r[0]), h[2], s[2]);
+    __m512i u2 = HI(HI(HI(z, h[0], r[2]), h[1], r[1]), h[2], r[0]);
+    d0 = _mm512_add_epi64(d0, _mm512_add_epi64(_mm512_slli_epi64(u2, 12), _mm512_slli_epi64(u2, 10)));
+    d1 = _mm512_add_epi64(d1, _mm512_slli_epi64(u0, 8));
+    d2 = _mm512_add_epi64(d2, _mm512_slli_epi64(u1, 8));
+    const __m512i m44 = _mm512_set1_epi64((long long)M44), m42 = _mm512_set1_epi64((long long)M42);
+    /* d0 < 3 2^52 + 5 2^52.4, d1, d2 < 3 2^52 + 2^49.4: carries c0 < 2^12.6,
+     * c1 < 2^9.7, c2 < 2^11.7 */
+    __m512i c0 = _mm512_srli_epi64(d0, 44), c1 = _mm512_srli_epi64(d1, 44), c2 = _mm512_srli_epi64(d2, 42);
+    h[0] = _mm512_add_epi64(_mm512_and_si512(d0, m44), _mm512_add_epi64(c2, _mm512_slli_epi64(c2, 2)));
+    h[1] = _mm512_add_epi64(_mm512_and_si512(d1, m44), c0);
+    h[2] = _mm512_add_epi64(_mm512_and_si512(d2, m42), c1);
+}
+
+/* h = h r^16 + b r^8, two Horner steps with ONE carry: the eighteen
+ * products of each half accumulate in the same six sums (low sums < 6
+ * 2^52, high halves < 6 2^41.4, d0 < 2^57 with the x5120 fold), and the
+ * carry step leaves limbs < 2^44 + 2^15.4 as before.  b (the limbs of a
+ * group, not yet added to anything) does not depend on h, so its
+ * products run ahead of the chain. */
+IFMA_INLINE void mul2(__m512i h[3], const __m512i b[3], const __m512i r16[3], const __m512i s16[3],
+                      const __m512i r8[3], const __m512i s8[3])
+{
+    const __m512i z = _mm512_setzero_si512();
+    __m512i d0 = LO(LO(LO(z, b[0], r8[0]), b[1], s8[2]), b[2], s8[1]);
+    __m512i d1 = LO(LO(LO(z, b[0], r8[1]), b[1], r8[0]), b[2], s8[2]);
+    __m512i d2 = LO(LO(LO(z, b[0], r8[2]), b[1], r8[1]), b[2], r8[0]);
+    __m512i u0 = HI(HI(HI(z, b[0], r8[0]), b[1], s8[2]), b[2], s8[1]);
+    __m512i u1 = HI(HI(HI(z, b[0], r8[1]), b[1], r8[0]), b[2], s8[2]);
+    __m512i u2 = HI(HI(HI(z, b[0], r8[2]), b[1], r8[1]), b[2], r8[0]);
+    d0 = LO(LO(LO(d0, h[0], r16[0]), h[1], s16[2]), h[2], s16[1]);
+    d1 = LO(LO(LO(d1, h[0], r16[1]), h[1], r16[0]), h[2], s16[2]);
+    d2 = LO(LO(LO(d2, h[0], r16[2]), h[1], r16[1]), h[2], r16[0]);
+    u0 = HI(HI(HI(u0, h[0], r16[0]), h[1], s16[2]), h[2], s16[1]);
+    u1 = HI(HI(HI(u1, h[0], r16[1]), h[1], r16[0]), h[2], s16[2]);
+    u2 = HI(HI(HI(u2, h[0], r16[2]), h[1], r16[1]), h[2], r16[0]);
+    d0 = _mm512_add_epi64(d0, _mm512_add_epi64(_mm512_slli_epi64(u2, 12), _mm512_slli_epi64(u2, 10)));
+    d1 = _mm512_add_epi64(d1, _mm512_slli_epi64(u0, 8));
+    d2 = _mm512_add_epi64(d2, _mm512_slli_epi64(u1, 8));
+    const __m512i m44 = _mm512_set1_epi64((long long)M44), m42 = _mm512_set1_epi64((long long)M42);
+    __m512i c0 = _mm512_srli_epi64(d0, 44), c1 = _mm512_srli_epi64(d1, 44), c2 = _mm512_srli_epi64(d2, 42);
+    h[0] = _mm512_add_epi64(_mm512_and_si512(d0, m44), _mm512_add_epi64(c2, _mm512_slli_epi64(c2, 2)));
+    h[1] = _mm512_add_epi64(_mm512_and_si512(d1, m44), c0);
+    h[2] = _mm512_add_epi64(_mm512_and_si512(d2, m42), c1);
+}
+
+/* r^1..r^8: r^2, r^3, r^4 in scalar radix 2^44 (poly1305_x86_pow.h,
+ * the same radix as here, so no conversion), then one lane-wise product
+ * [4 1 4 1 4 1 4 1] x [4 4 3 3 2 2 1 1] = [8 4 7 3 6 2 5 1] (exponents;
+ * lane q gets r^(8 - pos(q))); r^8 is lane 0.  Partially reduced like h
+ * (limbs < 2^44 + 2^15): the bounds above allow it. */
+static void vmul(__m512i a[3], const __m512i b[3])
+{
+    __m512i s[3];
+    for (int i = 0; i < 3; i++)
+        s[i] = _mm512_add_epi64(_mm512_slli_epi64(b[i], 4), _mm512_slli_epi64(b[i], 2));
+    mul(a, b, s);
+}
+
+static void powers(uint64_t *st)
+{
+    uint64_t p[4][3], r8[4] = { 0 };
+    __m512i a[3], b[3];
+    pow_r1234(p, 4, st[3], st[4]);
+    for (int i = 0; i < 3; i++) {
+        const long long one = i == 0;
+        a[i] = _mm512_setr_epi64((long long)p[3][i], one, (long long)p[3][i], one, (long long)p[3][i], one,
+                                 (long long)p[3][i], one);
+        b[i] = _mm512_setr_epi64((long long)p[3][i], (long long)p[3][i], (long long)p[2][i], (long long)p[2][i],
+                                 (long long)p[1][i], (long long)p[1][i], (long long)p[0][i], (long long)p[0][i]);
+    }
+    vmul(a, b);
+    for (int i = 0; i < 3; i++) {
+        r8[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(a[i]));
+        _mm512_storeu_si512((void *)((uint8_t *)st + B_FIN + 64 * i), a[i]);
+    }
+    memcpy((uint8_t *)st + B_R8, r8, sizeof r8);
+    st[W_READY] = 1;
+    ic_wipe(p, sizeof p);
+    ic_wipe(r8, sizeof r8);
+}
+
+static void load_r(__m512i r[3], __m512i s[3], const uint8_t *p, int per_lane)
+{
+    for (int i = 0; i < 3; i++) {
+        if (per_lane)
+            r[i] = _mm512_loadu_si512((const void *)(p + 64 * i));
+        else {
+            uint64_t v;
+            memcpy(&v, p + 8 * i, 8);
+            r[i] = _mm512_set1_epi64((long long)v);
+        }
+        /* 20 r = 16 r + 4 r */
+        s[i] = _mm512_add_epi64(_mm512_slli_epi64(r[i], 4), _mm512_slli_epi64(r[i], 2));
+    }
+}
+
+/* r^16 = (r^8)^2 for the two-group steps, at the first run with two
+ * steps to pair (READY bit 1), so medium runs never pay for it. */
+static void power16(uint64_t *st)
+{
+    __m512i t[3], u[3], s3[3];
+    uint64_t r16[4] = { 0 };
+    load_r(t, s3, (const uint8_t *)st + B_R8, 0);
+    for (int i = 0; i < 3; i++)
+        u[i] = t[i];
+    vmul(t, u);
+    for (int i = 0; i < 3; i++)
+        r16[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(t[i]));
+    memcpy((uint8_t *)st + B_R16, r16, sizeof r16);
+    ic_wipe(r16, sizeof r16);
+    st[W_READY] |= 2;
+}
+
+static void poly1305_ifma_init(uint64_t *st, const uint8_t key[32])
+{
+    ic_poly1305_c64_ops.init(st, key);
+    st[W_READY] = 0;
+}
+
+static void poly1305_ifma_blocks(uint64_t *st, const uint8_t *in, size_t n, unsigned hibit)
+{
+    if (n < IFMA_MIN_BLOCKS) {
+        ic_poly1305_c64_ops.blocks(st, in, n, hibit);
+        return;
+    }
+    if (!(st[W_READY] & 1))
+        powers(st);
+
+    size_t groups = (n + 7) / 8;
+    unsigned k = (unsigned)(groups * 8 - n);
+    uint64_t l[3];
+    __m512i h[3], r8[3], s8[3], rf[3], sf[3], lo, hi;
+
+    load_r(r8, s8, (const uint8_t *)st + B_R8, 0);
+    load_r(rf, sf, (const uint8_t *)st + B_FIN, 1);
+    /* h into the lane of position k; the first group moved k positions up
+     * with zeros below (poly1305_x86_first8.h), nothing copied */
+    unsigned hmask = 0;
+    for (unsigned q = 0; q < 8; q++)
+        hmask |= (unsigned)(pos8(q) == k) << q;
+    split44(l, st[0], st[1], st[2]);
+    for (int i = 0; i < 3; i++)
+        h[i] = _mm512_maskz_set1_epi64((__mmask8)hmask, (long long)l[i]);
+    const __m512i hib = _mm512_set1_epi64((long long)((uint64_t)hibit << 40));
+
+    const __m512i idx = _mm512_loadu_si512((const void *)ic_poly1305_first8_idx[k]);
+    const __mmask8 keep = (__mmask8)ic_poly1305_first8_keep[k];
+    MSG(in, lo, hi);
+    lo = _mm512_maskz_permutexvar_epi64(keep, idx, lo);
+    hi = _mm512_maskz_permutexvar_epi64(keep, idx, hi);
+    absorb(h, lo, hi, _mm512_maskz_mov_epi64(keep, hib));
+    in += 16 * (8 - k);
+    /* groups - 1 Horner steps "h = h r^8 + next group", two at a time
+     * (mul2), then the per-lane final powers */
+    size_t steps = groups - 1;
+    /* pairing needs r^16, one more dependent product per key: worth it
+     * from about six steps (measured), or when a run before computed it */
+    if (steps < 6 && !(st[W_READY] & 2)) {
+        for (; steps != 0; steps--, in += 128) {
+            mul(h, r8, s8);
+            MSG(in, lo, hi);
+            absorb(h, lo, hi, hib);
+        }
+    }
+    if (steps & 1) {
+        mul(h, r8, s8);
+        MSG(in, lo, hi);
+        absorb(h, lo, hi, hib);
+        in += 128;
+        steps--;
+    }
+    if (steps != 0) {
+        __m512i r16[3], s16[3], b[3];
+        if (!(st[W_READY] & 2))
+            power16(st);
+        load_r(r16, s16, (const uint8_t *)st + B_R16, 0);
+        for (; steps != 0; steps -= 2) {
+            const __m512i z = _mm512_setzero_si512();
+            b[0] = b[1] = b[2] = z;
+            MSG(in, lo, hi);
+            absorb(b, lo, hi, hib);
+            mul2(h, b, r16, s16, r8, s8);
+            MSG(in + 128, lo, hi);
+            absorb(h, lo, hi, hib);
+            in += 256;
+        }
+    }
+    mul(h, rf, sf);
+
+    /* lanes summed: limbs < 8 (2^44 + 2^15) < 2^48 */
+    for (int i = 0; i < 3; i++)
+        l[i] = (uint64_t)_mm512_reduce_add_epi64(h[i]);
+    u128 a = (u128)l[0] + ((u128)l[1] << 44);
+    uint64_t h0 = (uint64_t)a;
+    a = (a >> 64) + ((u128)l[2] << 24);
+    uint64_t h1 = (uint64_t)a, h2 = (uint64_t)(a >> 64);
+    uint64_t q5 = (h2 >> 2) * 5;
+    h2 &= 3;
+    a = (u128)h0 + q5;
+    st[0] = (uint64_t)a;
+    a = (u128)h1 + (uint64_t)(a >> 64);
+    st[1] = (uint64_t)a;
+    st[2] = h2 + (uint64_t)(a >> 64);
+    ic_wipe(l, sizeof l);
+}
+
+static void poly1305_ifma_finish(uint64_t *st, uint8_t tag[16])
+{
+    ic_poly1305_c64_ops.finish(st, tag);
+    /* the powers exist only if a vector run computed them (READY is set
+     * by that, from the public length); the ctx-level init wiped the
+     * whole area before this key, so otherwise there is nothing to erase */
+    if (st[W_READY] != 0)
+        ic_wipe(st + 8, B_END - 64);
+    else
+        st[W_READY] = 0;
+}
+
+const ic_poly1305_ops ic_poly1305_ifma_ops = {
+    .init = poly1305_ifma_init,
+    .blocks = poly1305_ifma_blocks,
+    .finish = poly1305_ifma_finish,
+};
+
+#endif /* IC_POLY1305_HAVE_C64 */
+#endif /* __x86_64__ */
