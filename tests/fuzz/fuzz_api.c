@@ -376,47 +376,65 @@ static void op_gcm_aad(void)
     }
 }
 
-static void op_gcm_data(int dec)
+/* One streaming AEAD's data call (GCM or ChaCha20-Poly1305): the faults in
+ * common.h's order, the call, what it may write, and the model's record
+ * of the message.  call runs encrypt or decrypt on ctx (NULL allowed). */
+typedef int (*data_call)(void *ctx, uint8_t *out, const uint8_t *in, size_t len, int dec);
+
+static void op_stream_data(stream_model *m, void *ctx, size_t ctxsize, uint64_t maxlen, data_call call,
+                           const char *name, int dec)
 {
     int on, inn, ctxnull = (fz_u8(cur) & 15) == 0;
     uint8_t k = fz_u8(cur);
     size_t len = pick_len(MAIN_SIZE);
     uint8_t *out = pick_main(len, &on);
     const uint8_t *in = pick_main(len, &inn);
-    int huge = (k & 31) == 0 && SIZE_MAX > IC_GCM_MAX_DATA;
+    int huge = (k & 31) == 0 && SIZE_MAX > maxlen;
     if (huge)
-        len = (size_t)(IC_GCM_MAX_DATA - lib_len(&gm) + 1 + (k >> 5));
+        len = (size_t)(maxlen - lib_len(m) + 1 + (k >> 5));
     int dir = dec ? S_DEC : S_ENC;
-    expect e = { { 0 }, 0, gm.st == S_UNKNOWN };
+    expect e = { { 0 }, 0, m->st == S_UNKNOWN };
     ex_fault(&e, ctxnull, IC_ERR_NULL);
-    ex_fault(&e, !ctxnull && gm.st == S_NONE, IC_ERR_STATE);
+    ex_fault(&e, !ctxnull && m->st == S_NONE, IC_ERR_STATE);
     ex_fault(&e, (on || inn) && len, IC_ERR_NULL);
     ex_fault(&e, huge, IC_ERR_TOOLONG);
     ex_fault(&e, overlap_partial(out, in, len), IC_ERR_OVERLAP);
-    ex_fault(&e, gm.st != S_AAD && gm.st != dir, IC_ERR_STATE);
+    ex_fault(&e, m->st != S_AAD && m->st != dir, IC_ERR_STATE);
     snapshot();
-    ic_gcm_ctx before = gcm_c;
+    static uint8_t before[sizeof(ic_gcm_ctx) > sizeof(ic_chacha20_poly1305_ctx) ? sizeof(ic_gcm_ctx)
+                                                                                : sizeof(ic_chacha20_poly1305_ctx)];
+    memcpy(before, ctx, ctxsize);
     uint8_t tmp[MAIN_SIZE];
     if (!huge && in)
         memcpy(tmp, in, len);
-    int rc = dec ? ic_gcm_decrypt(ctxnull ? NULL : &gcm_c, out, in, len)
-                 : ic_gcm_encrypt(ctxnull ? NULL : &gcm_c, out, in, len);
-    ex_check(&e, rc, dec ? "ic_gcm_decrypt" : "ic_gcm_encrypt");
+    int rc = call(ctxnull ? NULL : ctx, out, in, len, dec);
+    ex_check(&e, rc, name);
     if (rc != IC_OK) {
-        unchanged_but("a refused GCM data call", NONE, NONE);
+        unchanged_but(name, NONE, NONE);
         if (!e.open && !ctxnull)
-            ctx_unchanged(&gcm_c, &before, sizeof before, "a GCM data call");
+            ctx_unchanged(ctx, before, ctxsize, name);
         return;
     }
-    unchanged_but("a GCM data call", R(out, len), NONE);
-    if (gm.st == S_UNKNOWN)
+    unchanged_but(name, R(out, len), NONE);
+    if (m->st == S_UNKNOWN)
         return;
-    gm.st = dir;
+    m->st = dir;
     /* record plaintext and ciphertext */
-    uint64_t p = gm.len;
-    record(&gm, gm.pt, &p, dec ? out : tmp, len);
-    record(&gm, gm.ct, &gm.len, dec ? tmp : out, len);
-    gm.len += len;
+    uint64_t p = m->len;
+    record(m, m->pt, &p, dec ? out : tmp, len);
+    record(m, m->ct, &m->len, dec ? tmp : out, len);
+    m->len += len;
+}
+
+static int gcm_data_call(void *ctx, uint8_t *out, const uint8_t *in, size_t len, int dec)
+{
+    return dec ? ic_gcm_decrypt(ctx, out, in, len) : ic_gcm_encrypt(ctx, out, in, len);
+}
+
+static void op_gcm_data(int dec)
+{
+    op_stream_data(&gm, &gcm_c, sizeof gcm_c, IC_GCM_MAX_DATA, gcm_data_call,
+                   dec ? "ic_gcm_decrypt" : "ic_gcm_encrypt", dec);
 }
 
 /* The tag of the recorded message by the one-shot seal, and a check that
@@ -614,46 +632,15 @@ static void op_cp_aad(void)
     }
 }
 
+static int cp_data_call(void *ctx, uint8_t *out, const uint8_t *in, size_t len, int dec)
+{
+    return dec ? ic_chacha20_poly1305_decrypt(ctx, out, in, len) : ic_chacha20_poly1305_encrypt(ctx, out, in, len);
+}
+
 static void op_cp_data(int dec)
 {
-    int on, inn, ctxnull = (fz_u8(cur) & 15) == 0;
-    uint8_t k = fz_u8(cur);
-    size_t len = pick_len(MAIN_SIZE);
-    uint8_t *out = pick_main(len, &on);
-    const uint8_t *in = pick_main(len, &inn);
-    int huge = (k & 31) == 0 && SIZE_MAX > IC_CHACHA20_POLY1305_MAX_LEN;
-    if (huge)
-        len = (size_t)(IC_CHACHA20_POLY1305_MAX_LEN - lib_len(&cm) + 1 + (k >> 5));
-    int dir = dec ? S_DEC : S_ENC;
-    expect e = { { 0 }, 0, cm.st == S_UNKNOWN };
-    ex_fault(&e, ctxnull, IC_ERR_NULL);
-    ex_fault(&e, !ctxnull && cm.st == S_NONE, IC_ERR_STATE);
-    ex_fault(&e, (on || inn) && len, IC_ERR_NULL);
-    ex_fault(&e, huge, IC_ERR_TOOLONG);
-    ex_fault(&e, overlap_partial(out, in, len), IC_ERR_OVERLAP);
-    ex_fault(&e, cm.st != S_AAD && cm.st != dir, IC_ERR_STATE);
-    snapshot();
-    ic_chacha20_poly1305_ctx before = cp_c;
-    uint8_t tmp[MAIN_SIZE];
-    if (!huge && in)
-        memcpy(tmp, in, len);
-    ic_chacha20_poly1305_ctx *c = ctxnull ? NULL : &cp_c;
-    int rc = dec ? ic_chacha20_poly1305_decrypt(c, out, in, len) : ic_chacha20_poly1305_encrypt(c, out, in, len);
-    ex_check(&e, rc, dec ? "ic_chacha20_poly1305_decrypt" : "ic_chacha20_poly1305_encrypt");
-    if (rc != IC_OK) {
-        unchanged_but("a refused chacha20-poly1305 data call", NONE, NONE);
-        if (!e.open && !ctxnull)
-            ctx_unchanged(&cp_c, &before, sizeof before, "a chacha20-poly1305 data call");
-        return;
-    }
-    unchanged_but("a chacha20-poly1305 data call", R(out, len), NONE);
-    if (cm.st == S_UNKNOWN)
-        return;
-    cm.st = dir;
-    uint64_t p = cm.len;
-    record(&cm, cm.pt, &p, dec ? out : tmp, len);
-    record(&cm, cm.ct, &cm.len, dec ? tmp : out, len);
-    cm.len += len;
+    op_stream_data(&cm, &cp_c, sizeof cp_c, IC_CHACHA20_POLY1305_MAX_LEN, cp_data_call,
+                   dec ? "ic_chacha20_poly1305_decrypt" : "ic_chacha20_poly1305_encrypt", dec);
 }
 
 static void op_cp_tag(int verify)
