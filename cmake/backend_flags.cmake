@@ -52,3 +52,12 @@ ic_backend_flags(${IC_X86} "chacha/chacha_x86_avx512.c" -mavx2 -mavx512f -mavx51
 ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx2.c" -mavx2)
 ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx512.c" -mavx2 -mavx512f -mavx512vl)
 ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_ifma.c" -mavx2 -mavx512f -mavx512vl -mavx512ifma)
+
+# AArch64 SHA, CRC and RNDR (issue 10, branch arm-b): the SHA1/SHA2
+# instructions (+crypto), ARMv8.2 SHA512 (GCC puts it under +sha3), and
+# CRC32 with PMULL for combining streams.  RNDR needs no flag (one asm
+# statement naming the system register).
+ic_backend_flags(${IC_ARM64} "sha/sha1_arm_ce.c" -march=armv8-a+crypto)
+ic_backend_flags(${IC_ARM64} "sha/sha256_arm_ce.c" -march=armv8-a+crypto)
+ic_backend_flags(${IC_ARM64} "sha/sha512_arm_ce.c" -march=armv8.2-a+sha3)
+ic_backend_flags(${IC_ARM64} "crc/crc_arm_v8.c" -march=armv8-a+crc+crypto)

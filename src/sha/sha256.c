@@ -15,7 +15,13 @@
 #if defined(__powerpc64__)
 extern const ic_sha256_ops ic_sha256_p8_ops;     /* sha256_ppc_p8.c */
 #endif
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+extern const ic_sha256_ops ic_sha256_ce_ops;     /* sha256_arm_ce.c */
+#endif
 const ic_impl ic_impls_sha256[] = {
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+    { "ce", IC_F(IC_CPU_ARM_SHA2), &ic_sha256_ce_ops },
+#endif
 #if defined(__powerpc64__)
     { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX),
       &ic_sha256_p8_ops },

@@ -15,7 +15,13 @@
 #if defined(__powerpc64__)
 extern const ic_sha512_ops ic_sha512_p8_ops;     /* sha512_ppc_p8.c */
 #endif
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+extern const ic_sha512_ops ic_sha512_ce_ops;     /* sha512_arm_ce.c */
+#endif
 const ic_impl ic_impls_sha512[] = {
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+    { "ce", IC_F(IC_CPU_ARM_SHA512), &ic_sha512_ce_ops },
+#endif
 #if defined(__powerpc64__)
     { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX),
       &ic_sha512_p8_ops },

@@ -1,0 +1,83 @@
+/*
+ * sha256_arm_ce.c - SHA-224/256 compression (FIPS 180-4, 6.2.2) with the
+ * ARMv8 SHA2 instructions, the "ce" entry of the sha256 registry.
+ *
+ * The chaining value lives in two registers for the whole call, as the
+ * instructions want it: abcd = (a, b, c, d) and efgh = (e, f, g, h), lane 0
+ * first, which is exactly h[0..3] and h[4..7] loaded with vld1q_u32.  Four
+ * rounds are one SHA256H (new abcd) and one SHA256H2 (new efgh), both fed
+ * the same four words W[t..t+3] + K[t..t+3] and the *old* abcd, so the old
+ * value is kept for H2.  The message schedule is four registers of four
+ * words, W[t..t+3] computed from W[t-16..t-1] by SHA256SU0 (the sigma0
+ * part, 6.2.2 step 1) and SHA256SU1 (sigma1 and the W[t-7] term, the
+ * dependency on W[t+0..1] inside the four words handled by the
+ * instruction).  Byte order: words are big-endian (5.2.1); each 16-byte
+ * load is byte-reversed within 32-bit lanes (REV32), so this file assumes
+ * a little-endian AArch64 (aarch64-linux-gnu), the only one built.
+ *
+ * Constant time: the instructions take the same time for any data, and no
+ * branch or address depends on the message or the state.
+ *
+ * Built with -march=armv8-a+crypto for this file only
+ * (cmake/backend_flags.cmake); the registry runs it only when AT_HWCAP
+ * reports SHA2 (IC_CPU_ARM_SHA2, core/cpu_arm.c).
+ */
+#include "sha/sha_impl.h"
+
+#if defined(__aarch64__) && defined(__ARM_FEATURE_SHA2) && !defined(__AARCH64EB__)
+#include <arm_neon.h>
+
+/* 4.2.2 */
+static const uint32_t K256[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+/* Four rounds t..t+3 with the schedule words in w. */
+#define QROUND(t, w) do {                                        \
+        uint32x4_t wk_ = vaddq_u32(w, vld1q_u32(K256 + (t)));     \
+        uint32x4_t abcd0_ = abcd;                                 \
+        abcd = vsha256hq_u32(abcd, efgh, wk_);                    \
+        efgh = vsha256h2q_u32(efgh, abcd0_, wk_);                 \
+    } while (0)
+
+/* w0 = W[t-16..t-13] becomes W[t..t+3]. */
+#define SCHED(w0, w1, w2, w3) \
+    (w0 = vsha256su1q_u32(vsha256su0q_u32(w0, w1), w2, w3))
+
+static void sha256_ce_compress(uint32_t state[8], const uint8_t *p, size_t nblocks)
+{
+    uint32x4_t abcd = vld1q_u32(state), efgh = vld1q_u32(state + 4);
+
+    for (; nblocks; nblocks--, p += IC_SHA256_BLOCK_SIZE) {
+        uint32x4_t abcd_in = abcd, efgh_in = efgh;
+        uint32x4_t m0 = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p)));
+        uint32x4_t m1 = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p + 16)));
+        uint32x4_t m2 = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p + 32)));
+        uint32x4_t m3 = vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p + 48)));
+
+        /* Rounds 0-47: use W[t..t+3], then replace it by W[t+16..t+19]. */
+        for (int t = 0; t < 48; t += 16) {
+            QROUND(t, m0);      SCHED(m0, m1, m2, m3);
+            QROUND(t + 4, m1);  SCHED(m1, m2, m3, m0);
+            QROUND(t + 8, m2);  SCHED(m2, m3, m0, m1);
+            QROUND(t + 12, m3); SCHED(m3, m0, m1, m2);
+        }
+        QROUND(48, m0); QROUND(52, m1); QROUND(56, m2); QROUND(60, m3);
+
+        abcd = vaddq_u32(abcd, abcd_in);
+        efgh = vaddq_u32(efgh, efgh_in);
+    }
+    vst1q_u32(state, abcd);
+    vst1q_u32(state + 4, efgh);
+}
+
+const ic_sha256_ops ic_sha256_ce_ops = { sha256_ce_compress };
+
+#endif
