@@ -26,10 +26,20 @@
 extern const ic_crc_ops ic_crc32_p8_ops, ic_crc32c_p8_ops;
 #define IC_CRC_P8_NEEDS (IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX))
 #endif
+#if defined(__aarch64__)
+/* crc_arm_v8.c: CRC32X/CRC32CX, three streams joined with PMULL, or one. */
+extern const ic_crc_ops ic_crc32_armv8_ops, ic_crc32c_armv8_ops;
+extern const ic_crc_ops ic_crc32_armv8s_ops, ic_crc32c_armv8s_ops;
+#define IC_CRC_ARMV8_NEEDS (IC_F(IC_CPU_ARM_CRC32) | IC_F(IC_CPU_ARM_PMULL))
+#endif
 
 const ic_impl ic_impls_crc32[] = {
 #if defined(__powerpc64__)
     { "p8", IC_CRC_P8_NEEDS, &ic_crc32_p8_ops },
+#endif
+#if defined(__aarch64__)
+    { "armv8", IC_CRC_ARMV8_NEEDS, &ic_crc32_armv8_ops },
+    { "armv8-serial", IC_F(IC_CPU_ARM_CRC32), &ic_crc32_armv8s_ops },
 #endif
     { "slice8", 0, &ic_crc32_slice8_ops },
 };
@@ -38,6 +48,10 @@ const size_t ic_nimpls_crc32 = sizeof ic_impls_crc32 / sizeof ic_impls_crc32[0];
 const ic_impl ic_impls_crc32c[] = {
 #if defined(__powerpc64__)
     { "p8", IC_CRC_P8_NEEDS, &ic_crc32c_p8_ops },
+#endif
+#if defined(__aarch64__)
+    { "armv8", IC_CRC_ARMV8_NEEDS, &ic_crc32c_armv8_ops },
+    { "armv8-serial", IC_F(IC_CPU_ARM_CRC32), &ic_crc32c_armv8s_ops },
 #endif
     { "slice8", 0, &ic_crc32c_slice8_ops },
 };
