@@ -5,7 +5,8 @@
  *
  * The table lists the sources best first: RDSEED (x86: the conditioned
  * entropy source itself, meant for seeding), RDRAND (x86: the DRBG behind
- * it), DARN (POWER9, ISA 3.0: the 64-bit conditioned value), and "none",
+ * it), DARN (POWER9, ISA 3.0: the 64-bit conditioned value), RNDR
+ * (ARMv8.5-RNG: a DRBG reseeded from the entropy source), and "none",
  * which needs nothing and makes every request fail with IC_ERR_UNAVAILABLE,
  * since there is no portable way to get hardware randomness.
  */
@@ -21,6 +22,9 @@ const ic_impl ic_impls_hwrand[] = {
 #endif
 #if defined(__powerpc64__)
     { "darn", IC_F(IC_CPU_PPC_DARN), &ic_hwrand_darn_ops },
+#endif
+#if defined(__aarch64__)
+    { "rndr", IC_F(IC_CPU_ARM_RNG), &ic_hwrand_rndr_ops },
 #endif
     { "none", 0, &hwrand_none_ops },
 };

@@ -22,5 +22,6 @@ typedef struct ic_hwrand_ops {
 extern const ic_hwrand_ops ic_hwrand_rdseed_ops;  /* rand_x86_rdrand.c */
 extern const ic_hwrand_ops ic_hwrand_rdrand_ops;  /* rand_x86_rdrand.c */
 extern const ic_hwrand_ops ic_hwrand_darn_ops;    /* rand_ppc_darn.c   */
+extern const ic_hwrand_ops ic_hwrand_rndr_ops;    /* rand_arm_rndr.c   */
 
 #endif
