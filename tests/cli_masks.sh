@@ -1,10 +1,11 @@
 #!/bin/sh
 # cli_masks.sh INCORE [EMULATOR...]: INCORE_CPU masks reach every AES and
-# GHASH backend from the command line.  For each mask, `incore info` must
-# select the best implementation the remaining features allow, and
-# `incore selftest -v` must pass and run exactly the implementations the
-# mask leaves available.  Masks that need features this CPU lacks (per the
-# `detected` line of `incore info`) are skipped; "none" always runs.
+# GHASH backend, and the AArch64 SHA, CRC and hwrand ones, from the command
+# line.  For each mask, `incore info` must select the best implementation
+# the remaining features allow, and `incore selftest -v` must pass and run
+# exactly the implementations the mask leaves available.  Masks that need
+# features this CPU lacks (per the `detected` line of `incore info`) are
+# skipped; "none" always runs.
 incore="$1"; shift
 EMU="$*"
 pass=0; fail=0
@@ -77,6 +78,36 @@ case "$ghash_impls" in *" clmul "*)
     check none ghash ct64 vpclmul clmul
     ;;
 esac
+
+# AArch64 SHA, CRC and RNDR (issue 10): sha*/ce > port; crc32*/armv8 (CRC32 +
+# PMULL) > armv8-serial (CRC32) > slice8; hwrand/rndr > none.
+if has sha1; then
+    check ""       sha1   ce
+    check -sha1    sha1   port ce
+fi
+if has sha2; then
+    check ""       sha256 ce
+    check -sha2    sha256 port ce
+fi
+if has sha512; then
+    check ""       sha512 ce
+    check -sha512  sha512 port ce
+fi
+if has crc32 pmull; then
+    for p in crc32 crc32c; do
+        check ""       $p armv8
+        check -pmull   $p armv8-serial armv8
+    done
+fi
+if has crc32; then
+    for p in crc32 crc32c; do
+        check -crc32   $p slice8 armv8 armv8-serial
+    done
+fi
+if has rng; then
+    check ""       hwrand rndr
+    check -rng     hwrand none rndr
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ] && [ $pass -gt 0 ]
