@@ -2,7 +2,7 @@
 #   make run     build, then `incore info`, `incore selftest`, `incore speed --quick`
 #   make test    install what the suite needs, build, run the native suite, the
 #                native suite again under ASan+UBSan, the cross legs under QEMU
-#                (aarch64; ppc64le as power8, 9 and 10; big-endian ppc64 as power8
+#                (aarch64 as max and cortex-a53; ppc64le as power8, 9 and 10; big-endian ppc64 as power8
 #                and power7), and on a CPU without AVX-512 the AVX-512 backends'
 #                tests under x86emu
 #   make fuzz    build the libFuzzer targets with clang and run each
@@ -15,7 +15,7 @@ CMAKE_ARGS ?=
 CROSS   ?= aarch64 ppc64le ppc64
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= $(BUILD)-fuzz
-CROSS_LEGS ?= aarch64-max ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64-power8 ppc64-power7
+CROSS_LEGS ?= aarch64-max aarch64-cortex-a53 ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64-power8 ppc64-power7
 
 .PHONY: all build run test deps test-native test-asan test-cross test-x86emu clean bench-doc fuzz $(addprefix test-cross-,$(CROSS_LEGS))
 
@@ -76,7 +76,7 @@ test-asan:
 test-cross: $(addprefix test-cross-,$(CROSS_LEGS))
 
 $(addprefix test-cross-,$(CROSS_LEGS)): test-cross-%:
-	@arch=$$(echo $* | cut -d- -f1); cpu=$$(echo $* | cut -d- -f2); dir=$(BUILD)-$$arch; \
+	@arch=$$(echo $* | cut -d- -f1); cpu=$$(echo $* | cut -d- -f2-); dir=$(BUILD)-$$arch; \
 	set -e; echo "== cross leg $$arch, qemu -cpu $$cpu"; \
 	$(CMAKE) -S . -B $$dir -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	    -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-$$arch.cmake -DIC_QEMU_CPU=$$cpu $(CMAKE_ARGS) >/dev/null; \
