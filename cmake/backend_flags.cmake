@@ -52,3 +52,9 @@ ic_backend_flags(${IC_X86} "chacha/chacha_x86_avx512.c" -mavx2 -mavx512f -mavx51
 ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx2.c" -mavx2)
 ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx512.c" -mavx2 -mavx512f -mavx512vl)
 ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_ifma.c" -mavx2 -mavx512f -mavx512vl -mavx512ifma)
+
+# AArch64 AES and GHASH (issue 10, aes/ce, ghash/pmull): the ARMv8
+# Cryptographic Extension (AESE/AESD/AESMC/AESIMC, PMULL/PMULL2) for these
+# files only; dispatch picks them from HWCAP_AES / HWCAP_PMULL.
+ic_backend_flags(${IC_ARM64} "aes/aes_arm_ce.c" -march=armv8-a+crypto)
+ic_backend_flags(${IC_ARM64} "gcm/*_arm_pmull.c" -march=armv8-a+crypto)
