@@ -11,6 +11,8 @@
  * in the pipeline instead of waiting on each other through the accumulator.
  * Math and layout: ghash_arm.h.  Constant time: PMULL takes the same time
  * for any operands, and nothing branches on or indexes by H or the data.
+ * The same table drives the stitched AES-GCM loop (gcm_arm_pmull.c), which
+ * this entry offers through the gcm_crypt hook.
  */
 #include "gcm/ghash_arm.h"
 
@@ -60,7 +62,7 @@ static void ghash_pmull_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint
 const ic_ghash_ops ic_ghash_pmull_ops = {
     .init = ghash_pmull_init,
     .blocks = ghash_pmull_blocks,
-    .gcm_crypt = NULL,
+    .gcm_crypt = ic_gcm_arm_crypt,
 };
 
 #endif /* __aarch64__ */
