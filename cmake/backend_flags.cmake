@@ -61,3 +61,8 @@ ic_backend_flags(${IC_ARM64} "sha/sha1_arm_ce.c" -march=armv8-a+crypto)
 ic_backend_flags(${IC_ARM64} "sha/sha256_arm_ce.c" -march=armv8-a+crypto)
 ic_backend_flags(${IC_ARM64} "sha/sha512_arm_ce.c" -march=armv8.2-a+sha3)
 ic_backend_flags(${IC_ARM64} "crc/crc_arm_v8.c" -march=armv8-a+crc+crypto)
+# AArch64 AES and GHASH (issue 10, aes/ce, ghash/pmull): the ARMv8
+# Cryptographic Extension (AESE/AESD/AESMC/AESIMC, PMULL/PMULL2) for these
+# files only; dispatch picks them from HWCAP_AES / HWCAP_PMULL.
+ic_backend_flags(${IC_ARM64} "aes/aes_arm_ce.c" -march=armv8-a+crypto)
+ic_backend_flags(${IC_ARM64} "gcm/*_arm_pmull.c" -march=armv8-a+crypto)

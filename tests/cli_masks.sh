@@ -36,6 +36,7 @@ selected() {
         t && /^ / && cur == p && $3 == "*" { print $1 }' "$out"
 }
 ghash_impls=" $(listed ghash | tr '\n' ' ') "
+aes_impls=" $(listed aes | tr '\n' ' ') "
 
 # check MASK PRIM WANT [NOT...]: under INCORE_CPU=MASK, PRIM selects WANT,
 # selftest passes and runs PRIM/WANT but none of the NOT implementations.
@@ -108,6 +109,27 @@ if has rng; then
     check ""       hwrand rndr
     check -rng     hwrand none rndr
 fi
+# AArch64 (issue 10): aes ce > ct64 on HWCAP aes; ghash pmull > ct64 on
+# HWCAP pmull.  Each mask must reach the portable entry, and masking one
+# must not move the other.
+case "$aes_impls" in *" ce "*)
+    if has aes; then
+        check ""        aes ce
+        check -pmull    aes ce
+        check -aes      aes ct64 ce
+    fi
+    check none aes ct64 ce
+    ;;
+esac
+case "$ghash_impls" in *" pmull "*)
+    if has pmull; then
+        check ""        ghash pmull
+        check -aes      ghash pmull
+        check -pmull    ghash ct64 pmull
+    fi
+    check none ghash ct64 pmull
+    ;;
+esac
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ] && [ $pass -gt 0 ]

@@ -11,6 +11,7 @@
 #include "aes/aes_impl.h"
 #include "aes/aes_x86.h"
 #include "aes/aes_ppc.h"
+#include "aes/aes_arm.h"
 
 /* Best first; the portable one last with needs == 0 (see core/internal.h). */
 const ic_impl ic_impls_aes[] = {
@@ -20,6 +21,9 @@ const ic_impl ic_impls_aes[] = {
 #endif
 #if defined(__powerpc64__)
     {"p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ic_aes_p8_ops},
+#endif
+#if defined(__aarch64__)
+    {"ce", IC_F(IC_CPU_ARM_AES), &ic_aes_ce_ops},
 #endif
     {"ct64", 0, &ic_aes_ct64_ops},
 };

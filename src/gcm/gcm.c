@@ -21,6 +21,7 @@
 #include "gcm/ghash_impl.h"
 #include "aes/aes_impl.h"
 #include "gcm/ghash_ppc.h"
+#include "gcm/ghash_arm.h"
 #include "core/ct.h"
 
 /* Registry: best first, the portable entry last with needs == 0. */
@@ -33,6 +34,9 @@ const ic_impl ic_impls_ghash[] = {
 #endif
 #if defined(__powerpc64__)
     { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ic_ghash_p8_ops },
+#endif
+#if defined(__aarch64__)
+    { "pmull", IC_F(IC_CPU_ARM_PMULL), &ic_ghash_pmull_ops },
 #endif
     { "ct64", 0, &ic_ghash_ct64_ops },
 };
