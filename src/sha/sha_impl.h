@@ -28,6 +28,10 @@ typedef struct ic_sha512_ops {
     void (*compress)(uint64_t state[8], const uint8_t *blocks, size_t nblocks);
 } ic_sha512_ops;
 
+/* FIPS 180-4 4.2.2 / 4.2.3 round constants (sha2_k.c). */
+extern const uint32_t ic_sha256_k[64];
+extern const uint64_t ic_sha512_k[80];
+
 /* The portable implementations (registry name "port"), always last. */
 extern const ic_sha1_ops ic_sha1_port_ops;
 extern const ic_sha256_ops ic_sha256_port_ops;
