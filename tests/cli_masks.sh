@@ -79,6 +79,22 @@ case "$ghash_impls" in *" clmul "*)
     ;;
 esac
 
+# GHASH on ARM NEON (004, branch arm-c): any PMULL entry > neon (vmull.p8)
+# > ct64.  -pmull on a core with NEON (aarch64 max, a53) must reach neon;
+# a core without PMULL (armhf cortex-a7) selects neon unmasked.
+case "$ghash_impls" in *" neon "*)
+    if has neon pmull; then
+        check -pmull        ghash neon pmull
+    elif has neon; then
+        check ""            ghash neon
+    fi
+    if has neon; then
+        check -pmull,-neon  ghash ct64 neon pmull
+    fi
+    check none ghash ct64 neon pmull
+    ;;
+esac
+
 # AArch64 SHA, CRC and RNDR (issue 10): sha*/ce > port; crc32*/armv8 (CRC32 +
 # PMULL) > armv8-serial (CRC32) > slice8; hwrand/rndr > none.
 if has sha1; then

@@ -34,6 +34,10 @@ const ic_impl ic_impls_ghash[] = {
 #if defined(__powerpc64__)
     { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ic_ghash_p8_ops },
 #endif
+#if IC_GHASH_NEON
+    /* 004's vmull.p8 GHASH: after any PMULL entry, so only where PMULL is absent */
+    { "neon", IC_F(IC_CPU_NEON), &ic_ghash_neon_ops },
+#endif
     { "ct64", 0, &ic_ghash_ct64_ops },
 };
 const size_t ic_nimpls_ghash = sizeof ic_impls_ghash / sizeof ic_impls_ghash[0];
