@@ -2,7 +2,7 @@
 #   make run     build, then `incore info`, `incore selftest`, `incore speed --quick`
 #   make test    install what the suite needs, build, run the native suite, the
 #                native suite again under ASan+UBSan, the cross legs under QEMU
-#                (aarch64 as max and cortex-a53; ppc64le as power8, 9 and 10; big-endian ppc64 as power8
+#                (aarch64 as max and cortex-a53; armhf as cortex-a7 and max; ppc64le as power8, 9 and 10; big-endian ppc64 as power8
 #                and power7), and on a CPU without AVX-512 the AVX-512 backends'
 #                tests under x86emu
 #   make fuzz    build the libFuzzer targets with clang and run each
