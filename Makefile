@@ -2,7 +2,7 @@
 #   make run     build, then `incore info`, `incore selftest`, `incore speed --quick`
 #   make test    install what the suite needs, build, run the native suite, the
 #                native suite again under ASan+UBSan, the cross legs under QEMU
-#                (aarch64 as max and cortex-a53; ppc64le as power8, 9 and 10; big-endian ppc64 as power8
+#                (aarch64 as max and cortex-a53; armhf as cortex-a7 and max; ppc64le as power8, 9 and 10; big-endian ppc64 as power8
 #                and power7), and on a CPU without AVX-512 the AVX-512 backends'
 #                tests under x86emu
 #   make fuzz    build the libFuzzer targets with clang and run each
@@ -12,10 +12,10 @@ JOBS    ?= 2
 CMAKE   ?= cmake
 # extra configure arguments for every build, e.g. -DIC_VECTORS_CACHE=/shared/.vectors
 CMAKE_ARGS ?=
-CROSS   ?= aarch64 ppc64le ppc64
+CROSS   ?= aarch64 ppc64le ppc64 armhf
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= $(BUILD)-fuzz
-CROSS_LEGS ?= aarch64-max aarch64-cortex-a53 ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64-power8 ppc64-power7
+CROSS_LEGS ?= aarch64-max aarch64-cortex-a53 ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64-power8 ppc64-power7 armhf-cortex-a7 armhf-max
 
 .PHONY: all build run test deps test-native test-asan test-cross test-x86emu clean bench-doc fuzz $(addprefix test-cross-,$(CROSS_LEGS))
 

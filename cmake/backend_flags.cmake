@@ -17,6 +17,7 @@ endfunction()
 set(IC_X86 "^(x86_64|AMD64|amd64)$")
 set(IC_ARM64 "^(aarch64|arm64)$")
 set(IC_PPC64 "^(ppc64|ppc64le|powerpc64|powerpc64le)$")
+set(IC_ARM32 "^(arm|armv7l|armv7-a|armhf)$")
 
 # Hardware random sources (src/rand): RDSEED/RDRAND, and DARN (ISA 3.0).
 ic_backend_flags(${IC_X86} "rand/rand_x86_rdrand.c" -mrdrnd -mrdseed)
@@ -66,3 +67,8 @@ ic_backend_flags(${IC_ARM64} "crc/crc_arm_v8.c" -march=armv8-a+crc+crypto)
 # files only; dispatch picks them from HWCAP_AES / HWCAP_PMULL.
 ic_backend_flags(${IC_ARM64} "aes/aes_arm_ce.c" -march=armv8-a+crypto)
 ic_backend_flags(${IC_ARM64} "gcm/*_arm_pmull.c" -march=armv8-a+crypto)
+
+# GHASH on NEON vmull.p8 (issue 10, branch arm-c; 004): 32-bit ARM builds
+# target the armhf baseline (VFPv3-D16, no NEON), so this file alone gets
+# NEON and runs only when HWCAP_NEON says so.  AArch64 has NEON in its base.
+ic_backend_flags(${IC_ARM32} "gcm/ghash_arm_neon.c" -mfpu=neon)

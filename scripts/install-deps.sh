@@ -10,6 +10,7 @@ PKGS="cmake ninja-build gcc g++ make python3 python3-pip unzip
       qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
       gcc-powerpc64-linux-gnu libc6-dev-ppc64-cross
+      gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
       libssl-dev libsodium-dev zlib1g-dev libgmp-dev valgrind
       libisal2 python3-matplotlib libgcrypt20
       clang libclang-rt-14-dev"

@@ -37,6 +37,10 @@ selected() {
 }
 ghash_impls=" $(listed ghash | tr '\n' ' ') "
 aes_impls=" $(listed aes | tr '\n' ' ') "
+# built PRIM IMPL: this build has the entry (the AArch64-only ones are not
+# built on 32-bit ARM, whose CPU may still report the features: armhf max)
+built_impls=" $(for p in sha1 sha256 sha512 crc32 crc32c; do listed $p | sed "s|^|$p/|"; done | tr '\n' ' ') "
+built() { case "$built_impls" in *" $1/$2 "*) return 0 ;; esac; return 1; }
 
 # check MASK PRIM WANT [NOT...]: under INCORE_CPU=MASK, PRIM selects WANT,
 # selftest passes and runs PRIM/WANT but none of the NOT implementations.
@@ -80,27 +84,43 @@ case "$ghash_impls" in *" clmul "*)
     ;;
 esac
 
+# GHASH on ARM NEON (004, branch arm-c): any PMULL entry > neon (vmull.p8)
+# > ct64.  -pmull on a core with NEON (aarch64 max, a53) must reach neon;
+# a core without PMULL (armhf cortex-a7) selects neon unmasked.
+case "$ghash_impls" in *" neon "*)
+    if has neon pmull; then
+        check -pmull        ghash neon pmull
+    elif has neon; then
+        check ""            ghash neon
+    fi
+    if has neon; then
+        check -pmull,-neon  ghash ct64 neon pmull
+    fi
+    check none ghash ct64 neon pmull
+    ;;
+esac
+
 # AArch64 SHA, CRC and RNDR (issue 10): sha*/ce > port; crc32*/armv8 (CRC32 +
 # PMULL) > armv8-serial (CRC32) > slice8; hwrand/rndr > none.
-if has sha1; then
+if has sha1 && built sha1 ce; then
     check ""       sha1   ce
     check -sha1    sha1   port ce
 fi
-if has sha2; then
+if has sha2 && built sha256 ce; then
     check ""       sha256 ce
     check -sha2    sha256 port ce
 fi
-if has sha512; then
+if has sha512 && built sha512 ce; then
     check ""       sha512 ce
     check -sha512  sha512 port ce
 fi
-if has crc32 pmull; then
+if has crc32 pmull && built crc32 armv8; then
     for p in crc32 crc32c; do
         check ""       $p armv8
         check -pmull   $p armv8-serial armv8
     done
 fi
-if has crc32; then
+if has crc32 && built crc32 armv8-serial; then
     for p in crc32 crc32c; do
         check -crc32   $p slice8 armv8 armv8-serial
     done
@@ -125,7 +145,8 @@ case "$ghash_impls" in *" pmull "*)
     if has pmull; then
         check ""        ghash pmull
         check -aes      ghash pmull
-        check -pmull    ghash ct64 pmull
+        # without PMULL the NEON entry takes over where it exists (above)
+        has neon || check -pmull ghash ct64 pmull
     fi
     check none ghash ct64 pmull
     ;;

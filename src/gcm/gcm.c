@@ -38,6 +38,10 @@ const ic_impl ic_impls_ghash[] = {
 #if defined(__aarch64__)
     { "pmull", IC_F(IC_CPU_ARM_PMULL), &ic_ghash_pmull_ops },
 #endif
+#if IC_GHASH_NEON
+    /* 004's vmull.p8 GHASH: after any PMULL entry, so only where PMULL is absent */
+    { "neon", IC_F(IC_CPU_NEON), &ic_ghash_neon_ops },
+#endif
     { "ct64", 0, &ic_ghash_ct64_ops },
 };
 const size_t ic_nimpls_ghash = sizeof ic_impls_ghash / sizeof ic_impls_ghash[0];

@@ -69,4 +69,14 @@ size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsign
                           uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 #endif
 
+/* NEON vmull.p8 GHASH for ARM cores without PMULL (ghash_arm_neon.c):
+ * AArch64 and 32-bit ARM, little-endian. */
+#if (defined(__aarch64__) || defined(__arm__)) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define IC_GHASH_NEON 1
+extern const ic_ghash_ops ic_ghash_neon_ops;
+#else
+#define IC_GHASH_NEON 0
+#endif
+
 #endif

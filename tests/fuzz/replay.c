@@ -12,7 +12,13 @@
  * name of the file being replayed printed just before.  Finding no input
  * at all is a failure too: a replay that ran nothing proves nothing.
  */
+/* 64-bit inode numbers and offsets on 32-bit hosts: without this, glibc's
+ * 32-bit readdir() and stat() fail with EOVERFLOW on a file system with
+ * inode numbers above 2^32 (seen on the armhf leg under QEMU), and the
+ * replay would find no input. */
+#define _FILE_OFFSET_BITS 64
 #include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +87,16 @@ static int run_dir(const char *dir)
     char **names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
+    int bad = 0;
+    for (;;) {
+        errno = 0;
+        if ((e = readdir(d)) == NULL) {
+            if (errno != 0) {   /* an error, not the end: say so, count it */
+                perror(dir);
+                bad = 1;
+            }
+            break;
+        }
         if (e->d_name[0] == '.')
             continue;
         if (n == cap) {
@@ -100,11 +115,14 @@ static int run_dir(const char *dir)
     }
     closedir(d);
     qsort(names, n, sizeof *names, by_name);
-    int bad = 0;
     for (size_t i = 0; i < n; i++) {
         struct stat st;
-        if (stat(names[i], &st) == 0 && S_ISREG(st.st_mode))
+        if (stat(names[i], &st) != 0) {
+            perror(names[i]);
+            bad = 1;
+        } else if (S_ISREG(st.st_mode)) {
             bad |= run_file(names[i]);
+        }
         free(names[i]);
     }
     free(names);
