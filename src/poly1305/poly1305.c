@@ -41,17 +41,6 @@ static const ic_poly1305_ops *poly_ctx_ops(const ic_poly1305_ctx *ctx)
         return NULL;
     return (const ic_poly1305_ops *)IC_IMPL_OPS(poly1305, ctx->impl);
 }
-void ic_poly1305_setkey(ic_poly1305_ctx *ctx, const uint8_t key[32])
-{
-    uint32_t impl = ic_impl_index(IC_PRIM_POLY1305);
-    /* all of it: another backend may have left its powers of r in words
-     * this one does not use */
-    ic_wipe(ctx, sizeof *ctx);
-    ((const ic_poly1305_ops *)IC_IMPL_OPS(poly1305, impl))->init(ctx->state, key);
-    ctx->impl = impl;
-    ctx->check = IC_CHECK_POLY1305;
-}
-
 void ic_poly1305_setkey_clean(ic_poly1305_ctx *ctx, const uint8_t key[32])
 {
     uint32_t impl = ic_impl_index(IC_PRIM_POLY1305);
@@ -65,11 +54,12 @@ int ic_poly1305_init(ic_poly1305_ctx *ctx, const uint8_t key[32])
 {
     if (ctx == NULL)
         return IC_ERR_NULL;
-    if (key == NULL) {
-        ic_wipe(ctx, sizeof *ctx);  /* a failed init must leave no key behind */
+    /* all of it: a failed init must leave no key behind, and another
+     * backend may have left its powers of r in words this one does not use */
+    ic_wipe(ctx, sizeof *ctx);
+    if (key == NULL)
         return IC_ERR_NULL;
-    }
-    ic_poly1305_setkey(ctx, key);
+    ic_poly1305_setkey_clean(ctx, key);
     return IC_OK;
 }
 

@@ -55,12 +55,8 @@ extern const ic_poly1305_ops ic_poly1305_avx2_ops, ic_poly1305_avx512_ops, ic_po
 extern const ic_poly1305_ops ic_poly1305_avx2gg_ops;   /* Goll-Gueron, for comparison */
 #endif
 
-/* ic_poly1305_init for arguments already checked (the AEAD's one-time key
- * from its block 0): cannot fail. */
-void ic_poly1305_setkey(ic_poly1305_ctx *ctx, const uint8_t key[32]);
-
-/* The same without first wiping the whole context (about 600 bytes): for
- * a context that holds no key material of an earlier key, i.e. one that
+/* ic_poly1305_init for a checked key, without first wiping the whole
+ * context (about 600 bytes), so it cannot fail: for a context that holds no key material of an earlier key, i.e. one that
  * was just wiped, finished (finish erases every word the backend wrote) or
  * is fresh on the stack of a one-shot.  The backend's init writes every
  * state word it reads before reading it. */
