@@ -16,8 +16,11 @@
  * where the compiler has a 128-bit type and radix 2^26 otherwise. */
 const ic_impl ic_impls_poly1305[] = {
 #if defined(__x86_64__) && defined(IC_POLY1305_HAVE_C64)
-    { "avx512ifma", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512IFMA) | IC_F(IC_CPU_AVX2), &ic_poly1305_ifma_ops },
-    { "avx512", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX2), &ic_poly1305_avx512_ops },
+    /* built with -mavx512vl (cmake/backend_flags.cmake): the compiler may
+     * use VL forms, e.g. for the final lane sums, so VL is a need too */
+    { "avx512ifma", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX512IFMA) | IC_F(IC_CPU_AVX2),
+      &ic_poly1305_ifma_ops },
+    { "avx512", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX2), &ic_poly1305_avx512_ops },
     { "avx2", IC_F(IC_CPU_AVX2), &ic_poly1305_avx2_ops },
     /* the incomplete decimation seed 003 compares against: after "avx2",
      * so never chosen automatically; INCORE_IMPL=poly1305=avx2-gg */

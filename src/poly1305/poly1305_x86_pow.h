@@ -17,8 +17,7 @@
  *         + (a1b2 + a2b1) 2^132 + a2b2 2^176,   2^132 = 20 (mod p).
  * Inputs with limbs below 2^44 + 2^12 (a2 below 2^43): products < 2^92.4,
  * sums < 2^94.  Results partially reduced (limb 1 may pass 44 bits by a
- * few); pow_full() reduces to the value below p, with a masked select,
- * no branch on the key.
+ * few), which the vector code takes as input as it is.
  */
 #ifndef INCORE_POLY1305_X86_POW_H
 #define INCORE_POLY1305_X86_POW_H
@@ -27,7 +26,6 @@
 
 #define POW_M44 ((UINT64_C(1) << 44) - 1)
 #define POW_M42 ((UINT64_C(1) << 42) - 1)
-#define POW_M26 UINT64_C(0x3ffffff)
 
 static inline void pow_mul(uint64_t c[3], const uint64_t a[3], const uint64_t b[3])
 {
@@ -57,39 +55,6 @@ static inline void pow_r1234(uint64_t p[4][3], int n, uint64_t r0, uint64_t r1)
         pow_mul(p[2], p[1], p[0]);
         pow_mul(p[3], p[1], p[1]);
     }
-}
-
-/* a mod p, fully reduced, limbs exactly 44/44/42 bits. */
-static inline void pow_full(uint64_t a[3])
-{
-    uint64_t c = a[1] >> 44;
-    a[1] &= POW_M44;
-    a[2] += c;
-    c = a[2] >> 42;
-    a[2] &= POW_M42;
-    a[0] += 5 * c;
-    a[1] += a[0] >> 44;
-    a[0] &= POW_M44;
-    a[2] += a[1] >> 44;
-    a[1] &= POW_M44;          /* a < 2^130 + small, below 2p */
-    /* g = a + 5 - 2^130 = a - p; taken when it does not borrow */
-    uint64_t g0 = a[0] + 5, g1 = a[1] + (g0 >> 44), g2 = a[2] + (g1 >> 44);
-    g0 &= POW_M44;
-    g1 &= POW_M44;
-    uint64_t use_g = 0 - (g2 >> 42 & 1);       /* a >= p exactly when g2 reaches 2^42 */
-    a[0] = (a[0] & ~use_g) | (g0 & use_g);
-    a[1] = (a[1] & ~use_g) | (g1 & use_g);
-    a[2] = (a[2] & ~use_g) | (g2 & POW_M42 & use_g);
-}
-
-/* A fully reduced value as five 26-bit limbs. */
-static inline void pow_to26(uint64_t l[5], const uint64_t a[3])
-{
-    l[0] = a[0] & POW_M26;
-    l[1] = (a[0] >> 26 | a[1] << 18) & POW_M26;
-    l[2] = (a[1] >> 8) & POW_M26;
-    l[3] = (a[1] >> 34 | a[2] << 10) & POW_M26;
-    l[4] = a[2] >> 16;
 }
 
 #endif

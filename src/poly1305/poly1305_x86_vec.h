@@ -505,10 +505,9 @@ static void PV_FN(finish)(uint64_t *st, uint8_t tag[16])
 {
     ic_poly1305_c64_ops.finish(st, tag);            /* wipes words 0..7 */
     /* the powers exist only if a vector run computed them (READY is set
-     * by that, from the public length); the ctx-level init wiped the
-     * whole area before this key, so otherwise there is nothing to erase */
+     * by that, from the public length); a context is keyed only after a
+     * wipe or a finish (ic_poly1305_setkey_clean), so otherwise there is
+     * nothing of this key's to erase */
     if (st[PV_W_READY] != 0)
         ic_wipe(st + 8, PV_B_END - 64);
-    else
-        st[PV_W_READY] = 0;
 }
