@@ -29,8 +29,6 @@ const ic_impl ic_impls_aes[] = {
 };
 const size_t ic_nimpls_aes = sizeof ic_impls_aes / sizeof ic_impls_aes[0];
 
-#define NIMPLS_AES (sizeof ic_impls_aes / sizeof ic_impls_aes[0])
-
 /* rounds is checked too: the backends loop over it, so a garbage value
  * would read past the round keys (keylen is never read after init).  Runs
  * on every call, so the tests are folded into one branch. */
@@ -38,8 +36,7 @@ const ic_aes_ops *ic_aes_key_ops(const ic_aes_key *k)
 {
     if (k == NULL)
         return NULL;
-    int ok = (k->check == IC_CHECK_AES) & (k->impl < NIMPLS_AES) & IC_AES_ROUNDS_OK(k->rounds);
-    return ok ? (const ic_aes_ops *)ic_impls_aes[k->impl].ops : NULL;
+    return ic_aes_key_valid(k) ? ic_aes_ops_of(k) : NULL;
 }
 
 int ic_aes_init(ic_aes_key *k, const uint8_t *key, size_t keylen)

@@ -43,6 +43,15 @@ const ic_aes_ops *ic_aes_key_ops(const ic_aes_key *k);
  * 0, 2 or 4 exactly when it is even and at most 4. */
 #define IC_AES_ROUNDS_OK(r) (((unsigned)(r) - 10u) <= 4u && ((r) & 1u) == 0)
 
+/* 1 when k was set up by ic_aes_init and not wiped since: check word,
+ * index in the table, a round count the backends may loop over.  Branch
+ * free (one test by the caller): ic_aes_key_ops and GCM's per-call check
+ * share it. */
+static inline int ic_aes_key_valid(const ic_aes_key *k)
+{
+    return (k->check == IC_CHECK_AES) & (k->impl < ic_nimpls_aes) & IC_AES_ROUNDS_OK(k->rounds);
+}
+
 /* The same for a key that an entry point has already checked with
  * ic_aes_key_ops (GCM's inner steps, the stitched hooks): one load. */
 static inline const ic_aes_ops *ic_aes_ops_of(const ic_aes_key *k)

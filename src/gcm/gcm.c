@@ -62,13 +62,17 @@ static const ic_ghash_ops *gh(const ic_gcm_ctx *c)
     return (const ic_ghash_ops *)ic_impls_ghash[c->ghash.impl].ops;
 }
 
-#define NIMPLS_GHASH (sizeof ic_impls_ghash / sizeof ic_impls_ghash[0])
-
 const ic_ghash_ops *ic_ghash_key_ops(const ic_ghash_key *hk)
 {
-    if (hk == NULL || hk->check != IC_CHECK_GHASH || hk->impl >= NIMPLS_GHASH)
-        return NULL;
-    return (const ic_ghash_ops *)ic_impls_ghash[hk->impl].ops;
+    return hk != NULL && ic_ghash_key_valid(hk) ? (const ic_ghash_ops *)ic_impls_ghash[hk->impl].ops : NULL;
+}
+
+/* H expanded by table entry idx, recorded in hk: GCM's init and the tests. */
+static void ghash_key_setup_at(ic_ghash_key *hk, uint32_t idx, const uint8_t h[16])
+{
+    ((const ic_ghash_ops *)ic_impls_ghash[idx].ops)->init(hk, h);
+    hk->impl = idx;
+    hk->check = IC_CHECK_GHASH;
 }
 
 /* SP 800-38D section 5.2.1.2: 128, 120, 112, 104, 96 bits, and 64 or 32
@@ -158,9 +162,7 @@ static void gcm_ctr_xor(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t l
 
 void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h[16])
 {
-    g->init(hk, h);
-    hk->impl = ic_impl_index_of(IC_PRIM_GHASH, g);
-    hk->check = IC_CHECK_GHASH;
+    ghash_key_setup_at(hk, ic_impl_index_of(IC_PRIM_GHASH, g), h);
 }
 
 /* A context init set up, with every field that later serves as an index
@@ -168,12 +170,9 @@ void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h
  * it is used (IC_ERR_STATE). */
 static int gcm_ready(const ic_gcm_ctx *c)
 {
-    /* ic_aes_key_ops and ic_ghash_key_ops, inline and folded into one
-     * branch: every streaming call runs this */
-    return (c->aes.check == IC_CHECK_AES) & (c->aes.impl < ic_nimpls_aes) &
-           IC_AES_ROUNDS_OK(c->aes.rounds) & (c->ghash.check == IC_CHECK_GHASH) &
-           (c->ghash.impl < NIMPLS_GHASH) & ((unsigned)c->state <= GCM_DEC) & (c->buflen < 16) &
-           (c->kslen <= 16);
+    /* folded into one branch: every streaming call runs this */
+    return ic_aes_key_valid(&c->aes) & ic_ghash_key_valid(&c->ghash) & ((unsigned)c->state <= GCM_DEC) &
+           (c->buflen < 16) & (c->kslen <= 16);
 }
 
 /* Forget the current message but keep the key.  Only the message's
@@ -215,8 +214,6 @@ static void gcm_full_tag(ic_gcm_ctx *c, uint8_t t[16])
 int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen)
 {
     uint8_t h[16] = {0};
-    const ic_ghash_ops *g;
-    uint32_t gi;
     int r;
 
     if (c == NULL)
@@ -231,11 +228,7 @@ int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen)
         return r;
     /* Hash subkey H = E(K, 0^128) (section 7.1 step 1). */
     ic_aes_ops_of(&c->aes)->ecb_enc(&c->aes, h, h, 1);
-    gi = ic_impl_index(IC_PRIM_GHASH);
-    g = (const ic_ghash_ops *)IC_IMPL_OPS(ghash, gi);
-    g->init(&c->ghash, h);
-    c->ghash.impl = gi;
-    c->ghash.check = IC_CHECK_GHASH;
+    ghash_key_setup_at(&c->ghash, ic_impl_index(IC_PRIM_GHASH), h);
     ic_wipe(h, sizeof h);
     c->state = GCM_IDLE;
     return IC_OK;

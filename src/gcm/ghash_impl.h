@@ -50,6 +50,11 @@ typedef struct ic_ghash_ops {
 /* The ops of the implementation that expanded hk, or NULL when hk is NULL,
  * not initialised, wiped or corrupt (gcm.c). */
 const ic_ghash_ops *ic_ghash_key_ops(const ic_ghash_key *hk);
+/* Its test alone, branch free, as ic_aes_key_valid. */
+static inline int ic_ghash_key_valid(const ic_ghash_key *hk)
+{
+    return (hk->check == IC_CHECK_GHASH) & (hk->impl < ic_nimpls_ghash);
+}
 /* hk = H expanded by the implementation g (an entry of the "ghash" table),
  * recorded in hk as ic_gcm_init does: for tests that pair backends. */
 void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h[16]);

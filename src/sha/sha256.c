@@ -46,8 +46,8 @@ static const uint32_t IV224[8] = {
 /* 1 when ctx was set up for alg by its init and not wiped since. */
 int ic_sha256_ctx_ok(const ic_sha256_ctx *ctx, ic_hash_alg alg)
 {
-    return ctx->check == IC_CHECK_SHA(alg) && IC_IMPL_OPS(sha256, ctx->impl) != NULL &&
-           (alg == IC_HASH_SHA224 || alg == IC_HASH_SHA256);
+    /* the check word is only ever set from a SHA-224/256 alg */
+    return ctx->check == IC_CHECK_SHA(alg) && IC_IMPL_OPS(sha256, ctx->impl) != NULL;
 }
 
 /* For a checked context only (ic_sha256_ctx_ok bounded the index). */
