@@ -19,6 +19,7 @@ const ic_impl ic_impls_hwrand[] = {
 #if defined(__x86_64__)
     { "rdseed", IC_F(IC_CPU_RDSEED), &ic_hwrand_rdseed_ops },
     { "rdrand", IC_F(IC_CPU_RDRAND), &ic_hwrand_rdrand_ops },
+    { "xstore", IC_F(IC_CPU_PADLOCK_RNG), &ic_hwrand_xstore_ops },
 #endif
 #if defined(__powerpc64__)
     { "darn", IC_F(IC_CPU_PPC_DARN), &ic_hwrand_darn_ops },
