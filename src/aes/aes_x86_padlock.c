@@ -96,50 +96,26 @@ static inline void xcrypt_ecb(const uint8_t *cw, const uint8_t *key, const uint8
                          : "memory", "cc");
 }
 
-/* REP XCRYPTCBC, 0xF3 0x0F 0xA7 0xD0.  Returns EAX after the instruction:
- * for encryption the address of the last ciphertext block. */
-static inline uint8_t *xcrypt_cbc(const uint8_t *cw, const uint8_t *key, uint8_t *iv,
-                                  const uint8_t *in, uint8_t *out, size_t n)
-{
-    __asm__ __volatile__(RELOAD ".byte 0xf3, 0x0f, 0xa7, 0xd0"
-                         : "+S"(in), "+D"(out), "+c"(n), "+a"(iv)
-                         : "b"(key), "d"(cw)
-                         : "memory", "cc");
-    return iv;
-}
-
-/* REP XCRYPTCFB, 0xF3 0x0F 0xA7 0xE0 (EAX as for CBC). */
-static inline uint8_t *xcrypt_cfb(const uint8_t *cw, const uint8_t *key, uint8_t *iv,
-                                  const uint8_t *in, uint8_t *out, size_t n)
-{
-    __asm__ __volatile__(RELOAD ".byte 0xf3, 0x0f, 0xa7, 0xe0"
-                         : "+S"(in), "+D"(out), "+c"(n), "+a"(iv)
-                         : "b"(key), "d"(cw)
-                         : "memory", "cc");
-    return iv;
-}
-
-/* REP XCRYPTOFB, 0xF3 0x0F 0xA7 0xE8: [EAX] becomes the last output of the
- * cipher. */
-static inline void xcrypt_ofb(const uint8_t *cw, const uint8_t *key, uint8_t *iv,
-                              const uint8_t *in, uint8_t *out, size_t n)
-{
-    __asm__ __volatile__(RELOAD ".byte 0xf3, 0x0f, 0xa7, 0xe8"
-                         : "+S"(in), "+D"(out), "+c"(n), "+a"(iv)
-                         : "b"(key), "d"(cw)
-                         : "memory", "cc");
-}
-
-/* REP XCRYPTCTR (ACE2), 0xF3 0x0F 0xA7 0xD8: [EAX] is the counter block,
- * its last two bytes advanced once per block. */
-static inline void xcrypt_ctr(const uint8_t *cw, const uint8_t *key, uint8_t *ctr,
-                              const uint8_t *in, uint8_t *out, size_t n)
-{
-    __asm__ __volatile__(RELOAD ".byte 0xf3, 0x0f, 0xa7, 0xd8"
-                         : "+S"(in), "+D"(out), "+c"(n), "+a"(ctr)
-                         : "b"(key), "d"(cw)
-                         : "memory", "cc");
-}
+/* The chaining modes take the IV (CTR: the counter block) at EAX as well
+ * and return EAX after the instruction: for CBC and CFB encryption the
+ * address of the last ciphertext block; OFB, CTR and the decryptions leave
+ * EAX and update the 16 bytes it points at.  One function per opcode:
+ *   REP XCRYPTCBC 0xF3 0x0F 0xA7 0xD0     REP XCRYPTCFB 0xF3 0x0F 0xA7 0xE0
+ *   REP XCRYPTOFB 0xF3 0x0F 0xA7 0xE8     REP XCRYPTCTR 0xF3 0x0F 0xA7 0xD8 (ACE2) */
+#define XCRYPT_CHAIN(name, modrm)                                                          \
+    static inline uint8_t *name(const uint8_t *cw, const uint8_t *key, uint8_t *iv,        \
+                                const uint8_t *in, uint8_t *out, size_t n)                  \
+    {                                                                                      \
+        __asm__ __volatile__(RELOAD ".byte 0xf3, 0x0f, 0xa7, " modrm                        \
+                             : "+S"(in), "+D"(out), "+c"(n), "+a"(iv)                      \
+                             : "b"(key), "d"(cw)                                           \
+                             : "memory", "cc");                                            \
+        return iv;                                                                         \
+    }
+XCRYPT_CHAIN(xcrypt_cbc, "0xd0")
+XCRYPT_CHAIN(xcrypt_cfb, "0xe0")
+XCRYPT_CHAIN(xcrypt_ofb, "0xe8")
+XCRYPT_CHAIN(xcrypt_ctr, "0xd8")
 
 /* ---- key setup --------------------------------------------------------------- */
 

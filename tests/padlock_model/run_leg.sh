@@ -13,7 +13,8 @@
 # implementation reach it anyway).  A second pass runs a few programs with
 # every 7th PadLock instruction interrupted half way and the C7 CTR errata
 # on (PADLOCK_MODEL_INTERRUPT=7, PADLOCK_MODEL_CTR_ERRATA=1), so the
-# restart paths and the CTR_ERRATA.C check are taken.  The leg fails unless
+# restart paths and the CTR_ERRATA.C check are taken.  The checksum
+# commands run against coreutils under the model too (the guide's PHE.C).  The leg fails unless
 # aes/padlock, sha1/padlock, sha256/padlock and hwrand/xstore all ran.
 build=$1; shift
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -55,6 +56,9 @@ for f in aes gcm sha hmac; do
     [ -x "$build/tests/fuzz/fuzz_${f}_replay" ] &&
         run "fuzz_replay_$f" "$build/tests/fuzz/fuzz_${f}_replay" "$src/tests/fuzz/corpus/$f"
 done
+# PHE.C of the guide (6.3) as the incore command: sha1sum / sha256sum on
+# sha1/padlock and sha256/padlock against coreutils
+run "cli_sums (incore *sum)" sh "$src/tests/cli_sums.sh" "$build/incore"
 for t in test_aes test_sha test_gcm; do
     run "$t (interrupted, CTR errata)" PADLOCK_MODEL_INTERRUPT=7 PADLOCK_MODEL_CTR_ERRATA=1 "$build/tests/$t"
 done
