@@ -89,7 +89,7 @@ int ic_sha1_oneshot(uint8_t *out, const void *in, size_t len)
     ic_sha1_ctx ctx;
     int st = ic_sha1_init(&ctx);
     const ic_sha1_ops *ops = (const ic_sha1_ops *)ic_impls_sha1[ctx.impl].ops;
-    if (st == IC_OK && ops->finish && len <= IC_MD64_MAX_BYTES) {
+    if (st == IC_OK && ops->finish && ic_md64_fits(len)) {
         /* the whole message in one instruction when the hardware pads */
         IC_NULL_CHECK(in, len);
         ops->finish(ctx.h, 0, in, len);

@@ -117,7 +117,7 @@ int ic_sha256_oneshot_as(uint8_t *out, const void *in, size_t len, ic_hash_alg a
     if (st != IC_OK)
         return st;
     const ic_sha256_ops *ops = (const ic_sha256_ops *)ic_impls_sha256[ctx.impl].ops;
-    if (ops->finish && len <= IC_MD64_MAX_BYTES) {
+    if (ops->finish && ic_md64_fits(len)) {
         /* the whole message in one instruction when the hardware pads */
         uint8_t digest[IC_SHA256_DIGEST_SIZE];
         IC_NULL_CHECK(in, len);

@@ -138,6 +138,9 @@ static inline void ic_md_pad(void *st, void (*blocks)(void *st, const uint8_t *p
  */
 #define IC_MD64_BLOCK 64
 #define IC_MD64_MAX_BYTES ((UINT64_C(1) << 61) - 1)
+/* n bytes within that limit (a function, so that a 32-bit size_t argument
+ * is no "always true" comparison) */
+static inline int ic_md64_fits(uint64_t n) { return n <= IC_MD64_MAX_BYTES; }
 
 static inline int ic_md64_update(uint64_t *count, uint8_t *buf,
                                  void *st, void (*blocks)(void *st, const uint8_t *p, size_t n),
