@@ -13,7 +13,8 @@
 # implementation reach it anyway).  A second pass runs a few programs with
 # every 7th PadLock instruction interrupted half way and the C7 CTR errata
 # on (PADLOCK_MODEL_INTERRUPT=7, PADLOCK_MODEL_CTR_ERRATA=1), so the
-# restart paths and the CTR_ERRATA.C check are taken.  The checksum
+# restart paths and the CTR_ERRATA.C check are taken, and test_aes once
+# more on a modelled CPU without ACE2 (CTR through ECB).  The checksum
 # commands run against coreutils under the model too (the guide's PHE.C).  The leg fails unless
 # aes/padlock, sha1/padlock, sha256/padlock and hwrand/xstore all ran.
 build=$1; shift
@@ -62,6 +63,9 @@ run "cli_sums (incore *sum)" sh "$src/tests/cli_sums.sh" "$build/incore"
 for t in test_aes test_sha test_gcm; do
     run "$t (interrupted, CTR errata)" PADLOCK_MODEL_INTERRUPT=7 PADLOCK_MODEL_CTR_ERRATA=1 "$build/tests/$t"
 done
+# a CPU with ACE but no ACE2 (C3 Nehemiah C5P): CTR through ECB
+run "test_aes (ACE without ACE2)" PADLOCK_MODEL_UNITS=rng,ace,phe \
+    INCORE_CPU="$mask,+padlock-ace,+padlock-phe,+padlock-rng" "$build/tests/test_aes"
 sh "$src/scripts/exercised.sh" "$build" padlock-model
 for want in aes/padlock sha1/padlock sha256/padlock hwrand/xstore; do
     grep -qx "$want" "$build/exercised.txt" 2>/dev/null ||
