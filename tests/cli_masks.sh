@@ -152,5 +152,20 @@ case "$ghash_impls" in *" pmull "*)
     ;;
 esac
 
+# "+name" forces a feature on (a testing aid for tests/padlock_model):
+# info lists it on a "forced" line and the entry that needs it becomes
+# available; nothing runs it here (without the model it would fault).
+case "$aes_impls" in *" padlock "*)
+    INCORE_CPU=+padlock-ace $EMU "$incore" info >"$out" 2>"$err"; st=$?
+    if [ $st -eq 0 ] && grep -q '^forced *padlock-ace$' "$out" && grep -Eq '^ +padlock +yes' "$out"; then
+        ok
+    else
+        bad "INCORE_CPU=+padlock-ace: exit $st, $(grep -E '^forced|padlock' "$out" | tr '\n' ' ')"
+    fi
+    INCORE_CPU=+nonesuch $EMU "$incore" info >"$out" 2>"$err"; st=$?
+    if [ $st -eq 2 ] && ! grep -q '^forced' "$out"; then ok; else bad "INCORE_CPU=+nonesuch: exit $st"; fi
+    ;;
+esac
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ] && [ $pass -gt 0 ]

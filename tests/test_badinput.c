@@ -909,8 +909,10 @@ static int run_void(fx *x, const char *w)
                 CHECK(ic_status_str(s) && ic_status_str(t) && strcmp(ic_status_str(s), ic_status_str(t)),
                       "%s: %d and %d share a text", w, s, t);
         CHECK(ic_status_str(-999) != NULL && ic_status_str(1) != NULL, "%s: unknown status", w);
-    } else if (!strcmp(fn, "ic_cpu_detected") || !strcmp(fn, "ic_cpu_features")) {
+    } else if (!strcmp(fn, "ic_cpu_detected") || !strcmp(fn, "ic_cpu_features") ||
+               !strcmp(fn, "ic_cpu_forced")) {
         CHECK((ic_cpu_features() & ~ic_cpu_detected()) == 0, "%s: features within detected", w);
+        CHECK((ic_cpu_forced() & ~ic_cpu_detected()) == 0, "%s: forced within detected", w);
     } else if (!strcmp(fn, "ic_cpu_set_mask")) {
         CHECK(ic_cpu_set_mask(0) == IC_OK, "%s: mask 0", w);
         CHECK(ic_cpu_features() == 0, "%s: nothing left", w);
@@ -1413,6 +1415,7 @@ static const row rows[] = {
     R("ic_status_str", 0, 0, IC_OK, "distinct texts, unknown codes"),
     R("ic_cpu_detected", 0, 0, IC_OK, "features within detected"),
     R("ic_cpu_features", 0, 0, IC_OK, "features within detected"),
+    R("ic_cpu_forced", 0, 0, IC_OK, "INCORE_CPU=+name features, within detected"),
     R("ic_cpu_set_mask", 0, 0, IC_OK, "mask all and restore"),
     R("ic_cpu_parse", 0, 0, IC_OK, "bad syntax, NULLs"),
     R("ic_cpu_feature_name", 0, 0, IC_OK, "past the last bit"),

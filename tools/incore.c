@@ -38,6 +38,8 @@ static void usage(FILE *f)
             "\n"
             "environment:\n"
             "  INCORE_CPU=none | -feat,-feat | feat,feat   mask CPU features (see `incore info`)\n"
+            "  INCORE_CPU=+feat                             force a feature on (testing aid, e.g.\n"
+            "                                               under tests/padlock_model)\n"
             "  INCORE_IMPL=prim=impl[,prim=impl]            force implementations (impl \"auto\":\n"
             "                                               the automatic choice)\n");
 }
@@ -49,7 +51,8 @@ static const char info_usage[] =
     "usage: incore info\n"
     "\n"
     "Print the library version, the CPU architecture and model, the CPU features\n"
-    "detected and those enabled after INCORE_CPU, and for every primitive each\n"
+    "detected, those forced on by INCORE_CPU=+feat (a line \"forced\", only when\n"
+    "there are any) and those enabled after INCORE_CPU, and for every primitive each\n"
     "implementation, whether this CPU can run it, and which one is selected (*).\n"
     "\n"
     "Exit status: 0; 2 when INCORE_CPU or INCORE_IMPL is malformed (it is then\n"
@@ -138,6 +141,8 @@ static int cmd_info(int argc, char **argv)
     printf("cpu        %s\n", *ic_cpu_model() ? ic_cpu_model() : "(unknown)");
     print_features("detected", ic_cpu_detected());
     print_features("enabled", ic_cpu_features());
+    if (ic_cpu_forced())   /* INCORE_CPU=+name: a testing aid, say so */
+        print_features("forced", ic_cpu_forced());
     if (ic_env_error())
         printf("warning    %s\n", ic_env_error());
     printf("\n%-10s %-12s %-10s %s\n", "primitive", "impl", "available", "selected");

@@ -105,6 +105,7 @@ IC_API int ic_ct_equal(const void *a, const void *b, size_t len);
  * ic_cpu_model() never returns NULL ("" when unknown). */
 IC_API uint64_t    ic_cpu_detected(void);            /* before masking            */
 IC_API uint64_t    ic_cpu_features(void);            /* after masking             */
+IC_API uint64_t    ic_cpu_forced(void);              /* "+name" of INCORE_CPU (in detected) */
 IC_API int         ic_cpu_set_mask(uint64_t keep);   /* keep only these; reselects */
 IC_API int         ic_cpu_parse(const char *spec, uint64_t *keep); /* INCORE_CPU syntax */
 IC_API const char *ic_cpu_feature_name(unsigned bit);/* NULL past the last bit    */

@@ -13,11 +13,18 @@
 #include "aes/aes_ppc.h"
 #include "aes/aes_arm.h"
 
+#if defined(__x86_64__)
+extern const ic_aes_ops ic_aes_padlock_ops;   /* aes_x86_padlock.c: VIA ACE/ACE2 */
+#endif
+
 /* Best first; the portable one last with needs == 0 (see core/internal.h). */
 const ic_impl ic_impls_aes[] = {
 #if defined(__x86_64__)
     {"vaes", IC_F(IC_CPU_VAES) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_vaes_ops},
     {"ni", IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_ni_ops},
+    /* after AES-NI: no CPU has both, and forcing it on (INCORE_CPU=+padlock-ace,
+     * under tests/padlock_model) must not displace the others by accident */
+    {"padlock", IC_F(IC_CPU_PADLOCK_ACE), &ic_aes_padlock_ops},
 #endif
 #if defined(__powerpc64__)
     {"p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ic_aes_p8_ops},

@@ -59,6 +59,12 @@ static inline const ic_aes_ops *ic_aes_ops_of(const ic_aes_key *k)
     return (const ic_aes_ops *)ic_impls_aes[k->impl].ops;
 }
 
+/* FIPS 197 5.2 KeyExpansion in constant time (the S-box through aes_ct64.c's
+ * bitsliced circuit): w[0 .. 4*(Nr+1)-1], each word loaded little-endian
+ * (byte 0 of the word is its low byte).  For backends whose hardware wants
+ * a software-expanded schedule (PadLock, 192/256-bit keys). */
+void ic_aes_key_words(uint32_t w[4 * 15], const uint8_t *key, size_t keylen);
+
 /* One ops table per backend file, listed in ic_impls_aes (aes.c). */
 extern const ic_aes_ops ic_aes_ct64_ops;   /* aes_ct64.c: portable, bitsliced */
 

@@ -5,7 +5,8 @@
  *
  * The table lists the sources best first: RDSEED (x86: the conditioned
  * entropy source itself, meant for seeding), RDRAND (x86: the DRBG behind
- * it), DARN (POWER9, ISA 3.0: the 64-bit conditioned value), RNDR
+ * it), XSTORE (VIA PadLock's generator, after the Intel/AMD sources: no
+ * CPU has both), DARN (POWER9, ISA 3.0: the 64-bit conditioned value), RNDR
  * (ARMv8.5-RNG: a DRBG reseeded from the entropy source), and "none",
  * which needs nothing and makes every request fail with IC_ERR_UNAVAILABLE,
  * since there is no portable way to get hardware randomness.
@@ -19,6 +20,7 @@ const ic_impl ic_impls_hwrand[] = {
 #if defined(__x86_64__)
     { "rdseed", IC_F(IC_CPU_RDSEED), &ic_hwrand_rdseed_ops },
     { "rdrand", IC_F(IC_CPU_RDRAND), &ic_hwrand_rdrand_ops },
+    { "xstore", IC_F(IC_CPU_PADLOCK_RNG), &ic_hwrand_xstore_ops },
 #endif
 #if defined(__powerpc64__)
     { "darn", IC_F(IC_CPU_PPC_DARN), &ic_hwrand_darn_ops },

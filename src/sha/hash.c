@@ -170,6 +170,12 @@ int ic_hash(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
     IC_NULL_CHECK(in, len);
     if (!lookup(alg))
         return IC_ERR_PARAM;
+    /* SHA-1/224/256 through their drivers' one-shot, which lets hardware
+     * that pads by itself (PadLock PHE) hash the whole message at once */
+    if (alg == IC_HASH_SHA1)
+        return ic_sha1_oneshot(out, in, len);
+    if (alg == IC_HASH_SHA224 || alg == IC_HASH_SHA256)
+        return ic_sha256_oneshot_as(out, in, len, alg);
     st = ic_hash_init(&ctx, alg);
     if (st == IC_OK)
         st = ic_hash_update(&ctx, in, len);

@@ -12,9 +12,15 @@
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
 extern const ic_sha1_ops ic_sha1_ce_ops;         /* sha1_arm_ce.c */
 #endif
+#if defined(__x86_64__)
+extern const ic_sha1_ops ic_sha1_padlock_ops;    /* sha_x86_padlock.c: VIA PHE */
+#endif
 const ic_impl ic_impls_sha1[] = {
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
     { "ce", IC_F(IC_CPU_ARM_SHA1), &ic_sha1_ce_ops },
+#endif
+#if defined(__x86_64__)
+    { "padlock", IC_F(IC_CPU_PADLOCK_PHE), &ic_sha1_padlock_ops },
 #endif
     { "port", 0, &ic_sha1_port_ops },
 };
@@ -66,11 +72,38 @@ int ic_sha1_final(ic_sha1_ctx *ctx, uint8_t out[IC_SHA1_DIGEST_SIZE])
         return IC_ERR_STATE;
     if (!out)
         return IC_ERR_NULL;
-    ic_md64_pad(ctx, sha1_blocks, ctx->buf, ctx->count);
+    const ic_sha1_ops *ops = (const ic_sha1_ops *)ic_impls_sha1[ctx->impl].ops;
+    size_t fill = (size_t)(ctx->count % IC_MD64_BLOCK);
+    if (ops->finish)     /* hardware that pads: hand it the buffered tail */
+        ops->finish(ctx->h, ctx->count - fill, ctx->buf, fill);
+    else
+        ic_md64_pad(ctx, sha1_blocks, ctx->buf, ctx->count);
     for (int i = 0; i < 5; i++)
         ic_store32_be(out + 4 * i, ctx->h[i]);
     ic_wipe(ctx, sizeof *ctx);
     return IC_OK;
+}
+
+int ic_sha1_oneshot(uint8_t *out, const void *in, size_t len)
+{
+    ic_sha1_ctx ctx;
+    int st = ic_sha1_init(&ctx);
+    const ic_sha1_ops *ops = (const ic_sha1_ops *)ic_impls_sha1[ctx.impl].ops;
+    if (st == IC_OK && ops->finish && ic_md64_fits(len)) {
+        /* the whole message in one instruction when the hardware pads */
+        IC_NULL_CHECK(in, len);
+        ops->finish(ctx.h, 0, in, len);
+        for (int i = 0; i < 5; i++)
+            ic_store32_be(out + 4 * i, ctx.h[i]);
+        ic_wipe(&ctx, sizeof ctx);
+        return IC_OK;
+    }
+    if (st == IC_OK)
+        st = ic_sha1_update(&ctx, in, len);
+    if (st == IC_OK)
+        return ic_sha1_final(&ctx, out);
+    ic_wipe(&ctx, sizeof ctx);
+    return st;
 }
 
 void ic_sha1(uint8_t out[IC_SHA1_DIGEST_SIZE], const void *in, size_t len)

@@ -18,6 +18,9 @@ extern const ic_sha256_ops ic_sha256_p8_ops;     /* sha256_ppc_p8.c */
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
 extern const ic_sha256_ops ic_sha256_ce_ops;     /* sha256_arm_ce.c */
 #endif
+#if defined(__x86_64__)
+extern const ic_sha256_ops ic_sha256_padlock_ops;  /* sha_x86_padlock.c: VIA PHE */
+#endif
 const ic_impl ic_impls_sha256[] = {
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
     { "ce", IC_F(IC_CPU_ARM_SHA2), &ic_sha256_ce_ops },
@@ -25,6 +28,9 @@ const ic_impl ic_impls_sha256[] = {
 #if defined(__powerpc64__)
     { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX),
       &ic_sha256_p8_ops },
+#endif
+#if defined(__x86_64__)
+    { "padlock", IC_F(IC_CPU_PADLOCK_PHE), &ic_sha256_padlock_ops },
 #endif
     { "port", 0, &ic_sha256_port_ops },
 };
@@ -89,7 +95,12 @@ int ic_sha256_final_as(ic_sha256_ctx *ctx, uint8_t *out, ic_hash_alg alg)
         return IC_ERR_STATE;
     if (!out)
         return IC_ERR_NULL;
-    ic_md64_pad(ctx, sha256_blocks, ctx->buf, ctx->count);
+    const ic_sha256_ops *ops = (const ic_sha256_ops *)ic_impls_sha256[ctx->impl].ops;
+    size_t fill = (size_t)(ctx->count % IC_MD64_BLOCK);
+    if (ops->finish)     /* hardware that pads: hand it the buffered tail */
+        ops->finish(ctx->h, ctx->count - fill, ctx->buf, fill);
+    else
+        ic_md64_pad(ctx, sha256_blocks, ctx->buf, ctx->count);
     for (int i = 0; i < 8; i++)
         ic_store32_be(digest + 4 * i, ctx->h[i]);
     /* 6.3: SHA-224 is the leftmost 224 bits. */
@@ -97,6 +108,32 @@ int ic_sha256_final_as(ic_sha256_ctx *ctx, uint8_t *out, ic_hash_alg alg)
     ic_wipe(digest, sizeof digest);
     ic_wipe(ctx, sizeof *ctx);
     return IC_OK;
+}
+
+int ic_sha256_oneshot_as(uint8_t *out, const void *in, size_t len, ic_hash_alg alg)
+{
+    ic_sha256_ctx ctx;
+    int st = ic_sha256_init_as(&ctx, alg);
+    if (st != IC_OK)
+        return st;
+    const ic_sha256_ops *ops = (const ic_sha256_ops *)ic_impls_sha256[ctx.impl].ops;
+    if (ops->finish && ic_md64_fits(len)) {
+        /* the whole message in one instruction when the hardware pads */
+        uint8_t digest[IC_SHA256_DIGEST_SIZE];
+        IC_NULL_CHECK(in, len);
+        ops->finish(ctx.h, 0, in, len);
+        for (int i = 0; i < 8; i++)
+            ic_store32_be(digest + 4 * i, ctx.h[i]);
+        memcpy(out, digest, alg == IC_HASH_SHA224 ? IC_SHA224_DIGEST_SIZE : IC_SHA256_DIGEST_SIZE);
+        ic_wipe(digest, sizeof digest);
+        ic_wipe(&ctx, sizeof ctx);
+        return IC_OK;
+    }
+    st = ic_sha256_update_as(&ctx, in, len, alg);
+    if (st == IC_OK)
+        return ic_sha256_final_as(&ctx, out, alg);
+    ic_wipe(&ctx, sizeof ctx);
+    return st;
 }
 
 int ic_sha224_init(ic_sha256_ctx *ctx) { return ic_sha256_init_as(ctx, IC_HASH_SHA224); }
