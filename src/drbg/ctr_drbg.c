@@ -1,0 +1,275 @@
+/*
+ * ctr_drbg.c - SP 800-90A Rev. 1 CTR_DRBG, AES-256, ctr_len = blocklen
+ * (V is a 128-bit big-endian counter incremented mod 2^128), with and
+ * without the derivation function.
+ *
+ * The cipher is whatever AES backend is selected when the DRBG is
+ * instantiated (ic_aes_init picks it; the key records it).  Every block of
+ * keystream comes from the backend's 128-bit-counter CTR operation on a
+ * zero input, so one call produces the output blocks and, right after
+ * them, the three blocks of the Update that ends a generate (10.2.1.5.2
+ * step 6 uses V after the output blocks, which is exactly where the
+ * counter stands).  Rekeying reuses the key's backend, skipping the wipe
+ * and table lookup of ic_aes_init on each request.
+ *
+ * Temporaries holding key or seed material are wiped before return.
+ */
+#include "drbg/ctr_drbg.h"
+#include "aes/aes_impl.h"
+
+static const uint8_t zeros[64];
+
+static void inc128(uint8_t v[16])
+{
+    for (int i = 15; i >= 0; i--)
+        if (++v[i] != 0)
+            break;
+}
+
+static const ic_aes_ops *ops_of(const ic_ctr_drbg *d)
+{
+    return ic_aes_ops_of(&d->key);
+}
+
+/* Key := k, on the backend that expanded the current key. */
+static void rekey(ic_ctr_drbg *d, const uint8_t k[IC_DRBG_KEYLEN])
+{
+    ops_of(d)->setkey(&d->key, k, IC_DRBG_KEYLEN);
+}
+
+/* n blocks of keystream E(K, V+1), E(K, V+2), ... into out; V advances to
+ * the last counter used.  n <= 4 here, or out may be the caller's buffer. */
+static void keystream(ic_ctr_drbg *d, uint8_t *out, size_t nblocks, int in_place)
+{
+    uint8_t c[16];
+    memcpy(c, d->v, 16);
+    inc128(c);
+    if (in_place) {
+        memset(out, 0, nblocks * 16);
+        ops_of(d)->ctr(&d->key, c, out, out, nblocks);
+    } else {
+        ops_of(d)->ctr(&d->key, c, out, zeros, nblocks);
+    }
+    /* c is now V + n + 1: the last used counter is one less. */
+    for (int i = 15; i >= 0; i--)
+        if (c[i]-- != 0)
+            break;
+    memcpy(d->v, c, 16);
+}
+
+/* 10.2.1.2 CTR_DRBG_Update with provided_data already at seedlen, given
+ * the 48 bytes of keystream t (taken by the caller, possibly with output
+ * blocks in the same call). */
+static void update_from(ic_ctr_drbg *d, uint8_t t[IC_DRBG_SEEDLEN], const uint8_t *provided)
+{
+    if (provided)
+        ic_xor_bytes(t, t, provided, IC_DRBG_SEEDLEN);
+    rekey(d, t);
+    memcpy(d->v, t + IC_DRBG_KEYLEN, 16);
+    ic_wipe(t, IC_DRBG_SEEDLEN);
+}
+
+static void update(ic_ctr_drbg *d, const uint8_t *provided)
+{
+    uint8_t t[IC_DRBG_SEEDLEN];
+    keystream(d, t, 3, 0);
+    update_from(d, t, provided);
+}
+
+/* ---- Block_Cipher_df (10.3.2) with BCC (10.3.3) -------------------------- */
+
+typedef struct {
+    const uint8_t *p;
+    size_t n;
+} piece;
+
+/* BCC over IV || S as a stream: chain = E(K, chain ^ block). */
+typedef struct {
+    const ic_aes_key *k;
+    uint8_t chain[16], blk[16];
+    size_t fill;
+} bcc;
+
+static void bcc_add(bcc *b, const uint8_t *p, size_t n)
+{
+    const ic_aes_ops *ops = ic_aes_ops_of(b->k);
+    while (n) {
+        size_t take = 16 - b->fill < n ? 16 - b->fill : n;
+        memcpy(b->blk + b->fill, p, take);
+        b->fill += take;
+        p += take;
+        n -= take;
+        if (b->fill == 16) {
+            ic_xor_bytes(b->chain, b->chain, b->blk, 16);
+            ops->ecb_enc(b->k, b->chain, b->chain, 1);
+            b->fill = 0;
+        }
+    }
+}
+
+/* out = Block_Cipher_df(pieces, 384 bits).  S = L || N || input || 0x80,
+ * zero-padded to whole blocks, L and N 32-bit big-endian byte counts. */
+static int block_cipher_df(const piece *in, size_t nin, uint8_t out[IC_DRBG_SEEDLEN])
+{
+    static const uint8_t k0[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                   16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    ic_aes_key k;
+    uint8_t temp[IC_DRBG_SEEDLEN], hdr[16 + 8];
+    size_t total = 0;
+    for (size_t i = 0; i < nin; i++)
+        total += in[i].n;
+    if (ic_aes_init(&k, k0, sizeof k0) != IC_OK)
+        return IC_ERR_UNAVAILABLE;
+    for (uint32_t i = 0; i < 3; i++) {
+        bcc b;
+        memset(&b, 0, sizeof b);
+        b.k = &k;
+        memset(hdr, 0, sizeof hdr);
+        ic_store32_be(hdr, i);                       /* IV = i || 0^96 */
+        ic_store32_be(hdr + 16, (uint32_t)total);    /* L */
+        ic_store32_be(hdr + 20, IC_DRBG_SEEDLEN);    /* N */
+        bcc_add(&b, hdr, sizeof hdr);
+        for (size_t j = 0; j < nin; j++)
+            bcc_add(&b, in[j].p, in[j].n);
+        static const uint8_t pad = 0x80;
+        bcc_add(&b, &pad, 1);
+        if (b.fill)
+            bcc_add(&b, zeros, 16 - b.fill);
+        memcpy(temp + 16 * i, b.chain, 16);
+        ic_wipe(&b, sizeof b);
+    }
+    /* K = temp[0..32), X = temp[32..48); output E(K,X), E(K,E(K,X)), ... */
+    const ic_aes_ops *ops = ic_aes_ops_of(&k);
+    ops->setkey(&k, temp, IC_DRBG_KEYLEN);
+    uint8_t *x = temp + IC_DRBG_KEYLEN;
+    for (int i = 0; i < 3; i++) {
+        ops->ecb_enc(&k, out + 16 * i, x, 1);
+        x = out + 16 * i;
+    }
+    ic_wipe(temp, sizeof temp);
+    ic_aes_wipe(&k);
+    return IC_OK;
+}
+
+/* seed = df(a || b || c) or, without df, a XOR pad(b): the seed material
+ * of instantiate / reseed and the additional input of generate. */
+static int seed_material(const ic_ctr_drbg *d, uint8_t seed[IC_DRBG_SEEDLEN], const piece *in, size_t nin)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < nin; i++) {
+        if (in[i].p == NULL && in[i].n)
+            return IC_ERR_NULL;
+        total += in[i].n;
+    }
+    if (d->use_df)
+        return total > IC_DRBG_MAX_IN ? IC_ERR_TOOLONG : block_cipher_df(in, nin, seed);
+    /* no df: in[0] is entropy (exactly seedlen, or nothing for generate's
+     * additional input), in[1] is XORed in zero-padded. */
+    memset(seed, 0, IC_DRBG_SEEDLEN);
+    for (size_t i = 0; i < nin; i++) {
+        if (in[i].n > IC_DRBG_SEEDLEN)
+            return IC_ERR_TOOLONG;
+        ic_xor_bytes(seed, seed, in[i].p ? in[i].p : zeros, in[i].n);
+    }
+    return IC_OK;
+}
+
+int ic_ctr_drbg_instantiate(ic_ctr_drbg *d, int use_df, const uint8_t *entropy, size_t entlen,
+                            const uint8_t *nonce, size_t noncelen, const uint8_t *pers, size_t perslen)
+{
+    static const uint8_t zkey[IC_DRBG_KEYLEN];
+    uint8_t seed[IC_DRBG_SEEDLEN];
+    if (d == NULL)
+        return IC_ERR_NULL;
+    ic_ctr_drbg_wipe(d);
+    d->use_df = use_df != 0;
+    if (!d->use_df && (entlen != IC_DRBG_SEEDLEN || noncelen != 0))
+        return entlen > IC_DRBG_SEEDLEN ? IC_ERR_TOOLONG : IC_ERR_LENGTH;
+    if (entropy == NULL || entlen == 0)
+        return IC_ERR_NULL;
+    const piece in[3] = {{entropy, entlen}, {nonce, noncelen}, {pers, perslen}};
+    int st = seed_material(d, seed, in, 3);
+    if (st == IC_OK)
+        st = ic_aes_init(&d->key, zkey, sizeof zkey);     /* Key = 0, on the selected backend */
+    if (st == IC_OK) {
+        memset(d->v, 0, 16);                              /* V = 0 */
+        update(d, seed);
+        d->reseed_counter = 1;
+        d->ready = 1;
+    }
+    ic_wipe(seed, sizeof seed);
+    if (st != IC_OK)
+        ic_ctr_drbg_wipe(d);
+    return st;
+}
+
+int ic_ctr_drbg_reseed(ic_ctr_drbg *d, const uint8_t *entropy, size_t entlen, const uint8_t *add,
+                       size_t addlen)
+{
+    uint8_t seed[IC_DRBG_SEEDLEN];
+    if (d == NULL)
+        return IC_ERR_NULL;
+    if (!d->ready)
+        return IC_ERR_STATE;
+    if (!d->use_df && entlen != IC_DRBG_SEEDLEN)
+        return entlen > IC_DRBG_SEEDLEN ? IC_ERR_TOOLONG : IC_ERR_LENGTH;
+    if (entropy == NULL || entlen == 0)
+        return IC_ERR_NULL;
+    const piece in[2] = {{entropy, entlen}, {add, addlen}};
+    int st = seed_material(d, seed, in, 2);
+    if (st == IC_OK) {
+        update(d, seed);
+        d->reseed_counter = 1;
+    }
+    ic_wipe(seed, sizeof seed);
+    return st;
+}
+
+int ic_ctr_drbg_generate(ic_ctr_drbg *d, uint8_t *out, size_t len, const uint8_t *add, size_t addlen)
+{
+    uint8_t addin[IC_DRBG_SEEDLEN], t[4 * 16];
+    const uint8_t *provided = NULL;
+    if (d == NULL)
+        return IC_ERR_NULL;
+    if (!d->ready)
+        return IC_ERR_STATE;
+    IC_NULL_CHECK(out, len);
+    IC_NULL_CHECK(add, addlen);
+    if (len > IC_DRBG_MAX_REQ) {
+        ic_wipe(out, len);
+        return IC_ERR_TOOLONG;
+    }
+    /* Step 2: additional input through the df (or padded) and Update. */
+    if (addlen) {
+        const piece in[1] = {{add, addlen}};
+        int st = seed_material(d, addin, in, 1);
+        if (st != IC_OK) {
+            ic_wipe(out, len);
+            return st;
+        }
+        update(d, addin);
+        provided = addin;
+    }
+    /* Steps 3-5: whole blocks straight into out, then the tail block and
+     * the Update's three blocks in one call on the stack. */
+    size_t full = len / 16, tail = len % 16;
+    if (full)
+        keystream(d, out, full, 1);
+    size_t nt = (tail ? 1 : 0) + 3;
+    keystream(d, t, nt, 0);
+    if (tail)
+        memcpy(out + 16 * full, t, tail);
+    /* Step 6: Update(additional_input, Key, V) with the blocks after the
+     * output: keystream() left V at the last one used. */
+    update_from(d, t + (tail ? 16 : 0), provided);
+    d->reseed_counter++;
+    ic_wipe(t, sizeof t);
+    ic_wipe(addin, sizeof addin);
+    return IC_OK;
+}
+
+void ic_ctr_drbg_wipe(ic_ctr_drbg *d)
+{
+    if (d)
+        ic_wipe(d, sizeof *d);
+}
