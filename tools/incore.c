@@ -6,6 +6,8 @@
  *   incore selftest [-v]           known answers for every available implementation
  *   incore version, incore help [COMMAND]; every command also takes --help
  *   incore speed [ALG...] [--vs PEERS] [--impl all] ...   throughput, beside the peers
+ *   incore rand [-hex|-base64] [--source NAME] N   random bytes (tools/rand.c)
+ *   incore rngtest [--source NAME] [--bytes N] [--json] [FILE|-]   tests of a random stream
  *   incore sha256sum [-c] FILE...  (and sha1sum, sha224sum, sha384sum, sha512sum,
  *                                   crc32, crc32c)
  */
@@ -28,6 +30,10 @@ static void usage(FILE *f)
             "                       run; exit status 0 only if all pass\n"
             "  speed [ALG...] [--quick] [--impl all] [--vs openssl,libsodium,zlib,isal]\n"
             "                       MiB/s and cycles/byte per message size (speed --help)\n"
+            "  rand [-hex|-base64] [--source NAME] N\n"
+            "                       N random bytes from ic_random (or one entropy source)\n"
+            "  rngtest [--source NAME] [--bytes N] [--json] [FILE|-]\n"
+            "                       statistical tests of a random stream (CRAP.C, FIPS 140-2)\n"
             "  sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, crc32, crc32c [FILE...]\n"
             "                       print or check (-c) checksums like coreutils' sha256sum\n"
             "  version              print the library version\n"
@@ -248,6 +254,10 @@ static int run_command(int argc, char **argv)
         return cmd_help(argc, argv);
     if (strcmp(cmd, "speed") == 0)
         return incore_cmd_speed(argc, argv);
+    if (strcmp(cmd, "rand") == 0)
+        return incore_cmd_rand(argc, argv);
+    if (strcmp(cmd, "rngtest") == 0)
+        return incore_cmd_rngtest(argc, argv);
     if (incore_is_sum_cmd(cmd))
         return incore_cmd_sum(cmd, argc, argv);
     fprintf(stderr, "incore: unknown command '%s'\n", cmd);

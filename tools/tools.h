@@ -11,6 +11,10 @@ int incore_cmd_sum(const char *algo, int argc, char **argv);
  * peers (tools/speed_peers.c).  argv[0] is "speed"; returns the exit status. */
 int incore_cmd_speed(int argc, char **argv);
 
+/* tools/rand.c: `incore rand` and `incore rngtest`. */
+int incore_cmd_rand(int argc, char **argv);
+int incore_cmd_rngtest(int argc, char **argv);
+
 /* ---- shared by tools/speed.c and tools/speed_peers.c ------------------- */
 #include <stddef.h>
 #include <stdint.h>
