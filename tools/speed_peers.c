@@ -348,7 +348,7 @@ const char *speed_peer_call(int peer, const speed_alg *a)
         case SK_POLY1305: return "gcry_mac";
         case SK_HMAC: return a->param == IC_HASH_SHA256 ? "gcry_mac" : NULL;
         case SK_HASH: case SK_CRC32: return "gcry_md_hash_buffer";
-        case SK_CRC32C: return NULL;
+        case SK_CRC32C: case SK_RANDOM: case SK_RANDSRC: return NULL;   /* (not measured: gcry_randomize) */
         default: return "gcry_cipher";      /* AES modes, ChaCha20 */
         }
     case SPEED_ISAL:
