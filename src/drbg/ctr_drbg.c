@@ -19,11 +19,16 @@
 
 static const uint8_t zeros[64];
 
-static void inc128(uint8_t v[16])
+/* v += n (mod 2^128, big-endian), over all 16 bytes: V is secret, so no
+ * early exit that would time how far the carry ran. */
+static void add128(uint8_t v[16], uint32_t n)
 {
-    for (int i = 15; i >= 0; i--)
-        if (++v[i] != 0)
-            break;
+    uint32_t c = n;
+    for (int i = 15; i >= 0; i--) {
+        c += v[i];
+        v[i] = (uint8_t)c;
+        c >>= 8;
+    }
 }
 
 static const ic_aes_ops *ops_of(const ic_ctr_drbg *d)
@@ -43,18 +48,15 @@ static void keystream(ic_ctr_drbg *d, uint8_t *out, size_t nblocks, int in_place
 {
     uint8_t c[16];
     memcpy(c, d->v, 16);
-    inc128(c);
+    add128(c, 1);
     if (in_place) {
         memset(out, 0, nblocks * 16);
         ops_of(d)->ctr(&d->key, c, out, out, nblocks);
     } else {
         ops_of(d)->ctr(&d->key, c, out, zeros, nblocks);
     }
-    /* c is now V + n + 1: the last used counter is one less. */
-    for (int i = 15; i >= 0; i--)
-        if (c[i]-- != 0)
-            break;
-    memcpy(d->v, c, 16);
+    add128(d->v, (uint32_t)nblocks);   /* V = the last counter used (nblocks <= 4096) */
+    ic_wipe(c, sizeof c);
 }
 
 /* 10.2.1.2 CTR_DRBG_Update with provided_data already at seedlen, given

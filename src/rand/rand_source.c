@@ -215,29 +215,32 @@ static void fail(health *st, int status, const char *why)
 }
 
 /* The two continuous tests over n samples; 0 and the source marked failed
- * on the first sample that trips a cutoff. */
+ * when a cutoff was reached.  The samples are seed material, so the
+ * counting has no branch on their values (equality becomes 0/1
+ * arithmetic); only the window position, which is public, is branched on,
+ * and the verdict is looked at once per call. */
 static int health_feed(health *st, const uint8_t *p, size_t n)
 {
+    unsigned rct_bad = 0, apt_bad = 0;
     for (size_t i = 0; i < n; i++) {
-        uint8_t b = p[i];
-        if (st->rct_run && b == st->rct_last) {
-            if (++st->rct_run >= st->rct_cut) {
-                fail(st, IC_ERR_SELFTEST, "repetition count");
-                return 0;
-            }
-        } else {
-            st->rct_last = b;
-            st->rct_run = 1;
-        }
+        unsigned b = p[i];
+        unsigned same = (unsigned)(b == st->rct_last);
+        st->rct_run = same * st->rct_run + 1;       /* same: run + 1; else a new run of 1 */
+        st->rct_last = (uint8_t)b;
+        rct_bad |= (unsigned)(st->rct_run >= st->rct_cut);
         if (st->apt_i == 0) {
-            st->apt_first = b;
+            st->apt_first = (uint8_t)b;
             st->apt_count = 1;
-        } else if (b == st->apt_first && ++st->apt_count >= st->apt_cut) {
-            fail(st, IC_ERR_SELFTEST, "adaptive proportion");
-            return 0;
+        } else {
+            st->apt_count += (unsigned)(b == st->apt_first);
+            apt_bad |= (unsigned)(st->apt_count >= st->apt_cut);
         }
         if (++st->apt_i == IC_HEALTH_APT_WINDOW)
             st->apt_i = 0;
+    }
+    if (rct_bad | apt_bad) {
+        fail(st, IC_ERR_SELFTEST, rct_bad ? "repetition count" : "adaptive proportion");
+        return 0;
     }
     st->samples += n;
     return 1;
