@@ -4,12 +4,12 @@
  * without the derivation function.
  *
  * The cipher is whatever AES backend is selected when the DRBG is
- * instantiated (ic_aes_init picks it; the key records it).  Every block of
- * keystream comes from the backend's 128-bit-counter CTR operation on a
- * zero input, so one call produces the output blocks and, right after
- * them, the three blocks of the Update that ends a generate (10.2.1.5.2
- * step 6 uses V after the output blocks, which is exactly where the
- * counter stands).  Rekeying reuses the key's backend, skipping the wipe
+ * instantiated (ic_aes_init picks it; the key records it).  Keystream is
+ * the backend's ECB over counter blocks built here without branches (V is
+ * secret; the backends' CTR operations treat their counter as public), so
+ * one call produces the tail block and, right after it, the three blocks
+ * of the Update that ends a generate (10.2.1.5.2 step 6 uses V after the
+ * output blocks, which is exactly where the counter stands).  Rekeying reuses the key's backend, skipping the wipe
  * and table lookup of ic_aes_init on each request.
  *
  * Temporaries holding key or seed material are wiped before return.
@@ -42,21 +42,35 @@ static void rekey(ic_ctr_drbg *d, const uint8_t k[IC_DRBG_KEYLEN])
     ops_of(d)->setkey(&d->key, k, IC_DRBG_KEYLEN);
 }
 
-/* n blocks of keystream E(K, V+1), E(K, V+2), ... into out; V advances to
- * the last counter used.  n <= 4 here, or out may be the caller's buffer. */
-static void keystream(ic_ctr_drbg *d, uint8_t *out, size_t nblocks, int in_place)
+/* out[0..n) = V+1, V+2, ..., V+n as 128-bit big-endian blocks, with the
+ * carry out of the low half as 0/1 arithmetic (V is secret; n is not). */
+static void counter_blocks(uint8_t *out, const uint8_t v[16], size_t n)
 {
-    uint8_t c[16];
-    memcpy(c, d->v, 16);
-    add128(c, 1);
-    if (in_place) {
-        memset(out, 0, nblocks * 16);
-        ops_of(d)->ctr(&d->key, c, out, out, nblocks);
-    } else {
-        ops_of(d)->ctr(&d->key, c, out, zeros, nblocks);
+    uint64_t hi = ic_load64_be(v), lo = ic_load64_be(v + 8);
+    for (size_t i = 1; i <= n; i++) {
+        uint64_t step = i;
+#if defined(__GNUC__)
+        /* keep the loop counted by i: fused into lo + i, the loop test
+         * would compare a secret-derived value (same outcome, but the
+         * constant-time checkers rightly flag it) */
+        __asm__("" : "+r"(step));
+#endif
+        uint64_t l = lo + step;
+        ic_store64_be(out + 16 * (i - 1), hi + (uint64_t)(l < lo));
+        ic_store64_be(out + 16 * (i - 1) + 8, l);
     }
-    add128(d->v, (uint32_t)nblocks);   /* V = the last counter used (nblocks <= 4096) */
-    ic_wipe(c, sizeof c);
+}
+
+/* n blocks of keystream E(K, V+1), ..., E(K, V+n) into out; V advances to
+ * V+n, the last counter used.  The counter blocks are written here and
+ * encrypted with the backend's ECB, not its CTR operation: the backends'
+ * CTR treats the counter as public (it is the IV of that mode) and may
+ * branch on it (a carry out of the low word), while V is secret state. */
+static void keystream(ic_ctr_drbg *d, uint8_t *out, size_t nblocks)
+{
+    counter_blocks(out, d->v, nblocks);
+    ops_of(d)->ecb_enc(&d->key, out, out, nblocks);
+    add128(d->v, (uint32_t)nblocks);
 }
 
 /* 10.2.1.2 CTR_DRBG_Update with provided_data already at seedlen, given
@@ -74,7 +88,7 @@ static void update_from(ic_ctr_drbg *d, uint8_t t[IC_DRBG_SEEDLEN], const uint8_
 static void update(ic_ctr_drbg *d, const uint8_t *provided)
 {
     uint8_t t[IC_DRBG_SEEDLEN];
-    keystream(d, t, 3, 0);
+    keystream(d, t, 3);
     update_from(d, t, provided);
 }
 
@@ -256,9 +270,9 @@ int ic_ctr_drbg_generate(ic_ctr_drbg *d, uint8_t *out, size_t len, const uint8_t
      * the Update's three blocks in one call on the stack. */
     size_t full = len / 16, tail = len % 16;
     if (full)
-        keystream(d, out, full, 1);
+        keystream(d, out, full);
     size_t nt = (tail ? 1 : 0) + 3;
-    keystream(d, t, nt, 0);
+    keystream(d, t, nt);
     if (tail)
         memcpy(out + 16 * full, t, tail);
     /* Step 6: Update(additional_input, Key, V) with the blocks after the
