@@ -59,8 +59,8 @@ static const char info_usage[] =
     "implementation, whether this CPU can run it, and which one is selected (*);\n"
     "then every entropy source of ic_random with its credited min-entropy H (bits\n"
     "per byte), its SP 800-90B cutoffs (repetition count; adaptive proportion per\n"
-    "window), the samples tested so far and its health (a failed source is shown\n"
-    "with the test it failed and is not used).\n"
+    "window), the samples tested (its start-up test runs here) and its health (a\n"
+    "failed source is shown with the test it failed and is not used).\n"
     "\n"
     "Exit status: 0; 2 when INCORE_CPU or INCORE_IMPL is malformed (it is then\n"
     "ignored as a whole, and the reason is printed) or on bad usage.\n";
@@ -147,6 +147,7 @@ static void print_sources(void)
     for (size_t i = 0; ic_rand_source_name(i); i++) {
         const char *name = ic_rand_source_name(i);
         ic_rand_health h;
+        (void)ic_rand_source_read(name, NULL, 0);   /* runs the start-up test (1024 samples) */
         int st = ic_rand_source_health(name, &h);
         char apt[16];
         snprintf(apt, sizeof apt, "%u/%u", h.apt_cutoff, h.apt_window);
