@@ -42,6 +42,20 @@ static void rekey(ic_ctr_drbg *d, const uint8_t k[IC_DRBG_KEYLEN])
     ops_of(d)->setkey(&d->key, k, IC_DRBG_KEYLEN);
 }
 
+/* One 64-bit big-endian store: a byte swap and one move where the compiler
+ * says how (the byte-wise ic_store64_be cost ~60% of a 4 KiB request). */
+static inline void store64_be(uint8_t *p, uint64_t v)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    v = __builtin_bswap64(v);
+    memcpy(p, &v, 8);
+#elif defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    memcpy(p, &v, 8);
+#else
+    ic_store64_be(p, v);
+#endif
+}
+
 /* out[0..n) = V+1, V+2, ..., V+n as 128-bit big-endian blocks, with the
  * carry out of the low half as 0/1 arithmetic (V is secret; n is not). */
 static void counter_blocks(uint8_t *out, const uint8_t v[16], size_t n)
@@ -56,8 +70,8 @@ static void counter_blocks(uint8_t *out, const uint8_t v[16], size_t n)
         __asm__("" : "+r"(step));
 #endif
         uint64_t l = lo + step;
-        ic_store64_be(out + 16 * (i - 1), hi + (uint64_t)(l < lo));
-        ic_store64_be(out + 16 * (i - 1) + 8, l);
+        store64_be(out + 16 * (i - 1), hi + (uint64_t)(l < lo));
+        store64_be(out + 16 * (i - 1) + 8, l);
     }
 }
 
