@@ -336,6 +336,8 @@ static void usage(FILE *f)
             "Throughput of incore's primitives (default: all of them) in MiB/s and\n"
             "reference cycles per byte, for each message size, beside the peers.\n"
             "ALG is a name from --list or a prefix of names (\"aes-128\", \"sha\").\n"
+    "\"random\" is ic_random, \"rand-NAME\" one entropy source (rows of sources this\n"
+    "machine lacks are skipped); their peer is OpenSSL's RAND_bytes.\n"
             "\n"
             "  --sizes LIST      message sizes in bytes, k/m suffixes allowed\n"
             "                    (default 16,64,256,1024,8192,16384)\n"
