@@ -38,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testlib.h"
+#include "drbg/ctr_drbg.h"
+#include "rand/rand_source.h"
 
 #if defined(__has_feature)
 #if __has_feature(memory_sanitizer)
@@ -403,6 +405,52 @@ static void case_hash(void)
     }
 }
 
+/* ---- CTR_DRBG and the entropy-source health tests (issue 15) ----------- */
+
+/* Entropy input, personalization and the state are secret; lengths, the
+ * additional input and the request sizes public. */
+static void case_drbg(void)
+{
+    static const size_t req[] = {0, 1, 16, 17, 64, 300};
+    for (int df = 1; df >= 0; df--) {
+        ic_ctr_drbg d;
+        uint8_t e[48];
+        secret(e, sizeof e, 90 + (uint32_t)df);
+        secret(key, 32, 95);
+        put_status(ic_ctr_drbg_instantiate(&d, df, e, df ? 40 : 48, NULL, 0, key, df ? 32 : 20));
+        for (size_t i = 0; i < sizeof req / sizeof req[0]; i++) {
+            fill(aad, 20, 100 + (uint32_t)i);
+            put_status(ic_ctr_drbg_generate(&d, out, req[i], aad, i & 1 ? 20 : 0));
+            put(out, req[i]);
+        }
+        secret(e, sizeof e, 97);
+        put_status(ic_ctr_drbg_reseed(&d, e, 48, aad, 7));
+        put_status(ic_ctr_drbg_generate(&d, out, 33, NULL, 0));
+        put(out, 33);
+        ic_ctr_drbg_wipe(&d);
+    }
+}
+
+/* A source whose bytes are secret (they become seed material): the
+ * health tests may branch on nothing but their verdict. */
+static uint32_t src_seed;
+static int fill_secret(const ic_rand_src *s, uint8_t *o, size_t n)
+{
+    (void)s;
+    secret(o, n, src_seed++);
+    return 1;
+}
+
+static void case_health(void)
+{
+    const ic_rand_src list[] = {{"ct", 0, fill_secret, NULL, 4}};
+    src_seed = 200;
+    ic_rand_test_set_sources(list, 1);
+    put_status(ic_rand_source_read("ct", out, 1000));
+    put(out, 1000);
+    ic_rand_test_set_sources(NULL, 0);
+}
+
 /* ---- every implementation ----------------------------------------------- */
 
 /* fn once per available implementation of prim (selected while it runs);
@@ -457,6 +505,8 @@ int main(int argc, char **argv)
     each_impl("sha1", "sha1", case_hash);
     each_impl("sha256", "sha256", case_hash);
     each_impl("sha512", "sha512", case_hash);
+    each_impl("aes", "ctr_drbg", case_drbg);
+    run_case("randsrc", "health", case_health);
     free(tr);
     return tl_finish();
 }

@@ -966,6 +966,31 @@ static int run_void(fx *x, const char *w)
         st = ic_rand_hw(b, 33);
         CHECK(st == IC_OK || (st == IC_ERR_UNAVAILABLE && tl_all_byte(b, 33, 0)), "%s: 33 bytes: %d", w, st);
         tl_guarded_free(b, 33);
+    } else if (!strcmp(fn, "ic_random") || !strcmp(fn, "ic_random_reseed") ||
+               !strcmp(fn, "ic_random_set_prediction_resistance")) {
+        uint8_t *b = tl_guarded_alloc(33, FILL);
+        static uint8_t big[1025];
+        CHECK(ic_random(NULL, 5) == IC_ERR_NULL && ic_random(NULL, 0) == IC_OK, "%s: NULL", w);
+        CHECK(ic_random(b, 33) == IC_OK && !tl_all_byte(b, 33, FILL), "%s: 33 bytes to the guard", w);
+        CHECK(ic_random_reseed(NULL, 3) == IC_ERR_NULL && ic_random_reseed(NULL, 0) == IC_OK, "%s: reseed NULL", w);
+        CHECK(ic_random_reseed(big, sizeof big) == IC_ERR_TOOLONG, "%s: additional input over 1 KiB", w);
+        ic_random_set_prediction_resistance(1);
+        CHECK(ic_random(b, 33) == IC_OK, "%s: with prediction resistance", w);
+        ic_random_set_prediction_resistance(0);
+        tl_guarded_free(b, 33);
+    } else if (!strncmp(fn, "ic_rand_source_", 15)) {
+        uint8_t *b = tl_guarded_alloc(33, FILL);
+        ic_rand_health h;
+        size_t n = ic_rand_source_count();
+        CHECK(n >= 1 && ic_rand_source_name(n) == NULL && ic_rand_source_name((size_t)-1) == NULL, "%s: names", w);
+        CHECK(ic_rand_source_health(NULL, &h) == IC_ERR_NULL && ic_rand_source_health("os", NULL) == IC_ERR_NULL,
+              "%s: health NULL", w);
+        CHECK(ic_rand_source_health("nope", &h) == IC_ERR_UNKNOWN, "%s: unknown source", w);
+        CHECK(ic_rand_source_read(NULL, b, 1) == IC_ERR_NULL && ic_rand_source_read("os", NULL, 1) == IC_ERR_NULL,
+              "%s: read NULL", w);
+        CHECK(ic_rand_source_read("nope", b, 33) == IC_ERR_UNKNOWN && tl_all_byte(b, 33, 0), "%s: unknown, zeroed", w);
+        CHECK(ic_rand_source_read("os", b, 33) == IC_OK, "%s: os 33 bytes to the guard", w);
+        tl_guarded_free(b, 33);
     } else if (!strcmp(fn, "ic_hash_digest_size") || !strcmp(fn, "ic_hash_block_size") ||
                !strcmp(fn, "ic_hash_name")) {
         CHECK(ic_hash_digest_size((ic_hash_alg)99) == 0 && ic_hash_block_size((ic_hash_alg)99) == 0 &&
@@ -1431,6 +1456,13 @@ static const row rows[] = {
     R("ic_selftest", 0, 0, IC_OK, "unknown primitive"),
     R("ic_rand_hw", 0, 0, IC_OK, "NULL with and without length"),
     R("ic_rand_hw_source", 0, 0, IC_OK, "same as ic_impl_selected(hwrand)"),
+    R("ic_random", 0, 0, IC_OK, "NULL with and without length, guard, prediction resistance"),
+    R("ic_random_reseed", 0, 0, IC_OK, "NULL additional input, over 1 KiB"),
+    R("ic_random_set_prediction_resistance", 0, 0, IC_OK, "on and off"),
+    R("ic_rand_source_count", 0, 0, IC_OK, "names end with NULL"),
+    R("ic_rand_source_name", 0, 0, IC_OK, "past the end: NULL"),
+    R("ic_rand_source_health", 0, 0, IC_OK, "NULL name or record, unknown name"),
+    R("ic_rand_source_read", 0, 0, IC_OK, "NULL, unknown source zeroes, guard"),
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 

@@ -81,7 +81,24 @@ static const speed_alg algs[] = {
     {"xchacha20-poly1305", SK_XC20P1305, 0, {"chacha20", "poly1305"}, NULL},
     {"crc32", SK_CRC32, 0, {"crc32", NULL}, NULL},
     {"crc32c", SK_CRC32C, 0, {"crc32c", NULL}, NULL},
+    /* ic_random runs on the AES backend selected when it was seeded; the
+     * sources are measured through their health tests (param: randsrc[]) */
+    {"random", SK_RANDOM, 0, {"aes", NULL}, "RAND_bytes"},
+    {"rand-rdseed", SK_RANDSRC, 0, {"hwrand", NULL}, "RAND_bytes"},
+    {"rand-rdrand", SK_RANDSRC, 1, {"hwrand", NULL}, "RAND_bytes"},
+    {"rand-darn", SK_RANDSRC, 2, {"hwrand", NULL}, "RAND_bytes"},
+    {"rand-rndr", SK_RANDSRC, 3, {"hwrand", NULL}, "RAND_bytes"},
+    {"rand-xstore", SK_RANDSRC, 4, {"hwrand", NULL}, "RAND_bytes"},
+    {"rand-os", SK_RANDSRC, 5, {"hwrand", NULL}, "RAND_bytes"},
 };
+static const char *const randsrc[] = {"rdseed", "rdrand", "darn", "rndr", "xstore", "os"};
+
+/* 1 when the entropy source of a SK_RANDSRC row exists and is healthy here. */
+static int randsrc_usable(const speed_alg *a)
+{
+    ic_rand_health h;
+    return ic_rand_source_health(randsrc[a->param], &h) == IC_OK;
+}
 #define NALGS (sizeof algs / sizeof algs[0])
 
 /* incore's call for each kind, for the "call" column. */
@@ -105,6 +122,8 @@ static const char *incore_call(int kind)
         [SK_XC20P1305] = "ic_xchacha20_poly1305_seal",
         [SK_CRC32] = "ic_crc32",
         [SK_CRC32C] = "ic_crc32c",
+        [SK_RANDOM] = "ic_random",
+        [SK_RANDSRC] = "ic_rand_source_read",
     };
     return calls[kind];
 }
@@ -213,6 +232,8 @@ static void incore_run(speed_job *j, size_t len)
         break;
     case SK_CRC32: put_le32(j->aux, ic_crc32(0, b, len)); break;
     case SK_CRC32C: put_le32(j->aux, ic_crc32c(0, b, len)); break;
+    case SK_RANDOM: st = ic_random(b, len); break;
+    case SK_RANDSRC: st = ic_rand_source_read(randsrc[a->param], b, len); break;
     }
     if (st != IC_OK)   /* an error path is fast: never let it pass for speed */
         j->failed = 1;
@@ -315,6 +336,8 @@ static void usage(FILE *f)
             "Throughput of incore's primitives (default: all of them) in MiB/s and\n"
             "reference cycles per byte, for each message size, beside the peers.\n"
             "ALG is a name from --list or a prefix of names (\"aes-128\", \"sha\").\n"
+            "\"random\" is ic_random, \"rand-NAME\" one entropy source (rows of sources this\n"
+            "machine lacks are skipped); their peer is OpenSSL's RAND_bytes.\n"
             "\n"
             "  --sizes LIST      message sizes in bytes, k/m suffixes allowed\n"
             "                    (default 16,64,256,1024,8192,16384)\n"
@@ -666,8 +689,8 @@ static void check_outputs(bench *B, const speed_alg *a, provider *pv, int np, si
             memcpy(B->ref, got, len);
             memcpy(B->ref + len, p->job.aux, alen);
         }
-        int bad = p->job.failed || memcmp(B->ref, got, len) != 0 ||
-                  memcmp(B->ref + len, p->job.aux, alen) != 0;
+        int bad = p->job.failed || (a->kind < SK_RANDOM && (memcmp(B->ref, got, len) != 0 ||
+                                                             memcmp(B->ref + len, p->job.aux, alen) != 0));
         if (open && memcmp(got, B->ct + len + 16, len) != 0) /* the plaintext sealed */
             bad = 1;
         if (bad && !p->mismatch)
@@ -851,7 +874,9 @@ static int incore_variants(const bench *B, const speed_alg *a, provider *pv)
     size_t cnt[2] = {1, 1};
     for (int k = 0; k < 2; k++) {
         names[k][0] = a->prims[k] ? ic_impl_selected(a->prims[k]) : NULL;
-        if (!B->o->impl_all || !a->prims[k])
+        if (a->kind == SK_RANDSRC && k == 0)   /* the source itself, whatever hwrand selects */
+            names[k][0] = randsrc[a->param];
+        if (!B->o->impl_all || !a->prims[k] || a->kind >= SK_RANDOM)
             continue;
         cnt[k] = 0;
         for (size_t i = 0; i < ic_impl_count(a->prims[k]) && cnt[k] < MAX_IMPLS; i++)
@@ -894,6 +919,12 @@ static void bench_alg(bench *B, const speed_alg *a)
         if (a->prims[k])
             saved[k] = ic_impl_selected(a->prims[k]);
 
+    if (a->kind == SK_RANDSRC && !randsrc_usable(a)) {   /* not on this machine: no row */
+        if (B->o->format == FMT_TABLE || B->o->format == FMT_MD)
+            fprintf(stderr, "incore speed: %s: no healthy source %s here, skipped\n", a->name,
+                    randsrc[a->param]);
+        return;
+    }
     int np = incore_variants(B, a, pv);
     for (int p = 0; p < SPEED_NPEERS; p++) {
         if (!(o->peers >> p & 1) || !speed_peer_call(p, a) || speed_peer_load(p, why, sizeof why))

@@ -84,6 +84,7 @@ static struct {
     int (*mac_init)(evp_opaque *, const uint8_t *, size_t, const ossl_param *);
     int (*mac_update)(evp_opaque *, const uint8_t *, size_t);
     int (*mac_final)(evp_opaque *, uint8_t *, size_t *, size_t);
+    int (*rand_bytes)(uint8_t *, int);
 } ossl;
 
 /* ---- libsodium ----------------------------------------------------------- */
@@ -192,6 +193,7 @@ static const sym ossl_syms[] = {
     SYM(ossl.mac_init, "EVP_MAC_init"),
     SYM(ossl.mac_update, "EVP_MAC_update"),
     SYM(ossl.mac_final, "EVP_MAC_final"),
+    SYM(ossl.rand_bytes, "RAND_bytes"),
 };
 static const sym sod_syms[] = {
     SYM(sod.init, "sodium_init"),
@@ -314,6 +316,8 @@ const char *speed_peer_call(int peer, const speed_alg *a)
     int k = a->kind;
     switch (peer) {
     case SPEED_OPENSSL:
+        if (k == SK_RANDOM || k == SK_RANDSRC)   /* its DRBG: the peer of ours and of the sources */
+            return "RAND_bytes";
         if (k <= SK_GCM_OPEN || k == SK_CHACHA20 || k == SK_C20P1305)
             return "EVP_Cipher";
         if (k == SK_HASH)
@@ -344,7 +348,7 @@ const char *speed_peer_call(int peer, const speed_alg *a)
         case SK_POLY1305: return "gcry_mac";
         case SK_HMAC: return a->param == IC_HASH_SHA256 ? "gcry_mac" : NULL;
         case SK_HASH: case SK_CRC32: return "gcry_md_hash_buffer";
-        case SK_CRC32C: return NULL;
+        case SK_CRC32C: case SK_RANDOM: case SK_RANDSRC: return NULL;   /* (not measured: gcry_randomize) */
         default: return "gcry_cipher";      /* AES modes, ChaCha20 */
         }
     case SPEED_ISAL:
@@ -366,6 +370,10 @@ static int ossl_setup(speed_job *j, char *why, size_t whylen)
         return -1;
     j->state = s;
     const char *what = a->peer_name;
+    if (a->kind == SK_RANDOM || a->kind == SK_RANDSRC) {
+        uint8_t b[16];   /* the first call seeds: keep it out of the timing */
+        return ossl.rand_bytes(b, sizeof b) == 1 ? 0 : -1;
+    }
     if (a->kind == SK_HASH) {
         s->md = ossl.md_fetch(NULL, what, NULL);
         s->mdctx = s->md ? ossl.mdctx_new() : NULL;
@@ -416,6 +424,11 @@ static void ossl_run(speed_job *j, size_t len)
     size_t mn = 0;
     uint8_t iv16[16];
     switch (k) {
+    case SK_RANDOM:
+    case SK_RANDSRC:
+        if (ossl.rand_bytes(j->buf, (int)len) != 1)
+            j->failed = 1;
+        return;
     case SK_HASH:
         ossl.digest_init(s->mdctx, s->md, NULL);
         ossl.digest_update(s->mdctx, j->buf, len);

@@ -11,6 +11,10 @@ int incore_cmd_sum(const char *algo, int argc, char **argv);
  * peers (tools/speed_peers.c).  argv[0] is "speed"; returns the exit status. */
 int incore_cmd_speed(int argc, char **argv);
 
+/* tools/rand.c: `incore rand` and `incore rngtest`. */
+int incore_cmd_rand(int argc, char **argv);
+int incore_cmd_rngtest(int argc, char **argv);
+
 /* ---- shared by tools/speed.c and tools/speed_peers.c ------------------- */
 #include <stddef.h>
 #include <stdint.h>
@@ -19,7 +23,9 @@ int incore_cmd_speed(int argc, char **argv);
 enum speed_kind {
     SK_ECB, SK_CBC_ENC, SK_CBC_DEC, SK_CFB_ENC, SK_CFB_DEC, SK_OFB, SK_CTR,
     SK_GCM_SEAL, SK_GCM_OPEN, SK_HASH, SK_HMAC, SK_CHACHA20, SK_POLY1305,
-    SK_C20P1305, SK_XC20P1305, SK_CRC32, SK_CRC32C
+    SK_C20P1305, SK_XC20P1305, SK_CRC32, SK_CRC32C,
+    SK_RANDOM,   /* ic_random: no input, output differs per call */
+    SK_RANDSRC   /* one entropy source (param: index in speed.c's name list) */
 };
 enum { SPEED_OPENSSL, SPEED_LIBSODIUM, SPEED_ZLIB, SPEED_ISAL, SPEED_LIBGCRYPT, SPEED_NPEERS };
 
