@@ -49,7 +49,11 @@ int ic_aes_init(ic_aes_key *k, const uint8_t *key, size_t keylen)
     if (keylen != IC_AES128_KEY_SIZE && keylen != IC_AES192_KEY_SIZE &&
         keylen != IC_AES256_KEY_SIZE)
         return IC_ERR_KEYLEN;
-    uint32_t impl = ic_impl_index(IC_PRIM_AES);
+    return ic_aes_setkey_impl(k, ic_impl_index(IC_PRIM_AES), key, keylen);
+}
+
+int ic_aes_setkey_impl(ic_aes_key *k, uint32_t impl, const uint8_t *key, size_t keylen)
+{
     const ic_aes_ops *ops = (const ic_aes_ops *)IC_IMPL_OPS(aes, impl);
     if (ops == NULL)
         return IC_ERR_UNAVAILABLE;
