@@ -303,7 +303,7 @@ static void diff_message(const char *impl, int enc, const ic_aes_xts_key *k, con
 }
 
 /* The raw op in chained calls must equal one call: the tweak is left as
- * T_n.  Run on every backend, fused or not (generic when ops->xts is NULL,
+ * T_n; the first call gets the tweak key or the encrypted tweak.  Run on every backend, fused or not (generic when ops->xts is NULL,
  * through the public API only). */
 static void diff_raw(const char *impl, const ic_aes_xts_key *k, const ref_keys *rk)
 {
@@ -319,11 +319,13 @@ static void diff_raw(const char *impl, const ic_aes_xts_key *k, const ref_keys *
         tl_rand_bytes(in, 16 * nb);
         model(&rk->k1, &rk->k2, !dec, tw, want_buf, in, 16 * nb);
         CHECK(ic_aes_ecb_encrypt(&rk->k2, t0, tw, 16) == IC_OK, "T");
-        memcpy(tc, t0, 16);
+        /* the first call encrypts the tweak itself (k2 given), or not */
+        int raw_tweak = t & 2;
+        memcpy(tc, raw_tweak ? tw : t0, 16);
         memset(dst_buf, 0xA5, BUFCAP);
         for (size_t off = 0; off < nb;) {
             size_t n = 1 + tl_rand_below((uint32_t)(nb - off < 40 ? nb - off : 40));
-            ops->xts(&k->k1, tc, out + 16 * off, in + 16 * off, n, dec);
+            ops->xts(&k->k1, off == 0 && raw_tweak ? &k->k2 : NULL, tc, out + 16 * off, in + 16 * off, n, dec);
             off += n;
         }
         CHECK_MEM(out, want_buf, 16 * nb, "raw xts %s, %zu blocks chained (%s)", dec ? "dec" : "enc", nb, impl);

@@ -16,7 +16,10 @@
 /* Best first; the portable one last with needs == 0 (see core/internal.h). */
 const ic_impl ic_impls_aes[] = {
 #if defined(__x86_64__)
-    {"vaes", IC_F(IC_CPU_VAES) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_vaes_ops},
+    /* vaes also needs VPCLMULQDQ (its XTS tweak reduction); every CPU with
+     * VAES has it (Ice Lake, Zen 3 and later) */
+    {"vaes", IC_F(IC_CPU_VAES) | IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3),
+     &ic_aes_vaes_ops},
     {"ni", IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_ni_ops},
 #endif
 #if defined(__powerpc64__)

@@ -35,13 +35,15 @@ typedef struct ic_aes_ops {
     /* xts: nblocks >= 1 whole blocks of one XTS data unit (IEEE 1619 5.3,
      * without the stealing step, which src/aes/xts.c does):
      *   out_j = E(in_j ^ T_j) ^ T_j  (decrypt: the inverse cipher D),
-     *   T_0 = t, T_{j+1} = T_j * x in GF(2^128) (t little-endian).
-     * k is the data key (key1); t is the already encrypted tweak E_key2(i),
-     * left as T_nblocks so that calls chain.  NULL when the backend has no
-     * fused loop: xts.c then runs the same over ecb_enc / ecb_dec with the
-     * tweaks computed in batches.                                         */
-    void (*xts)(const ic_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in, size_t nblocks,
-                int decrypt);
+     *   T_0 = T, T_{j+1} = T_j * x in GF(2^128) (little-endian).
+     * k is the data key (key1).  With k2 (the tweak key) given, t holds
+     * the tweak i and T = E_k2(i) is computed first (so a fused loop can
+     * overlap it with its own setup); with k2 NULL, t already holds T.
+     * Either way t is left as T_nblocks, so that calls chain.  NULL when
+     * the backend has no fused loop: xts.c then runs the same over ecb_enc
+     * / ecb_dec with the tweaks computed in batches.                      */
+    void (*xts)(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16], uint8_t *out, const uint8_t *in,
+                size_t nblocks, int decrypt);
 } ic_aes_ops;
 
 /* The ops of the implementation that expanded k, or NULL when k is NULL,

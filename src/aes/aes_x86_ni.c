@@ -293,6 +293,7 @@ void ic_aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const 
 #define AESX_SRLQ _mm_srli_epi64
 #define AESX_BSLLI _mm_bslli_si128
 #define AESX_BSRLI _mm_bsrli_si128
+#define AESX_XTS_LANES0(t) (t)
 #include "aes/aes_x86_xts.h"
 
 const ic_aes_ops ic_aes_ni_ops = {

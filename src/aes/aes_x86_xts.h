@@ -12,24 +12,30 @@
  *   AESX_BSLLI(v, n), AESX_BSRLI(v, n)
  *                          shift each 128-bit lane left / right by n bytes
  *                          (n a constant)
+ *   AESX_XTS_LANES0(t)     the register holding T, T*x, ... (one lane each)
+ *                          from T in an __m128i (xts_mulx128 helps)
+ *   AESX_XTS_REDUCE(r)     optional: r * 0x87 carry-less in each 64-bit
+ *                          element, r < 2^32 (default: shifts and XORs;
+ *                          a CPU with VPCLMULQDQ does it in one)
  *
  * What XTS needs beyond ECB is the tweak of every block, T_j = T * x^j in
  * GF(2^128) modulo x^128 + x^7 + x^2 + x + 1 (IEEE 1619 5.2), with the
  * 16-byte value read as a little-endian number, which is exactly how a
  * 128-bit lane of an x86 register holds it.  Block i of a batch sits in
  * lane i % AESX_LANES of register i / AESX_LANES, so:
- *  - the first batch's tweaks: register 0 from AESX_LANES doublings of T
- *    in general registers, and register j = register 0 * x^(AESX_LANES*j)
+ *  - T = E_key2(i) one block with AES-NI when the caller passes key2 (its
+ *    latency is the only serial part of a data unit);
+ *  - the first batch's tweaks: register 0 from T by AESX_LANES - 1
+ *    doublings, and register j = register 0 * x^(AESX_LANES*j)
  *    (xts_mul_xs; all independent, so they issue together);
  *  - each later batch: every register times x^AESX_NBLK (xts_next_batch).
  *    AESX_NBLK is a multiple of 8, so the shift is a whole number of bytes
- *    (one PSLLDQ per lane), and the AESX_NBLK bits that leave the top of the
- *    lane come back reduced: r * (x^7 + x^2 + x + 1) = r ^ r<<1 ^ r<<2 ^
- *    r<<7 in the bottom 64 bits (r < 2^32, so nothing overflows).  Shift
- *    and XOR only: no PCLMULQDQ, so every CPU that runs the backend runs
- *    this, and the work is spread over vector ports other than the AES
- *    units' (on Zen 4 the AES rounds issue on two pipes, shifts and XORs on
- *    the others);
+ *    (one PSLLDQ per lane), and the AESX_NBLK bits r that leave the top of
+ *    the lane come back reduced, r * (x^7 + x^2 + x + 1) in the bottom 64
+ *    bits (r < 2^32, so nothing overflows): one carry-less multiply by 0x87
+ *    where the backend may use VPCLMULQDQ (vaes: 4 vector operations per
+ *    register of tweaks, the Linux kernel's aes-xts-avx-x86_64.S does the
+ *    same), else r ^ r<<1 ^ r<<2 ^ r<<7 (ni: 9 operations, no PCLMULQDQ);
  *  - the whitening XORs fold into the rounds: the first AddRoundKey takes
  *    in ^ T ^ rk0, and AESENCLAST / AESDECLAST end with "^ round key", so
  *    the last round key ^ T gives E(in ^ T) ^ T directly.
@@ -48,6 +54,30 @@ AESX_INLINE AESX_V xts_reduce(AESX_V r)
 {
     return AESX_XOR(AESX_XOR(r, AESX_SLLQ(r, 1)), AESX_XOR(AESX_SLLQ(r, 2), AESX_SLLQ(r, 7)));
 }
+#ifndef AESX_XTS_REDUCE
+#define AESX_XTS_REDUCE xts_reduce
+#endif
+
+/* T * x on one 128-bit register (for building the first lanes). */
+AESX_INLINE __m128i xts_mulx128(__m128i t)
+{
+    __m128i c = _mm_srli_epi64(t, 63);                      /* bits 63 and 127 */
+    __m128i r = _mm_bsrli_si128(c, 8);                      /* bit 127 at 0    */
+    __m128i red = _mm_xor_si128(_mm_xor_si128(r, _mm_slli_epi64(r, 1)),
+                                _mm_xor_si128(_mm_slli_epi64(r, 2), _mm_slli_epi64(r, 7)));
+    return _mm_xor_si128(_mm_xor_si128(_mm_slli_epi64(t, 1), _mm_bslli_si128(c, 8)), red);
+}
+
+/* One block with AES-NI: the tweak encryption T = E_key2(i). */
+AESX_INLINE __m128i xts_encrypt_tweak(const ic_aes_key *k2, __m128i x)
+{
+    const __m128i *rk = (const __m128i *)aes_x86_enc_rk(k2);
+    unsigned nr = k2->rounds;
+    x = _mm_xor_si128(x, rk[0]);
+    for (unsigned r = 1; r < nr; r++)
+        x = _mm_aesenc_si128(x, rk[r]);
+    return _mm_aesenclast_si128(x, rk[nr]);
+}
 
 /* Each 128-bit lane times x^s, 0 < s < 57: the lane shifted left by s bits
  * (64-bit shifts plus the low half's top bits carried into the high half),
@@ -62,25 +92,15 @@ AESX_INLINE AESX_V xts_mul_xs(AESX_V v, int s)
 /* The same for s = AESX_NBLK, a whole number of bytes. */
 AESX_INLINE AESX_V xts_mul_xnblk(AESX_V v)
 {
-    return AESX_XOR(AESX_BSLLI(v, AESX_NBLK / 8), xts_reduce(AESX_BSRLI(v, 16 - AESX_NBLK / 8)));
+    return AESX_XOR(AESX_BSLLI(v, AESX_NBLK / 8), AESX_XTS_REDUCE(AESX_BSRLI(v, 16 - AESX_NBLK / 8)));
 }
 
-/* Tweaks of the first batch from T (16 bytes, little-endian). */
-AESX_INLINE void xts_first_tweaks(AESX_V tw[AESX_NV], const uint8_t t[16])
+/* Tweaks of the first batch from T. */
+AESX_INLINE void xts_first_tweaks(AESX_V tw[AESX_NV], __m128i t)
 {
-    uint8_t lanes[16 * AESX_LANES];
-    uint64_t lo = ic_load64_le(t), hi = ic_load64_le(t + 8);
-    for (int l = 0; l < AESX_LANES; l++) {
-        ic_store64_le(lanes + 16 * l, lo);
-        ic_store64_le(lanes + 16 * l + 8, hi);
-        uint64_t carry = hi >> 63;            /* T * x, as xts.c's xts_mulx */
-        hi = hi << 1 | lo >> 63;
-        lo = lo << 1 ^ (UINT64_C(0x87) & (0 - carry));
-    }
-    load_n(tw, lanes, AESX_LANES);            /* register 0 */
+    tw[0] = AESX_XTS_LANES0(t);
     for (int j = 1; j < AESX_NV; j++)
         tw[j] = xts_mul_xs(tw[0], AESX_LANES * j);
-    ic_wipe(lanes, sizeof lanes);
 }
 
 AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV])
@@ -121,13 +141,16 @@ AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, const AESX_V tw[AESX_
     store_n(out, b, n);
 }
 
-AESX_INLINE void xts_any(const ic_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in, size_t nblocks,
-                         int decrypt)
+AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16], uint8_t *out,
+                         const uint8_t *in, size_t nblocks, int decrypt)
 {
     const __m128i *rk = (const __m128i *)(decrypt ? aes_x86_dec_rk(k) : aes_x86_enc_rk(k));
     unsigned nr = k->rounds;
     AESX_V tw[AESX_NV];
-    xts_first_tweaks(tw, t);
+    __m128i t0 = _mm_loadu_si128((const __m128i *)t);
+    if (k2 != NULL)
+        t0 = xts_encrypt_tweak(k2, t0);
+    xts_first_tweaks(tw, t0);
     for (; nblocks >= AESX_NBLK; nblocks -= AESX_NBLK, in += 16 * AESX_NBLK, out += 16 * AESX_NBLK) {
         xts_batch(rk, nr, tw, out, in, AESX_NBLK, decrypt);
         xts_next_batch(tw);
@@ -137,16 +160,19 @@ AESX_INLINE void xts_any(const ic_aes_key *k, uint8_t t[16], uint8_t *out, const
     /* the tweak of the block after the last: block `nblocks` of the batch
      * (block 0 of the next batch when the last batch was whole) */
     memcpy(t, (const uint8_t *)tw + 16 * nblocks, 16);
-    ic_wipe(tw, sizeof tw);
+    /* the tweaks are key-derived: clear the stack copy (inline, as
+     * ic_wipe does it: the empty asm makes the zeroing observable) */
+    memset(tw, 0, sizeof tw);
+    __asm__ __volatile__("" : : "r"(tw) : "memory");
 }
 
-static void AESX_FN(xts)(const ic_aes_key *k, uint8_t t[16], uint8_t *out, const uint8_t *in, size_t nblocks,
-                         int decrypt)
+static void AESX_FN(xts)(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16], uint8_t *out,
+                         const uint8_t *in, size_t nblocks, int decrypt)
 {
     if (decrypt)
-        xts_any(k, t, out, in, nblocks, 1);
+        xts_any(k, k2, t, out, in, nblocks, 1);
     else
-        xts_any(k, t, out, in, nblocks, 0);
+        xts_any(k, k2, t, out, in, nblocks, 0);
 }
 
 #endif

@@ -52,10 +52,12 @@ static void xts_mulx_bytes(uint8_t t[16])
 /* The xts op of aes_impl.h over ecb_enc / ecb_dec: per batch, the tweaks
  * T_j, then in ^ T_j into a local buffer, the batch through ECB, then
  * ^ T_j into out.  in == out is fine (the batch is read before written). */
-static void xts_blocks_generic(const ic_aes_ops *ops, const ic_aes_key *k, uint8_t t[16], uint8_t *out,
-                               const uint8_t *in, size_t nblocks, int decrypt)
+static void xts_blocks_generic(const ic_aes_ops *ops, const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16],
+                               uint8_t *out, const uint8_t *in, size_t nblocks, int decrypt)
 {
     uint8_t tw[XTS_BATCH * 16], buf[XTS_BATCH * 16];
+    if (k2 != NULL)
+        ops->ecb_enc(k2, t, t, 1);
     uint64_t lo = ic_load64_le(t), hi = ic_load64_le(t + 8);
     void (*ecb)(const ic_aes_key *, uint8_t *, const uint8_t *, size_t) = decrypt ? ops->ecb_dec : ops->ecb_enc;
     while (nblocks > 0) {
@@ -78,14 +80,15 @@ static void xts_blocks_generic(const ic_aes_ops *ops, const ic_aes_key *k, uint8
     ic_wipe(buf, sizeof buf);
 }
 
-/* nblocks whole blocks with the backend's fused loop or the generic one. */
-static void xts_blocks(const ic_aes_ops *ops, const ic_aes_key *k, uint8_t t[16], uint8_t *out,
-                       const uint8_t *in, size_t nblocks, int decrypt)
+/* nblocks whole blocks with the backend's fused loop or the generic one;
+ * k2 as in aes_impl.h (NULL: t is already encrypted). */
+static void xts_blocks(const ic_aes_ops *ops, const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16],
+                       uint8_t *out, const uint8_t *in, size_t nblocks, int decrypt)
 {
     if (ops->xts != NULL)
-        ops->xts(k, t, out, in, nblocks, decrypt);
+        ops->xts(k, k2, t, out, in, nblocks, decrypt);
     else
-        xts_blocks_generic(ops, k, t, out, in, nblocks, decrypt);
+        xts_blocks_generic(ops, k, k2, t, out, in, nblocks, decrypt);
 }
 
 /* The last whole block (in[0..15]) and the tail (in[16..16+b-1], 0 < b <
@@ -102,11 +105,11 @@ static void xts_steal(const ic_aes_ops *ops, const ic_aes_key *k, uint8_t t[16],
         memcpy(t_prev, t, 16);           /* T_{m-1}, for the second step */
         xts_mulx_bytes(t);               /* T_m                          */
     }
-    xts_blocks(ops, k, t, first, first, 1, decrypt);  /* enc: t becomes T_m */
+    xts_blocks(ops, k, NULL, t, first, first, 1, decrypt);  /* enc: t becomes T_m */
     memcpy(second, in + 16, b);
     memcpy(second + b, first + b, 16 - b);
     memcpy(out + 16, first, b);
-    xts_blocks(ops, k, decrypt ? t_prev : t, second, second, 1, decrypt);
+    xts_blocks(ops, k, NULL, decrypt ? t_prev : t, second, second, 1, decrypt);
     memcpy(out, second, 16);
     ic_wipe(first, sizeof first);
     ic_wipe(second, sizeof second);
@@ -176,10 +179,14 @@ static int xts_crypt(const ic_aes_xts_key *k, const uint8_t tweak[16], uint8_t *
         return IC_ERR_OVERLAP;
     const ic_aes_ops *ops = ic_aes_ops_of(&k->k1);
     uint8_t t[16];
-    ops->ecb_enc(&k->k2, t, tweak, 1);
+    memcpy(t, tweak, 16);
     size_t b = len % 16, whole = len / 16 - (b != 0);
+    /* T = E_key2(tweak): inside the block loop when there are whole blocks
+     * before the stealing step (always, but for 17..31 bytes) */
     if (whole > 0)
-        xts_blocks(ops, &k->k1, t, out, in, whole, decrypt);
+        xts_blocks(ops, &k->k1, &k->k2, t, out, in, whole, decrypt);
+    else
+        ops->ecb_enc(&k->k2, t, t, 1);
     if (b != 0)
         xts_steal(ops, &k->k1, t, out + 16 * whole, in + 16 * whole, b, decrypt);
     ic_wipe(t, sizeof t);
