@@ -15,8 +15,10 @@
  *   AESX_XTS_LANES0(t)     the register holding T, T*x, ... (one lane each)
  *                          from T in an __m128i (xts_mulx128 helps)
  *   AESX_XTS_REDUCE(r)     optional: r * 0x87 carry-less in each 64-bit
- *                          element, r < 2^32 (default: shifts and XORs;
+ *                          element, r < 2^57 (default: shifts and XORs;
  *                          a CPU with VPCLMULQDQ does it in one)
+ *   AESX_XOR3(a, b, c)     optional: a ^ b ^ c (default two XORs; with
+ *                          AVX-512VL one VPTERNLOGQ with imm8 0x96)
  *
  * What XTS needs beyond ECB is the tweak of every block, T_j = T * x^j in
  * GF(2^128) modulo x^128 + x^7 + x^2 + x + 1 (IEEE 1619 5.2), with the
@@ -57,6 +59,9 @@ AESX_INLINE AESX_V xts_reduce(AESX_V r)
 #ifndef AESX_XTS_REDUCE
 #define AESX_XTS_REDUCE xts_reduce
 #endif
+#ifndef AESX_XOR3
+#define AESX_XOR3(a, b, c) AESX_XOR(AESX_XOR((a), (b)), (c))
+#endif
 
 /* T * x on one 128-bit register (for building the first lanes). */
 AESX_INLINE __m128i xts_mulx128(__m128i t)
@@ -86,7 +91,7 @@ AESX_INLINE AESX_V xts_mul_xs(AESX_V v, int s)
 {
     AESX_V c = AESX_SRLQ(v, 64 - s);
     AESX_V t = AESX_XOR(AESX_SLLQ(v, s), AESX_BSLLI(c, 8));
-    return AESX_XOR(t, xts_reduce(AESX_BSRLI(c, 8)));
+    return AESX_XOR(t, AESX_XTS_REDUCE(AESX_BSRLI(c, 8)));
 }
 
 /* The same for s = AESX_NBLK, a whole number of bytes. */
@@ -130,7 +135,7 @@ AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, const AESX_V tw[AESX_
     load_n(b, in, n);
     AESX_V k0 = AESX_KEY(rk, 0);
     for (int j = 0; j < AESX_NV; j++)
-        b[j] = AESX_XOR(b[j], AESX_XOR(tw[j], k0));
+        b[j] = AESX_XOR3(b[j], tw[j], k0);
     if (decrypt)
         XTS_MIDDLE(b, rk, nr, AESX_DEC);
     else
