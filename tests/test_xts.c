@@ -353,6 +353,16 @@ static void guarded(const char *impl, const ic_aes_xts_key *k)
     }
 }
 
+/* A random key of klen bytes expanded by impl (k) and by the portable
+ * implementation (rk). */
+static void fresh_keys(size_t klen, const char *impl, ic_aes_xts_key *k, ref_keys *rk)
+{
+    uint8_t key[64];
+    tl_rand_bytes(key, klen);
+    CHECK(ic_aes_xts_init(k, key, klen) == IC_OK, "init");
+    ref_init(rk, key, klen, impl);
+}
+
 static void differential(const char *impl, void *arg)
 {
     (void)arg;
@@ -362,22 +372,16 @@ static void differential(const char *impl, void *arg)
             /* every length 16..300, 40 random ones up to 8 KiB, the 4 KiB edges */
             for (size_t i = 16; i < 301 + 40 + 3; i++) {
                 size_t len = i <= 300 ? i : i < 341 ? 301 + tl_rand_below(MAXLEN - 301) : 4095 + (i - 341);
-                uint8_t key[64];
                 ic_aes_xts_key k;
                 ref_keys rk;
-                tl_rand_bytes(key, klen);
-                CHECK(ic_aes_xts_init(&k, key, klen) == IC_OK, "init");
-                ref_init(&rk, key, klen, impl);
+                fresh_keys(klen, impl, &k, &rk);
                 diff_message(impl, enc, &k, &rk, len);
                 ic_aes_xts_wipe(&k);
             }
         }
-        uint8_t key[64];
         ic_aes_xts_key k;
         ref_keys rk;
-        tl_rand_bytes(key, klen);
-        CHECK(ic_aes_xts_init(&k, key, klen) == IC_OK, "init");
-        ref_init(&rk, key, klen, impl);
+        fresh_keys(klen, impl, &k, &rk);
         diff_raw(impl, &k, &rk);
         guarded(impl, &k);
         /* the key keeps its implementation after a reselect */

@@ -114,20 +114,11 @@ AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV])
         tw[j] = xts_mul_xnblk(tw[j]);
 }
 
-/* Rounds 1..nr-1 on a batch (the first AddRoundKey and the last round are
- * the caller's, with the tweak folded in). */
-#define XTS_MIDDLE(b, rk, nr, op) do { \
-    ROUND_ALL(b, op, AESX_KEY(rk, 1)); ROUND_ALL(b, op, AESX_KEY(rk, 2)); \
-    ROUND_ALL(b, op, AESX_KEY(rk, 3)); ROUND_ALL(b, op, AESX_KEY(rk, 4)); \
-    ROUND_ALL(b, op, AESX_KEY(rk, 5)); ROUND_ALL(b, op, AESX_KEY(rk, 6)); \
-    ROUND_ALL(b, op, AESX_KEY(rk, 7)); ROUND_ALL(b, op, AESX_KEY(rk, 8)); \
-    ROUND_ALL(b, op, AESX_KEY(rk, 9)); \
-    if ((nr) > 10) { ROUND_ALL(b, op, AESX_KEY(rk, 10)); ROUND_ALL(b, op, AESX_KEY(rk, 11)); } \
-    if ((nr) > 12) { ROUND_ALL(b, op, AESX_KEY(rk, 12)); ROUND_ALL(b, op, AESX_KEY(rk, 13)); } \
-} while (0)
 
-/* One batch of n blocks (1 <= n <= AESX_NBLK): every load before the
- * first store, so out == in is fine. */
+/* One batch of n blocks (1 <= n <= AESX_NBLK): the first AddRoundKey with
+ * the tweak, MIDDLE_ROUNDS of aes_x86_modes.h, the last round with the
+ * tweak in its key; every load before the first store, so out == in is
+ * fine. */
 AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, const AESX_V tw[AESX_NV], uint8_t *out,
                            const uint8_t *in, size_t n, int decrypt)
 {
@@ -137,9 +128,9 @@ AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, const AESX_V tw[AESX_
     for (int j = 0; j < AESX_NV; j++)
         b[j] = AESX_XOR3(b[j], tw[j], k0);
     if (decrypt)
-        XTS_MIDDLE(b, rk, nr, AESX_DEC);
+        MIDDLE_ROUNDS(b, rk, nr, AESX_DEC);
     else
-        XTS_MIDDLE(b, rk, nr, AESX_ENC);
+        MIDDLE_ROUNDS(b, rk, nr, AESX_ENC);
     AESX_V kl = AESX_KEY(rk, nr);
     for (int j = 0; j < AESX_NV; j++)
         b[j] = decrypt ? AESX_DECLAST(b[j], AESX_XOR(kl, tw[j])) : AESX_ENCLAST(b[j], AESX_XOR(kl, tw[j]));
