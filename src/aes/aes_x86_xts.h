@@ -100,12 +100,24 @@ AESX_INLINE AESX_V xts_mul_xnblk(AESX_V v)
     return AESX_XOR(AESX_BSLLI(v, AESX_NBLK / 8), AESX_XTS_REDUCE(AESX_BSRLI(v, 16 - AESX_NBLK / 8)));
 }
 
-/* Tweaks of the first batch from T. */
+/* Tweaks of the first batch from T: registers 1..3 from register 0, then
+ * registers 4..7 from 0..3 by x^(4*LANES), a whole number of bytes when
+ * LANES is 2 or 4 (the cheaper byte-shift step), else by xts_mul_xs. */
+AESX_INLINE AESX_V xts_mul_x4lanes(AESX_V v)
+{
+    if ((4 * AESX_LANES) % 8 == 0)
+        return AESX_XOR(AESX_BSLLI(v, (4 * AESX_LANES) / 8 % 16),
+                        AESX_XTS_REDUCE(AESX_BSRLI(v, (16 - (4 * AESX_LANES) / 8) % 16)));
+    return xts_mul_xs(v, 4 * AESX_LANES);
+}
+
 AESX_INLINE void xts_first_tweaks(AESX_V tw[AESX_NV], __m128i t)
 {
     tw[0] = AESX_XTS_LANES0(t);
-    for (int j = 1; j < AESX_NV; j++)
+    for (int j = 1; j < 4; j++)
         tw[j] = xts_mul_xs(tw[0], AESX_LANES * j);
+    for (int j = 4; j < AESX_NV; j++)
+        tw[j] = xts_mul_x4lanes(tw[j - 4]);
 }
 
 AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV])

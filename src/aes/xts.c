@@ -46,6 +46,17 @@ static void xts_mulx_bytes(uint8_t t[16])
     ic_store64_le(t + 8, hi);
 }
 
+/* Clear the 16-byte tweak T_n left by a call (key-derived) the way
+ * ic_wipe does, inline: a data unit of 512 bytes costs ~150 cycles, and
+ * a function call is a visible part of that. */
+static inline void xts_clear16(uint8_t t[16])
+{
+    memset(t, 0, 16);
+#if defined(__GNUC__)
+    __asm__ __volatile__("" : : "r"(t) : "memory");
+#endif
+}
+
 /* Blocks per batch of the generic loop: 256 bytes of tweaks and as much of
  * data on the stack, a multiple of every backend's ECB batch. */
 #define XTS_BATCH 16
@@ -192,7 +203,7 @@ static int xts_crypt(const ic_aes_xts_key *k, const uint8_t tweak[16], uint8_t *
         ops->ecb_enc(&k->k2, t, t, 1);
     if (b != 0)
         xts_steal(ops, &k->k1, t, out + 16 * whole, in + 16 * whole, b, decrypt);
-    ic_wipe(t, sizeof t);
+    xts_clear16(t);
     return IC_OK;
 }
 
