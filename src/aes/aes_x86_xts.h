@@ -11,7 +11,8 @@
  *                          shift each 64-bit element left / right by n bits
  *   AESX_BSLLI(v, n), AESX_BSRLI(v, n)
  *                          shift each 128-bit lane left / right by n bytes
- *                          (n a constant)
+ *                          (n a constant; on ZMM, VPSLLDQ / VPSRLDQ need
+ *                          AVX-512BW)
  *   AESX_XTS_LANES0(t)     the register holding T, T*x, ... (one lane each)
  *                          from T in an __m128i (xts_mulx128 helps)
  *   AESX_XTS_REDUCE(r)     optional: r * 0x87 carry-less in each 64-bit
