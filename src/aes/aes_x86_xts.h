@@ -42,9 +42,10 @@
  *  - the whitening XORs fold into the rounds: the first AddRoundKey takes
  *    in ^ T ^ rk0, and AESENCLAST / AESDECLAST end with "^ round key", so
  *    the last round key ^ T gives E(in ^ T) ^ T directly.
- * A last batch of 1..AESX_NBLK-1 blocks runs padded as in aes_x86_modes.h;
- * the tweak handed back is that of the block after the last one, read from
- * the batch's tweak array at that block's position.
+ * A last batch of 1..AESX_NBLK-1 blocks runs padded as in aes_x86_modes.h.
+ * The last batch does not advance the tweaks: the tweak handed back (that
+ * of the block after the last) is the last block's, read from the batch's
+ * tweak array at its position, times x.
  *
  * No branch or memory index depends on the key, the tweak or the data;
  * the branches are on the public length and round count.
@@ -166,14 +167,18 @@ AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16
     if (k2 != NULL)
         t0 = xts_encrypt_tweak(k2, t0);
     xts_first_tweaks(tw, t0);
-    for (; nblocks >= AESX_NBLK; nblocks -= AESX_NBLK, in += 16 * AESX_NBLK, out += 16 * AESX_NBLK) {
+    /* whole batches with more blocks after them advance the tweaks; the
+     * last batch (1..AESX_NBLK blocks, nblocks >= 1 by the op's contract)
+     * does not, and T_n is its last block's tweak times x (read at a public
+     * position of the tweak array) */
+    for (; nblocks > AESX_NBLK; nblocks -= AESX_NBLK, in += 16 * AESX_NBLK, out += 16 * AESX_NBLK)
         xts_batch(rk, nr, tw, out, in, AESX_NBLK, decrypt, 1);
-    }
-    if (nblocks > 0)
+    if (nblocks == AESX_NBLK)   /* a constant n: the loads and stores fold */
+        xts_batch(rk, nr, tw, out, in, AESX_NBLK, decrypt, 0);
+    else
         xts_batch(rk, nr, tw, out, in, nblocks, decrypt, 0);
-    /* the tweak of the block after the last: block `nblocks` of the batch
-     * (block 0 of the next batch when the last batch was whole) */
-    memcpy(t, (const uint8_t *)tw + 16 * nblocks, 16);
+    __m128i last = _mm_loadu_si128((const __m128i *)((const uint8_t *)tw + 16 * (nblocks - 1)));
+    _mm_storeu_si128((__m128i *)t, xts_mulx128(last));
     /* the tweaks are key-derived: clear the stack copy (inline, as
      * ic_wipe does it: the empty asm makes the zeroing observable) */
     memset(tw, 0, sizeof tw);
