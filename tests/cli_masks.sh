@@ -59,10 +59,11 @@ check() {
 }
 
 # AES: vaes (VAES-256) > ni (AES-NI) > ct64 (portable)
-if has vaes avx2 aesni ssse3; then
+if has vaes vpclmul avx2 aesni ssse3; then
     check ""            aes vaes
     check -avx512f      aes vaes        # the 256-bit path on AVX-512 machines
     check -vaes         aes ni   vaes
+    check -vpclmul      aes ni   vaes   # vaes's XTS tweak step uses VPCLMULQDQ
     check -avx2         aes ni   vaes
     check -vaes,-aesni  aes ct64 vaes ni
 fi

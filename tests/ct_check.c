@@ -182,6 +182,32 @@ static void case_aes(void)
     }
 }
 
+/* ---- XTS-AES: key, tweak and data secret --------------------------------- */
+
+static void case_xts(void)
+{
+    /* 1 block, stealing after 1 block, 6 blocks + 4, 2 batches of every
+     * backend (32 blocks), and 33 blocks + 2 bytes */
+    static const size_t lens[] = {16, 17, 100, 512, 530};
+    for (size_t kl = 32; kl <= 64; kl += 32) {
+        ic_aes_xts_key k;
+        secret(key, kl, 800 + (uint32_t)kl);
+        put_status(ic_aes_xts_init(&k, key, kl));
+        for (size_t li = 0; li < 5; li++) {
+            size_t n = lens[li];
+            secret(iv, 16, 810 + (uint32_t)li);
+            secret(pt, n, 820 + (uint32_t)li);
+            put_status(ic_aes_xts_encrypt(&k, iv, out, pt, n));
+            put(out, n);
+            put_status(ic_aes_xts_decrypt(&k, iv, out2, pt, n));
+            put(out2, n);
+            put_status(ic_aes_xts_encrypt_sector(&k, 0x1234 + li, out, pt, n));
+            put(out, n);
+        }
+        ic_aes_xts_wipe(&k);
+    }
+}
+
 /* ---- AES-GCM (and through it GHASH with a secret H) ------------------- */
 
 static void gcm_one(size_t kl, size_t ivl, size_t aadl, size_t n, uint32_t seed)
@@ -479,6 +505,7 @@ int main(int argc, char **argv)
         CHECK(CT_ACTIVE, "--require: running under %s", CT_CHECKER);
 
     each_impl("aes", "aes", case_aes);
+    each_impl("aes", "aes-xts", case_xts);
     /* GCM: every available AES implementation with every GHASH one (the
      * stitched loops run only for some pairs) */
     for (size_t i = 0; i < ic_impl_count("aes"); i++) {

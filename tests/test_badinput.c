@@ -76,6 +76,7 @@ enum {
     OVL_INFO = 1u << 26,   /* HKDF: okm overlaps info                      */
     OVL_PRK = 1u << 27,    /* HKDF: okm == prk (allowed)                   */
     CTR_HIGH = 1u << 28,   /* stream counter 2^32-2 / 2^64-2, length kept  */
+    EQKEY = 1u << 29,      /* XTS: the two key halves equal                */
 };
 #define C_ANY (C_NULL | C_ZERO | C_JUNK | C_WIPED)
 
@@ -244,6 +245,62 @@ static int run_aes_init(fx *x, const char *w)
         CHECK(ic_aes_ecb_encrypt(&k, out, blk, 16) == IC_ERR_STATE, "%s: key usable after a failed init", w);
     if (st == IC_OK)
         CHECK(ic_aes_ecb_encrypt(&k, out, blk, 16) == IC_OK, "%s: key unusable after init", w);
+    return st;
+}
+
+/* ---- XTS-AES ------------------------------------------------------------------ */
+static void xts_wipe_v(void *k) { ic_aes_xts_wipe(k); }
+
+static int xts_call(const char *fn, const ic_aes_xts_key *k, const uint8_t *tw, uint8_t *o, const uint8_t *i,
+                    size_t len)
+{
+    uint64_t sector = 0x0123456789abcdefull;
+    if (!strcmp(fn, "ic_aes_xts_encrypt")) return ic_aes_xts_encrypt(k, tw, o, i, len);
+    if (!strcmp(fn, "ic_aes_xts_decrypt")) return ic_aes_xts_decrypt(k, tw, o, i, len);
+    if (!strcmp(fn, "ic_aes_xts_encrypt_sector")) return ic_aes_xts_encrypt_sector(k, sector, o, i, len);
+    if (!strcmp(fn, "ic_aes_xts_decrypt_sector")) return ic_aes_xts_decrypt_sector(k, sector, o, i, len);
+    abort();
+}
+
+static void xts_key_bytes(fx *x)
+{
+    if (x->r->f & EQKEY)
+        memcpy(x->key + x->klen / 2, x->key, x->klen / 2 <= 128 ? x->klen / 2 : 128);
+}
+
+static int run_xts_init(fx *x, const char *w)
+{
+    static ic_aes_xts_key k;
+    fx_make(x, x->r, 32, 0, 0, 0, 0);
+    xts_key_bytes(x);
+    memset(&k, 0xa5, sizeof k);
+    int st = ic_aes_xts_init(x->r->f & C_NULL ? NULL : &k, x->k, x->klen);
+    uint8_t tw[16] = {0}, blk[32] = {0}, out[32];
+    if (st != IC_OK && !(x->r->f & C_NULL))
+        CHECK(ic_aes_xts_encrypt(&k, tw, out, blk, 32) == IC_ERR_STATE, "%s: key usable after a failed init", w);
+    if (st == IC_OK)
+        CHECK(ic_aes_xts_encrypt(&k, tw, out, blk, 32) == IC_OK, "%s: key unusable after init", w);
+    return st;
+}
+
+/* 37 bytes by default: two whole blocks and a stolen 5-byte tail. */
+static int run_xts(fx *x, const char *w)
+{
+    const char *fn = x->r->fn;
+    static ic_aes_xts_key k, ref;
+    fx_make(x, x->r, 32, 16, 0, 37, 0);
+    CHECK(ic_aes_xts_init(&k, x->key, 32) == IC_OK, "%s: setup", w);
+    ic_aes_xts_key *kp = ctx_fault(x, &k, sizeof k, xts_wipe_v);
+    fx_arm(x, kp, sizeof k);
+    int st = xts_call(fn, kp, x->v, x->o, x->i, x->len);
+    if (st == IC_OK && x->r->want == IC_OK) {
+        uint8_t out[64], in[64] = {0};
+        memcpy(in, x->src, x->len);
+        MUST(ic_aes_xts_init(&ref, x->key, 32));
+        CHECK(xts_call(fn, &ref, x->iv0, out, in, x->len) == IC_OK, "%s: reference", w);
+        CHECK_MEM(x->o, out, x->len, "%s: result", w);
+        CHECK(memcmp(x->iv, x->iv0, 16) == 0, "%s: tweak changed", w);
+    }
     return st;
 }
 
@@ -877,6 +934,16 @@ static int run_void(fx *x, const char *w)
     fx_arm(x, NULL, 0);
     if (!strcmp(fn, "ic_aes_wipe")) {
         ic_aes_wipe(NULL);
+    } else if (!strcmp(fn, "ic_aes_xts_wipe")) {
+        ic_aes_xts_wipe(NULL);
+        ic_aes_xts_key k;
+        uint8_t key[32], tw[16] = {0}, b[16] = {0};
+        for (int i = 0; i < 32; i++)
+            key[i] = (uint8_t)i;
+        MUST(ic_aes_xts_init(&k, key, 32));
+        ic_aes_xts_wipe(&k);
+        CHECK(tl_all_byte(&k, sizeof k, 0) && ic_aes_xts_encrypt(&k, tw, b, b, 16) == IC_ERR_STATE,
+              "%s: wiped key zero and refused", w);
     } else if (!strcmp(fn, "ic_gcm_wipe")) {
         ic_gcm_wipe(NULL);
     } else if (!strcmp(fn, "ic_poly1305_wipe")) {
@@ -904,8 +971,8 @@ static int run_void(fx *x, const char *w)
     } else if (!strcmp(fn, "ic_version")) {
         CHECK(ic_version() && !strcmp(ic_version(), IC_VERSION_STRING), "%s", w);
     } else if (!strcmp(fn, "ic_status_str")) {
-        for (int s = IC_OK; s >= IC_ERR_SELFTEST; s--)
-            for (int t = s - 1; t >= IC_ERR_SELFTEST; t--)
+        for (int s = IC_OK; s >= IC_ERR_WEAKKEY; s--)
+            for (int t = s - 1; t >= IC_ERR_WEAKKEY; t--)
                 CHECK(ic_status_str(s) && ic_status_str(t) && strcmp(ic_status_str(s), ic_status_str(t)),
                       "%s: %d and %d share a text", w, s, t);
         CHECK(ic_status_str(-999) != NULL && ic_status_str(1) != NULL, "%s: unknown status", w);
@@ -1015,7 +1082,10 @@ static int run_row(fx *x, const char *w)
     const char *fn = x->r->fn;
     const char *op;
     if (!strcmp(fn, "ic_aes_init")) return run_aes_init(x, w);
-    if (!strncmp(fn, "ic_aes_", 7) && strcmp(fn, "ic_aes_wipe") && !strstr(fn, "gcm")) return run_aes_mode(x, w);
+    if (!strcmp(fn, "ic_aes_xts_init")) return run_xts_init(x, w);
+    if (!strncmp(fn, "ic_aes_xts_", 11) && strcmp(fn, "ic_aes_xts_wipe")) return run_xts(x, w);
+    if (!strncmp(fn, "ic_aes_", 7) && strcmp(fn, "ic_aes_wipe") && strcmp(fn, "ic_aes_xts_wipe") && !strstr(fn, "gcm"))
+        return run_aes_mode(x, w);
     if (!strncmp(fn, "ic_gcm_", 7) && strcmp(fn, "ic_gcm_wipe")) return run_gcm_stream(x, w);
     if (!strncmp(fn, "ic_aes_gcm_", 11)) return run_gcm_oneshot(x, w);
     if (!strncmp(fn, "ic_sha", 6) && sha_of(fn, &op)) return run_sha(x, w);
@@ -1071,6 +1141,45 @@ static const row rows[] = {
     AES_IV_ROWS("ic_aes_cbc_encrypt"), AES_IV_ROWS("ic_aes_cbc_decrypt"), AES_IV_ROWS("ic_aes_ctr_crypt"),
     AES_IV_ROWS("ic_aes_cfb128_encrypt"), AES_IV_ROWS("ic_aes_cfb128_decrypt"), AES_IV_ROWS("ic_aes_ofb_crypt"),
     R("ic_aes_wipe", 0, 0, IC_OK, "NULL does nothing"),
+
+    /* ---- XTS-AES ---- */
+    R("ic_aes_xts_init", C_NULL, 0, IC_ERR_NULL, "NULL key struct"),
+    R("ic_aes_xts_init", K_NULL, 0, IC_ERR_NULL, "NULL key bytes, keylen 32"),
+    R("ic_aes_xts_init", KLEN, 16, IC_ERR_KEYLEN, "keylen 16 (one AES key)"),
+    R("ic_aes_xts_init", KLEN, 48, IC_ERR_KEYLEN, "keylen 48 (AES-192 halves: not in IEEE 1619)"),
+    R("ic_aes_xts_init", KLEN, 0, IC_ERR_KEYLEN, "keylen 0"),
+    R("ic_aes_xts_init", KLEN, 65, IC_ERR_KEYLEN, "keylen 65"),
+    R("ic_aes_xts_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0"),
+    R("ic_aes_xts_init", C_NULL | KLEN, 16, IC_ERR_NULL, "NULL struct and keylen 16: step 1 first"),
+    R("ic_aes_xts_init", EQKEY, 0, IC_ERR_WEAKKEY, "key1 == key2 (SP 800-38E 5.1)"),
+    R("ic_aes_xts_init", EQKEY | KLEN, 64, IC_ERR_WEAKKEY, "key1 == key2, 64 bytes"),
+    R("ic_aes_xts_init", EQKEY | KLEN, 48, IC_ERR_KEYLEN, "equal halves and keylen 48: length first"),
+    R("ic_aes_xts_init", KLEN, 64, IC_OK, "keylen 64"),
+#define XTS_ROWS(fn)                                                                                  \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "zero-filled key never initialised"),                              \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage key"),                                               \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped key"),                                                     \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in, len > 0"),                                                \
+    R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out, len > 0"),                                               \
+    R(fn, EMPTY, 0, IC_ERR_LENGTH, "NULL in and out with len 0: a data unit is at least 16 bytes"),   \
+    R(fn, LEN, 15, IC_ERR_LENGTH, "len 15"),                                                          \
+    R(fn, LEN, 16, IC_OK, "len 16"),                                                                  \
+    R(fn, LEN, 17, IC_OK, "len 17 (stealing)"),                                                       \
+    R(fn, LEN, (1 << 24) + 1, IC_ERR_TOOLONG, "len 2^24 + 1: over 2^20 blocks (IEEE 1619 5.1)"),      \
+    R(fn, LEN, -1, IC_ERR_TOOLONG, "len SIZE_MAX"),                                                   \
+    R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
+    R(fn, INPL, 0, IC_OK, "out == in"),                                                               \
+    R(fn, C_JUNK | O_NULL, 0, IC_ERR_STATE, "garbage key and NULL out: step 1 first"),               \
+    R(fn, I_NULL | LEN, 15, IC_ERR_NULL, "NULL in and len 15: step 2 first"),                         \
+    R(fn, OVL | LEN, 15, IC_ERR_LENGTH, "len 15 and overlap: step 3 first")
+    XTS_ROWS("ic_aes_xts_encrypt"), XTS_ROWS("ic_aes_xts_decrypt"),
+    XTS_ROWS("ic_aes_xts_encrypt_sector"), XTS_ROWS("ic_aes_xts_decrypt_sector"),
+    R("ic_aes_xts_encrypt", V_NULL, 0, IC_ERR_NULL, "NULL tweak"),
+    R("ic_aes_xts_decrypt", V_NULL, 0, IC_ERR_NULL, "NULL tweak"),
+    R("ic_aes_xts_encrypt", V_NULL | I_NULL, 0, IC_ERR_NULL, "NULL tweak and in"),
+    R("ic_aes_xts_encrypt", C_WIPED | V_NULL, 0, IC_ERR_STATE, "wiped key and NULL tweak: step 1 first"),
+    R("ic_aes_xts_wipe", 0, 0, IC_OK, "NULL does nothing; a wiped key is zero and refused"),
 
     /* ---- GCM streaming ---- */
     R("ic_gcm_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
@@ -1472,8 +1581,8 @@ static const char *status_name(int s)
     static const char *n[] = { "IC_OK", "IC_ERR_NULL", "IC_ERR_KEYLEN", "IC_ERR_LENGTH", "IC_ERR_IVLEN",
                                "IC_ERR_TAGLEN", "IC_ERR_TOOLONG", "IC_ERR_AUTH", "IC_ERR_STATE",
                                "IC_ERR_OVERLAP", "IC_ERR_UNKNOWN", "IC_ERR_UNAVAILABLE", "IC_ERR_PARAM",
-                               "IC_ERR_SYNTAX", "IC_ERR_SELFTEST" };
-    return s <= 0 && s >= -14 ? n[-s] : "(not a status)";
+                               "IC_ERR_SYNTAX", "IC_ERR_SELFTEST", "IC_ERR_WEAKKEY" };
+    return s <= 0 && s >= -15 ? n[-s] : "(not a status)";
 }
 
 static void child(const row *r)
@@ -1590,7 +1699,7 @@ static int check_header(const char *path, int *declared)
 static void coverage(void)
 {
     static const char *headers[] = { "common.h", "aes.h", "gcm.h", "sha.h", "hmac.h", "chacha.h",
-                                     "poly1305.h", "crc.h", "rand.h" };
+                                     "poly1305.h", "crc.h", "rand.h", "xts.h" };
     const char *inc = getenv("INCORE_INCLUDE_DIR");
     char dir[1024], path[1100];
     if (inc && *inc)

@@ -68,6 +68,11 @@
 static const speed_alg algs[] = {
     AES_MODES(128), AES_MODES(192), AES_MODES(256),
     AES_GCM(128), AES_GCM(256),
+    /* XTS: param is the whole key (key1 || key2); the tweak is the IV */
+    {"aes-128-xts", SK_XTS_ENC, 32, {"aes", NULL}, "AES-128-XTS"},
+    {"aes-128-xts-dec", SK_XTS_DEC, 32, {"aes", NULL}, "AES-128-XTS"},
+    {"aes-256-xts", SK_XTS_ENC, 64, {"aes", NULL}, "AES-256-XTS"},
+    {"aes-256-xts-dec", SK_XTS_DEC, 64, {"aes", NULL}, "AES-256-XTS"},
     {"sha1", SK_HASH, IC_HASH_SHA1, {"sha1", NULL}, "SHA1"},
     {"sha224", SK_HASH, IC_HASH_SHA224, {"sha256", NULL}, "SHA224"},
     {"sha256", SK_HASH, IC_HASH_SHA256, {"sha256", NULL}, "SHA256"},
@@ -124,6 +129,8 @@ static const char *incore_call(int kind)
         [SK_CRC32C] = "ic_crc32c",
         [SK_RANDOM] = "ic_random",
         [SK_RANDSRC] = "ic_rand_source_read",
+        [SK_XTS_ENC] = "ic_aes_xts_encrypt",
+        [SK_XTS_DEC] = "ic_aes_xts_decrypt",
     };
     return calls[kind];
 }
@@ -157,6 +164,7 @@ static size_t aux_len(const speed_alg *a)
 typedef struct {
     ic_aes_key aes;
     ic_gcm_ctx gcm;
+    ic_aes_xts_key xts;
 } incore_state;
 
 /* Expand the key with the implementation selected now; the context keeps
@@ -173,6 +181,8 @@ static int incore_setup(speed_job *j)
         return ic_aes_init(&s->aes, j->key, a->param);
     if (a->kind == SK_GCM_SEAL || a->kind == SK_GCM_OPEN)
         return ic_gcm_init(&s->gcm, j->key, a->param);
+    if (a->kind == SK_XTS_ENC || a->kind == SK_XTS_DEC)
+        return ic_aes_xts_init(&s->xts, j->key, a->param);
     return IC_OK;
 }
 
@@ -182,6 +192,7 @@ static void incore_free(speed_job *j)
     if (s) {
         ic_aes_wipe(&s->aes);
         ic_gcm_wipe(&s->gcm);
+        ic_aes_xts_wipe(&s->xts);
         free(s);
     }
     j->state = NULL;
@@ -234,6 +245,8 @@ static void incore_run(speed_job *j, size_t len)
     case SK_CRC32C: put_le32(j->aux, ic_crc32c(0, b, len)); break;
     case SK_RANDOM: st = ic_random(b, len); break;
     case SK_RANDSRC: st = ic_rand_source_read(randsrc[a->param], b, len); break;
+    case SK_XTS_ENC: st = ic_aes_xts_encrypt(&s->xts, j->iv, b, b, len); break;
+    case SK_XTS_DEC: st = ic_aes_xts_decrypt(&s->xts, j->iv, b, b, len); break;
     }
     if (st != IC_OK)   /* an error path is fast: never let it pass for speed */
         j->failed = 1;
@@ -319,6 +332,7 @@ enum { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_MD };
 typedef struct {
     size_t sizes[MAX_SIZES];
     size_t nsizes;
+    int sized;           /* --sizes / --sweep given */
     double seconds;      /* per measurement (algorithm, size, provider) */
     int repeats;
     int impl_all;
@@ -340,7 +354,8 @@ static void usage(FILE *f)
             "machine lacks are skipped); their peer is OpenSSL's RAND_bytes.\n"
             "\n"
             "  --sizes LIST      message sizes in bytes, k/m suffixes allowed\n"
-            "                    (default 16,64,256,1024,8192,16384)\n"
+            "                    (default 16,64,256,1024,8192,16384; XTS data units\n"
+            "                    512,4096)\n"
             "  --sweep A:B:STEP  sizes A, A+STEP, ... up to B (STEP xF: multiply by F)\n"
             "  --seconds S       time per measurement (default 0.2)\n"
             "  --repeats N       batches per measurement, median taken (default 5)\n"
@@ -576,7 +591,21 @@ static int parse_args(speed_opts *o, int argc, char **argv)
     }
     if (!any)
         memset(o->want, 1, sizeof o->want);
+    o->sized = sized;
     return 0;
+}
+
+/* XTS encrypts data units, not messages: without --sizes / --sweep its
+ * rows are measured at a 512-byte sector and a 4 KiB page or filesystem
+ * block, the units disk encryption uses. */
+static const size_t xts_sizes[] = {512, 4096};
+static int is_xts(const speed_alg *a)
+{
+    return a->kind == SK_XTS_ENC || a->kind == SK_XTS_DEC;
+}
+static size_t alg_nsizes(const speed_opts *o, const speed_alg *a)
+{
+    return is_xts(a) && !o->sized ? sizeof xts_sizes / sizeof xts_sizes[0] : o->nsizes;
 }
 
 /* ---- measurement --------------------------------------------------------- */
@@ -739,6 +768,8 @@ static void json_row(FILE *f, const bench *B, const speed_alg *a, const provider
 /* Size actually measured for the requested one (whole blocks for ECB/CBC). */
 static size_t effective(const speed_alg *a, size_t want)
 {
+    if ((a->kind == SK_XTS_ENC || a->kind == SK_XTS_DEC) && want < IC_AES_XTS_MIN_LEN)
+        return IC_AES_XTS_MIN_LEN;      /* a data unit is at least one block */
     return want / block_of(a) * block_of(a);
 }
 
@@ -901,10 +932,14 @@ static int incore_variants(const bench *B, const speed_alg *a, provider *pv)
     return np;
 }
 
-static const uint8_t test_key[32] = {
+/* 64 bytes: the longest key (AES-256-XTS); its halves differ */
+static const uint8_t test_key[64] = {
     0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a,
     0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15,
-    0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f};
+    0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f,
+    0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2a,
+    0x2b, 0x2c, 0x2d, 0x2e, 0x2f, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35,
+    0x36, 0x37, 0x38, 0x39, 0x3a, 0x3b, 0x3c, 0x3d, 0x3e, 0x3f};
 static const uint8_t test_iv[24] = {
     0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad, 0xde, 0xca, 0xf8, 0x88,
     0x07, 0x00, 0x00, 0x00, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47};
@@ -1164,6 +1199,8 @@ int incore_cmd_speed(int argc, char **argv)
     size_t maxlen = 0;
     for (size_t z = 0; z < o.nsizes; z++)
         maxlen = o.sizes[z] > maxlen ? o.sizes[z] : maxlen;
+    if (!o.sized && maxlen < xts_sizes[1])
+        maxlen = xts_sizes[1];
     /* room for a combined-mode tag after the message (libsodium), and for
      * the GCM-open input: ciphertext || tag || the plaintext it came from */
     size_t room = (2 * maxlen + 64 + 63) / 64 * 64;
@@ -1178,7 +1215,7 @@ int incore_cmd_speed(int argc, char **argv)
 
     B.hz = counter_hz(&B.hz_measured);
     for (size_t i = 0; i < NALGS; i++)
-        B.cells += o.want[i] ? o.nsizes : 0;
+        B.cells += o.want[i] ? alg_nsizes(&o, &algs[i]) : 0;
     B.progress = isatty(2) ? "" : NULL;
     B.start = now_s();
 
@@ -1188,8 +1225,19 @@ int incore_cmd_speed(int argc, char **argv)
         printf("alg,provider,impl,call,size,mb_per_s,cpb,check\n");
 
     for (size_t i = 0; i < NALGS; i++)
-        if (o.want[i])
+        if (o.want[i]) {
+            /* the XTS rows on their own sizes (xts_sizes): a copy of the
+             * options with those, for this algorithm only */
+            static speed_opts xo;
+            if (is_xts(&algs[i]) && !o.sized) {
+                xo = o;
+                memcpy(xo.sizes, xts_sizes, sizeof xts_sizes);
+                xo.nsizes = alg_nsizes(&o, &algs[i]);
+                B.o = &xo;
+            }
             bench_alg(&B, &algs[i]);
+            B.o = &o;
+        }
     if (B.progress)
         fprintf(stderr, "\r\033[K");
 

@@ -126,7 +126,7 @@ enum {
     GCRYCTL_DISABLE_SECMEM = 37, GCRYCTL_INITIALIZATION_FINISHED = 38,
     GCRY_CIPHER_AES128 = 7, GCRY_CIPHER_AES192 = 8, GCRY_CIPHER_AES256 = 9, GCRY_CIPHER_CHACHA20 = 316,
     GCRY_MODE_ECB = 1, GCRY_MODE_CFB = 2, GCRY_MODE_CBC = 3, GCRY_MODE_STREAM = 4, GCRY_MODE_OFB = 5,
-    GCRY_MODE_CTR = 6, GCRY_MODE_GCM = 9, GCRY_MODE_POLY1305 = 10,
+    GCRY_MODE_CTR = 6, GCRY_MODE_GCM = 9, GCRY_MODE_POLY1305 = 10, GCRY_MODE_XTS = 13,
     GCRY_MD_SHA1 = 2, GCRY_MD_SHA256 = 8, GCRY_MD_SHA384 = 9, GCRY_MD_SHA512 = 10, GCRY_MD_SHA224 = 11,
     GCRY_MD_CRC32 = 302, GCRY_MD_SHA512_256 = 327,
     GCRY_MAC_HMAC_SHA256 = 101, GCRY_MAC_POLY1305 = 501
@@ -318,7 +318,7 @@ const char *speed_peer_call(int peer, const speed_alg *a)
     case SPEED_OPENSSL:
         if (k == SK_RANDOM || k == SK_RANDSRC)   /* its DRBG: the peer of ours and of the sources */
             return "RAND_bytes";
-        if (k <= SK_GCM_OPEN || k == SK_CHACHA20 || k == SK_C20P1305)
+        if (k <= SK_GCM_OPEN || k == SK_CHACHA20 || k == SK_C20P1305 || k == SK_XTS_ENC || k == SK_XTS_DEC)
             return "EVP_Cipher";
         if (k == SK_HASH)
             return "EVP_Digest";
@@ -393,7 +393,8 @@ static int ossl_setup(speed_job *j, char *why, size_t whylen)
                 goto fail;
         }
     } else {
-        int enc = a->kind != SK_CBC_DEC && a->kind != SK_CFB_DEC && a->kind != SK_GCM_OPEN;
+        int enc = a->kind != SK_CBC_DEC && a->kind != SK_CFB_DEC && a->kind != SK_GCM_OPEN &&
+                  a->kind != SK_XTS_DEC;
         s->cipher = ossl.cipher_fetch(NULL, what, NULL);
         s->cctx = s->cipher ? ossl.cctx_new() : NULL;
         if (!s->cctx || ossl.cipher_init(s->cctx, s->cipher, NULL, j->key, NULL, enc) != 1)
@@ -564,6 +565,12 @@ static int gcry_setup(speed_job *j, char *why, size_t whylen)
         return 0;
     case SK_CHACHA20: algo = GCRY_CIPHER_CHACHA20; mode = GCRY_MODE_STREAM; break;
     case SK_C20P1305: algo = GCRY_CIPHER_CHACHA20; mode = GCRY_MODE_POLY1305; break;
+    case SK_XTS_ENC:
+    case SK_XTS_DEC:   /* the key is key1 || key2: two AES keys of half the length */
+        keylen = a->param;
+        algo = keylen == 32 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256;
+        mode = GCRY_MODE_XTS;
+        break;
     default:
         keylen = a->param;
         algo = keylen == 16 ? GCRY_CIPHER_AES128 : keylen == 24 ? GCRY_CIPHER_AES192 : GCRY_CIPHER_AES256;
@@ -620,10 +627,11 @@ static void gcry_run(speed_job *j, size_t len)
     case SK_CTR: gcry.cipher_setctr(s->cipher, j->iv, 16); gcry.cipher_encrypt(s->cipher, j->buf, len, NULL, 0); return;
     case SK_CBC_DEC:
     case SK_CFB_DEC:
+    case SK_XTS_DEC:   /* XTS: the IV is the 16-byte tweak of the data unit */
         gcry.cipher_setiv(s->cipher, j->iv, 16);
         gcry.cipher_decrypt(s->cipher, j->buf, len, NULL, 0);
         return;
-    default:   /* CBC / CFB encryption, OFB */
+    default:   /* CBC / CFB encryption, OFB, XTS encryption */
         gcry.cipher_setiv(s->cipher, j->iv, 16);
         gcry.cipher_encrypt(s->cipher, j->buf, len, NULL, 0);
         return;

@@ -23,7 +23,7 @@ int incore_cmd_rngtest(int argc, char **argv);
 enum speed_kind {
     SK_ECB, SK_CBC_ENC, SK_CBC_DEC, SK_CFB_ENC, SK_CFB_DEC, SK_OFB, SK_CTR,
     SK_GCM_SEAL, SK_GCM_OPEN, SK_HASH, SK_HMAC, SK_CHACHA20, SK_POLY1305,
-    SK_C20P1305, SK_XC20P1305, SK_CRC32, SK_CRC32C,
+    SK_C20P1305, SK_XC20P1305, SK_CRC32, SK_CRC32C, SK_XTS_ENC, SK_XTS_DEC,
     SK_RANDOM,   /* ic_random: no input, output differs per call */
     SK_RANDSRC   /* one entropy source (param: index in speed.c's name list) */
 };
@@ -32,7 +32,7 @@ enum { SPEED_OPENSSL, SPEED_LIBSODIUM, SPEED_ZLIB, SPEED_ISAL, SPEED_LIBGCRYPT, 
 typedef struct speed_alg {
     const char *name;      /* "aes-128-ctr" */
     int kind;              /* enum speed_kind */
-    unsigned param;        /* AES key bytes; ic_hash_alg for SK_HASH / SK_HMAC */
+    unsigned param;        /* AES key bytes (XTS: both halves); ic_hash_alg for SK_HASH / SK_HMAC */
     const char *prims[2];  /* incore primitives it runs on (for --impl all) */
     const char *peer_name; /* OpenSSL's name for it ("AES-128-CTR", "SHA256") */
 } speed_alg;

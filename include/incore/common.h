@@ -15,7 +15,9 @@
  *      (a 16-byte IV or counter, a 32-byte key, a digest or tag output) is
  *      never allowed to be NULL (IC_ERR_NULL);
  *   3. parameters, in this order: the algorithm selector (an ic_hash_alg
- *      that names no hash: IC_ERR_PARAM), key (IC_ERR_KEYLEN), IV or nonce
+ *      that names no hash: IC_ERR_PARAM), key (IC_ERR_KEYLEN, then
+ *      IC_ERR_WEAKKEY for a key of the right length that the mode
+ *      refuses, such as an XTS key with equal halves), IV or nonce
  *      (IC_ERR_IVLEN), tag (IC_ERR_TAGLEN), block multiple (IC_ERR_LENGTH),
  *      the mode's limit (IC_ERR_TOOLONG);
  *   4. buffers that overlap other than exactly (IC_ERR_OVERLAP);
@@ -84,7 +86,8 @@ enum {
     IC_ERR_UNAVAILABLE = -11, /* implementation needs features CPU lacks    */
     IC_ERR_PARAM       = -12, /* other invalid argument                     */
     IC_ERR_SYNTAX      = -13, /* malformed INCORE_CPU / INCORE_IMPL string  */
-    IC_ERR_SELFTEST    = -14  /* a known-answer self-test gave a wrong answer */
+    IC_ERR_SELFTEST    = -14, /* a known-answer self-test gave a wrong answer */
+    IC_ERR_WEAKKEY     = -15  /* key refused: the two halves of an XTS key are equal */
 };
 
 IC_API const char *ic_version(void);

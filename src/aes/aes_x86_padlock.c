@@ -388,6 +388,7 @@ static void padlock_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, co
 const ic_aes_ops ic_aes_padlock_ops = {
     padlock_setkey, padlock_ecb_enc, padlock_ecb_dec, padlock_cbc_enc, padlock_cbc_dec,
     padlock_ctr, padlock_ctr32, padlock_cfb_enc, padlock_cfb_dec, padlock_ofb,
+    NULL,   /* xts: the generic loop of xts.c over REP XCRYPTECB */
 };
 
 #endif /* __x86_64__ */

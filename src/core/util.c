@@ -24,6 +24,7 @@ const char *ic_status_str(int status)
     case IC_ERR_PARAM:       return "invalid argument";
     case IC_ERR_SYNTAX:      return "malformed specification string";
     case IC_ERR_SELFTEST:    return "self-test gave a wrong answer";
+    case IC_ERR_WEAKKEY:     return "key refused (XTS: the two key halves are equal)";
     default:                 return "unknown status";
     }
 }
