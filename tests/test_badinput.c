@@ -386,6 +386,76 @@ static int run_gcm_oneshot(fx *x, const char *w)
     return st;
 }
 
+/* ---- AES-GCM with a reusable key ------------------------------------------- */
+static void gcm_key_wipe_v(void *k) { ic_aes_gcm_key_wipe(k); }
+
+static int run_gcm_key_init(fx *x, const char *w)
+{
+    static ic_aes_gcm_key k;
+    uint8_t iv[12] = {0}, tag[16];
+    fx_make(x, x->r, 16, 0, 0, 0, 0);
+    memset(&k, 0xa5, sizeof k);
+    int st = ic_aes_gcm_key_init(x->r->f & C_NULL ? NULL : &k, x->k, x->klen);
+    if (st != IC_OK && !(x->r->f & C_NULL))
+        CHECK(ic_aes_gcm_key_seal(&k, iv, 12, NULL, 0, NULL, 0, NULL, tag, 16) == IC_ERR_STATE,
+              "%s: key usable after a failed init", w);
+    if (st == IC_OK)
+        CHECK(ic_aes_gcm_key_seal(&k, iv, 12, NULL, 0, NULL, 0, NULL, tag, 16) == IC_OK,
+              "%s: key unusable after init", w);
+    return st;
+}
+
+/* Seal / open with a key object: the faults of the raw one-shot rows (but
+ * the key ones) plus a NULL, garbage or wiped key object; the key object
+ * must be unchanged after any call, and a call that succeeds gives what
+ * the raw-key one-shot call gives. */
+static int run_gcm_key_oneshot(fx *x, const char *w)
+{
+    static ic_aes_gcm_key k;
+    int open = !strcmp(x->r->fn, "ic_aes_gcm_key_open");
+    fx_make(x, x->r, 16, 12, 9, 37, 16);
+    uint8_t good[16];
+    MUST(ic_aes_gcm_key_init(&k, x->key, 16));
+    if (open) {
+        size_t n = x->len <= x->icap ? x->len : 0;
+        size_t vl = x->vlen >= 1 && x->vlen <= 32 ? x->vlen : 12, al = x->alen <= 48 ? x->alen : 0;
+        MUST(ic_aes_gcm_seal(x->key, 16, x->iv, vl, x->aad, al, x->ibuf, n, x->ibuf, good, 16));
+        if (x->r->f & BADTAG)
+            good[0] ^= 0x80;
+        if (x->t)
+            memcpy(x->t, good, x->tlen < 16 ? x->tlen : 16);
+    }
+    ic_aes_gcm_key *kp = ctx_fault(x, &k, sizeof k, gcm_key_wipe_v);
+    fx_arm(x, kp, sizeof k);
+    int st;
+    if (open) {
+        uint8_t tagin[TCAP];
+        memcpy(tagin, x->tbuf, TCAP);
+        memset(x->tbuf, FILL, TCAP);   /* the tag is input: compare the rest */
+        st = ic_aes_gcm_key_open(kp, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o,
+                                 x->t ? tagin + (x->t - x->tbuf) : NULL, x->tlen);
+    } else {
+        st = ic_aes_gcm_key_seal(kp, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, x->t, x->tlen);
+    }
+    if (kp)
+        CHECK(memcmp(kp, x->snap, sizeof k) == 0, "%s: key object changed", w);
+    if (st == IC_ERR_AUTH && x->r->want == IC_ERR_AUTH)
+        CHECK(x->o == NULL || tl_all_byte(x->o, x->len, 0), "%s: out not zeroed after IC_ERR_AUTH", w);
+    if (st == IC_OK && x->r->want == IC_OK) {
+        uint8_t out[64], tag[16], e[1] = {0};
+        size_t n = x->len;
+        const uint8_t *a = x->a ? x->aad : e;
+        int r = open ? ic_aes_gcm_open(x->key, 16, x->iv, x->vlen, a, x->alen, n ? x->src : e, n, out, good, x->tlen)
+                     : ic_aes_gcm_seal(x->key, 16, x->iv, x->vlen, a, x->alen, n ? x->src : e, n, out, tag, x->tlen);
+        CHECK(r == IC_OK, "%s: reference %d", w, r);
+        if (n)
+            CHECK_MEM(x->o, out, n, "%s: output", w);
+        if (!open)
+            CHECK_MEM(x->t, tag, x->tlen, "%s: tag", w);
+    }
+    return st;
+}
+
 /* ---- SHA family and ic_hash ----------------------------------------------- */
 typedef struct {
     const char *name;     /* "sha256" */
@@ -879,6 +949,8 @@ static int run_void(fx *x, const char *w)
         ic_aes_wipe(NULL);
     } else if (!strcmp(fn, "ic_gcm_wipe")) {
         ic_gcm_wipe(NULL);
+    } else if (!strcmp(fn, "ic_aes_gcm_key_wipe")) {
+        ic_aes_gcm_key_wipe(NULL);
     } else if (!strcmp(fn, "ic_poly1305_wipe")) {
         ic_poly1305_wipe(NULL);
     } else if (!strcmp(fn, "ic_chacha20_poly1305_wipe")) {
@@ -903,6 +975,11 @@ static int run_void(fx *x, const char *w)
         CHECK(f(0, c(0, "x", 1), UINT64_MAX) == f(0, c(0, "x", 1), UINT64_MAX), "%s: huge len2 returns", w);
     } else if (!strcmp(fn, "ic_version")) {
         CHECK(ic_version() && !strcmp(ic_version(), IC_VERSION_STRING), "%s", w);
+    } else if (!strcmp(fn, "ic_version_number")) {
+        char v[32];
+        snprintf(v, sizeof v, "%lu.%lu.%lu", ic_version_number() / 10000, ic_version_number() / 100 % 100,
+                 ic_version_number() % 100);
+        CHECK(ic_version_number() == IC_VERSION_NUMBER && !strcmp(v, ic_version()), "%s: %s", w, v);
     } else if (!strcmp(fn, "ic_status_str")) {
         for (int s = IC_OK; s >= IC_ERR_SELFTEST; s--)
             for (int t = s - 1; t >= IC_ERR_SELFTEST; t--)
@@ -990,7 +1067,9 @@ static int run_row(fx *x, const char *w)
     if (!strcmp(fn, "ic_aes_init")) return run_aes_init(x, w);
     if (!strncmp(fn, "ic_aes_", 7) && strcmp(fn, "ic_aes_wipe") && !strstr(fn, "gcm")) return run_aes_mode(x, w);
     if (!strncmp(fn, "ic_gcm_", 7) && strcmp(fn, "ic_gcm_wipe")) return run_gcm_stream(x, w);
-    if (!strncmp(fn, "ic_aes_gcm_", 11)) return run_gcm_oneshot(x, w);
+    if (!strcmp(fn, "ic_aes_gcm_key_init")) return run_gcm_key_init(x, w);
+    if (!strcmp(fn, "ic_aes_gcm_key_seal") || !strcmp(fn, "ic_aes_gcm_key_open")) return run_gcm_key_oneshot(x, w);
+    if (!strncmp(fn, "ic_aes_gcm_", 11) && strcmp(fn, "ic_aes_gcm_key_wipe")) return run_gcm_oneshot(x, w);
     if (!strncmp(fn, "ic_sha", 6) && sha_of(fn, &op)) return run_sha(x, w);
     if (!strcmp(fn, "ic_hash") || !strcmp(fn, "ic_hash_init") || !strcmp(fn, "ic_hash_update") ||
         !strcmp(fn, "ic_hash_final"))
@@ -1147,6 +1226,49 @@ static const row rows[] = {
     R("ic_aes_gcm_open", BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 before 6"),
     R("ic_aes_gcm_open", BADTAG | TLEN, 3, IC_ERR_TAGLEN, "wrong tag and taglen 3: step 3 before 6"),
     R("ic_aes_gcm_open", BADTAG | VLEN, 0, IC_ERR_IVLEN, "wrong tag and ivlen 0: nothing released"),
+
+    /* ---- GCM with a reusable key ---- */
+    R("ic_aes_gcm_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key object"),
+    R("ic_aes_gcm_key_init", K_NULL, 0, IC_ERR_NULL, "NULL key, keylen 16"),
+    R("ic_aes_gcm_key_init", KLEN, 20, IC_ERR_KEYLEN, "keylen 20"),
+    R("ic_aes_gcm_key_init", KLEN, 0, IC_ERR_KEYLEN, "keylen 0"),
+    R("ic_aes_gcm_key_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0"),
+    R("ic_aes_gcm_key_init", C_NULL | KLEN, 20, IC_ERR_NULL, "NULL key object and keylen 20"),
+    R("ic_aes_gcm_key_init", 0, 0, IC_OK, "keylen 16"),
+#define GCM_KEY_ROWS(fn)                                                                              \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key object"),                                                 \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "key object never initialised (zero)"),                           \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "key object of 0xA5 garbage"),                                     \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped key object"),                                              \
+    R(fn, C_NULL | V_NULL, 0, IC_ERR_NULL, "NULL key object and NULL IV"),                           \
+    R(fn, C_WIPED | V_NULL, 0, IC_ERR_STATE, "wiped key object and NULL IV: step 1 first"),          \
+    R(fn, C_JUNK | VLEN, 0, IC_ERR_STATE, "garbage key object and ivlen 0: step 1 first"),           \
+    R(fn, 0, 0, IC_OK, "a valid call"),                                                               \
+    R(fn, V_NULL, 0, IC_ERR_NULL, "NULL IV"),                                                         \
+    R(fn, A_NULL, 0, IC_ERR_NULL, "NULL AAD, aadlen 9"),                                              \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in"),                                                         \
+    R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out"),                                                        \
+    R(fn, T_NULL, 0, IC_ERR_NULL, "NULL tag"),                                                        \
+    R(fn, EMPTY, 0, IC_OK, "NULL AAD, in and out with lengths 0"),                                    \
+    R(fn, VLEN, 0, IC_ERR_IVLEN, "ivlen 0"),                                                          \
+    R(fn, VLEN, 1, IC_OK, "ivlen 1"),                                                                 \
+    R(fn, VLEN, 32, IC_OK, "ivlen 32"),                                                               \
+    R(fn, TLEN, 3, IC_ERR_TAGLEN, "taglen 3"),                                                        \
+    R(fn, TLEN, 17, IC_ERR_TAGLEN, "taglen 17"),                                                      \
+    R(fn, TLEN, 13, IC_OK, "taglen 13"),                                                              \
+    R(fn, LEN, HUGE_GCM, IC_ERR_TOOLONG, "2^36-31 bytes with a 64-byte buffer"),                      \
+    R(fn, ALEN, -1, IC_ERR_TOOLONG, "AAD of SIZE_MAX bytes"),                                         \
+    R(fn, INPL, 0, IC_OK, "in place"),                                                                \
+    R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
+    R(fn, O_NULL | VLEN, 0, IC_ERR_NULL, "NULL out and ivlen 0: step 2 first"),                       \
+    R(fn, VLEN | TLEN, 0, IC_ERR_IVLEN, "ivlen 0 and taglen 0: IV before tag"),                       \
+    R(fn, OVL | LEN, HUGE_GCM, IC_ERR_TOOLONG, "too long and overlapping: limit before overlap")
+    GCM_KEY_ROWS("ic_aes_gcm_key_seal"), GCM_KEY_ROWS("ic_aes_gcm_key_open"),
+    R("ic_aes_gcm_key_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
+    R("ic_aes_gcm_key_open", BADTAG | INPL, 0, IC_ERR_AUTH, "wrong tag in place: buffer zeroed"),
+    R("ic_aes_gcm_key_open", BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 before 6"),
+    R("ic_aes_gcm_key_open", BADTAG | C_WIPED, 0, IC_ERR_STATE, "wrong tag and wiped key: step 1 first"),
+    R("ic_aes_gcm_key_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
     /* ---- SHA ---- */
 #define SHA_ROWS(v, sib)                                                                              \
@@ -1410,6 +1532,7 @@ static const row rows[] = {
     R("ic_crc32_combine", 0, 0, IC_OK, "empty B, huge len2"),
     R("ic_crc32c_combine", 0, 0, IC_OK, "empty B, huge len2"),
     R("ic_version", 0, 0, IC_OK, "the version string"),
+    R("ic_version_number", 0, 0, IC_OK, "IC_VERSION_NUMBER, the same version as the string"),
     R("ic_status_str", 0, 0, IC_OK, "distinct texts, unknown codes"),
     R("ic_cpu_detected", 0, 0, IC_OK, "features within detected"),
     R("ic_cpu_features", 0, 0, IC_OK, "features within detected"),

@@ -145,6 +145,7 @@ const void *ic_ops(ic_prim p);
 #define IC_CHECK_GHASH      UINT32_C(0x6b9a54c3)
 #define IC_CHECK_POLY1305   UINT32_C(0x6b913057)
 #define IC_CHECK_CHACHAPOLY UINT32_C(0x6bcc2013)
+#define IC_CHECK_GCMKEY     UINT32_C(0x6b6c3e17)
 
 /* Index of the implementation selected for p right now (for init). */
 uint32_t ic_impl_index(ic_prim p);
