@@ -73,6 +73,21 @@ done
 run help
 grep -q -- '--threads' "$out" && grep -q -- '-j N' "$out" && ok || bad "incore help names --threads and -j"
 
+# the man page (docs/man/incore.1.scd) documents every long option the
+# --help texts list, and every command
+man1="$(dirname "$0")/../docs/man/incore.1.scd"
+if [ -f "$man1" ]; then
+    for cmd in speed sha256sum; do
+        run "$cmd" --help
+        for o in $(grep -o -- '--[a-z][a-z-]*' "$out" | sort -u); do
+            grep -q -- "\*$o\*" "$man1" && ok || bad "incore(1) lacks $cmd's $o"
+        done
+    done
+    for cmd in info selftest speed version help $SUMS; do
+        grep -q "\*$cmd\*" "$man1" && ok || bad "incore(1) lacks the command $cmd"
+    done
+fi
+
 run help frobnicate
 expect_usage "help frobnicate" 2 "unknown command 'frobnicate'"
 run help info extra

@@ -40,10 +40,18 @@ if command -v readelf >/dev/null 2>&1; then
     readelf -d "$T/prefix/$libdir/libincore.so.$ver" | grep -q "SONAME.*\[libincore\.so\.$major\]" \
         && ok || bad "SONAME is not libincore.so.$major: $(readelf -d "$T/prefix/$libdir/libincore.so.$ver" | grep SONAME)"
 fi
-# The man pages where the build made them (scdoc present).
+# The man pages where the build made them (scdoc present), and `man`
+# finds them there.
 for m in 1 3; do
     if [ -f "$build/man/incore.$m" ]; then
         [ -f "$T/prefix/share/man/man$m/incore.$m" ] && ok || bad "not installed: man$m/incore.$m"
+        if command -v man >/dev/null 2>&1; then
+            MANPATH="$T/prefix/share/man" man -w $m incore 2>/dev/null | grep -q "^$T/prefix/share/man/man$m/incore.$m" \
+                && ok || bad "man -w $m incore: $(MANPATH="$T/prefix/share/man" man -w $m incore 2>&1)"
+            word=$([ $m = 1 ] && echo threads || echo ic_aes_gcm_key_seal)
+            MANPATH="$T/prefix/share/man" MANPAGER=cat PAGER=cat man $m incore 2>/dev/null | grep -q -e "$word" \
+                && ok || bad "man $m incore does not show $word"
+        fi
     fi
 done
 
