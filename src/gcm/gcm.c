@@ -222,10 +222,13 @@ static void gcm_full_tag(ic_gcm_ctx *c, const gcm_keys *k, uint8_t t[16])
 }
 
 /* The AES schedule and H (section 7.1 step 1: H = E(K, 0^128)) expanded by
- * the implementations selected now; key and keylen already checked. */
+ * the implementations selected now, after the key's checks (steps 2, 3). */
 static int gcm_key_setup(ic_aes_key *aes, ic_ghash_key *hk, const uint8_t *key, size_t keylen)
 {
     uint8_t h[16] = {0};
+    IC_NULL_CHECK(key, keylen);
+    if (!gcm_keylen_ok(keylen))
+        return IC_ERR_KEYLEN;
     int r = ic_aes_init(aes, key, keylen);
     if (r != IC_OK)
         return r;
@@ -243,9 +246,6 @@ int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen)
         return IC_ERR_NULL;
     /* wipe first: a failed re-init must not leave the old key usable */
     ic_wipe(c, sizeof *c);
-    IC_NULL_CHECK(key, keylen);
-    if (!gcm_keylen_ok(keylen))
-        return IC_ERR_KEYLEN;
     r = gcm_key_setup(&c->aes, &c->ghash, key, keylen);
     if (r != IC_OK)
         return r;
@@ -616,9 +616,6 @@ int ic_aes_gcm_key_init(ic_aes_gcm_key *k, const uint8_t *key, size_t keylen)
         return IC_ERR_NULL;
     /* wipe first: a failed re-init must not leave the old key usable */
     ic_wipe(k, sizeof *k);
-    IC_NULL_CHECK(key, keylen);
-    if (!gcm_keylen_ok(keylen))
-        return IC_ERR_KEYLEN;
     r = gcm_key_setup(&k->aes, &k->ghash, key, keylen);
     if (r != IC_OK) {
         ic_wipe(k, sizeof *k);
