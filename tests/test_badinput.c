@@ -1157,16 +1157,14 @@ static const row rows[] = {
     R("ic_gcm_verify", P_ENC | BADTAG, 0, IC_ERR_STATE, "after encrypt and wrong tag: step 5 before 6"),
     R("ic_gcm_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
-    /* ---- GCM one-shot ---- */
-#define GCM_ONESHOT_ROWS(fn)                                                                          \
-    R(fn, K_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    /* ---- GCM one-shot, with a raw key and with a key object ---- */
+#define GCM_MSG_ROWS(fn)                                                                              \
     R(fn, V_NULL, 0, IC_ERR_NULL, "NULL IV"),                                                         \
     R(fn, A_NULL, 0, IC_ERR_NULL, "NULL AAD, aadlen 9"),                                              \
     R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in"),                                                         \
     R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out"),                                                        \
     R(fn, T_NULL, 0, IC_ERR_NULL, "NULL tag"),                                                        \
     R(fn, EMPTY, 0, IC_OK, "NULL AAD, in and out with lengths 0"),                                    \
-    R(fn, KLEN, 17, IC_ERR_KEYLEN, "keylen 17"),                                                      \
     R(fn, VLEN, 0, IC_ERR_IVLEN, "ivlen 0"),                                                          \
     R(fn, VLEN, 1, IC_OK, "ivlen 1"),                                                                 \
     R(fn, VLEN, 32, IC_OK, "ivlen 32"),                                                               \
@@ -1178,27 +1176,17 @@ static const row rows[] = {
     R(fn, ALEN, -1, IC_ERR_TOOLONG, "AAD of SIZE_MAX bytes"),                                         \
     R(fn, INPL, 0, IC_OK, "in place"),                                                                \
     R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
-    R(fn, K_NULL | VLEN, 0, IC_ERR_NULL, "NULL key and ivlen 0: step 2 first"),                       \
-    R(fn, O_NULL | KLEN, 17, IC_ERR_NULL, "NULL out and keylen 17: step 2 first"),                    \
-    R(fn, KLEN | VLEN, 17, IC_ERR_KEYLEN, "keylen 17 and ivlen 17: key before IV"),                   \
+    R(fn, O_NULL | VLEN, 0, IC_ERR_NULL, "NULL out and ivlen 0: step 2 first"),                       \
     R(fn, VLEN | TLEN, 0, IC_ERR_IVLEN, "ivlen 0 and taglen 0: IV before tag"),                       \
     R(fn, TLEN | LEN, 3, IC_ERR_TAGLEN, "taglen 3 and len 3 (stream mode: fine) -> TAGLEN"),          \
     R(fn, OVL | LEN, HUGE_GCM, IC_ERR_TOOLONG, "too long and overlapping: limit before overlap")
-    GCM_ONESHOT_ROWS("ic_aes_gcm_seal"), GCM_ONESHOT_ROWS("ic_aes_gcm_open"),
-    R("ic_aes_gcm_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
-    R("ic_aes_gcm_open", BADTAG | INPL, 0, IC_ERR_AUTH, "wrong tag in place: buffer zeroed"),
-    R("ic_aes_gcm_open", BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 before 6"),
-    R("ic_aes_gcm_open", BADTAG | TLEN, 3, IC_ERR_TAGLEN, "wrong tag and taglen 3: step 3 before 6"),
-    R("ic_aes_gcm_open", BADTAG | VLEN, 0, IC_ERR_IVLEN, "wrong tag and ivlen 0: nothing released"),
-
-    /* ---- GCM with a reusable key ---- */
-    R("ic_aes_gcm_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key object"),
-    R("ic_aes_gcm_key_init", K_NULL, 0, IC_ERR_NULL, "NULL key, keylen 16"),
-    R("ic_aes_gcm_key_init", KLEN, 20, IC_ERR_KEYLEN, "keylen 20"),
-    R("ic_aes_gcm_key_init", KLEN, 0, IC_ERR_KEYLEN, "keylen 0"),
-    R("ic_aes_gcm_key_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0"),
-    R("ic_aes_gcm_key_init", C_NULL | KLEN, 20, IC_ERR_NULL, "NULL key object and keylen 20"),
-    R("ic_aes_gcm_key_init", 0, 0, IC_OK, "keylen 16"),
+#define GCM_ONESHOT_ROWS(fn)                                                                          \
+    R(fn, K_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, KLEN, 17, IC_ERR_KEYLEN, "keylen 17"),                                                      \
+    R(fn, K_NULL | VLEN, 0, IC_ERR_NULL, "NULL key and ivlen 0: step 2 first"),                       \
+    R(fn, O_NULL | KLEN, 17, IC_ERR_NULL, "NULL out and keylen 17: step 2 first"),                    \
+    R(fn, KLEN | VLEN, 17, IC_ERR_KEYLEN, "keylen 17 and ivlen 17: key before IV"),                   \
+    GCM_MSG_ROWS(fn)
 #define GCM_KEY_ROWS(fn)                                                                              \
     R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key object"),                                                 \
     R(fn, C_ZERO, 0, IC_ERR_STATE, "key object never initialised (zero)"),                           \
@@ -1208,30 +1196,23 @@ static const row rows[] = {
     R(fn, C_WIPED | V_NULL, 0, IC_ERR_STATE, "wiped key object and NULL IV: step 1 first"),          \
     R(fn, C_JUNK | VLEN, 0, IC_ERR_STATE, "garbage key object and ivlen 0: step 1 first"),           \
     R(fn, 0, 0, IC_OK, "a valid call"),                                                               \
-    R(fn, V_NULL, 0, IC_ERR_NULL, "NULL IV"),                                                         \
-    R(fn, A_NULL, 0, IC_ERR_NULL, "NULL AAD, aadlen 9"),                                              \
-    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in"),                                                         \
-    R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out"),                                                        \
-    R(fn, T_NULL, 0, IC_ERR_NULL, "NULL tag"),                                                        \
-    R(fn, EMPTY, 0, IC_OK, "NULL AAD, in and out with lengths 0"),                                    \
-    R(fn, VLEN, 0, IC_ERR_IVLEN, "ivlen 0"),                                                          \
-    R(fn, VLEN, 1, IC_OK, "ivlen 1"),                                                                 \
-    R(fn, VLEN, 32, IC_OK, "ivlen 32"),                                                               \
-    R(fn, TLEN, 3, IC_ERR_TAGLEN, "taglen 3"),                                                        \
-    R(fn, TLEN, 17, IC_ERR_TAGLEN, "taglen 17"),                                                      \
-    R(fn, TLEN, 13, IC_OK, "taglen 13"),                                                              \
-    R(fn, LEN, HUGE_GCM, IC_ERR_TOOLONG, "2^36-31 bytes with a 64-byte buffer"),                      \
-    R(fn, ALEN, -1, IC_ERR_TOOLONG, "AAD of SIZE_MAX bytes"),                                         \
-    R(fn, INPL, 0, IC_OK, "in place"),                                                                \
-    R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
-    R(fn, O_NULL | VLEN, 0, IC_ERR_NULL, "NULL out and ivlen 0: step 2 first"),                       \
-    R(fn, VLEN | TLEN, 0, IC_ERR_IVLEN, "ivlen 0 and taglen 0: IV before tag"),                       \
-    R(fn, OVL | LEN, HUGE_GCM, IC_ERR_TOOLONG, "too long and overlapping: limit before overlap")
-    GCM_KEY_ROWS("ic_aes_gcm_key_seal"), GCM_KEY_ROWS("ic_aes_gcm_key_open"),
-    R("ic_aes_gcm_key_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
-    R("ic_aes_gcm_key_open", BADTAG | INPL, 0, IC_ERR_AUTH, "wrong tag in place: buffer zeroed"),
-    R("ic_aes_gcm_key_open", BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 before 6"),
+    GCM_MSG_ROWS(fn)
+#define GCM_OPEN_ROWS(fn)                                                                             \
+    R(fn, BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),                                           \
+    R(fn, BADTAG | INPL, 0, IC_ERR_AUTH, "wrong tag in place: buffer zeroed"),                        \
+    R(fn, BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 before 6"),                 \
+    R(fn, BADTAG | TLEN, 3, IC_ERR_TAGLEN, "wrong tag and taglen 3: step 3 before 6"),                \
+    R(fn, BADTAG | VLEN, 0, IC_ERR_IVLEN, "wrong tag and ivlen 0: nothing released")
+    GCM_ONESHOT_ROWS("ic_aes_gcm_seal"), GCM_ONESHOT_ROWS("ic_aes_gcm_open"), GCM_OPEN_ROWS("ic_aes_gcm_open"),
+    GCM_KEY_ROWS("ic_aes_gcm_key_seal"), GCM_KEY_ROWS("ic_aes_gcm_key_open"), GCM_OPEN_ROWS("ic_aes_gcm_key_open"),
     R("ic_aes_gcm_key_open", BADTAG | C_WIPED, 0, IC_ERR_STATE, "wrong tag and wiped key: step 1 first"),
+    R("ic_aes_gcm_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key object"),
+    R("ic_aes_gcm_key_init", K_NULL, 0, IC_ERR_NULL, "NULL key, keylen 16"),
+    R("ic_aes_gcm_key_init", KLEN, 20, IC_ERR_KEYLEN, "keylen 20"),
+    R("ic_aes_gcm_key_init", KLEN, 0, IC_ERR_KEYLEN, "keylen 0"),
+    R("ic_aes_gcm_key_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0"),
+    R("ic_aes_gcm_key_init", C_NULL | KLEN, 20, IC_ERR_NULL, "NULL key object and keylen 20"),
+    R("ic_aes_gcm_key_init", 0, 0, IC_OK, "keylen 16"),
     R("ic_aes_gcm_key_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
     /* ---- SHA ---- */
