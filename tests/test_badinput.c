@@ -759,6 +759,43 @@ static int run_poly(fx *x, const char *w)
 }
 
 /* ---- ChaCha20 and the AEADs ------------------------------------------------ */
+static void cp_key_wipe_v(void *k) { ic_chacha20_poly1305_key_wipe(k); }
+
+static int run_cp_key_init(fx *x, const char *w)
+{
+    static ic_chacha20_poly1305_key k;
+    uint8_t n[12] = {0}, tag[16];
+    fx_make(x, x->r, 32, 0, 0, 0, 0);
+    memset(&k, 0xa5, sizeof k);
+    int st = ic_chacha20_poly1305_key_init(x->r->f & C_NULL ? NULL : &k, x->k);
+    if (st != IC_OK && !(x->r->f & C_NULL))
+        CHECK(ic_chacha20_poly1305_key_seal(&k, n, NULL, 0, NULL, 0, NULL, tag) == IC_ERR_STATE,
+              "%s: key usable after a failed init", w);
+    if (st == IC_OK)
+        CHECK(ic_chacha20_poly1305_key_seal(&k, n, NULL, 0, NULL, 0, NULL, tag) == IC_OK,
+              "%s: key unusable after init", w);
+    return st;
+}
+
+/* One AEAD call of the four one-shot kinds: (X)ChaCha20-Poly1305, seal or
+ * open, with a raw key or through the key object kp. */
+static int cp_aead_call(int keyed, int xc, int open, const ic_chacha20_poly1305_key *kp, const uint8_t *key,
+                   const uint8_t *n, const uint8_t *a, size_t al, const uint8_t *in, size_t len, uint8_t *out,
+                   uint8_t *tag)
+{
+    if (keyed && open)
+        return xc ? ic_xchacha20_poly1305_key_open(kp, n, a, al, in, len, out, tag)
+                  : ic_chacha20_poly1305_key_open(kp, n, a, al, in, len, out, tag);
+    if (keyed)
+        return xc ? ic_xchacha20_poly1305_key_seal(kp, n, a, al, in, len, out, tag)
+                  : ic_chacha20_poly1305_key_seal(kp, n, a, al, in, len, out, tag);
+    if (open)
+        return xc ? ic_xchacha20_poly1305_open(key, n, a, al, in, len, out, tag)
+                  : ic_chacha20_poly1305_open(key, n, a, al, in, len, out, tag);
+    return xc ? ic_xchacha20_poly1305_seal(key, n, a, al, in, len, out, tag)
+              : ic_chacha20_poly1305_seal(key, n, a, al, in, len, out, tag);
+}
+
 static int run_chacha(fx *x, const char *w)
 {
     const char *fn = x->r->fn;
@@ -786,33 +823,33 @@ static int run_chacha(fx *x, const char *w)
         }
         return st;
     }
-    int open = strstr(fn, "_open") != NULL;
+    /* the one-shot AEADs, with a raw key or a key object (which every
+     * call must leave unchanged; a success gives the raw-key call's result) */
+    static ic_chacha20_poly1305_key kobj;
+    ic_chacha20_poly1305_key *kp = NULL;
+    int open = strstr(fn, "_open") != NULL, keyed = strstr(fn, "_key_") != NULL;
     size_t n = x->len <= x->icap ? x->len : 0;
     if (open) {
         size_t al = x->alen <= 48 ? x->alen : 0;
-        CHECK((xc ? ic_xchacha20_poly1305_seal(x->key, x->iv, x->aad, al, x->ibuf, n, x->ibuf, good)
-                  : ic_chacha20_poly1305_seal(x->key, x->iv, x->aad, al, x->ibuf, n, x->ibuf, good)) == IC_OK,
-              "%s: setup", w);
+        CHECK(cp_aead_call(0, xc, 0, NULL, x->key, x->iv, x->aad, al, x->ibuf, n, x->ibuf, good) == IC_OK, "%s: setup", w);
         if (x->r->f & BADTAG)
             good[9] ^= 2;
     }
-    fx_arm(x, NULL, 0);
-    int st;
-    if (open)
-        st = xc ? ic_xchacha20_poly1305_open(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t ? good : NULL)
-                : ic_chacha20_poly1305_open(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t ? good : NULL);
-    else
-        st = xc ? ic_xchacha20_poly1305_seal(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t)
-                : ic_chacha20_poly1305_seal(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t);
+    if (keyed) {
+        MUST(ic_chacha20_poly1305_key_init(&kobj, x->key));
+        kp = ctx_fault(x, &kobj, sizeof kobj, cp_key_wipe_v);
+    }
+    fx_arm(x, kp, sizeof kobj);
+    int st = cp_aead_call(keyed, xc, open, kp, x->k, x->v, x->a, x->alen, x->i, x->len, x->o,
+                     open ? (x->t ? good : NULL) : x->t);
+    if (kp)
+        CHECK(memcmp(kp, x->snap, sizeof kobj) == 0, "%s: key object changed", w);
     if (st == IC_ERR_AUTH)
         CHECK(x->o == NULL || tl_all_byte(x->o, x->len, 0), "%s: out not zeroed after IC_ERR_AUTH", w);
     if (st == IC_OK && x->r->want == IC_OK) {
         uint8_t tag[16];
         const uint8_t *a = x->a ? x->aad : e, *in = x->len ? x->src : e;
-        int r = open ? (xc ? ic_xchacha20_poly1305_open(x->key, x->iv0, a, x->alen, in, x->len, out, good)
-                           : ic_chacha20_poly1305_open(x->key, x->iv0, a, x->alen, in, x->len, out, good))
-                     : (xc ? ic_xchacha20_poly1305_seal(x->key, x->iv0, a, x->alen, in, x->len, out, tag)
-                           : ic_chacha20_poly1305_seal(x->key, x->iv0, a, x->alen, in, x->len, out, tag));
+        int r = cp_aead_call(0, xc, open, NULL, x->key, x->iv0, a, x->alen, in, x->len, out, open ? good : tag);
         CHECK(r == IC_OK, "%s: reference %d", w, r);
         if (x->len)
             CHECK_MEM(x->o, out, x->len, "%s: output", w);
@@ -920,6 +957,8 @@ static int run_void(fx *x, const char *w)
         ic_poly1305_wipe(NULL);
     } else if (!strcmp(fn, "ic_chacha20_poly1305_wipe")) {
         ic_chacha20_poly1305_wipe(NULL);
+    } else if (!strcmp(fn, "ic_chacha20_poly1305_key_wipe")) {
+        ic_chacha20_poly1305_key_wipe(NULL);
     } else if (!strcmp(fn, "ic_wipe")) {
         ic_wipe(NULL, 0);
         uint8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -1041,7 +1080,9 @@ static int run_row(fx *x, const char *w)
     if (!strncmp(fn, "ic_hmac", 7)) return run_hmac(x, w);
     if (!strncmp(fn, "ic_hkdf", 7)) return run_hkdf(x, w);
     if (!strncmp(fn, "ic_poly1305", 11) && strcmp(fn, "ic_poly1305_wipe")) return run_poly(x, w);
-    if ((strstr(fn, "chacha20_poly1305_") && !strstr(fn, "_seal") && !strstr(fn, "_open") && !strstr(fn, "_wipe")))
+    if (!strcmp(fn, "ic_chacha20_poly1305_key_init")) return run_cp_key_init(x, w);
+    if (strstr(fn, "_wipe")) return run_void(x, w);
+    if ((strstr(fn, "chacha20_poly1305_") && !strstr(fn, "_seal") && !strstr(fn, "_open")))
         return run_cp_stream(x, w);
     if (strstr(fn, "chacha20")) return run_chacha(x, w) ;
     return run_void(x, w);
@@ -1400,8 +1441,19 @@ static const row rows[] = {
     R("ic_hchacha20", K_NULL, 0, IC_ERR_NULL, "NULL key"),
     R("ic_hchacha20", V_NULL, 0, IC_ERR_NULL, "NULL input"),
 #define CP_ONESHOT_ROWS(fn)                                                                           \
-    R(fn, 0, 0, IC_OK, "37 bytes"),                                                                   \
     R(fn, K_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    CP_MSG_ROWS(fn)
+#define CP_KEY_ROWS(fn)                                                                               \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key object"),                                                 \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "key object never initialised (zero)"),                           \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "key object of 0xA5 garbage"),                                     \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped key object"),                                              \
+    R(fn, C_NULL | V_NULL, 0, IC_ERR_NULL, "NULL key object and NULL nonce"),                        \
+    R(fn, C_WIPED | V_NULL, 0, IC_ERR_STATE, "wiped key object and NULL nonce: step 1 first"),       \
+    R(fn, C_JUNK | LEN, -1, IC_ERR_STATE, "garbage key object and too long: step 1 first"),          \
+    CP_MSG_ROWS(fn)
+#define CP_MSG_ROWS(fn)                                                                               \
+    R(fn, 0, 0, IC_OK, "37 bytes"),                                                                   \
     R(fn, V_NULL, 0, IC_ERR_NULL, "NULL nonce"),                                                      \
     R(fn, A_NULL, 0, IC_ERR_NULL, "NULL AAD, aadlen 9"),                                              \
     R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),                                                 \
@@ -1421,6 +1473,17 @@ static const row rows[] = {
     R("ic_chacha20_poly1305_open", BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 first"),
     R("ic_xchacha20_poly1305_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
     R("ic_xchacha20_poly1305_open", BADTAG | LEN, -1, IC_ERR_TOOLONG, "wrong tag and too long: step 3 first"),
+    CP_KEY_ROWS("ic_chacha20_poly1305_key_seal"), CP_KEY_ROWS("ic_chacha20_poly1305_key_open"),
+    CP_KEY_ROWS("ic_xchacha20_poly1305_key_seal"), CP_KEY_ROWS("ic_xchacha20_poly1305_key_open"),
+    R("ic_chacha20_poly1305_key_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
+    R("ic_chacha20_poly1305_key_open", BADTAG | INPL, 0, IC_ERR_AUTH, "wrong tag in place: buffer zeroed"),
+    R("ic_xchacha20_poly1305_key_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
+    R("ic_xchacha20_poly1305_key_open", BADTAG | C_WIPED, 0, IC_ERR_STATE, "wrong tag and wiped key: step 1 first"),
+    R("ic_chacha20_poly1305_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key object"),
+    R("ic_chacha20_poly1305_key_init", K_NULL, 0, IC_ERR_NULL, "NULL key"),
+    R("ic_chacha20_poly1305_key_init", C_NULL | K_NULL, 0, IC_ERR_NULL, "NULL key object and key"),
+    R("ic_chacha20_poly1305_key_init", 0, 0, IC_OK, "a key"),
+    R("ic_chacha20_poly1305_key_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
     /* ---- ChaCha20-Poly1305 streaming ---- */
     R("ic_chacha20_poly1305_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
