@@ -69,6 +69,38 @@ static int random_nonce(unsigned char *n, size_t len)
     return got == len ? 0 : -1;
 }
 
+/* Seal or open in into a new buffer *res (*reslen bytes); an incore status. */
+static int run(int gcm, int seal, const unsigned char *key, const unsigned char *in, size_t len,
+               unsigned char **res, size_t *reslen)
+{
+    size_t nlen = gcm ? IC_GCM_IV_SIZE : 24;
+    size_t outlen = seal ? nlen + len + TAG : len - nlen - TAG;
+    unsigned char *out = malloc(outlen + 1);
+    int st = IC_OK;
+    ic_aes_gcm_key k;
+    if (!out || (seal && random_nonce(out, nlen) != 0)) {
+        free(out);
+        return IC_ERR_UNAVAILABLE;
+    }
+    if (gcm)   /* expanded once; a program sealing many records keeps k */
+        st = ic_aes_gcm_key_init(&k, key, 32);
+    if (st == IC_OK && seal)   /* out = nonce || ciphertext || tag */
+        st = gcm ? ic_aes_gcm_key_seal(&k, out, nlen, NULL, 0, in, len, out + nlen, out + nlen + len, TAG)
+                 : ic_xchacha20_poly1305_seal(key, out, NULL, 0, in, len, out + nlen, out + nlen + len);
+    else if (st == IC_OK)
+        st = gcm ? ic_aes_gcm_key_open(&k, in, nlen, NULL, 0, in + nlen, outlen, out, in + nlen + outlen, TAG)
+                 : ic_xchacha20_poly1305_open(key, in, NULL, 0, in + nlen, outlen, out, in + nlen + outlen);
+    if (gcm)
+        ic_aes_gcm_key_wipe(&k);
+    if (st != IC_OK) {
+        free(out);
+        return st;
+    }
+    *res = out;
+    *reslen = outlen;
+    return IC_OK;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 6 || (strcmp(argv[1], "gcm") && strcmp(argv[1], "xchacha")) ||
@@ -76,47 +108,29 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: seal_file gcm|xchacha seal|open KEYFILE IN OUT\n");
         return 2;
     }
-    int gcm = !strcmp(argv[1], "gcm"), seal = !strcmp(argv[2], "seal");
-    size_t nlen = gcm ? IC_GCM_IV_SIZE : 24, klen, len;
-    unsigned char *key = read_all(argv[3], &klen), *in = read_all(argv[4], &len);
+    int gcm = !strcmp(argv[1], "gcm"), seal = !strcmp(argv[2], "seal"), rc = 0;
+    size_t nlen = gcm ? IC_GCM_IV_SIZE : 24, klen = 0, len = 0, outlen = 0;
+    unsigned char *key = read_all(argv[3], &klen), *in = read_all(argv[4], &len), *out = NULL;
     if (!key || klen != 32 || !in) {
         fprintf(stderr, "seal_file: need a 32-byte key file and a readable input\n");
-        return 2;
-    }
-    if (!seal && len < nlen + TAG) {
+        rc = 2;
+    } else if (!seal && len < nlen + TAG) {
         fprintf(stderr, "seal_file: %s is too short to be sealed\n", argv[4]);
-        return 1;
-    }
-    size_t outlen = seal ? nlen + len + TAG : len - nlen - TAG;
-    unsigned char *out = malloc(outlen + 1);
-    if (!out || (seal && random_nonce(out, nlen) != 0)) {
-        fprintf(stderr, "seal_file: out of memory or no random nonce\n");
-        return 1;
-    }
-    int st = IC_OK;
-    ic_aes_gcm_key k;
-    if (gcm)   /* expanded once; a program sealing many records keeps k */
-        st = ic_aes_gcm_key_init(&k, key, klen);
-    if (st != IC_OK) {
-        /* nothing to do: st is reported below */
-    } else if (seal) {   /* out = nonce || ciphertext || tag */
-        st = gcm ? ic_aes_gcm_key_seal(&k, out, nlen, NULL, 0, in, len, out + nlen, out + nlen + len, TAG)
-                 : ic_xchacha20_poly1305_seal(key, out, NULL, 0, in, len, out + nlen, out + nlen + len);
+        rc = 1;
     } else {
-        const unsigned char *ct = in + nlen, *tag = in + nlen + outlen;
-        st = gcm ? ic_aes_gcm_key_open(&k, in, nlen, NULL, 0, ct, outlen, out, tag, TAG)
-                 : ic_xchacha20_poly1305_open(key, in, NULL, 0, ct, outlen, out, tag);
+        int st = run(gcm, seal, key, in, len, &out, &outlen);
+        if (st != IC_OK) {
+            fprintf(stderr, "seal_file: %s: %s\n", argv[2], ic_status_str(st));
+            rc = 1;
+        } else if (write_all(argv[5], out, outlen) != 0) {
+            fprintf(stderr, "seal_file: cannot write %s\n", argv[5]);
+            rc = 1;
+        }
     }
-    if (gcm)
-        ic_aes_gcm_key_wipe(&k);
-    ic_wipe(key, klen);
-    if (st != IC_OK) {
-        fprintf(stderr, "seal_file: %s: %s\n", argv[2], ic_status_str(st));
-        return 1;
-    }
-    if (write_all(argv[5], out, outlen) != 0) {
-        fprintf(stderr, "seal_file: cannot write %s\n", argv[5]);
-        return 1;
-    }
-    return 0;
+    if (key)
+        ic_wipe(key, klen);
+    free(key);
+    free(in);
+    free(out);
+    return rc;
 }
