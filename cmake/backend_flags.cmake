@@ -7,7 +7,7 @@
 # matches <arch-regex>.  Families add their lines below as backends arrive.
 function(ic_backend_flags archre fileglob)
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "${archre}")
-    file(GLOB files ${CMAKE_SOURCE_DIR}/src/${fileglob})
+    file(GLOB files ${PROJECT_SOURCE_DIR}/src/${fileglob})
     foreach(f ${files})
       set_property(SOURCE ${f} APPEND PROPERTY COMPILE_OPTIONS ${ARGN})
     endforeach()

@@ -399,9 +399,18 @@ static int run_gcm_stream(fx *x, const char *w)
     return st;
 }
 
+static void gcm_key_wipe_v(void *k) { ic_aes_gcm_key_wipe(k); }
+
+/* The one-shot calls, with a raw key (ic_aes_gcm_seal / _open) or through
+ * a key object (ic_aes_gcm_key_seal / _open: the same rows but the key
+ * ones, plus a NULL, garbage or wiped key object, which every call must
+ * leave unchanged).  A call that succeeds gives what the raw-key call with
+ * real buffers gives. */
 static int run_gcm_oneshot(fx *x, const char *w)
 {
-    int open = !strcmp(x->r->fn, "ic_aes_gcm_open");
+    static ic_aes_gcm_key k;
+    int open = strstr(x->r->fn, "_open") != NULL, keyed = strstr(x->r->fn, "_key_") != NULL;
+    ic_aes_gcm_key *kp = NULL;
     fx_make(x, x->r, 16, 12, 9, 37, 16);
     uint8_t good[16];
     if (open) {
@@ -415,17 +424,25 @@ static int run_gcm_oneshot(fx *x, const char *w)
         if (x->t)
             memcpy(x->t, good, x->tlen < 16 ? x->tlen : 16);
     }
-    fx_arm(x, NULL, 0);
+    if (keyed) {
+        MUST(ic_aes_gcm_key_init(&k, x->key, 16));
+        kp = ctx_fault(x, &k, sizeof k, gcm_key_wipe_v);
+    }
+    fx_arm(x, kp, sizeof k);
     int st;
     if (open) {
         uint8_t tagin[TCAP];
         memcpy(tagin, x->tbuf, TCAP);
         memset(x->tbuf, FILL, TCAP);   /* the tag is input: compare the rest */
-        st = ic_aes_gcm_open(x->k, x->klen, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o,
-                             x->t ? tagin + (x->t - x->tbuf) : NULL, x->tlen);
+        const uint8_t *t = x->t ? tagin + (x->t - x->tbuf) : NULL;
+        st = keyed ? ic_aes_gcm_key_open(kp, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, t, x->tlen)
+                   : ic_aes_gcm_open(x->k, x->klen, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, t, x->tlen);
     } else {
-        st = ic_aes_gcm_seal(x->k, x->klen, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, x->t, x->tlen);
+        st = keyed ? ic_aes_gcm_key_seal(kp, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, x->t, x->tlen)
+                   : ic_aes_gcm_seal(x->k, x->klen, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, x->t, x->tlen);
     }
+    if (kp)
+        CHECK(memcmp(kp, x->snap, sizeof k) == 0, "%s: key object changed", w);
     if (st == IC_ERR_AUTH && x->r->want == IC_ERR_AUTH)
         CHECK(x->o == NULL || tl_all_byte(x->o, x->len, 0), "%s: out not zeroed after IC_ERR_AUTH", w);
     if (st == IC_OK && x->r->want == IC_OK) {
@@ -440,6 +457,24 @@ static int run_gcm_oneshot(fx *x, const char *w)
         if (!open)
             CHECK_MEM(x->t, tag, x->tlen, "%s: tag", w);
     }
+    return st;
+}
+
+/* ---- AES-GCM with a reusable key ------------------------------------------- */
+
+static int run_gcm_key_init(fx *x, const char *w)
+{
+    static ic_aes_gcm_key k;
+    uint8_t iv[12] = {0}, tag[16];
+    fx_make(x, x->r, 16, 0, 0, 0, 0);
+    memset(&k, 0xa5, sizeof k);
+    int st = ic_aes_gcm_key_init(x->r->f & C_NULL ? NULL : &k, x->k, x->klen);
+    if (st != IC_OK && !(x->r->f & C_NULL))
+        CHECK(ic_aes_gcm_key_seal(&k, iv, 12, NULL, 0, NULL, 0, NULL, tag, 16) == IC_ERR_STATE,
+              "%s: key usable after a failed init", w);
+    if (st == IC_OK)
+        CHECK(ic_aes_gcm_key_seal(&k, iv, 12, NULL, 0, NULL, 0, NULL, tag, 16) == IC_OK,
+              "%s: key unusable after init", w);
     return st;
 }
 
@@ -781,6 +816,43 @@ static int run_poly(fx *x, const char *w)
 }
 
 /* ---- ChaCha20 and the AEADs ------------------------------------------------ */
+static void cp_key_wipe_v(void *k) { ic_chacha20_poly1305_key_wipe(k); }
+
+static int run_cp_key_init(fx *x, const char *w)
+{
+    static ic_chacha20_poly1305_key k;
+    uint8_t n[12] = {0}, tag[16];
+    fx_make(x, x->r, 32, 0, 0, 0, 0);
+    memset(&k, 0xa5, sizeof k);
+    int st = ic_chacha20_poly1305_key_init(x->r->f & C_NULL ? NULL : &k, x->k);
+    if (st != IC_OK && !(x->r->f & C_NULL))
+        CHECK(ic_chacha20_poly1305_key_seal(&k, n, NULL, 0, NULL, 0, NULL, tag) == IC_ERR_STATE,
+              "%s: key usable after a failed init", w);
+    if (st == IC_OK)
+        CHECK(ic_chacha20_poly1305_key_seal(&k, n, NULL, 0, NULL, 0, NULL, tag) == IC_OK,
+              "%s: key unusable after init", w);
+    return st;
+}
+
+/* One AEAD call of the four one-shot kinds: (X)ChaCha20-Poly1305, seal or
+ * open, with a raw key or through the key object kp. */
+static int cp_aead_call(int keyed, int xc, int open, const ic_chacha20_poly1305_key *kp, const uint8_t *key,
+                   const uint8_t *n, const uint8_t *a, size_t al, const uint8_t *in, size_t len, uint8_t *out,
+                   uint8_t *tag)
+{
+    if (keyed && open)
+        return xc ? ic_xchacha20_poly1305_key_open(kp, n, a, al, in, len, out, tag)
+                  : ic_chacha20_poly1305_key_open(kp, n, a, al, in, len, out, tag);
+    if (keyed)
+        return xc ? ic_xchacha20_poly1305_key_seal(kp, n, a, al, in, len, out, tag)
+                  : ic_chacha20_poly1305_key_seal(kp, n, a, al, in, len, out, tag);
+    if (open)
+        return xc ? ic_xchacha20_poly1305_open(key, n, a, al, in, len, out, tag)
+                  : ic_chacha20_poly1305_open(key, n, a, al, in, len, out, tag);
+    return xc ? ic_xchacha20_poly1305_seal(key, n, a, al, in, len, out, tag)
+              : ic_chacha20_poly1305_seal(key, n, a, al, in, len, out, tag);
+}
+
 static int run_chacha(fx *x, const char *w)
 {
     const char *fn = x->r->fn;
@@ -808,33 +880,33 @@ static int run_chacha(fx *x, const char *w)
         }
         return st;
     }
-    int open = strstr(fn, "_open") != NULL;
+    /* the one-shot AEADs, with a raw key or a key object (which every
+     * call must leave unchanged; a success gives the raw-key call's result) */
+    static ic_chacha20_poly1305_key kobj;
+    ic_chacha20_poly1305_key *kp = NULL;
+    int open = strstr(fn, "_open") != NULL, keyed = strstr(fn, "_key_") != NULL;
     size_t n = x->len <= x->icap ? x->len : 0;
     if (open) {
         size_t al = x->alen <= 48 ? x->alen : 0;
-        CHECK((xc ? ic_xchacha20_poly1305_seal(x->key, x->iv, x->aad, al, x->ibuf, n, x->ibuf, good)
-                  : ic_chacha20_poly1305_seal(x->key, x->iv, x->aad, al, x->ibuf, n, x->ibuf, good)) == IC_OK,
-              "%s: setup", w);
+        CHECK(cp_aead_call(0, xc, 0, NULL, x->key, x->iv, x->aad, al, x->ibuf, n, x->ibuf, good) == IC_OK, "%s: setup", w);
         if (x->r->f & BADTAG)
             good[9] ^= 2;
     }
-    fx_arm(x, NULL, 0);
-    int st;
-    if (open)
-        st = xc ? ic_xchacha20_poly1305_open(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t ? good : NULL)
-                : ic_chacha20_poly1305_open(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t ? good : NULL);
-    else
-        st = xc ? ic_xchacha20_poly1305_seal(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t)
-                : ic_chacha20_poly1305_seal(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t);
+    if (keyed) {
+        MUST(ic_chacha20_poly1305_key_init(&kobj, x->key));
+        kp = ctx_fault(x, &kobj, sizeof kobj, cp_key_wipe_v);
+    }
+    fx_arm(x, kp, sizeof kobj);
+    int st = cp_aead_call(keyed, xc, open, kp, x->k, x->v, x->a, x->alen, x->i, x->len, x->o,
+                     open ? (x->t ? good : NULL) : x->t);
+    if (kp)
+        CHECK(memcmp(kp, x->snap, sizeof kobj) == 0, "%s: key object changed", w);
     if (st == IC_ERR_AUTH)
         CHECK(x->o == NULL || tl_all_byte(x->o, x->len, 0), "%s: out not zeroed after IC_ERR_AUTH", w);
     if (st == IC_OK && x->r->want == IC_OK) {
         uint8_t tag[16];
         const uint8_t *a = x->a ? x->aad : e, *in = x->len ? x->src : e;
-        int r = open ? (xc ? ic_xchacha20_poly1305_open(x->key, x->iv0, a, x->alen, in, x->len, out, good)
-                           : ic_chacha20_poly1305_open(x->key, x->iv0, a, x->alen, in, x->len, out, good))
-                     : (xc ? ic_xchacha20_poly1305_seal(x->key, x->iv0, a, x->alen, in, x->len, out, tag)
-                           : ic_chacha20_poly1305_seal(x->key, x->iv0, a, x->alen, in, x->len, out, tag));
+        int r = cp_aead_call(0, xc, open, NULL, x->key, x->iv0, a, x->alen, in, x->len, out, open ? good : tag);
         CHECK(r == IC_OK, "%s: reference %d", w, r);
         if (x->len)
             CHECK_MEM(x->o, out, x->len, "%s: output", w);
@@ -946,10 +1018,14 @@ static int run_void(fx *x, const char *w)
               "%s: wiped key zero and refused", w);
     } else if (!strcmp(fn, "ic_gcm_wipe")) {
         ic_gcm_wipe(NULL);
+    } else if (!strcmp(fn, "ic_aes_gcm_key_wipe")) {
+        ic_aes_gcm_key_wipe(NULL);
     } else if (!strcmp(fn, "ic_poly1305_wipe")) {
         ic_poly1305_wipe(NULL);
     } else if (!strcmp(fn, "ic_chacha20_poly1305_wipe")) {
         ic_chacha20_poly1305_wipe(NULL);
+    } else if (!strcmp(fn, "ic_chacha20_poly1305_key_wipe")) {
+        ic_chacha20_poly1305_key_wipe(NULL);
     } else if (!strcmp(fn, "ic_wipe")) {
         ic_wipe(NULL, 0);
         uint8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -970,6 +1046,11 @@ static int run_void(fx *x, const char *w)
         CHECK(f(0, c(0, "x", 1), UINT64_MAX) == f(0, c(0, "x", 1), UINT64_MAX), "%s: huge len2 returns", w);
     } else if (!strcmp(fn, "ic_version")) {
         CHECK(ic_version() && !strcmp(ic_version(), IC_VERSION_STRING), "%s", w);
+    } else if (!strcmp(fn, "ic_version_number")) {
+        char v[32];
+        snprintf(v, sizeof v, "%lu.%lu.%lu", ic_version_number() / 10000, ic_version_number() / 100 % 100,
+                 ic_version_number() % 100);
+        CHECK(ic_version_number() == IC_VERSION_NUMBER && !strcmp(v, ic_version()), "%s: %s", w, v);
     } else if (!strcmp(fn, "ic_status_str")) {
         for (int s = IC_OK; s >= IC_ERR_WEAKKEY; s--)
             for (int t = s - 1; t >= IC_ERR_WEAKKEY; t--)
@@ -1087,7 +1168,8 @@ static int run_row(fx *x, const char *w)
     if (!strncmp(fn, "ic_aes_", 7) && strcmp(fn, "ic_aes_wipe") && strcmp(fn, "ic_aes_xts_wipe") && !strstr(fn, "gcm"))
         return run_aes_mode(x, w);
     if (!strncmp(fn, "ic_gcm_", 7) && strcmp(fn, "ic_gcm_wipe")) return run_gcm_stream(x, w);
-    if (!strncmp(fn, "ic_aes_gcm_", 11)) return run_gcm_oneshot(x, w);
+    if (!strcmp(fn, "ic_aes_gcm_key_init")) return run_gcm_key_init(x, w);
+    if (!strncmp(fn, "ic_aes_gcm_", 11) && strcmp(fn, "ic_aes_gcm_key_wipe")) return run_gcm_oneshot(x, w);
     if (!strncmp(fn, "ic_sha", 6) && sha_of(fn, &op)) return run_sha(x, w);
     if (!strcmp(fn, "ic_hash") || !strcmp(fn, "ic_hash_init") || !strcmp(fn, "ic_hash_update") ||
         !strcmp(fn, "ic_hash_final"))
@@ -1095,7 +1177,9 @@ static int run_row(fx *x, const char *w)
     if (!strncmp(fn, "ic_hmac", 7)) return run_hmac(x, w);
     if (!strncmp(fn, "ic_hkdf", 7)) return run_hkdf(x, w);
     if (!strncmp(fn, "ic_poly1305", 11) && strcmp(fn, "ic_poly1305_wipe")) return run_poly(x, w);
-    if ((strstr(fn, "chacha20_poly1305_") && !strstr(fn, "_seal") && !strstr(fn, "_open") && !strstr(fn, "_wipe")))
+    if (!strcmp(fn, "ic_chacha20_poly1305_key_init")) return run_cp_key_init(x, w);
+    if (strstr(fn, "_wipe")) return run_void(x, w);
+    if ((strstr(fn, "chacha20_poly1305_") && !strstr(fn, "_seal") && !strstr(fn, "_open")))
         return run_cp_stream(x, w);
     if (strstr(fn, "chacha20")) return run_chacha(x, w) ;
     return run_void(x, w);
@@ -1250,16 +1334,14 @@ static const row rows[] = {
     R("ic_gcm_verify", P_ENC | BADTAG, 0, IC_ERR_STATE, "after encrypt and wrong tag: step 5 before 6"),
     R("ic_gcm_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
-    /* ---- GCM one-shot ---- */
-#define GCM_ONESHOT_ROWS(fn)                                                                          \
-    R(fn, K_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    /* ---- GCM one-shot, with a raw key and with a key object ---- */
+#define GCM_MSG_ROWS(fn)                                                                              \
     R(fn, V_NULL, 0, IC_ERR_NULL, "NULL IV"),                                                         \
     R(fn, A_NULL, 0, IC_ERR_NULL, "NULL AAD, aadlen 9"),                                              \
     R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in"),                                                         \
     R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out"),                                                        \
     R(fn, T_NULL, 0, IC_ERR_NULL, "NULL tag"),                                                        \
     R(fn, EMPTY, 0, IC_OK, "NULL AAD, in and out with lengths 0"),                                    \
-    R(fn, KLEN, 17, IC_ERR_KEYLEN, "keylen 17"),                                                      \
     R(fn, VLEN, 0, IC_ERR_IVLEN, "ivlen 0"),                                                          \
     R(fn, VLEN, 1, IC_OK, "ivlen 1"),                                                                 \
     R(fn, VLEN, 32, IC_OK, "ivlen 32"),                                                               \
@@ -1271,18 +1353,44 @@ static const row rows[] = {
     R(fn, ALEN, -1, IC_ERR_TOOLONG, "AAD of SIZE_MAX bytes"),                                         \
     R(fn, INPL, 0, IC_OK, "in place"),                                                                \
     R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
-    R(fn, K_NULL | VLEN, 0, IC_ERR_NULL, "NULL key and ivlen 0: step 2 first"),                       \
-    R(fn, O_NULL | KLEN, 17, IC_ERR_NULL, "NULL out and keylen 17: step 2 first"),                    \
-    R(fn, KLEN | VLEN, 17, IC_ERR_KEYLEN, "keylen 17 and ivlen 17: key before IV"),                   \
+    R(fn, O_NULL | VLEN, 0, IC_ERR_NULL, "NULL out and ivlen 0: step 2 first"),                       \
     R(fn, VLEN | TLEN, 0, IC_ERR_IVLEN, "ivlen 0 and taglen 0: IV before tag"),                       \
     R(fn, TLEN | LEN, 3, IC_ERR_TAGLEN, "taglen 3 and len 3 (stream mode: fine) -> TAGLEN"),          \
     R(fn, OVL | LEN, HUGE_GCM, IC_ERR_TOOLONG, "too long and overlapping: limit before overlap")
-    GCM_ONESHOT_ROWS("ic_aes_gcm_seal"), GCM_ONESHOT_ROWS("ic_aes_gcm_open"),
-    R("ic_aes_gcm_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
-    R("ic_aes_gcm_open", BADTAG | INPL, 0, IC_ERR_AUTH, "wrong tag in place: buffer zeroed"),
-    R("ic_aes_gcm_open", BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 before 6"),
-    R("ic_aes_gcm_open", BADTAG | TLEN, 3, IC_ERR_TAGLEN, "wrong tag and taglen 3: step 3 before 6"),
-    R("ic_aes_gcm_open", BADTAG | VLEN, 0, IC_ERR_IVLEN, "wrong tag and ivlen 0: nothing released"),
+#define GCM_ONESHOT_ROWS(fn)                                                                          \
+    R(fn, K_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, KLEN, 17, IC_ERR_KEYLEN, "keylen 17"),                                                      \
+    R(fn, K_NULL | VLEN, 0, IC_ERR_NULL, "NULL key and ivlen 0: step 2 first"),                       \
+    R(fn, O_NULL | KLEN, 17, IC_ERR_NULL, "NULL out and keylen 17: step 2 first"),                    \
+    R(fn, KLEN | VLEN, 17, IC_ERR_KEYLEN, "keylen 17 and ivlen 17: key before IV"),                   \
+    GCM_MSG_ROWS(fn)
+#define GCM_KEY_ROWS(fn)                                                                              \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key object"),                                                 \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "key object never initialised (zero)"),                           \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "key object of 0xA5 garbage"),                                     \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped key object"),                                              \
+    R(fn, C_NULL | V_NULL, 0, IC_ERR_NULL, "NULL key object and NULL IV"),                           \
+    R(fn, C_WIPED | V_NULL, 0, IC_ERR_STATE, "wiped key object and NULL IV: step 1 first"),          \
+    R(fn, C_JUNK | VLEN, 0, IC_ERR_STATE, "garbage key object and ivlen 0: step 1 first"),           \
+    R(fn, 0, 0, IC_OK, "a valid call"),                                                               \
+    GCM_MSG_ROWS(fn)
+#define GCM_OPEN_ROWS(fn)                                                                             \
+    R(fn, BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),                                           \
+    R(fn, BADTAG | INPL, 0, IC_ERR_AUTH, "wrong tag in place: buffer zeroed"),                        \
+    R(fn, BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 before 6"),                 \
+    R(fn, BADTAG | TLEN, 3, IC_ERR_TAGLEN, "wrong tag and taglen 3: step 3 before 6"),                \
+    R(fn, BADTAG | VLEN, 0, IC_ERR_IVLEN, "wrong tag and ivlen 0: nothing released")
+    GCM_ONESHOT_ROWS("ic_aes_gcm_seal"), GCM_ONESHOT_ROWS("ic_aes_gcm_open"), GCM_OPEN_ROWS("ic_aes_gcm_open"),
+    GCM_KEY_ROWS("ic_aes_gcm_key_seal"), GCM_KEY_ROWS("ic_aes_gcm_key_open"), GCM_OPEN_ROWS("ic_aes_gcm_key_open"),
+    R("ic_aes_gcm_key_open", BADTAG | C_WIPED, 0, IC_ERR_STATE, "wrong tag and wiped key: step 1 first"),
+    R("ic_aes_gcm_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key object"),
+    R("ic_aes_gcm_key_init", K_NULL, 0, IC_ERR_NULL, "NULL key, keylen 16"),
+    R("ic_aes_gcm_key_init", KLEN, 20, IC_ERR_KEYLEN, "keylen 20"),
+    R("ic_aes_gcm_key_init", KLEN, 0, IC_ERR_KEYLEN, "keylen 0"),
+    R("ic_aes_gcm_key_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0"),
+    R("ic_aes_gcm_key_init", C_NULL | KLEN, 20, IC_ERR_NULL, "NULL key object and keylen 20"),
+    R("ic_aes_gcm_key_init", 0, 0, IC_OK, "keylen 16"),
+    R("ic_aes_gcm_key_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
     /* ---- SHA ---- */
 #define SHA_ROWS(v, sib)                                                                              \
@@ -1469,8 +1577,19 @@ static const row rows[] = {
     R("ic_hchacha20", K_NULL, 0, IC_ERR_NULL, "NULL key"),
     R("ic_hchacha20", V_NULL, 0, IC_ERR_NULL, "NULL input"),
 #define CP_ONESHOT_ROWS(fn)                                                                           \
-    R(fn, 0, 0, IC_OK, "37 bytes"),                                                                   \
     R(fn, K_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    CP_MSG_ROWS(fn)
+#define CP_KEY_ROWS(fn)                                                                               \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key object"),                                                 \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "key object never initialised (zero)"),                           \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "key object of 0xA5 garbage"),                                     \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped key object"),                                              \
+    R(fn, C_NULL | V_NULL, 0, IC_ERR_NULL, "NULL key object and NULL nonce"),                        \
+    R(fn, C_WIPED | V_NULL, 0, IC_ERR_STATE, "wiped key object and NULL nonce: step 1 first"),       \
+    R(fn, C_JUNK | LEN, -1, IC_ERR_STATE, "garbage key object and too long: step 1 first"),          \
+    CP_MSG_ROWS(fn)
+#define CP_MSG_ROWS(fn)                                                                               \
+    R(fn, 0, 0, IC_OK, "37 bytes"),                                                                   \
     R(fn, V_NULL, 0, IC_ERR_NULL, "NULL nonce"),                                                      \
     R(fn, A_NULL, 0, IC_ERR_NULL, "NULL AAD, aadlen 9"),                                              \
     R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),                                                 \
@@ -1490,6 +1609,17 @@ static const row rows[] = {
     R("ic_chacha20_poly1305_open", BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 first"),
     R("ic_xchacha20_poly1305_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
     R("ic_xchacha20_poly1305_open", BADTAG | LEN, -1, IC_ERR_TOOLONG, "wrong tag and too long: step 3 first"),
+    CP_KEY_ROWS("ic_chacha20_poly1305_key_seal"), CP_KEY_ROWS("ic_chacha20_poly1305_key_open"),
+    CP_KEY_ROWS("ic_xchacha20_poly1305_key_seal"), CP_KEY_ROWS("ic_xchacha20_poly1305_key_open"),
+    R("ic_chacha20_poly1305_key_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
+    R("ic_chacha20_poly1305_key_open", BADTAG | INPL, 0, IC_ERR_AUTH, "wrong tag in place: buffer zeroed"),
+    R("ic_xchacha20_poly1305_key_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
+    R("ic_xchacha20_poly1305_key_open", BADTAG | C_WIPED, 0, IC_ERR_STATE, "wrong tag and wiped key: step 1 first"),
+    R("ic_chacha20_poly1305_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key object"),
+    R("ic_chacha20_poly1305_key_init", K_NULL, 0, IC_ERR_NULL, "NULL key"),
+    R("ic_chacha20_poly1305_key_init", C_NULL | K_NULL, 0, IC_ERR_NULL, "NULL key object and key"),
+    R("ic_chacha20_poly1305_key_init", 0, 0, IC_OK, "a key"),
+    R("ic_chacha20_poly1305_key_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
     /* ---- ChaCha20-Poly1305 streaming ---- */
     R("ic_chacha20_poly1305_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
@@ -1546,6 +1676,7 @@ static const row rows[] = {
     R("ic_crc32_combine", 0, 0, IC_OK, "empty B, huge len2"),
     R("ic_crc32c_combine", 0, 0, IC_OK, "empty B, huge len2"),
     R("ic_version", 0, 0, IC_OK, "the version string"),
+    R("ic_version_number", 0, 0, IC_OK, "IC_VERSION_NUMBER, the same version as the string"),
     R("ic_status_str", 0, 0, IC_OK, "distinct texts, unknown codes"),
     R("ic_cpu_detected", 0, 0, IC_OK, "features within detected"),
     R("ic_cpu_features", 0, 0, IC_OK, "features within detected"),

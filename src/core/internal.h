@@ -154,6 +154,8 @@ const void *ic_ops(ic_prim p);
 #define IC_CHECK_POLY1305   UINT32_C(0x6b913057)
 #define IC_CHECK_CHACHAPOLY UINT32_C(0x6bcc2013)
 #define IC_CHECK_XTS        UINT32_C(0x6b7e5a11)
+#define IC_CHECK_GCMKEY     UINT32_C(0x6b6c3e17)
+#define IC_CHECK_CPKEY      UINT32_C(0x6bc9a25d)
 
 /* Index of the implementation selected for p right now (for init). */
 uint32_t ic_impl_index(ic_prim p);

@@ -5,6 +5,7 @@
 #include "core/internal.h"
 
 const char *ic_version(void) { return IC_VERSION_STRING; }
+unsigned long ic_version_number(void) { return IC_VERSION_NUMBER; }
 
 const char *ic_status_str(int status)
 {
