@@ -77,13 +77,13 @@ grep -q -- '--threads' "$out" && grep -q -- '-j N' "$out" && ok || bad "incore h
 # --help texts list, and every command
 man1="$(dirname "$0")/../docs/man/incore.1.scd"
 if [ -f "$man1" ]; then
-    for cmd in speed sha256sum; do
+    for cmd in speed sha256sum rand rngtest; do
         run "$cmd" --help
-        for o in $(grep -o -- '--[a-z][a-z-]*' "$out" | sort -u); do
+        for o in $(grep -o -- '--[a-z][a-z0-9-]*' "$out" | sort -u); do
             grep -q -- "\*$o\*" "$man1" && ok || bad "incore(1) lacks $cmd's $o"
         done
     done
-    for cmd in info selftest speed version help $SUMS; do
+    for cmd in info selftest speed rand rngtest version help $SUMS; do
         grep -q "\*$cmd\*" "$man1" && ok || bad "incore(1) lacks the command $cmd"
     done
 fi
