@@ -41,6 +41,9 @@ ic_backend_flags(${IC_X86} "gcm/gcm_x86_vaes.c" -maes -mpclmul -mssse3 -mavx2 -m
 ic_backend_flags(${IC_PPC64} "aes/aes_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
 ic_backend_flags(${IC_PPC64} "gcm/*_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
 ic_backend_flags(${IC_X86} "aes/aes_x86_vaes.c" -mvaes -mavx2 -maes)
+# VAES on ZMM (issue 13): AVX-512F for the registers, VL for the 128-bit
+# forms of its instructions, BW for VPSHUFB on ZMM.
+ic_backend_flags(${IC_X86} "aes/aes_x86_vaes512.c" -mvaes -mavx2 -maes -mavx512f -mavx512vl -mavx512bw)
 
 # POWER8 vector crypto (vshasigma, vpmsumd): SHA-2 and CRC backends.
 ic_backend_flags(${IC_PPC64} "sha/sha*_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
