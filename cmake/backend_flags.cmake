@@ -33,6 +33,11 @@ ic_backend_flags(${IC_X86} "gcm/ghash_x86_clmul.c" -mpclmul -mssse3)
 ic_backend_flags(${IC_X86} "gcm/ghash_x86_vpclmul.c" -mpclmul -mssse3 -mavx2 -mvpclmulqdq)
 ic_backend_flags(${IC_X86} "gcm/gcm_x86_ni.c" -maes -mpclmul -mssse3)
 ic_backend_flags(${IC_X86} "gcm/gcm_x86_vaes.c" -maes -mpclmul -mssse3 -mavx2 -mvaes -mvpclmulqdq)
+# The same on ZMM (issue 13): AVX-512F/VL/BW on top.
+ic_backend_flags(${IC_X86} "gcm/ghash_x86_vpclmul512.c" -mpclmul -mssse3 -mavx2 -mvpclmulqdq
+                 -mavx512f -mavx512vl -mavx512bw)
+ic_backend_flags(${IC_X86} "gcm/gcm_x86_vaes512.c" -maes -mpclmul -mssse3 -mavx2 -mvaes -mvpclmulqdq
+                 -mavx512f -mavx512vl -mavx512bw)
 
 # POWER8 in-core crypto (issue 5): vcipher/vncipher/vsbox and vpmsumd are
 # ISA 2.07 vector crypto; only these files get -mcpu=power8, the rest of the
