@@ -64,8 +64,9 @@ static int aes_key_by(ic_aes_key *k, const char *name, const uint8_t *key, size_
 #if defined(__x86_64__)
 
 /* The whole blocks the hook should take: batches of 32 for the ZMM loop
- * (ghash vpclmul512 with a vaes512 key), of 16 for the YMM VAES loop (ghash
- * vpclmul or vpclmul512 with any other VAES key), of 8 for the AES-NI loop
+ * and then one of 16 (ghash vpclmul512 with a vaes512 key), batches of 16
+ * for the YMM VAES loop (ghash vpclmul or vpclmul512 with any other VAES
+ * key), of 8 for the AES-NI loop
  * (any x86 GHASH with an ni key, clmul with a VAES key), none for a
  * portable key. */
 static int is_name(const char *s, const char *a, const char *b)
@@ -77,8 +78,6 @@ static size_t expected_blocks(const char *ghash, const char *aes, size_t nb)
 {
     if (!is_name(aes, "ni", "vaes") && !is_name(aes, "vaes512", NULL))
         return 0;
-    if (is_name(ghash, "vpclmul512", NULL) && is_name(aes, "vaes512", NULL))
-        return nb - nb % 32;
     if (is_name(ghash, "vpclmul", "vpclmul512") && is_name(aes, "vaes", "vaes512"))
         return nb - nb % 16;
     return nb - nb % 8;

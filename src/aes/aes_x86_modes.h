@@ -53,6 +53,11 @@ AESX_INLINE void ctr_blocks(AESX_V b[AESX_NV], __m128i c, uint64_t hi, uint64_t 
 
 /* ---- rounds ------------------------------------------------------------------ */
 
+/* A batch of n blocks on nv registers: n fits.  Said to the compiler, so
+ * the loads and stores of a short batch (nv < 8) are not compiled for the
+ * registers it does not use, and its registers stay out of memory. */
+#define AESX_FITS(n, nv) do { if ((n) > (size_t)AESX_LANES * (size_t)(nv)) __builtin_unreachable(); } while (0)
+
 /* One round on the first nv registers of a batch. */
 #define ROUND_ALL(b, op, key) do { \
     AESX_V k_ = (key); \
@@ -113,6 +118,7 @@ AESX_INLINE void ecb_batch(const __m128i *rk, unsigned nr, uint8_t *out, const u
                            int nv, int decrypt)
 {
     AESX_V b[AESX_NV] = {0};
+    AESX_FITS(n, nv);
     load_n(b, in, n);
     if (decrypt)
         dec_batch(rk, nr, b, nv);
@@ -152,6 +158,7 @@ AESX_INLINE __m128i chain_batch(const __m128i *rk, unsigned nr, __m128i last, ui
                                 const uint8_t *in, size_t n, int nv, int cfb)
 {
     AESX_V b[AESX_NV] = {0}, x[AESX_NV] = {0};
+    AESX_FITS(n, nv);
     if (cfb) {
         load_prev_n(b, last, in, n);     /* cipher inputs C_{i-1} */
         enc_batch(rk, nr, b, nv);
@@ -240,6 +247,7 @@ AESX_INLINE void ctr_batch(const __m128i *rk, unsigned nr, __m128i c, uint64_t h
                            uint8_t *out, const uint8_t *in, size_t n, int nv, int inc32)
 {
     AESX_V b[AESX_NV], x[AESX_NV] = {0};
+    AESX_FITS(n, nv);
     ctr_blocks(b, c, hi, lo, inc32);   /* the registers past nv are dead code */
     enc_batch(rk, nr, b, nv);
     load_n(x, in, n);

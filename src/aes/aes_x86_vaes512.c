@@ -72,6 +72,8 @@ AESX_INLINE void load_n(__m512i b[AESX_NV], const uint8_t *p, size_t n)
         size_t cnt = reg_count(n, j);
         if (cnt == 4)
             b[j] = _mm512_loadu_si512((const void *)(p + 64 * j));
+        else if (cnt == 1)   /* a lone block: no mask on the latency path */
+            b[j] = _mm512_zextsi128_si512(_mm_loadu_si128((const __m128i *)(const void *)(p + 64 * j)));
         else if (cnt != 0)
             b[j] = _mm512_maskz_loadu_epi64(blk_mask(cnt), (const void *)(p + 64 * j));
     }
@@ -105,6 +107,8 @@ AESX_INLINE void store_n(uint8_t *out, const __m512i b[AESX_NV], size_t n)
         size_t cnt = reg_count(n, j);
         if (cnt == 4)
             _mm512_storeu_si512((void *)(out + 64 * j), b[j]);
+        else if (cnt == 1)
+            _mm_storeu_si128((__m128i *)(void *)(out + 64 * j), _mm512_castsi512_si128(b[j]));
         else if (cnt != 0)
             _mm512_mask_storeu_epi64((void *)(out + 64 * j), blk_mask(cnt), b[j]);
     }

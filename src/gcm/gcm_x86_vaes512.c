@@ -196,15 +196,21 @@ GX_INLINE __m128i gx_hash(const ghash_x86_key *gk, __m128i y, const uint8_t *p)
 
 #include "gcm/gcm_x86_stitch.h"
 
-/* VAES-512 keys: the 32-block loop here; "vaes" and "ni" keys (ghash
+/* VAES-512 keys: the 32-block loop here, then a remaining 16 blocks (or a
+ * message of 16 .. 31) through the 16-block YMM loop on the same keys, so
+ * a 256-byte message is stitched too; "vaes" and "ni" keys (ghash
  * "vpclmul512" with another x86 AES backend, e.g. INCORE_IMPL=aes=vaes):
  * the 16-block YMM or 8-block AES-NI loop, whose powers this key holds. */
 size_t ic_gcm_x86_vaes512_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                                 uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
+    size_t done;
     if (ic_aes_ops_of(k) != &ic_aes_vaes512_ops)   /* k checked by gcm.c */
         return ic_gcm_x86_vaes_crypt(k, hk, flags, ctr, y, out, in, nblocks);
-    return gx_crypt(k, ghash_x86_key_of(hk), flags, ctr, y, out, in, nblocks);
+    done = gx_crypt(k, ghash_x86_key_of(hk), flags, ctr, y, out, in, nblocks);
+    if (nblocks - done >= 16)
+        done += ic_gcm_x86_vaes_crypt(k, hk, flags, ctr, y, out + 16 * done, in + 16 * done, 16);
+    return done;
 }
 
 #endif /* __x86_64__ */
