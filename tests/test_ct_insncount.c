@@ -119,6 +119,7 @@ static void check_impl(const char *impl, void *arg)
     }
 }
 
+#if defined(__x86_64__)
 /* The x86 AES or GHASH backends only (not the portable last entry, which
  * is valgrind's, ct_check.c; under x86emu its bitsliced code would take
  * minutes); returns how many ran. */
@@ -137,6 +138,7 @@ static int for_each_x86(const char *prim, int what)
     ic_impl_select(prim, NULL);
     return ran;
 }
+#endif
 
 int main(void)
 {
