@@ -97,22 +97,26 @@ $(addprefix test-cross-,$(CROSS_LEGS)): test-cross-%:
 # The AVX-512 / IFMA backends on a CPU without them (issue 9): the test
 # programs that reach those backends, linked statically in their own build
 # directory, run under x86emu-run (an emulated Sapphire Rapids, ~100x
-# slower; this leg takes under a minute).  Only when this CPU lacks
-# AVX-512F or AVX-512 IFMA: otherwise the native leg ran those backends and
-# this says so.  FORCE_X86EMU=1 runs it anyway (to test the leg itself).
+# slower; this leg takes about two minutes).  Only when this CPU lacks
+# AVX-512F, AVX-512 IFMA, VAES or VPCLMULQDQ: otherwise the native leg ran
+# those backends and this says so.  FORCE_X86EMU=1 runs it anyway (to test
+# the leg itself).  The AES and GCM differential tests (issue 13) run the
+# 512-bit backends only (X86EMU_IMPLS; the others ran natively).
 X86EMU       ?= $(CURDIR)/../shared/tools/x86emu/x86emu-run
-X86EMU_TESTS ?= test_chacha test_chacha_stream test_poly1305 test_ct_insncount
+X86EMU_TESTS ?= test_chacha test_chacha_stream test_poly1305 test_ct_insncount test_aes_x86 test_gcm_x86
+X86EMU_IMPLS ?= aes/vaes512,ghash/vpclmul512
 test-x86emu:
-	@if [ -z "$(FORCE_X86EMU)" ] && grep -qw avx512f /proc/cpuinfo && grep -qw avx512ifma /proc/cpuinfo; then \
-	    echo "== x86emu leg: not needed, this CPU has AVX-512F and IFMA (the native leg ran the avx512 backends)"; \
+	@if [ -z "$(FORCE_X86EMU)" ] && grep -qw avx512f /proc/cpuinfo && grep -qw avx512ifma /proc/cpuinfo \
+	    && grep -qw vaes /proc/cpuinfo && grep -qw vpclmulqdq /proc/cpuinfo; then \
+	    echo "== x86emu leg: not needed, this CPU has AVX-512F, IFMA, VAES and VPCLMULQDQ (the native leg ran the 512-bit backends)"; \
 	else \
 	    set -e; dir=$(BUILD)-x86emu; echo "== x86emu leg: $(X86EMU_TESTS) on an emulated Sapphire Rapids"; \
 	    test -x "$(X86EMU)" || { echo "x86emu-run not found at $(X86EMU) (set X86EMU=...)"; exit 1; }; \
 	    $(CMAKE) -S . -B $$dir -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXE_LINKER_FLAGS=-static \
-	        -DCMAKE_CROSSCOMPILING_EMULATOR=$(X86EMU) >/dev/null; \
+	        -DCMAKE_CROSSCOMPILING_EMULATOR=$(X86EMU) $(CMAKE_ARGS) >/dev/null; \
 	    $(CMAKE) --build $$dir -j $(JOBS) --target $(X86EMU_TESTS); \
 	    rm -f $$dir/exercised.txt; \
-	    INCORE_INSN_COUNT=1 ctest --test-dir $$dir --output-on-failure -j $(JOBS) \
+	    INCORE_INSN_COUNT=1 INCORE_TEST_IMPLS=$(X86EMU_IMPLS) ctest --test-dir $$dir --output-on-failure -j $(JOBS) \
 	        -R "^($$(echo $(X86EMU_TESTS) | tr ' ' '|'))$$"; \
 	    sh scripts/exercised.sh $$dir x86emu; \
 	fi

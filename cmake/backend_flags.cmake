@@ -33,6 +33,11 @@ ic_backend_flags(${IC_X86} "gcm/ghash_x86_clmul.c" -mpclmul -mssse3)
 ic_backend_flags(${IC_X86} "gcm/ghash_x86_vpclmul.c" -mpclmul -mssse3 -mavx2 -mvpclmulqdq)
 ic_backend_flags(${IC_X86} "gcm/gcm_x86_ni.c" -maes -mpclmul -mssse3)
 ic_backend_flags(${IC_X86} "gcm/gcm_x86_vaes.c" -maes -mpclmul -mssse3 -mavx2 -mvaes -mvpclmulqdq)
+# The same on ZMM (issue 13): AVX-512F/VL/BW on top.
+ic_backend_flags(${IC_X86} "gcm/ghash_x86_vpclmul512.c" -mpclmul -mssse3 -mavx2 -mvpclmulqdq
+                 -mavx512f -mavx512vl -mavx512bw)
+ic_backend_flags(${IC_X86} "gcm/gcm_x86_vaes512.c" -maes -mpclmul -mssse3 -mavx2 -mvaes -mvpclmulqdq
+                 -mavx512f -mavx512vl -mavx512bw)
 
 # POWER8 in-core crypto (issue 5): vcipher/vncipher/vsbox and vpmsumd are
 # ISA 2.07 vector crypto; only these files get -mcpu=power8, the rest of the
@@ -41,6 +46,9 @@ ic_backend_flags(${IC_X86} "gcm/gcm_x86_vaes.c" -maes -mpclmul -mssse3 -mavx2 -m
 ic_backend_flags(${IC_PPC64} "aes/aes_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
 ic_backend_flags(${IC_PPC64} "gcm/*_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
 ic_backend_flags(${IC_X86} "aes/aes_x86_vaes.c" -mvaes -mavx2 -maes -mvpclmulqdq)  # VPCLMULQDQ: the XTS tweak reduction
+# VAES on ZMM (issue 13): AVX-512F for the registers, VL for the 128-bit
+# forms of its instructions, BW for VPSHUFB on ZMM.
+ic_backend_flags(${IC_X86} "aes/aes_x86_vaes512.c" -mvaes -mavx2 -maes -mavx512f -mavx512vl -mavx512bw -mvpclmulqdq)  # VPCLMULQDQ: the XTS tweak reduction
 
 # POWER8 vector crypto (vshasigma, vpmsumd): SHA-2 and CRC backends.
 ic_backend_flags(${IC_PPC64} "sha/sha*_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)

@@ -58,30 +58,52 @@ check() {
     done
 }
 
-# AES: vaes (VAES-256) > ni (AES-NI) > ct64 (portable)
-if has vaes vpclmul avx2 aesni ssse3; then
+# AES: vaes512 (VAES on ZMM) > vaes (VAES-256) > ni (AES-NI) > ct64
+# (portable); on a CPU with the prefer-ymm trait (AMD Zen 4) automatic
+# selection passes over vaes512, and dropping the trait reaches it.
+if has vaes vpclmul avx2 aesni ssse3 avx512f avx512vl avx512bw; then
+    if has prefer-ymm; then
+        check ""            aes vaes
+        check -prefer-ymm   aes vaes512
+    else
+        check ""            aes vaes512
+    fi
+    check -avx512f      aes vaes   vaes512   # the 256-bit path on AVX-512 machines
+    check -avx512bw     aes vaes   vaes512
+elif has vaes vpclmul avx2 aesni ssse3; then
     check ""            aes vaes
-    check -avx512f      aes vaes        # the 256-bit path on AVX-512 machines
-    check -vaes         aes ni   vaes
-    check -vpclmul      aes ni   vaes   # vaes's XTS tweak step uses VPCLMULQDQ
-    check -avx2         aes ni   vaes
-    check -vaes,-aesni  aes ct64 vaes ni
+fi
+if has vaes vpclmul avx2 aesni ssse3; then
+    check -vpclmul      aes ni   vaes512 vaes   # their XTS tweak step uses VPCLMULQDQ
+    check -vaes         aes ni   vaes512 vaes
+    check -avx2         aes ni   vaes512 vaes
+    check -vaes,-aesni  aes ct64 vaes512 vaes ni
 fi
 if has aesni ssse3; then
-    check -aesni        aes ct64 vaes ni
-    check -ssse3        aes ct64 vaes ni
+    check -aesni        aes ct64 vaes512 vaes ni
+    check -ssse3        aes ct64 vaes512 vaes ni
 fi
-check none aes ct64 vaes ni
+check none aes ct64 vaes512 vaes ni
 
-# GHASH, when its x86 backends are built: vpclmul > clmul > ct64
+# GHASH, when its x86 backends are built: vpclmul512 > vpclmul > clmul >
+# ct64, with the same prefer-ymm rule as AES.
 case "$ghash_impls" in *" clmul "*)
+    if has vpclmul pclmul avx2 avx512f avx512vl avx512bw; then
+        if has prefer-ymm; then
+            check ""            ghash vpclmul
+            check -prefer-ymm   ghash vpclmul512
+        else
+            check ""            ghash vpclmul512
+        fi
+        check -avx512f  ghash vpclmul vpclmul512
+    fi
     if has vpclmul pclmul avx2; then
-        check -vpclmul  ghash clmul vpclmul
+        check -vpclmul  ghash clmul vpclmul512 vpclmul
     fi
     if has pclmul; then
-        check -pclmul   ghash ct64 vpclmul clmul
+        check -pclmul   ghash ct64 vpclmul512 vpclmul clmul
     fi
-    check none ghash ct64 vpclmul clmul
+    check none ghash ct64 vpclmul512 vpclmul clmul
     ;;
 esac
 

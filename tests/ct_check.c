@@ -33,7 +33,7 @@
  * compares transcripts; with --require it then fails, so the ctest leg
  * cannot pass without a checker.  Sizes are small (valgrind runs ~50x
  * slower) but every batched path is reached: lengths past two batches of
- * the widest backend (16 blocks).
+ * the widest backend (32 blocks, vaes512 and the ZMM GCM loop).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -154,14 +154,14 @@ static const struct { aes_iv_mode fn; int whole; } aes_iv_modes[] = {
 static void case_aes(void)
 {
     static const size_t klen[] = {16, 24, 32};
-    static const size_t blen[] = {16, 48, 144, 272, 528};     /* 1, 3, 9, 17, 33 blocks */
-    static const size_t slen[] = {1, 17, 100, 300, 530};      /* stream modes: any length */
+    static const size_t blen[] = {16, 48, 144, 272, 528, 1072};  /* 1, 3, 9, 17, 33, 67 blocks */
+    static const size_t slen[] = {1, 17, 100, 300, 530, 1100};  /* stream modes: any length */
     for (size_t ki = 0; ki < 3; ki++) {
         ic_aes_key k;
         uint8_t v[16];
         secret(key, klen[ki], 1 + (uint32_t)ki);
         put_status(ic_aes_init(&k, key, klen[ki]));
-        for (size_t li = 0; li < 5; li++) {
+        for (size_t li = 0; li < sizeof blen / sizeof blen[0]; li++) {
             size_t n = blen[li];
             secret(pt, n, 10 + (uint32_t)li);
             put_status(ic_aes_ecb_encrypt(&k, out, pt, n));
@@ -276,6 +276,9 @@ static void case_gcm(void)
     gcm_one(16, 16, 300, 530, 150);
     gcm_one(32, 12, 20, 530, 151);
     gcm_one(24, 60, 5, 200, 152);
+    /* past two batches of the 32-block ZMM loop (and its 16-block tail) */
+    gcm_one(16, 16, 20, 1100, 153);
+    gcm_one(32, 12, 0, 1100, 154);
 }
 
 /* ---- ChaCha20, Poly1305 and the AEADs ------------------------------------ */

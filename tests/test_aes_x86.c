@@ -1,6 +1,6 @@
 /*
  * test_aes_x86.c - the places where batched AES backends (8 blocks in
- * flight for AES-NI, 16 for VAES, likewise POWER8 / ARMv8 code) differ from
+ * flight for AES-NI, 16 for VAES, 32 for VAES on ZMM, likewise POWER8 / ARMv8 code) differ from
  * a one-block-at-a-time implementation, for every implementation this CPU
  * can run, against the portable one (the table entry with needs == 0,
  * called directly through its ops):
@@ -20,7 +20,7 @@
  *     one byte outside [in, in+16n) or [out, out+16n) crashes the test;
  *  5. on x86-64: the round-key layout aes_x86.h promises to the AES-GCM
  *     code (FIPS 197 5.2 schedule at storage[0], Equivalent Inverse Cipher
- *     keys at storage[256]) for "ni" and "vaes", rebuilt here from the
+ *     keys at storage[256]) for "ni", "vaes" and "vaes512", rebuilt here from the
  *     standard with an S-box computed from its definition (FIPS 197 5.1.1).
  */
 #define _GNU_SOURCE   /* MAP_ANONYMOUS */
@@ -381,7 +381,7 @@ static void key_layout(void)
     CHECK(sbox[0x00] == 0x63 && sbox[0x53] == 0xed && sbox[0xff] == 0x16, "S-box from its definition");
     for (size_t i = 0; i < ic_impl_count("aes"); i++) {
         const char *name = ic_impl_name("aes", i);
-        int x86 = !strcmp(name, "ni") || !strcmp(name, "vaes");
+        int x86 = !strcmp(name, "ni") || !strcmp(name, "vaes") || !strcmp(name, "vaes512");
         if (!x86 || !ic_impl_available("aes", i))
             continue;
         x86_impls++;

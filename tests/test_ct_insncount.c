@@ -1,6 +1,8 @@
 /*
  * test_ct_insncount.c - instruction counts of the ChaCha20 / Poly1305 /
- * ChaCha20-Poly1305 backends depend on the length only (issue 9).
+ * ChaCha20-Poly1305 backends (issue 9) and of the x86 AES and AES-GCM
+ * backends (issue 13: vaes512, vpclmul512 and the ones below them) depend
+ * on the length only.
  *
  * Under x86emu-run, RDTSC counts retired instructions (its README,
  * "Limits"), so the difference of two RDTSC reads around a call is exactly
@@ -9,7 +11,13 @@
  * implementation of chacha20 and poly1305 the (emulated) CPU has, for
  * lengths across every switch point, with keys and data at the extremes
  * (all zero, all 0xff, r and s with every clamp-allowed bit set) and
- * random, and requires one count per (implementation, length).  It is the
+ * random, and requires one count per (implementation, length).  AES:
+ * ECB encryption and decryption, CBC and CFB decryption and ctr32 (GCM's
+ * counter) with the key and data at the extremes; AES-GCM seal with a
+ * 12-byte IV (the public counter: its low bytes are the block index, the
+ * same for every IV) and with a 16-byte IV (the counter is GHASH_H(IV), a
+ * secret, so no branch may look at it), for every x86 AES backend with the
+ * selected GHASH and every x86 GHASH with the selected AES.  It is the
  * check the AVX-512 / IFMA backends get in place of valgrind's (which
  * cannot run AVX-512): `make test-x86emu` sets INCORE_INSN_COUNT=1.
  * It sees control flow only; secret-dependent addresses (table lookups)
@@ -18,6 +26,7 @@
  * INCORE_INSN_COUNT the test only runs the calls and says so.
  */
 #include "testlib.h"
+#include "aes/aes_impl.h"
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__)
@@ -49,14 +58,41 @@ static uint64_t ticks(void)
 #endif
 }
 
-/* what: 0 chacha20, 1 poly1305, 2 chacha20-poly1305 seal */
+static ic_aes_key aes;
+static uint8_t iv16[16];
+
+/* The AES raw operations on whole blocks (the modes' drivers add only
+ * length-dependent work); the key is set up outside the count. */
+static void aes_ops(size_t len)
+{
+    const ic_aes_ops *o = ic_aes_key_ops(&aes);
+    size_t n = len / 16;
+    uint8_t reg[16];
+    memcpy(reg, nonce, 12);
+    memset(reg + 12, 0xff, 4);   /* ctr32 wraps inside the call */
+    o->ecb_enc(&aes, out, msg, n);
+    o->ecb_dec(&aes, out, msg, n);
+    o->cbc_dec(&aes, reg, out, msg, n);
+    o->cfb_dec(&aes, reg, out, msg, n);
+    o->ctr32(&aes, reg, out, msg, n);
+}
+
+/* what: 0 chacha20, 1 poly1305, 2 chacha20-poly1305 seal, 3 AES blocks,
+ * 4 AES-GCM seal (12-byte IV), 5 AES-GCM seal (16-byte IV) */
 static uint64_t count(int what, size_t len)
 {
-    uint64_t t0 = ticks();
+    uint64_t t0;
+    if (what == 3 && ic_aes_init(&aes, key, 16 + 8 * (len % 3)) != IC_OK)
+        return 0;
+    t0 = ticks();
     switch (what) {
     case 0: ic_chacha20_xor(out, msg, len, key, nonce, 1); break;
     case 1: ic_poly1305(tag, msg, len, key); break;
-    default: ic_chacha20_poly1305_seal(key, nonce, msg, 13, msg, len, out, tag); break;
+    case 2: ic_chacha20_poly1305_seal(key, nonce, msg, 13, msg, len, out, tag); break;
+    case 3: aes_ops(len); break;
+    case 4: (void)ic_aes_gcm_seal(key, 16, nonce, 12, msg, 13, msg, len, out, tag, 16); break;
+    default: memcpy(iv16, nonce, 12); memcpy(iv16 + 12, key, 4);
+             (void)ic_aes_gcm_seal(key, 32, iv16, 16, msg, 13, msg, len, out, tag, 16); break;
     }
     return ticks() - t0;
 }
@@ -64,7 +100,8 @@ static uint64_t count(int what, size_t len)
 static void check_impl(const char *impl, void *arg)
 {
     int what = *(const int *)arg;
-    static const char *names[] = { "chacha20", "poly1305", "chacha20-poly1305 seal" };
+    static const char *names[] = { "chacha20", "poly1305", "chacha20-poly1305 seal", "aes blocks",
+                                   "aes-gcm seal (12-byte iv)", "aes-gcm seal (16-byte iv)" };
     for (size_t i = 0; i < NLENS; i++) {
         uint64_t c[NVAR];
         for (int v = 0; v < NVAR; v++) {
@@ -82,6 +119,27 @@ static void check_impl(const char *impl, void *arg)
     }
 }
 
+#if defined(__x86_64__)
+/* The x86 AES or GHASH backends only (not the portable last entry, which
+ * is valgrind's, ct_check.c; under x86emu its bitsliced code would take
+ * minutes); returns how many ran. */
+static int for_each_x86(const char *prim, int what)
+{
+    int ran = 0;
+    size_t n = ic_impl_count(prim);
+    for (size_t i = 0; i + 1 < n; i++) {
+        const char *name = ic_impl_name(prim, i);
+        if (!ic_impl_available(prim, i) || ic_impl_select(prim, name) != IC_OK)
+            continue;
+        check_impl(name, &what);
+        tl_exercised(prim, name);
+        ran++;
+    }
+    ic_impl_select(prim, NULL);
+    return ran;
+}
+#endif
+
 int main(void)
 {
     counting = getenv("INCORE_INSN_COUNT") != NULL;
@@ -90,6 +148,13 @@ int main(void)
     CHECK(tl_for_each_impl("poly1305", check_impl, &w1) >= 1, "poly1305 ran");
     CHECK(tl_for_each_impl("chacha20", check_impl, &w2) >= 1, "seal (chacha20 backends) ran");
     CHECK(tl_for_each_impl("poly1305", check_impl, &w2) >= 1, "seal (poly1305 backends) ran");
+#if defined(__x86_64__)
+    for (int w = 3; w <= 5; w++) {
+        CHECK(for_each_x86("aes", w) >= 1, "%d: aes backends ran", w);
+        if (w > 3)
+            CHECK(for_each_x86("ghash", w) >= 1, "%d: ghash backends ran", w);
+    }
+#endif
     if (!counting)
         printf("INCORE_INSN_COUNT unset: RDTSC is a clock here, counts not compared "
                "(make test-x86emu runs this under x86emu-run, where it counts instructions)\n");

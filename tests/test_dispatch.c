@@ -30,6 +30,46 @@ static void test_parse(void)
     CHECK(ic_cpu_feature_name(IC_CPU_NBITS) == NULL, "names end at IC_CPU_NBITS");
 }
 
+/* Entries automatic selection passes over on a CPU with the prefer-ymm
+ * trait (registry.c, avoid_rules): the 512-bit AES and GHASH. */
+static int avoided_here(const char *prim, const char *impl)
+{
+    if (!(ic_cpu_features() & IC_F(IC_CPU_PREFER_YMM)))
+        return 0;
+    return (strcmp(prim, "aes") == 0 && strcmp(impl, "vaes512") == 0) ||
+           (strcmp(prim, "ghash") == 0 && strcmp(impl, "vpclmul512") == 0);
+}
+
+/* With the trait, the 256-bit entries are chosen; without it (masked off)
+ * the 512-bit ones again; either way they stay selectable by name. */
+static void test_prefer_ymm(void)
+{
+    uint64_t saved = ic_cpu_features();
+    if (!(ic_cpu_detected() & IC_F(IC_CPU_PREFER_YMM))) {
+        printf("prefer-ymm: not detected here\n");
+        return;
+    }
+    CHECK(ic_cpu_set_mask(saved | IC_F(IC_CPU_PREFER_YMM)) == IC_OK, "mask");
+    if (ic_impl_available("aes", 0) && strcmp(ic_impl_name("aes", 0), "vaes512") == 0) {
+        CHECK(strcmp(ic_impl_selected("aes"), "vaes") == 0, "prefer-ymm: aes selects vaes, not %s",
+              ic_impl_selected("aes"));
+        CHECK(ic_impl_select("aes", "vaes512") == IC_OK && strcmp(ic_impl_selected("aes"), "vaes512") == 0,
+              "prefer-ymm: vaes512 still selectable");
+        ic_impl_select("aes", NULL);
+    }
+    if (ic_impl_available("ghash", 0) && strcmp(ic_impl_name("ghash", 0), "vpclmul512") == 0)
+        CHECK(strcmp(ic_impl_selected("ghash"), "vpclmul") == 0, "prefer-ymm: ghash selects vpclmul, not %s",
+              ic_impl_selected("ghash"));
+    CHECK(ic_cpu_set_mask(saved & ~IC_F(IC_CPU_PREFER_YMM)) == IC_OK, "mask");
+    if (ic_impl_available("aes", 0))
+        CHECK(strcmp(ic_impl_selected("aes"), ic_impl_name("aes", 0)) == 0, "-prefer-ymm: aes selects %s",
+              ic_impl_name("aes", 0));
+    if (ic_impl_available("ghash", 0))
+        CHECK(strcmp(ic_impl_selected("ghash"), ic_impl_name("ghash", 0)) == 0, "-prefer-ymm: ghash selects %s",
+              ic_impl_name("ghash", 0));
+    ic_cpu_set_mask(saved);
+}
+
 static void test_tables(void)
 {
     size_t nprims = 0;
@@ -41,9 +81,10 @@ static void test_tables(void)
         CHECK(!ic_impl_available(prim, n), "%s: index past the end unavailable", prim);
         CHECK(ic_impl_name(prim, n) == NULL, "%s: no name past the end", prim);
         CHECK(ic_impl_selected(prim) != NULL, "%s: something selected", prim);
-        /* the automatic choice is the first available entry */
+        /* the automatic choice is the first available entry the CPU's
+         * traits do not rule out */
         size_t first = 0;
-        while (!ic_impl_available(prim, first))
+        while (!ic_impl_available(prim, first) || avoided_here(prim, ic_impl_name(prim, first)))
             first++;
         CHECK(strcmp(ic_impl_selected(prim), ic_impl_name(prim, first)) == 0,
               "%s: automatic choice is the best available (%s)", prim, ic_impl_name(prim, first));
@@ -120,6 +161,7 @@ int main(void)
     printf("arch %s, cpu %s\n", ic_cpu_arch(), ic_cpu_model());
     test_parse();
     test_tables();
+    test_prefer_ymm();
     test_mask_and_force();
     test_selftest();
     test_util();

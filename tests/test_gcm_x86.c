@@ -1,8 +1,9 @@
 /*
  * test_gcm_x86.c - the x86-64 AES-GCM paths that test_gcm.c reaches only by
  * chance: the stitched CTR + GHASH loops behind ic_ghash_ops.gcm_crypt
- * (gcm_x86_ni.c: AES-NI, 8 blocks a batch; gcm_x86_vaes.c: VAES, 16) and
- * the batch tails of the "clmul" / "vpclmul" GHASH.
+ * (gcm_x86_ni.c: AES-NI, 8 blocks a batch; gcm_x86_vaes.c: VAES, 16;
+ * gcm_x86_vaes512.c: VAES on ZMM, 32) and
+ * the batch tails of the "clmul" / "vpclmul" / "vpclmul512" GHASH.
  *
  *  1. the hook itself, for every available (ghash, aes) pair: its block
  *     count (whole batches for an x86 AES key, nothing for any other key),
@@ -62,14 +63,22 @@ static int aes_key_by(ic_aes_key *k, const char *name, const uint8_t *key, size_
 
 #if defined(__x86_64__)
 
-/* The whole blocks the hook should take: batches of 16 for the VAES loop
- * (ghash vpclmul with a vaes key), of 8 for the AES-NI loop (any x86 GHASH
- * with an ni key, clmul with a vaes key), none for a portable key. */
+/* The whole blocks the hook should take: batches of 32 for the ZMM loop
+ * and then one of 16 (ghash vpclmul512 with a vaes512 key), batches of 16
+ * for the YMM VAES loop (ghash vpclmul or vpclmul512 with any other VAES
+ * key), of 8 for the AES-NI loop
+ * (any x86 GHASH with an ni key, clmul with a VAES key), none for a
+ * portable key. */
+static int is_name(const char *s, const char *a, const char *b)
+{
+    return strcmp(s, a) == 0 || (b != NULL && strcmp(s, b) == 0);
+}
+
 static size_t expected_blocks(const char *ghash, const char *aes, size_t nb)
 {
-    if (strcmp(aes, "ni") != 0 && strcmp(aes, "vaes") != 0)
+    if (!is_name(aes, "ni", "vaes") && !is_name(aes, "vaes512", NULL))
         return 0;
-    if (strcmp(ghash, "vpclmul") == 0 && strcmp(aes, "vaes") == 0)
+    if (is_name(ghash, "vpclmul", "vpclmul512") && is_name(aes, "vaes", "vaes512"))
         return nb - nb % 16;
     return nb - nb % 8;
 }
@@ -169,16 +178,16 @@ static void hook_aes(const char *aname, void *arg)
             for (int inplace = 0; inplace < 2; inplace++)
                 hook_one(combo, pa->ghash, aname, g, hook_lengths[i], tl_rand64() & 0xffffffffu, enc, inplace);
 
-    /* inc32 wraps at each position of the first, second and third batch
-     * (48 blocks: three VAES batches, six AES-NI ones), and just after */
-    for (uint32_t w = 0; w <= 49; w++)
-        hook_one(combo, pa->ghash, aname, g, 48, 0xffffffffu - w, (int)(w & 1), (int)(w >> 1 & 1));
+    /* inc32 wraps at each position of the first two ZMM batches (64
+     * blocks: four YMM VAES batches, eight AES-NI ones), and just after */
+    for (uint32_t w = 0; w <= 65; w++)
+        hook_one(combo, pa->ghash, aname, g, 72, 0xffffffffu - w, (int)(w & 1), (int)(w >> 1 & 1));
     /* the last byte wraps at each position of the first two batches and
      * carries into one byte or through three, the 32-bit counter does not
      * wrap: the case a last-byte shortcut would get wrong (issue 8) */
-    for (uint32_t w = 0; w <= 33; w++) {
-        hook_one(combo, pa->ghash, aname, g, 48, 0x123456ffu - w, (int)(w & 1), (int)(w >> 1 & 1));
-        hook_one(combo, pa->ghash, aname, g, 48, 0x00ffffffu - w, (int)(w >> 1 & 1), (int)(w & 1));
+    for (uint32_t w = 0; w <= 65; w++) {
+        hook_one(combo, pa->ghash, aname, g, 72, 0x123456ffu - w, (int)(w & 1), (int)(w >> 1 & 1));
+        hook_one(combo, pa->ghash, aname, g, 72, 0x00ffffffu - w, (int)(w >> 1 & 1), (int)(w & 1));
     }
     hook_one(combo, pa->ghash, aname, g, 64, 0, 1, 0);
 }
@@ -370,7 +379,7 @@ static void bounds_aes(const char *aname, void *arg)
 static void per_ghash(const char *gname, void *arg)
 {
     pair_arg pa = {gname};
-    if (strcmp(gname, "clmul") != 0 && strcmp(gname, "vpclmul") != 0) {
+    if (!is_name(gname, "clmul", "vpclmul") && !is_name(gname, "vpclmul512", NULL)) {
         /* the portable GHASH has no hook: gcm.c's plain path only */
         CHECK(ghash_named(gname)->gcm_crypt == NULL, "ghash/%s: no gcm_crypt hook", gname);
         return;
@@ -388,11 +397,12 @@ int main(void)
     int nx86 = 0;
     for (size_t i = 0; i < ic_impl_count("ghash"); i++) {
         const char *n = ic_impl_name("ghash", i);
-        if (strcmp(n, "clmul") == 0 || strcmp(n, "vpclmul") == 0)
+        if (is_name(n, "clmul", "vpclmul") || is_name(n, "vpclmul512", NULL))
             nx86 += ic_impl_available("ghash", i);
     }
     printf("x86 GHASH implementations available: %d\n", nx86);
-    CHECK(ghash_named("clmul") != NULL && ghash_named("vpclmul") != NULL, "x86 GHASH entries listed");
+    CHECK(ghash_named("clmul") != NULL && ghash_named("vpclmul") != NULL && ghash_named("vpclmul512") != NULL,
+          "x86 GHASH entries listed");
     if (!guard_setup())
         guard_map = NULL;
     CHECK(tl_for_each_impl("ghash", per_ghash, NULL) >= 1, "at least one GHASH ran");
@@ -403,7 +413,8 @@ int main(void)
 
 int main(void)
 {
-    CHECK(ghash_named("clmul") == NULL && ghash_named("vpclmul") == NULL, "no x86 GHASH listed here");
+    CHECK(ghash_named("clmul") == NULL && ghash_named("vpclmul") == NULL && ghash_named("vpclmul512") == NULL,
+          "no x86 GHASH listed here");
     CHECK(ghash_portable()->gcm_crypt == NULL, "portable GHASH has no hook");
     (void)aes_key_by; (void)portable_name;
     return tl_finish();

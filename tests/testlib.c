@@ -709,6 +709,28 @@ void tl_exercised(const char *prim, const char *impl)
     }
 }
 
+/* INCORE_TEST_IMPLS=prim/impl,...: tl_for_each_impl runs only the listed
+ * implementations of the primitives it names (the others' unaffected) -
+ * for the x86emu leg, where every emulated backend costs minutes. */
+int tl_impl_wanted(const char *prim, const char *impl)
+{
+    const char *env = getenv("INCORE_TEST_IMPLS");
+    size_t pl = strlen(prim), il = strlen(impl);
+    int named = 0;
+    if (env == NULL || *env == 0)
+        return 1;
+    for (const char *s = env; *s;) {
+        size_t n = strcspn(s, ",");
+        if (n > pl && strncmp(s, prim, pl) == 0 && s[pl] == '/') {
+            named = 1;
+            if (n - pl - 1 == il && strncmp(s + pl + 1, impl, il) == 0)
+                return 1;
+        }
+        s += n + (s[n] == ',');
+    }
+    return !named;
+}
+
 int tl_for_each_impl(const char *prim, void (*fn)(const char *impl, void *arg), void *arg)
 {
     int ran = 0;
@@ -718,6 +740,8 @@ int tl_for_each_impl(const char *prim, void (*fn)(const char *impl, void *arg), 
         if (!ic_impl_available(prim, i))
             continue;
         const char *name = ic_impl_name(prim, i);
+        if (!tl_impl_wanted(prim, name))
+            continue;
         if (!CHECK(ic_impl_select(prim, name) == IC_OK, "select %s/%s", prim, name))
             continue;
         fn(name, arg);

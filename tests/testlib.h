@@ -112,6 +112,8 @@ void tl_exercised(const char *prim, const char *impl);
 /* Run fn once for every implementation of prim available on this CPU,
  * with that implementation selected; restores automatic selection after.
  * Returns how many implementations ran. */
+/* 1 unless INCORE_TEST_IMPLS names implementations of prim and not impl. */
+int tl_impl_wanted(const char *prim, const char *impl);
 int tl_for_each_impl(const char *prim, void (*fn)(const char *impl, void *arg), void *arg);
 
 int tl_finish(void);

@@ -20,8 +20,11 @@ extern const ic_aes_ops ic_aes_padlock_ops;   /* aes_x86_padlock.c: VIA ACE/ACE2
 /* Best first; the portable one last with needs == 0 (see core/internal.h). */
 const ic_impl ic_impls_aes[] = {
 #if defined(__x86_64__)
-    /* vaes also needs VPCLMULQDQ (its XTS tweak reduction); every CPU with
-     * VAES has it (Ice Lake, Zen 3 and later) */
+    /* vaes512 and vaes also need VPCLMULQDQ (their XTS tweak reduction);
+     * every CPU with VAES has it (Ice Lake, Zen 3 and later) */
+    {"vaes512", IC_F(IC_CPU_VAES) | IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL)
+                    | IC_F(IC_CPU_AVX512BW) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3),
+     &ic_aes_vaes512_ops},
     {"vaes", IC_F(IC_CPU_VAES) | IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3),
      &ic_aes_vaes_ops},
     {"ni", IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_ni_ops},

@@ -3,7 +3,7 @@
  * the x86-64 AES-GCM code: the round-key layout inside ic_aes_key, and the
  * AES-NI functions the VAES backend reuses for the modes it cannot speed up.
  *
- * Round-key layout (both "ni" and "vaes" expand keys with the same
+ * Round-key layout ("ni", "vaes" and "vaes512" expand keys with the same
  * function, ic_aes_x86_ni_setkey, so the two layouts are identical and a
  * stitched AES-GCM may run the rounds itself on a key of either):
  *
@@ -19,7 +19,8 @@
  *
  * Both arrays start 64-byte aligned (ic_aes_key.storage is _Alignas(64)),
  * hold at most 15 x 16 = 240 bytes, and k->rounds is 10, 12 or 14.
- * A 256-bit (VAES) user broadcasts each 16-byte key (VBROADCASTI128).
+ * A 256-bit (VAES) user broadcasts each 16-byte key (VBROADCASTI128), a
+ * 512-bit one to four lanes (VBROADCASTI32X4).
  *
  * Everything here is only meaningful on x86-64; the functions are defined
  * in aes_x86_ni.c, compiled with -maes -mssse3 and nothing wider.
@@ -44,16 +45,25 @@ static inline const uint8_t *aes_x86_dec_rk(const ic_aes_key *k)
     return k->storage + AES_X86_DEC_OFF;
 }
 
-/* The two x86 AES implementations (registry entries "ni" and "vaes"). */
-extern const ic_aes_ops ic_aes_ni_ops;    /* aes_x86_ni.c:   AES-NI, SSE     */
-extern const ic_aes_ops ic_aes_vaes_ops;  /* aes_x86_vaes.c: VAES, 256-bit   */
+/* The x86 AES implementations (registry entries "ni", "vaes", "vaes512"). */
+extern const ic_aes_ops ic_aes_ni_ops;       /* aes_x86_ni.c:      AES-NI, SSE   */
+extern const ic_aes_ops ic_aes_vaes_ops;     /* aes_x86_vaes.c:    VAES, 256-bit */
+extern const ic_aes_ops ic_aes_vaes512_ops;  /* aes_x86_vaes512.c: VAES, 512-bit */
 
 /* 1 when k was expanded by an x86 backend, so its storage has the layout
  * above (the stitched GCM checks this before running rounds itself). */
 static inline int aes_x86_key_native(const ic_aes_key *k)
 {
     const ic_aes_ops *ops = ic_aes_ops_of(k);   /* k checked by the caller */
-    return ops == &ic_aes_ni_ops || ops == &ic_aes_vaes_ops;
+    return ops == &ic_aes_ni_ops || ops == &ic_aes_vaes_ops || ops == &ic_aes_vaes512_ops;
+}
+
+/* 1 when k's backend runs VAES (so the CPU has it): the 256-bit stitched
+ * GCM loop may run on it. */
+static inline int aes_x86_key_vaes(const ic_aes_key *k)
+{
+    const ic_aes_ops *ops = ic_aes_ops_of(k);   /* k checked by the caller */
+    return ops == &ic_aes_vaes_ops || ops == &ic_aes_vaes512_ops;
 }
 
 /* AES-NI operations shared with aes_x86_vaes.c: key expansion and the

@@ -1,13 +1,14 @@
 /*
  * aes_x86_modes.h - the batched AES modes (ECB, CBC and CFB decryption,
- * CTR, ctr32) written once for both x86 backends: included by
- * aes_x86_ni.c (8 XMM registers = 8 blocks per batch) and aes_x86_vaes.c
- * (8 YMM registers = 16 blocks), which differ only in the register type,
- * how blocks move between memory and registers, and how a batch's counter
- * blocks are made.  Not a normal header: include it once, from those two
- * files only, after defining
+ * CTR, ctr32) written once for the three x86 backends: included by
+ * aes_x86_ni.c (8 XMM registers = 8 blocks per batch), aes_x86_vaes.c
+ * (8 YMM registers = 16 blocks) and aes_x86_vaes512.c (8 ZMM registers =
+ * 32 blocks), which differ only in the register type, how blocks move
+ * between memory and registers, and how a batch's counter blocks are made.
+ * Not a normal header: include it once, from those files only, after
+ * defining
  *
- *   AESX_V                 the register type (__m128i, __m256i)
+ *   AESX_V                 the register type (__m128i, __m256i, __m512i)
  *   AESX_NBLK              blocks per batch (8 registers of AESX_V)
  *   AESX_FN(name)          the name of the op functions (ni_##name)
  *   AESX_KEY(rk, r)        round key r in every lane of a register
@@ -18,18 +19,23 @@
  * (load_n, load_prev_n, store_n, ctr_blocks).
  *
  * How a batch runs: each mode is one batch function of n blocks
- * (1 <= n <= AESX_NBLK), called with n = AESX_NBLK (a constant, so every
- * switch on n folds away and the batch is straight-line code) for each
- * whole batch, and once with the remaining blocks, padded with zero blocks
- * whose results are dropped: a padded batch costs the latency of a single
- * block.  The loads and stores of the primitives never touch memory
- * outside the n blocks of in and out.
+ * (1 <= n <= AESX_NBLK) on the first nv registers (nv = 1, 2, 4 or 8),
+ * called with n = AESX_NBLK, nv = 8 (constants, so every switch on n folds
+ * away and the batch is straight-line code) for each whole batch.  The
+ * remaining 1 .. AESX_NBLK-1 blocks (the tail, or the whole of a short
+ * message) run as one batch on the fewest of those register counts that
+ * holds them, padded with zero blocks whose results are dropped: its
+ * latency is that of a single block, and it does at most twice the work of
+ * its blocks rather than a whole batch's (64 bytes on VAES are two YMM
+ * registers, not eight).  The loads and stores of the primitives never
+ * touch memory outside the n blocks of in and out.
  */
 #ifndef INCORE_AES_X86_MODES_H
 #define INCORE_AES_X86_MODES_H
 
 #define AESX_INLINE static inline __attribute__((always_inline))
 #define AESX_NV 8   /* registers per batch */
+#define AESX_LANES (AESX_NBLK / AESX_NV)   /* blocks per register */
 
 /* ---- what the including file provides -------------------------------------- */
 
@@ -47,10 +53,15 @@ AESX_INLINE void ctr_blocks(AESX_V b[AESX_NV], __m128i c, uint64_t hi, uint64_t 
 
 /* ---- rounds ------------------------------------------------------------------ */
 
-/* One round on all registers of a batch. */
+/* A batch of n blocks on nv registers: n fits.  Said to the compiler, so
+ * the loads and stores of a short batch (nv < 8) are not compiled for the
+ * registers it does not use, and its registers stay out of memory. */
+#define AESX_FITS(n, nv) do { if ((n) > (size_t)AESX_LANES * (size_t)(nv)) __builtin_unreachable(); } while (0)
+
+/* One round on the first nv registers of a batch. */
 #define ROUND_ALL(b, op, key) do { \
     AESX_V k_ = (key); \
-    for (int j_ = 0; j_ < AESX_NV; j_++) \
+    for (int j_ = 0; j_ < (nv); j_++) \
         (b)[j_] = op((b)[j_], k_); \
 } while (0)
 
@@ -74,41 +85,50 @@ AESX_INLINE void ctr_blocks(AESX_V b[AESX_NV], __m128i c, uint64_t hi, uint64_t 
     ROUND_ALL(b, oplast, AESX_KEY(rk, nr)); \
 } while (0)
 
-AESX_INLINE void enc_batch(const __m128i *rk, unsigned nr, AESX_V b[AESX_NV])
+AESX_INLINE void enc_batch(const __m128i *rk, unsigned nr, AESX_V b[AESX_NV], int nv)
 {
     CIPHER_BATCH(b, rk, nr, AESX_ENC, AESX_ENCLAST);
 }
 
-AESX_INLINE void dec_batch(const __m128i *rk, unsigned nr, AESX_V b[AESX_NV])
+AESX_INLINE void dec_batch(const __m128i *rk, unsigned nr, AESX_V b[AESX_NV], int nv)
 {
     CIPHER_BATCH(b, rk, nr, AESX_DEC, AESX_DECLAST);
 }
 
-AESX_INLINE void xor_batch(AESX_V b[AESX_NV], const AESX_V x[AESX_NV])
+AESX_INLINE void xor_batch(AESX_V b[AESX_NV], const AESX_V x[AESX_NV], int nv)
 {
-    for (int j = 0; j < AESX_NV; j++)
+    for (int j = 0; j < nv; j++)
         b[j] = AESX_XOR(b[j], x[j]);
 }
 
-/* Whole batches, then the padded rest. */
+/* Whole batches, then the rest as one padded batch on 1, 2, 4 or 8
+ * registers, the fewest that hold it (the short path; the branches are on
+ * the public length only). */
 #define FOR_BATCHES(nblocks, in, out, BATCH) do { \
     for (; (nblocks) >= AESX_NBLK; (nblocks) -= AESX_NBLK, (in) += 16 * AESX_NBLK, (out) += 16 * AESX_NBLK) \
-        BATCH(AESX_NBLK); \
-    if ((nblocks) > 0) \
-        BATCH(nblocks); \
+        BATCH(AESX_NBLK, AESX_NV); \
+    if ((nblocks) > 4 * AESX_LANES) \
+        BATCH(nblocks, AESX_NV); \
+    else if ((nblocks) > 2 * AESX_LANES) \
+        BATCH(nblocks, 4); \
+    else if ((nblocks) > AESX_LANES) \
+        BATCH(nblocks, 2); \
+    else if ((nblocks) > 0) \
+        BATCH(nblocks, 1); \
 } while (0)
 
 /* ---- ECB ------------------------------------------------------------------- */
 
 AESX_INLINE void ecb_batch(const __m128i *rk, unsigned nr, uint8_t *out, const uint8_t *in, size_t n,
-                           int decrypt)
+                           int nv, int decrypt)
 {
     AESX_V b[AESX_NV] = {0};
+    AESX_FITS(n, nv);
     load_n(b, in, n);
     if (decrypt)
-        dec_batch(rk, nr, b);
+        dec_batch(rk, nr, b, nv);
     else
-        enc_batch(rk, nr, b);
+        enc_batch(rk, nr, b, nv);
     store_n(out, b, n);
 }
 
@@ -116,7 +136,7 @@ AESX_INLINE void ecb(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_
 {
     const __m128i *rk = (const __m128i *)(decrypt ? aes_x86_dec_rk(k) : aes_x86_enc_rk(k));
     unsigned nr = k->rounds;
-#define ECB_BATCH(n) ecb_batch(rk, nr, out, in, n, decrypt)
+#define ECB_BATCH(n, nv) ecb_batch(rk, nr, out, in, n, nv, decrypt)
     FOR_BATCHES(nblocks, in, out, ECB_BATCH);
 #undef ECB_BATCH
 }
@@ -140,19 +160,20 @@ static void AESX_FN(ecb_dec)(const ic_aes_key *k, uint8_t *out, const uint8_t *i
  * load of a batch comes before its first store, so out == in is safe.
  * Returns the batch's last ciphertext block, the next IV.                */
 AESX_INLINE __m128i chain_batch(const __m128i *rk, unsigned nr, __m128i last, uint8_t *out,
-                                const uint8_t *in, size_t n, int cfb)
+                                const uint8_t *in, size_t n, int nv, int cfb)
 {
     AESX_V b[AESX_NV] = {0}, x[AESX_NV] = {0};
+    AESX_FITS(n, nv);
     if (cfb) {
         load_prev_n(b, last, in, n);     /* cipher inputs C_{i-1} */
-        enc_batch(rk, nr, b);
+        enc_batch(rk, nr, b, nv);
         load_n(x, in, n);                /* C_i */
     } else {
         load_n(b, in, n);                /* cipher inputs C_i */
-        dec_batch(rk, nr, b);
+        dec_batch(rk, nr, b, nv);
         load_prev_n(x, last, in, n);     /* C_{i-1} */
     }
-    xor_batch(b, x);
+    xor_batch(b, x, nv);
     last = _mm_loadu_si128((const __m128i *)(in + 16 * (n - 1)));
     store_n(out, b, n);
     return last;
@@ -164,7 +185,7 @@ AESX_INLINE void chain_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, co
     const __m128i *rk = (const __m128i *)(cfb ? aes_x86_enc_rk(k) : aes_x86_dec_rk(k));
     unsigned nr = k->rounds;
     __m128i last = _mm_loadu_si128((const __m128i *)iv);
-#define CHAIN_BATCH(n) last = chain_batch(rk, nr, last, out, in, n, cfb)
+#define CHAIN_BATCH(n, nv) last = chain_batch(rk, nr, last, out, in, n, nv, cfb)
     FOR_BATCHES(nblocks, in, out, CHAIN_BATCH);
 #undef CHAIN_BATCH
     _mm_storeu_si128((__m128i *)iv, last);
@@ -228,13 +249,14 @@ AESX_INLINE int ctr_lo_ok(uint64_t lo)
 }
 
 AESX_INLINE void ctr_batch(const __m128i *rk, unsigned nr, __m128i c, uint64_t hi, uint64_t lo,
-                           uint8_t *out, const uint8_t *in, size_t n, int inc32)
+                           uint8_t *out, const uint8_t *in, size_t n, int nv, int inc32)
 {
     AESX_V b[AESX_NV], x[AESX_NV] = {0};
-    ctr_blocks(b, c, hi, lo, inc32);
-    enc_batch(rk, nr, b);
+    AESX_FITS(n, nv);
+    ctr_blocks(b, c, hi, lo, inc32);   /* the registers past nv are dead code */
+    enc_batch(rk, nr, b, nv);
     load_n(x, in, n);
-    xor_batch(b, x);
+    xor_batch(b, x, nv);
     store_n(out, b, n);
 }
 
@@ -246,8 +268,8 @@ AESX_INLINE void ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, con
     __m128i c = bswap128(_mm_loadu_si128((const __m128i *)ctr));   /* native lanes */
     uint64_t hi = ic_load64_be(ctr), lo = ic_load64_be(ctr + 8);
     /* one batch, then the counter advanced by its n blocks */
-#define CTR_STEP(n) do { \
-        ctr_batch(rk, nr, c, hi, lo, out, in, n, inc32); \
+#define CTR_STEP(n, nv) do { \
+        ctr_batch(rk, nr, c, hi, lo, out, in, n, nv, inc32); \
         if (inc32) { \
             c = _mm_add_epi32(c, _mm_set_epi32(0, 0, 0, (int)(n))); \
         } else { \

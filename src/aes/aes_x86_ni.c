@@ -288,7 +288,6 @@ void ic_aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const 
 }
 
 /* ---- XTS: aes_x86_xts.h on one block per register ----------------------- */
-#define AESX_LANES 1
 #define AESX_SLLQ _mm_slli_epi64
 #define AESX_SRLQ _mm_srli_epi64
 #define AESX_BSLLI _mm_bslli_si128

@@ -151,7 +151,6 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
 }
 
 /* ---- XTS: aes_x86_xts.h on two blocks per register ----------------------- */
-#define AESX_LANES 2
 #define AESX_SLLQ _mm256_slli_epi64
 #define AESX_SRLQ _mm256_srli_epi64
 #define AESX_BSLLI _mm256_bslli_epi128

@@ -6,7 +6,7 @@
  * it once, right after aes_x86_modes.h (whose macros and load_n / store_n
  * it uses), after defining besides those
  *
- *   AESX_LANES             blocks per register (1, 2, 4)
+ *   (AESX_LANES, blocks per register, comes from aes_x86_modes.h)
  *   AESX_SLLQ(v, n), AESX_SRLQ(v, n)
  *                          shift each 64-bit element left / right by n bits
  *   AESX_BSLLI(v, n), AESX_BSRLI(v, n)
@@ -140,6 +140,7 @@ AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], u
                            const uint8_t *in, size_t n, int decrypt, int advance)
 {
     AESX_V b[AESX_NV] = {0}, kt[AESX_NV];
+    const int nv = AESX_NV;   /* MIDDLE_ROUNDS runs on the first nv registers: all of them */
     load_n(b, in, n);
     AESX_V k0 = AESX_KEY(rk, 0), kl = AESX_KEY(rk, nr);
     for (int j = 0; j < AESX_NV; j++) {

@@ -40,6 +40,7 @@ static const char *const feature_names[IC_CPU_NBITS] = {
     [IC_CPU_PPC_ALTIVEC] = "altivec", [IC_CPU_PPC_VSX] = "vsx",
     [IC_CPU_PPC_ARCH207] = "arch2.07", [IC_CPU_PPC_VCRYPTO] = "vcrypto",
     [IC_CPU_PPC_ARCH300] = "arch3.00", [IC_CPU_PPC_DARN] = "darn",
+    [IC_CPU_PREFER_YMM] = "prefer-ymm",
 };
 
 const char *ic_cpu_feature_name(unsigned bit)

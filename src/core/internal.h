@@ -96,6 +96,13 @@ enum {
     /* POWER */
     IC_CPU_PPC_ALTIVEC, IC_CPU_PPC_VSX, IC_CPU_PPC_ARCH207,
     IC_CPU_PPC_VCRYPTO, IC_CPU_PPC_ARCH300, IC_CPU_PPC_DARN,
+    /* x86-64 trait, not an instruction set (appended, so the bits above keep
+     * their public positions): the CPU runs 512-bit vector operations as
+     * two 256-bit halves (AMD Zen 4), so automatic selection passes over
+     * the 512-bit entries (registry.c, avoid_rules; docs/architecture.md,
+     * "AES and GHASH on 512-bit registers").  INCORE_CPU=-prefer-ymm
+     * drops it.                                                          */
+    IC_CPU_PREFER_YMM,
     IC_CPU_NBITS
 };
 #define IC_F(bit) (UINT64_C(1) << (bit))

@@ -55,12 +55,37 @@ static int usable(const ic_impl *im)
     return (im->needs & cpu.detected & atomic_load(&keep)) == im->needs;
 }
 
-/* Best usable entry; the portable last entry always qualifies. */
+/* Entries that automatic selection passes over while the CPU (as masked)
+ * has one of the `avoid` traits, because there the next usable entry is
+ * as fast or faster; they stay usable through INCORE_IMPL and
+ * ic_impl_select, and a mask that drops the trait (INCORE_CPU=-prefer-ymm)
+ * makes them first again.  The rule per CPU family and the measurements
+ * behind it: docs/architecture.md, "AES and GHASH on 512-bit registers". */
+static const struct {
+    ic_prim prim;
+    const char *impl;
+    uint64_t avoid;
+} avoid_rules[] = {
+    {IC_PRIM_AES, "vaes512", IC_F(IC_CPU_PREFER_YMM)},
+    {IC_PRIM_GHASH, "vpclmul512", IC_F(IC_CPU_PREFER_YMM)},
+};
+
+static int avoided(ic_prim p, const ic_impl *im)
+{
+    uint64_t have = cpu.detected & atomic_load(&keep);
+    for (size_t i = 0; i < sizeof avoid_rules / sizeof avoid_rules[0]; i++)
+        if (avoid_rules[i].prim == p && (avoid_rules[i].avoid & have) != 0 && strcmp(avoid_rules[i].impl, im->name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Best usable entry not avoided on this CPU; the portable last entry
+ * always qualifies. */
 static const ic_impl *best(ic_prim p)
 {
     const prim_table *t = &prims[p];
     for (size_t i = 0; i < *t->n; i++)
-        if (usable(&t->impls[i]))
+        if (usable(&t->impls[i]) && !avoided(p, &t->impls[i]))
             return &t->impls[i];
     return &t->impls[*t->n - 1];
 }

@@ -27,6 +27,9 @@
 /* Registry: best first, the portable entry last with needs == 0. */
 const ic_impl ic_impls_ghash[] = {
 #if defined(__x86_64__)
+    { "vpclmul512", IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX512BW)
+                        | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AVX) | IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3),
+      &ic_ghash_vpclmul512_ops },
     { "vpclmul", IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AVX) | IC_F(IC_CPU_PCLMUL)
                      | IC_F(IC_CPU_SSSE3),
       &ic_ghash_vpclmul_ops },

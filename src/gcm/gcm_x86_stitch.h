@@ -71,7 +71,10 @@
 #ifndef INCORE_GCM_X86_STITCH_H
 #define INCORE_GCM_X86_STITCH_H
 
-#define GX_NV 8   /* registers per batch */
+#ifndef GX_NV
+#define GX_NV 8   /* registers per batch (the including file may choose fewer) */
+#endif
+#define GX_LANES (GX_NBLK / GX_NV)   /* blocks per register */
 
 /* Rounds 1 .. rounds of the batch in s (whitened counter blocks), the
  * input in XORed into the last round; with gsrc, the GHASH of its batch
@@ -98,7 +101,7 @@ GX_INLINE void gx_batch(GX_V s[GX_NV], const __m128i *rk, int rounds, const ghas
         GX_V key = gx_key(rk, rounds);
 #pragma GCC unroll 8
         for (int i = 0; i < GX_NV; i++)
-            s[i] = gx_enclast(s[i], gx_xor(key, gx_loadu(in + GX_NBLK * 2 * i)));
+            s[i] = gx_enclast(s[i], gx_xor(key, gx_loadu(in + 16 * GX_LANES * i)));
     }
     if (gsrc != NULL)
         *y = gx_finish(&acc);
@@ -108,7 +111,7 @@ GX_INLINE void gx_store(uint8_t *out, const GX_V s[GX_NV])
 {
 #pragma GCC unroll 8
     for (int i = 0; i < GX_NV; i++)
-        gx_storeu(out + GX_NBLK * 2 * i, s[i]);
+        gx_storeu(out + 16 * GX_LANES * i, s[i]);
 }
 
 /* nb > 0 blocks, a multiple of GX_NBLK; ctr and yb as the hook's. */

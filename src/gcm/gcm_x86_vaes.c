@@ -190,7 +190,7 @@ GX_INLINE void gx_mul(gh256_acc *a, const ghash_x86_key *gk, const uint8_t *p, i
 size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                           uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    if (ic_aes_ops_of(k) != &ic_aes_vaes_ops)      /* k checked by gcm.c */
+    if (!aes_x86_key_vaes(k))                      /* k checked by gcm.c */
         return ic_gcm_x86_ni_crypt(k, hk, flags, ctr, y, out, in, nblocks);
     return gx_crypt(k, ghash_x86_key_of(hk), flags, ctr, y, out, in, nblocks);
 }

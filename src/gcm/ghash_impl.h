@@ -63,15 +63,20 @@ void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h
 extern const ic_ghash_ops ic_ghash_ct64_ops;
 
 #if defined(__x86_64__)
-/* PCLMULQDQ (ghash_x86_clmul.c) and VPCLMULQDQ on YMM (ghash_x86_vpclmul.c). */
+/* PCLMULQDQ (ghash_x86_clmul.c), VPCLMULQDQ on YMM (ghash_x86_vpclmul.c)
+ * and on ZMM (ghash_x86_vpclmul512.c). */
 extern const ic_ghash_ops ic_ghash_clmul_ops;
 extern const ic_ghash_ops ic_ghash_vpclmul_ops;
+extern const ic_ghash_ops ic_ghash_vpclmul512_ops;
 /* Their gcm_crypt hooks: AES-NI, 8 blocks in flight (gcm_x86_ni.c), and
  * VAES on YMM, 16 blocks in flight (gcm_x86_vaes.c). */
 size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                         uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                           uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+/* VAES on ZMM, 32 blocks in flight (gcm_x86_vaes512.c). */
+size_t ic_gcm_x86_vaes512_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
+                                uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 #endif
 
 /* NEON vmull.p8 GHASH for ARM cores without PMULL (ghash_arm_neon.c):
