@@ -1,10 +1,12 @@
 /*
  * aes_arm_ce.c - AES-128/192/256 with the ARMv8 Cryptographic Extension
  * (AESE / AESMC / AESD / AESIMC) through <arm_neon.h> intrinsics.
- * Registry "aes", entry "ce"; needs HWCAP_AES (IC_CPU_ARM_AES).  Built with
- * -march=armv8-a+crypto for this file only (cmake/backend_flags.cmake), so
- * the rest of the library runs on any AArch64 core; compiles to nothing
- * elsewhere.
+ * Registry "aes", entry "ce"; needs HWCAP_AES (AArch64) or HWCAP2_AES
+ * (32-bit ARM), IC_CPU_ARM_AES.  One source for both: built with
+ * -march=armv8-a+crypto on AArch64 and -march=armv8-a
+ * -mfpu=crypto-neon-fp-armv8 on 32-bit ARM, for this file only
+ * (cmake/backend_flags.cmake), so the rest of the library runs on any core
+ * of the architecture; compiles to nothing elsewhere.
  *
  * The tricks:
  *  - eight blocks in flight.  AESE+AESMC has a latency of 2-4 cycles on
@@ -27,7 +29,10 @@
  */
 #include "aes/aes_arm.h"
 
-#if defined(__aarch64__)
+#if IC_ARM_LE
+#if !IC_ARM_HAVE_CRYPTO
+#error "aes_arm_ce.c needs the crypto extension (cmake/backend_flags.cmake)"
+#endif
 
 /* ---- key schedule ------------------------------------------------------- */
 
@@ -220,4 +225,4 @@ const ic_aes_ops ic_aes_ce_ops = {
     .ofb = ce_ofb,
 };
 
-#endif /* __aarch64__ */
+#endif /* IC_ARM_LE */
