@@ -80,3 +80,17 @@ ic_backend_flags(${IC_ARM64} "gcm/*_arm_pmull.c" -march=armv8-a+crypto)
 # target the armhf baseline (VFPv3-D16, no NEON), so this file alone gets
 # NEON and runs only when HWCAP_NEON says so.  AArch64 has NEON in its base.
 ic_backend_flags(${IC_ARM32} "gcm/ghash_arm_neon.c" -mfpu=neon)
+
+# The ARMv8 crypto-extension backends on 32-bit ARM (issue 10, branch
+# arm10): the same sources as on AArch64 (core/cpu_arm.h), built for the
+# AArch32 state of an ARMv8 core with its crypto instructions (AESE.8,
+# VMULL.P64, SHA1C.32, SHA256H.32) and CRC32 for these files only; dispatch
+# runs them when AT_HWCAP2 reports AES / PMULL / SHA1 / SHA2 / CRC32.
+ic_backend_flags(${IC_ARM32} "aes/aes_arm_ce.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
+ic_backend_flags(${IC_ARM32} "gcm/*_arm_pmull.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
+ic_backend_flags(${IC_ARM32} "sha/sha1_arm_ce.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
+ic_backend_flags(${IC_ARM32} "sha/sha256_arm_ce.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
+ic_backend_flags(${IC_ARM32} "crc/crc_arm_v8.c" -march=armv8-a+crc -mfpu=crypto-neon-fp-armv8)
+# ChaCha20 on NEON (issue 10): one source for AArch64 (NEON in the base)
+# and 32-bit ARM, where only this file gets NEON, run when HWCAP_NEON.
+ic_backend_flags(${IC_ARM32} "chacha/chacha_arm_neon.c" -mfpu=neon)

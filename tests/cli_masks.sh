@@ -37,9 +37,9 @@ selected() {
 }
 ghash_impls=" $(listed ghash | tr '\n' ' ') "
 aes_impls=" $(listed aes | tr '\n' ' ') "
-# built PRIM IMPL: this build has the entry (the AArch64-only ones are not
-# built on 32-bit ARM, whose CPU may still report the features: armhf max)
-built_impls=" $(for p in sha1 sha256 sha512 crc32 crc32c; do listed $p | sed "s|^|$p/|"; done | tr '\n' ' ') "
+# built PRIM IMPL: this build has the entry (sha512/ce and poly1305/neon are
+# AArch64-only; the CPU of another build may still report the feature)
+built_impls=" $(for p in sha1 sha256 sha512 crc32 crc32c chacha20 poly1305; do listed $p | sed "s|^|$p/|"; done | tr '\n' ' ') "
 built() { case "$built_impls" in *" $1/$2 "*) return 0 ;; esac; return 1; }
 
 # check MASK PRIM WANT [NOT...]: under INCORE_CPU=MASK, PRIM selects WANT,
@@ -148,6 +148,14 @@ if has crc32 && built crc32 armv8-serial; then
         check -crc32   $p slice8 armv8 armv8-serial
     done
 fi
+# ChaCha20 / Poly1305 on NEON (issue 10): neon > c; -neon reaches c.
+for p in chacha20 poly1305; do
+    if has neon && built $p neon; then
+        check ""       $p neon
+        check -neon    $p c neon
+    fi
+    built $p neon && check none $p c neon
+done
 if has rng; then
     check ""       hwrand rndr
     check -rng     hwrand none rndr

@@ -1,13 +1,15 @@
 /*
- * test_arm_aes.c - the AArch64 backends of AES ("ce", src/aes/aes_arm_ce.c),
+ * test_arm_aes.c - the ARMv8 backends (AArch64, and 32-bit ARM since they
+ * share the sources: core/cpu_arm.h) of AES ("ce", src/aes/aes_arm_ce.c),
  * GHASH ("pmull", src/gcm/ghash_arm_pmull.c) and the stitched AES-GCM hook
  * (src/gcm/gcm_arm_pmull.c), where test_aes.c and test_gcm.c reach them only
  * by chance (3 to 6, shared with test_ppc_aes.c, are in arch_aes_common.h):
  *
- *  1. dispatch: on aarch64 "aes/ce" is listed and available exactly when the
+ *  1. dispatch: on aarch64 and arm "aes/ce" is listed and available exactly when the
  *     CPU features (after INCORE_CPU) include aes, "ghash/pmull" exactly when
  *     they include pmull, each picked by default then; masking the feature
- *     at run time gives the portable implementation and refuses to force
+ *     at run time gives the next entry the CPU runs (ghash/neon where NEON
+ *     is there, else the portable implementation) and refuses to force
  *     the backend.
  *  2. the round-key layout that aes_arm.h documents and the stitched GCM
  *     relies on: the FIPS 197 5.2 round keys in byte order, then the
@@ -33,14 +35,16 @@
  *     streaming API across it.
  *  6. bounds: every AES operation, GHASH blocks() and the hook with input
  *     and output ending at a PROT_NONE page.
- * Elsewhere than aarch64 it only checks that neither entry is listed.
+ * Elsewhere than (little-endian) ARM it only checks that neither entry is
+ * listed.
  */
-#if defined(__aarch64__)
+#include "core/cpu_arm.h"
+#if IC_ARM_LE
 #define ARCH_AES_BACKENDS
 #endif
 #include "arch_aes_common.h"
 
-#if defined(__aarch64__)
+#if IC_ARM_LE
 
 static const arch_aes BACKENDS = {"ce", "pmull", "ce+pmull", 0};
 
@@ -54,10 +58,19 @@ static int dispatch(const char *prim, const char *name, int feat, const char *fn
     long i = impl_index(prim, name);
     uint64_t feats = ic_cpu_features();
     int hw = (feats & need) == need;
-    const char *want = hw ? name : portable(prim);
 
-    if (!CHECK(i >= 0, "%s/%s listed on aarch64", prim, name))
+    if (!CHECK(i >= 0, "%s/%s listed on ARM", prim, name))
         return 0;
+    /* the entry that takes over without the feature: the next one the CPU
+     * runs (ghash/neon where NEON is there, e.g. armhf cortex-a7 or the
+     * masked runs below), else the portable code */
+    const char *next = portable(prim);
+    for (size_t j = (size_t)i + 1; j < ic_impl_count(prim); j++)
+        if (ic_impl_available(prim, j)) {
+            next = ic_impl_name(prim, j);
+            break;
+        }
+    const char *want = hw ? name : next;
     CHECK(ic_impl_available(prim, (size_t)i) == hw, "%s/%s available (%d) exactly when %s (%d)", prim, name,
           ic_impl_available(prim, (size_t)i), fname, hw);
     CHECK(strcmp(ic_impl_selected(prim), want) == 0, "%s picks %s, expected %s", prim, ic_impl_selected(prim), want);
@@ -68,12 +81,6 @@ static int dispatch(const char *prim, const char *name, int feat, const char *fn
      * runs takes over (ghash/neon where NEON is left, else the portable
      * code), and forcing the backend is refused; the old mask comes back. */
     CHECK(ic_cpu_set_mask(feats & ~need) == IC_OK, "mask %s", fname);
-    const char *next = portable(prim);
-    for (size_t j = (size_t)i + 1; j < ic_impl_count(prim); j++)
-        if (ic_impl_available(prim, j)) {
-            next = ic_impl_name(prim, j);
-            break;
-        }
     CHECK(strcmp(ic_impl_selected(prim), next) == 0, "without %s %s picks %s, expected %s", fname, prim,
           ic_impl_selected(prim), next);
     CHECK(ic_impl_select(prim, name) != IC_OK, "%s/%s cannot be forced without %s", prim, name, fname);
@@ -136,8 +143,8 @@ int main(void)
     return tl_finish();
 }
 
-#else /* not aarch64 */
+#else /* not ARM */
 
-int main(void) { return none_listed("ce", "pmull", "AArch64", "aarch64"); }
+int main(void) { return none_listed("ce", "pmull", "ARM", "aarch64 or arm"); }
 
 #endif

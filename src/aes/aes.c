@@ -35,7 +35,7 @@ const ic_impl ic_impls_aes[] = {
 #if defined(__powerpc64__)
     {"p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ic_aes_p8_ops},
 #endif
-#if defined(__aarch64__)
+#if IC_ARM_LE
     {"ce", IC_F(IC_CPU_ARM_AES), &ic_aes_ce_ops},
 #endif
     {"ct64", 0, &ic_aes_ct64_ops},

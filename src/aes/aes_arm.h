@@ -1,6 +1,6 @@
 /*
- * aes_arm.h - what the AArch64 AES backend (aes_arm_ce.c) shares with the
- * AArch64 GHASH / AES-GCM code: the round-key layout inside ic_aes_key and
+ * aes_arm.h - what the ARMv8 AES backend (aes_arm_ce.c, AArch64 and
+ * AArch32) shares with the ARM GHASH / AES-GCM code: the round-key layout inside ic_aes_key and
  * the batch helpers (the cipher on up to 8 registers, the counter blocks of
  * CTR and GCM).
  *
@@ -19,17 +19,22 @@
  * A register holds a block in memory order (vld1q_u8), which is the state
  * order the instructions use (column-major, byte 0 = s[0,0]).
  *
- * The helpers need <arm_neon.h> with +crypto (__ARM_FEATURE_AES), so only
- * files built with that flag (cmake/backend_flags.cmake) see them.
+ * The helpers need <arm_neon.h> with +crypto (__ARM_FEATURE_AES on
+ * AArch64, __ARM_FEATURE_CRYPTO on AArch32: IC_ARM_HAVE_CRYPTO), so only
+ * files built with that flag (cmake/backend_flags.cmake) see them.  On
+ * AArch32 (-mfpu=crypto-neon-fp-armv8) the same intrinsics are the A32
+ * AESE.8 / AESMC.8 / ..., on the 16 Q registers instead of 32: eight
+ * blocks and a round key still fit.
  */
 #ifndef INCORE_AES_ARM_H
 #define INCORE_AES_ARM_H
 
 #include "aes/aes_impl.h"
+#include "core/cpu_arm.h"
 
-#if defined(__aarch64__)
+#if IC_ARM_LE
 
-/* The AArch64 crypto-extension implementation (registry "ce"). */
+/* The ARMv8 crypto-extension implementation (registry "ce"). */
 extern const ic_aes_ops ic_aes_ce_ops;
 
 /* 1 when k was expanded by "ce", so its storage has the layout above. */
@@ -41,7 +46,7 @@ static inline int aes_arm_key_native(const ic_aes_key *k)
 /* Offset of the decryption keys: 15 encryption keys of AES-256 come first. */
 #define CE_DEC_OFF (16 * 15)
 
-#if defined(__ARM_FEATURE_AES) || defined(__ARM_FEATURE_CRYPTO)
+#if IC_ARM_HAVE_CRYPTO
 #include <arm_neon.h>
 
 #define CE_INLINE static inline __attribute__((always_inline))
@@ -126,8 +131,15 @@ CE_INLINE uint64x2_t ce_ctr_add(uint64x2_t num, uint32_t i, int inc32)
     }
     const uint64x2_t inc = vsetq_lane_u64((uint64_t)i, vdupq_n_u64(0), 1);
     const uint64x2_t t = vaddq_u64(num, inc);
+#if defined(__aarch64__)
     const uint64x2_t wrapped = vcltq_u64(t, inc);           /* lane 1: carry out of the low half */
     return vsubq_u64(t, vextq_u64(wrapped, vdupq_n_u64(0), 1)); /* {carry, 0}: hi += 1 */
+#else
+    /* A32 NEON has no 64-bit compare: the carry out of a + b = t is the
+     * top bit of (a & b) | ((a | b) & ~t), as 0 or 1. */
+    const uint64x2_t c = vshrq_n_u64(vorrq_u64(vandq_u64(num, inc), vbicq_u64(vorrq_u64(num, inc), t)), 63);
+    return vaddq_u64(t, vextq_u64(c, vdupq_n_u64(0), 1));   /* {carry, 0}: hi += carry */
+#endif
 }
 
 /* s[0..n) = the counter blocks num + 0 .. num + n-1; *num advanced by n.
@@ -138,6 +150,6 @@ CE_INLINE void ce_counters(uint8x16_t s[], const size_t n, uint64x2_t *num, int 
     *num = ce_ctr_add(*num, (uint32_t)n, inc32);
 }
 
-#endif /* __ARM_FEATURE_AES || __ARM_FEATURE_CRYPTO */
-#endif /* __aarch64__ */
+#endif /* IC_ARM_HAVE_CRYPTO */
+#endif /* IC_ARM_LE */
 #endif

@@ -1,17 +1,23 @@
 /*
  * aes_arm_ce.c - AES-128/192/256 with the ARMv8 Cryptographic Extension
  * (AESE / AESMC / AESD / AESIMC) through <arm_neon.h> intrinsics.
- * Registry "aes", entry "ce"; needs HWCAP_AES (IC_CPU_ARM_AES).  Built with
- * -march=armv8-a+crypto for this file only (cmake/backend_flags.cmake), so
- * the rest of the library runs on any AArch64 core; compiles to nothing
- * elsewhere.
+ * Registry "aes", entry "ce"; needs HWCAP_AES (AArch64) or HWCAP2_AES
+ * (32-bit ARM), IC_CPU_ARM_AES.  One source for both: built with
+ * -march=armv8-a+crypto on AArch64 and -march=armv8-a
+ * -mfpu=crypto-neon-fp-armv8 on 32-bit ARM, for this file only
+ * (cmake/backend_flags.cmake), so the rest of the library runs on any core
+ * of the architecture; compiles to nothing elsewhere.
  *
  * The tricks:
  *  - eight blocks in flight.  AESE+AESMC has a latency of 2-4 cycles on
  *    current cores but issues every cycle (often two per cycle), so ECB,
  *    CTR, and CBC / CFB decryption (whose blocks are independent) run eight
- *    blocks through each round key before the next one.  CBC / CFB
- *    encryption and OFB are serial by definition, one block at a time.
+ *    blocks through each round key before the next one.  The 1-7 blocks
+ *    left after the 8-block batches go as at most three batches of 4, 2
+ *    and 1 (CE_TAIL), not one by one: a 7-block tail has its blocks in
+ *    flight together in three passes over the round keys instead of seven
+ *    serial ones.  CBC / CFB encryption and OFB are serial by definition,
+ *    one block at a time.
  *  - the CTR counter never leaves the registers and is advanced by vector
  *    adds that always propagate the carry (aes_arm.h, ce_ctr_add): no
  *    branch on the counter's value.
@@ -27,7 +33,19 @@
  */
 #include "aes/aes_arm.h"
 
-#if defined(__aarch64__)
+#if IC_ARM_LE
+#if !IC_ARM_HAVE_CRYPTO
+#error "aes_arm_ce.c needs the crypto extension (cmake/backend_flags.cmake)"
+#endif
+
+/* The n < 8 blocks after the 8-block batches as batches of 4, 2, 1 (the
+ * bits of n, public): RUN(len) does len blocks (a constant, so each
+ * instance is unrolled) and advances in / out by 16 * len. */
+#define CE_TAIL(n, RUN) do {                     \
+        if ((n) & 4) { RUN(4); }                 \
+        if ((n) & 2) { RUN(2); }                 \
+        if ((n) & 1) { RUN(1); }                 \
+    } while (0)
 
 /* ---- key schedule ------------------------------------------------------- */
 
@@ -84,8 +102,9 @@ CE_INLINE void ce_ecb(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size
 {
     for (; nblocks >= CE_LANES; nblocks -= CE_LANES, in += 16 * CE_LANES, out += 16 * CE_LANES)
         ce_ecb_run(k, out, in, CE_LANES, dec);
-    for (; nblocks > 0; nblocks--, in += 16, out += 16)
-        ce_ecb_run(k, out, in, 1, dec);
+#define RUN(len) ce_ecb_run(k, out, in, len, dec), in += 16 * (len), out += 16 * (len)
+    CE_TAIL(nblocks, RUN);
+#undef RUN
 }
 
 static void ce_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
@@ -123,8 +142,9 @@ CE_INLINE void ce_chain_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, c
     uint8x16_t v = vld1q_u8(iv);
     for (; nblocks >= CE_LANES; nblocks -= CE_LANES, in += 16 * CE_LANES, out += 16 * CE_LANES)
         v = ce_chain_dec_run(k, v, out, in, CE_LANES, cfb);
-    for (; nblocks > 0; nblocks--, in += 16, out += 16)
-        v = ce_chain_dec_run(k, v, out, in, 1, cfb);
+#define RUN(len) v = ce_chain_dec_run(k, v, out, in, len, cfb), in += 16 * (len), out += 16 * (len)
+    CE_TAIL(nblocks, RUN);
+#undef RUN
     vst1q_u8(iv, v);
 }
 
@@ -192,8 +212,9 @@ CE_INLINE void ce_ctr_blocks(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out,
     uint64x2_t num = ce_num(vld1q_u8(ctr));
     for (; nblocks >= CE_LANES; nblocks -= CE_LANES, in += 16 * CE_LANES, out += 16 * CE_LANES)
         ce_ctr_run(k, &num, out, in, CE_LANES, inc32);
-    for (; nblocks > 0; nblocks--, in += 16, out += 16)
-        ce_ctr_run(k, &num, out, in, 1, inc32);
+#define RUN(len) ce_ctr_run(k, &num, out, in, len, inc32), in += 16 * (len), out += 16 * (len)
+    CE_TAIL(nblocks, RUN);
+#undef RUN
     vst1q_u8(ctr, ce_block(num));
 }
 
@@ -220,4 +241,4 @@ const ic_aes_ops ic_aes_ce_ops = {
     .ofb = ce_ofb,
 };
 
-#endif /* __aarch64__ */
+#endif /* IC_ARM_LE */

@@ -19,6 +19,9 @@ const ic_impl ic_impls_chacha20[] = {
     { "avx512", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX2), &ic_chacha20_avx512_ops },
     { "avx2", IC_F(IC_CPU_AVX2), &ic_chacha20_avx2_ops },
 #endif
+#if IC_ARM_LE
+    { "neon", IC_F(IC_CPU_NEON), &ic_chacha20_neon_ops },
+#endif
     { "c", 0, &ic_chacha20_c_ops },
 };
 const size_t ic_nimpls_chacha20 = sizeof ic_impls_chacha20 / sizeof ic_impls_chacha20[0];

@@ -44,6 +44,12 @@ static inline void ic_chacha20_hchacha(const ic_chacha20_ops *ops, uint8_t subke
         ic_chacha20_c_hchacha20(subkey, key, in);
 }
 
+/* NEON, AArch64 and 32-bit ARM (chacha_arm_neon.c). */
+#include "core/cpu_arm.h"
+#if IC_ARM_LE
+extern const ic_chacha20_ops ic_chacha20_neon_ops;
+#endif
+
 /* x86-64 SIMD backends (chacha_x86_avx2.c, chacha_x86_avx512.c). */
 #if defined(__x86_64__)
 extern const ic_chacha20_ops ic_chacha20_avx2_ops, ic_chacha20_avx512_ops;

@@ -14,6 +14,7 @@
  * of len2, so the cost is O(log len2) multiplications mod P.
  */
 #include "crc/crc_impl.h"
+#include "core/cpu_arm.h"
 #include "incore/crc.h"
 
 #define CRC32_POLY  0xEDB88320u   /* x^32+x^26+...+1, reflected (ISO 3309) */
@@ -26,7 +27,7 @@
 extern const ic_crc_ops ic_crc32_p8_ops, ic_crc32c_p8_ops;
 #define IC_CRC_P8_NEEDS (IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX))
 #endif
-#if defined(__aarch64__)
+#if IC_ARM_LE
 /* crc_arm_v8.c: CRC32X/CRC32CX, three streams joined with PMULL, or one. */
 extern const ic_crc_ops ic_crc32_armv8_ops, ic_crc32c_armv8_ops;
 extern const ic_crc_ops ic_crc32_armv8s_ops, ic_crc32c_armv8s_ops;
@@ -37,7 +38,7 @@ const ic_impl ic_impls_crc32[] = {
 #if defined(__powerpc64__)
     { "p8", IC_CRC_P8_NEEDS, &ic_crc32_p8_ops },
 #endif
-#if defined(__aarch64__)
+#if IC_ARM_LE
     { "armv8", IC_CRC_ARMV8_NEEDS, &ic_crc32_armv8_ops },
     { "armv8-serial", IC_F(IC_CPU_ARM_CRC32), &ic_crc32_armv8s_ops },
 #endif
@@ -49,7 +50,7 @@ const ic_impl ic_impls_crc32c[] = {
 #if defined(__powerpc64__)
     { "p8", IC_CRC_P8_NEEDS, &ic_crc32c_p8_ops },
 #endif
-#if defined(__aarch64__)
+#if IC_ARM_LE
     { "armv8", IC_CRC_ARMV8_NEEDS, &ic_crc32c_armv8_ops },
     { "armv8-serial", IC_F(IC_CPU_ARM_CRC32), &ic_crc32c_armv8s_ops },
 #endif

@@ -34,14 +34,22 @@
  * 0x80000000), as crc.c's combine does; test_crc checks every length 0..600
  * at every alignment and long random lengths against slice-by-8.
  *
+ * 32-bit ARM (AArch32 state of an ARMv8 core) has CRC32B/H/W and
+ * CRC32CB/H/W but no doubleword form: there <arm_acle.h>'s __crc32d is two
+ * CRC32W (low word first, the same polynomial arithmetic), so the same
+ * source serves, at two instructions per 8 bytes; the three streams hide
+ * the latency all the same.  VMULL.P64 does the join.
+ *
  * CRCs take no secret input, so nothing here is claimed constant time.
- * Built with -march=armv8-a+crc+crypto for this file only; "armv8" is
+ * Built with -march=armv8-a+crc+crypto (AArch64) or -march=armv8-a+crc
+ * -mfpu=crypto-neon-fp-armv8 (32-bit ARM) for this file only; "armv8" is
  * selected when AT_HWCAP reports CRC32 and PMULL, "armv8-serial" when it
  * reports CRC32 alone.
  */
 #include "crc/crc_impl.h"
+#include "core/cpu_arm.h"
 
-#if defined(__aarch64__) && defined(__ARM_FEATURE_CRC32) && defined(__ARM_FEATURE_AES)
+#if IC_ARM_LE && defined(__ARM_FEATURE_CRC32) && IC_ARM_HAVE_CRYPTO
 #include <arm_acle.h>
 #include <arm_neon.h>
 

@@ -38,7 +38,7 @@ const ic_impl ic_impls_ghash[] = {
 #if defined(__powerpc64__)
     { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ic_ghash_p8_ops },
 #endif
-#if defined(__aarch64__)
+#if IC_ARM_LE
     { "pmull", IC_F(IC_CPU_ARM_PMULL), &ic_ghash_pmull_ops },
 #endif
 #if IC_GHASH_NEON

@@ -1,6 +1,6 @@
 /*
- * gcm_arm_pmull.c - AES-GCM's bulk on AArch64 with counter mode (AESE /
- * AESMC) and GHASH (PMULL) stitched together: the gcm_crypt hook of the
+ * gcm_arm_pmull.c - AES-GCM's bulk on ARMv8 (AArch64 and AArch32) with
+ * counter mode (AESE / AESMC) and GHASH (PMULL) stitched together: the gcm_crypt hook of the
  * "pmull" GHASH (ghash_impl.h), used by gcm.c for whole blocks when the AES
  * key is a "ce" key (aes_arm.h layout); for any other key it does nothing
  * and gcm.c runs ctr32 + blocks.
@@ -18,13 +18,16 @@
  *     one is hashed alone after the loop.
  * The counter is SP 800-38D's inc32 by vector 32-bit adds (ce_counters,
  * aes_arm.h), never branched on, so IC_GCM_HOOK_CTR_PUBLIC changes nothing
- * here.  out == in works: each input block is loaded before the same block
+ * here.  On AArch32 the 16 Q registers cannot hold the eight AES lanes,
+ * the round key and the five GHASH values at once, so the compiler spills
+ * one or two to the stack each round (L1 traffic, not a data-dependent
+ * address).  out == in works: each input block is loaded before the same block
  * of output is stored, and GHASH reads ciphertext no later store overwrites.
  */
 #include "gcm/ghash_arm.h"
 #include "aes/aes_arm.h"
 
-#if defined(__aarch64__)
+#if IC_ARM_LE
 
 /* E(K, s[i]) for the eight counters and *y updated by the eight blocks at
  * g, interleaved round by round (see the file comment). */
@@ -82,4 +85,4 @@ size_t ic_gcm_arm_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned fl
     return nb;
 }
 
-#endif /* __aarch64__ */
+#endif /* IC_ARM_LE */

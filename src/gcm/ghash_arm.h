@@ -1,6 +1,6 @@
 /*
- * ghash_arm.h - GHASH arithmetic with PMULL / PMULL2 (AArch64 crypto
- * extension), shared by the "pmull" GHASH (ghash_arm_pmull.c) and the
+ * ghash_arm.h - GHASH arithmetic with PMULL / PMULL2 (ARMv8 crypto
+ * extension; on AArch32 VMULL.P64), shared by the "pmull" GHASH (ghash_arm_pmull.c) and the
  * stitched AES-GCM loop, and the layout of the hash key they read.
  *
  * Bit order: GHASH (SP 800-38D 6.3) numbers the bits of a block from the
@@ -9,7 +9,10 @@
  * 0 of the register, read as a little-endian integer, holds the
  * coefficients of x^0..x^63 and lane 1 those of x^64..x^127, and PMULL's
  * carry-less product is the polynomial product with no shift to correct.
- * One RBIT per block loaded, one for the accumulator stored.
+ * One RBIT per block loaded, one for the accumulator stored.  AArch32 has
+ * no vector RBIT: there gh_rbit reverses each byte's two nibbles by two
+ * VTBL lookups in a 16-entry table held in registers (a register permute,
+ * not a memory access, so its time does not depend on the data).
  *
  * Multiply (Karatsuba): a = a1 x^64 + a0, b likewise:
  *   lo = a0 b0, hi = a1 b1, mid = (a0 + a1)(b0 + b1) + lo + hi,
@@ -34,8 +37,9 @@
 #define INCORE_GHASH_ARM_H
 
 #include "gcm/ghash_impl.h"
+#include "core/cpu_arm.h"
 
-#if defined(__aarch64__)
+#if IC_ARM_LE
 
 extern const ic_ghash_ops ic_ghash_pmull_ops;
 /* Its gcm_crypt hook: AES-GCM for "ce" AES keys, 8 blocks in flight
@@ -45,20 +49,37 @@ size_t ic_gcm_arm_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned fl
 
 #define GHASH_ARM_POWERS 8
 
-#if defined(__ARM_FEATURE_AES) || defined(__ARM_FEATURE_CRYPTO)
+#if IC_ARM_HAVE_CRYPTO
 #include <arm_neon.h>
 
 #define GH_INLINE static inline __attribute__((always_inline))
 
+/* The bits of each byte reversed. */
+GH_INLINE uint8x16_t gh_rbit(uint8x16_t v)
+{
+#if defined(__aarch64__)
+    return vrbitq_u8(v);
+#else
+    /* rev4[i] = i with its 4 bits reversed; low nibble -> high, high -> low */
+    static const uint8_t rev4[16] = {0x0, 0x8, 0x4, 0xc, 0x2, 0xa, 0x6, 0xe,
+                                     0x1, 0x9, 0x5, 0xd, 0x3, 0xb, 0x7, 0xf};
+    const uint8x8x2_t t = {{vld1_u8(rev4), vld1_u8(rev4 + 8)}};
+    const uint8x16_t lo = vandq_u8(v, vdupq_n_u8(15)), hi = vshrq_n_u8(v, 4);
+    const uint8x16_t rlo = vcombine_u8(vtbl2_u8(t, vget_low_u8(lo)), vtbl2_u8(t, vget_high_u8(lo)));
+    const uint8x16_t rhi = vcombine_u8(vtbl2_u8(t, vget_low_u8(hi)), vtbl2_u8(t, vget_high_u8(hi)));
+    return vorrq_u8(vshlq_n_u8(rlo, 4), rhi);
+#endif
+}
+
 /* 16 bytes in GHASH order -> natural-order register, and back. */
 GH_INLINE uint64x2_t gh_load(const uint8_t *p)
 {
-    return vreinterpretq_u64_u8(vrbitq_u8(vld1q_u8(p)));
+    return vreinterpretq_u64_u8(gh_rbit(vld1q_u8(p)));
 }
 
 GH_INLINE void gh_store(uint8_t *p, uint64x2_t v)
 {
-    vst1q_u8(p, vrbitq_u8(vreinterpretq_u8_u64(v)));
+    vst1q_u8(p, gh_rbit(vreinterpretq_u8_u64(v)));
 }
 
 GH_INLINE uint64x2_t gh_pow(const ic_ghash_key *hk, unsigned i)
@@ -125,6 +146,6 @@ GH_INLINE uint64x2_t gh_update(const ic_ghash_key *hk, uint64x2_t y, const uint6
     return gh_reduce(&acc);
 }
 
-#endif /* __ARM_FEATURE_AES || __ARM_FEATURE_CRYPTO */
-#endif /* __aarch64__ */
+#endif /* IC_ARM_HAVE_CRYPTO */
+#endif /* IC_ARM_LE */
 #endif

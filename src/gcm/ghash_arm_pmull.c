@@ -1,8 +1,10 @@
 /*
- * ghash_arm_pmull.c - GHASH (SP 800-38D section 6.4) with the AArch64
- * PMULL / PMULL2 64x64 carry-less multiplies.  Registry "ghash", entry
- * "pmull"; needs HWCAP_PMULL (IC_CPU_ARM_PMULL).  Built with
- * -march=armv8-a+crypto for this file only; compiles to nothing elsewhere.
+ * ghash_arm_pmull.c - GHASH (SP 800-38D section 6.4) with the ARMv8
+ * PMULL / PMULL2 64x64 carry-less multiplies (VMULL.P64 on AArch32).
+ * Registry "ghash", entry "pmull"; needs HWCAP_PMULL, or HWCAP2_PMULL on
+ * 32-bit ARM (IC_CPU_ARM_PMULL).  One source for AArch64 and AArch32 (see
+ * core/cpu_arm.h), built with the crypto extension for this file only;
+ * compiles to nothing elsewhere.
  *
  * The trick: eight blocks per reduction.  The key setup stores H^1..H^8
  * (and the xor of each power's halves, for Karatsuba), so eight blocks
@@ -16,7 +18,7 @@
  */
 #include "gcm/ghash_arm.h"
 
-#if defined(__aarch64__)
+#if IC_ARM_LE
 
 static void ghash_pmull_put(ic_ghash_key *hk, unsigned i, uint64x2_t p)
 {
@@ -65,4 +67,4 @@ const ic_ghash_ops ic_ghash_pmull_ops = {
     .gcm_crypt = ic_gcm_arm_crypt,
 };
 
-#endif /* __aarch64__ */
+#endif /* IC_ARM_LE */

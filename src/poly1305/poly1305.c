@@ -26,6 +26,9 @@ const ic_impl ic_impls_poly1305[] = {
      * so never chosen automatically; INCORE_IMPL=poly1305=avx2-gg */
     { "avx2-gg", IC_F(IC_CPU_AVX2), &ic_poly1305_avx2gg_ops },
 #endif
+#if defined(IC_POLY1305_NEON)
+    { "neon", IC_F(IC_CPU_NEON), &ic_poly1305_neon_ops },
+#endif
 #if defined(IC_POLY1305_HAVE_C64)
     { "c", 0, &ic_poly1305_c64_ops },
 #else

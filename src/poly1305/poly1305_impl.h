@@ -55,6 +55,14 @@ extern const ic_poly1305_ops ic_poly1305_avx2_ops, ic_poly1305_avx512_ops, ic_po
 extern const ic_poly1305_ops ic_poly1305_avx2gg_ops;   /* Goll-Gueron, for comparison */
 #endif
 
+/* AArch64 NEON, 4 lanes of 26-bit limbs on the same scheme
+ * (poly1305_arm_neon.c). */
+#if defined(__aarch64__) && defined(IC_POLY1305_HAVE_C64) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define IC_POLY1305_NEON 1
+extern const ic_poly1305_ops ic_poly1305_neon_ops;
+#endif
+
 /* ic_poly1305_init for a checked key, without first wiping the whole
  * context (about 600 bytes), so it cannot fail: for a context that holds no key material of an earlier key, i.e. one that
  * was just wiped, finished (finish erases every word the backend wrote) or

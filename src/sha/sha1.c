@@ -6,17 +6,18 @@
  * big-endian digest.
  */
 #include "sha/sha_impl.h"
+#include "core/cpu_arm.h"
 
 /* Best first, portable last.  SHA-NI, ARMv8 SHA1 and PadLock PHE entries
  * go in front of "port" as they arrive. */
-#if defined(__aarch64__) && !defined(__AARCH64EB__)
+#if IC_ARM_LE
 extern const ic_sha1_ops ic_sha1_ce_ops;         /* sha1_arm_ce.c */
 #endif
 #if defined(__x86_64__)
 extern const ic_sha1_ops ic_sha1_padlock_ops;    /* sha_x86_padlock.c: VIA PHE */
 #endif
 const ic_impl ic_impls_sha1[] = {
-#if defined(__aarch64__) && !defined(__AARCH64EB__)
+#if IC_ARM_LE
     { "ce", IC_F(IC_CPU_ARM_SHA1), &ic_sha1_ce_ops },
 #endif
 #if defined(__x86_64__)

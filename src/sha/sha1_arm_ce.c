@@ -12,18 +12,22 @@
  * registers of four words: SHA1SU0 xors W[t-16], W[t-14] and W[t-8],
  * SHA1SU1 adds W[t-3] and the rotate, including the dependency of W[t+3] on
  * W[t] inside the four words.  Message words are big-endian (5.2.1): REV32
- * on each 16-byte load, so a little-endian AArch64 is assumed.
+ * on each 16-byte load, so a little-endian ARM is assumed.
  *
  * SHA-1 is here for HMAC-SHA-1 and interoperability (see sha1_port.c).
  * Constant time: no branch or address depends on the data; the
  * instructions' timing does not depend on their operands.
  *
- * Built with -march=armv8-a+crypto for this file only; selected when
- * AT_HWCAP reports SHA1 (IC_CPU_ARM_SHA1).
+ * One source for AArch64 and AArch32 (the intrinsics are the same; A32
+ * SHA1C.32 etc.).  Built with -march=armv8-a+crypto (AArch64) or
+ * -mfpu=crypto-neon-fp-armv8 (32-bit ARM) for this file only; selected
+ * when AT_HWCAP (AArch64) or AT_HWCAP2 (32-bit) reports SHA1
+ * (IC_CPU_ARM_SHA1).
  */
 #include "sha/sha_impl.h"
+#include "core/cpu_arm.h"
 
-#if defined(__aarch64__) && defined(__ARM_FEATURE_SHA2) && !defined(__AARCH64EB__)
+#if IC_ARM_LE && (defined(__ARM_FEATURE_SHA2) || defined(__ARM_FEATURE_CRYPTO))
 #include <arm_neon.h>
 
 /* 4.2.1, one per 20 rounds */

@@ -9,20 +9,21 @@
  * context keeps the implementation it was initialised with.
  */
 #include "sha/sha_impl.h"
+#include "core/cpu_arm.h"
 
 /* Best first, portable last (needs nothing).  Hardware backends (SHA-NI,
  * ARMv8 SHA2, POWER8 vshasigmaw) go in front of "port" as they arrive. */
 #if defined(__powerpc64__)
 extern const ic_sha256_ops ic_sha256_p8_ops;     /* sha256_ppc_p8.c */
 #endif
-#if defined(__aarch64__) && !defined(__AARCH64EB__)
+#if IC_ARM_LE
 extern const ic_sha256_ops ic_sha256_ce_ops;     /* sha256_arm_ce.c */
 #endif
 #if defined(__x86_64__)
 extern const ic_sha256_ops ic_sha256_padlock_ops;  /* sha_x86_padlock.c: VIA PHE */
 #endif
 const ic_impl ic_impls_sha256[] = {
-#if defined(__aarch64__) && !defined(__AARCH64EB__)
+#if IC_ARM_LE
     { "ce", IC_F(IC_CPU_ARM_SHA2), &ic_sha256_ce_ops },
 #endif
 #if defined(__powerpc64__)

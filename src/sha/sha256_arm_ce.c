@@ -13,18 +13,22 @@
  * dependency on W[t+0..1] inside the four words handled by the
  * instruction).  Byte order: words are big-endian (5.2.1); each 16-byte
  * load is byte-reversed within 32-bit lanes (REV32), so this file assumes
- * a little-endian AArch64 (aarch64-linux-gnu), the only one built.
+ * a little-endian ARM (aarch64-linux-gnu, arm-linux-gnueabihf).
  *
  * Constant time: the instructions take the same time for any data, and no
  * branch or address depends on the message or the state.
  *
- * Built with -march=armv8-a+crypto for this file only
+ * One source for AArch64 and AArch32 (same intrinsics; A32 SHA256H.32
+ * etc.), built with -march=armv8-a+crypto (AArch64) or
+ * -mfpu=crypto-neon-fp-armv8 (32-bit ARM) for this file only
  * (cmake/backend_flags.cmake); the registry runs it only when AT_HWCAP
- * reports SHA2 (IC_CPU_ARM_SHA2, core/cpu_arm.c).
+ * (AArch64) or AT_HWCAP2 (32-bit) reports SHA2 (IC_CPU_ARM_SHA2,
+ * core/cpu_arm.c).
  */
 #include "sha/sha_impl.h"
+#include "core/cpu_arm.h"
 
-#if defined(__aarch64__) && defined(__ARM_FEATURE_SHA2) && !defined(__AARCH64EB__)
+#if IC_ARM_LE && (defined(__ARM_FEATURE_SHA2) || defined(__ARM_FEATURE_CRYPTO))
 #include <arm_neon.h>
 
 /* Four rounds t..t+3 with the schedule words in w. */
