@@ -46,9 +46,10 @@ _Static_assert(IFMA_MIN_BLOCKS >= 8, "the first-group permutation reads 8 blocks
 #define M44 ((UINT64_C(1) << 44) - 1)
 #define M42 ((UINT64_C(1) << 42) - 1)
 
-/* words 0..7: poly1305_c.c's radix 2^64 state; word 8: powers ready;
- * from byte 128: r^8 limbs (4 x 64 bits), r^16 limbs (4 x 64 bits), then
- * 3 x 8 per-lane powers */
+/* words 0..7: poly1305_c.c's radix 2^64 state; word 8: powers ready (all
+ * of them, computed together by the first vector run of a key); from byte
+ * 128: r^8 limbs (3 x 64 bits), r^16 limbs (3 x 64 bits), then 3 x 8
+ * per-lane powers */
 enum { W_READY = 8, B_R8 = 128, B_R16 = 160, B_FIN = 192, B_END = B_FIN + 3 * 8 * 8 };
 _Static_assert(B_END <= IC_POLY1305_STATE_SIZE, "state area too small");
 
@@ -143,11 +144,7 @@ IFMA_INLINE void mul2(__m512i h[3], const __m512i b[3], const __m512i r16[3], co
     h[2] = _mm512_add_epi64(_mm512_and_si512(d2, m42), c1);
 }
 
-/* r^1..r^8: r^2, r^3, r^4 in scalar radix 2^44 (poly1305_x86_pow.h,
- * the same radix as here, so no conversion), then one lane-wise product
- * [4 1 4 1 4 1 4 1] x [4 4 3 3 2 2 1 1] = [8 4 7 3 6 2 5 1] (exponents;
- * lane q gets r^(8 - pos(q))); r^8 is lane 0.  Partially reduced like h
- * (limbs < 2^44 + 2^15): the bounds above allow it. */
+/* h = h b lane by lane, for the powers (b is a power of r: s = 20 b). */
 static void vmul(__m512i a[3], const __m512i b[3])
 {
     __m512i s[3];
@@ -156,27 +153,45 @@ static void vmul(__m512i a[3], const __m512i b[3])
     mul(a, b, s);
 }
 
-static void powers(uint64_t *st)
+/* r in one 64-bit lane everywhere, and s = 20 r. */
+IFMA_INLINE void bcast_r(__m512i r[3], __m512i s[3], const uint64_t v[3])
 {
-    uint64_t p[4][3], r8[4] = { 0 };
-    __m512i a[3], b[3];
+    for (int i = 0; i < 3; i++) {
+        r[i] = _mm512_set1_epi64((long long)v[i]);
+        s[i] = _mm512_add_epi64(_mm512_slli_epi64(r[i], 4), _mm512_slli_epi64(r[i], 2));
+    }
+}
+
+/* The powers of a fresh key, in registers and in the state (for later
+ * runs of a stream): r^2, r^3, r^4, r^8 and r^16 in scalar radix 2^44
+ * (poly1305_x86_pow.h, on the integer multiplier, which the vector code
+ * leaves idle), and the per-lane final powers with ONE vector product
+ * [4 1 4 1 4 1 4 1] x [4 4 3 3 2 2 1 1] = [8 4 7 3 6 2 5 1] (exponents;
+ * lane q gets r^(8 - pos(q))).  r^8 and r^16 come from the scalar chain
+ * rather than out of the vector (a lane extract and a store/reload on
+ * the critical path of every medium one-shot), and r^16 is computed
+ * every time: its two squarings overlap the vector product, so the
+ * two-group steps (mul2) serve every run with two or more steps.  All
+ * partially reduced (limbs < 2^44 + 2^15): the bounds above allow it. */
+IFMA_INLINE void powers(uint64_t *st, __m512i rf[3], uint64_t p8[3], uint64_t p16[3])
+{
+    uint64_t p[4][3];
+    __m512i b[3];
     pow_r1234(p, 4, st[3], st[4]);
     for (int i = 0; i < 3; i++) {
-        const long long one = i == 0;
-        a[i] = _mm512_setr_epi64((long long)p[3][i], one, (long long)p[3][i], one, (long long)p[3][i], one,
-                                 (long long)p[3][i], one);
-        b[i] = _mm512_setr_epi64((long long)p[3][i], (long long)p[3][i], (long long)p[2][i], (long long)p[2][i],
-                                 (long long)p[1][i], (long long)p[1][i], (long long)p[0][i], (long long)p[0][i]);
+        const long long one = i == 0, r4 = (long long)p[3][i];
+        rf[i] = _mm512_setr_epi64(r4, one, r4, one, r4, one, r4, one);
+        b[i] = _mm512_setr_epi64(r4, r4, (long long)p[2][i], (long long)p[2][i], (long long)p[1][i],
+                                 (long long)p[1][i], (long long)p[0][i], (long long)p[0][i]);
     }
-    vmul(a, b);
-    for (int i = 0; i < 3; i++) {
-        r8[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(a[i]));
-        _mm512_storeu_si512((void *)((uint8_t *)st + B_FIN + 64 * i), a[i]);
-    }
-    memcpy((uint8_t *)st + B_R8, r8, sizeof r8);
+    vmul(rf, b);
+    pow_mul(p8, p[3], p[3]);
+    pow_mul(p16, p8, p8);
+    for (int i = 0; i < 3; i++)
+        _mm512_storeu_si512((void *)((uint8_t *)st + B_FIN + 64 * i), rf[i]);
+    memcpy((uint8_t *)st + B_R8, p8, 3 * sizeof *p8);
+    memcpy((uint8_t *)st + B_R16, p16, 3 * sizeof *p16);
     st[W_READY] = 1;
-    ic_wipe(p, sizeof p);
-    ic_wipe(r8, sizeof r8);
 }
 
 static void load_r(__m512i r[3], __m512i s[3], const uint8_t *p, int per_lane)
@@ -194,23 +209,6 @@ static void load_r(__m512i r[3], __m512i s[3], const uint8_t *p, int per_lane)
     }
 }
 
-/* r^16 = (r^8)^2 for the two-group steps, at the first run with two
- * steps to pair (READY bit 1), so medium runs never pay for it. */
-static void power16(uint64_t *st)
-{
-    __m512i t[3], u[3], s3[3];
-    uint64_t r16[4] = { 0 };
-    load_r(t, s3, (const uint8_t *)st + B_R8, 0);
-    for (int i = 0; i < 3; i++)
-        u[i] = t[i];
-    vmul(t, u);
-    for (int i = 0; i < 3; i++)
-        r16[i] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(t[i]));
-    memcpy((uint8_t *)st + B_R16, r16, sizeof r16);
-    ic_wipe(r16, sizeof r16);
-    st[W_READY] |= 2;
-}
-
 static void poly1305_ifma_init(uint64_t *st, const uint8_t key[32])
 {
     ic_poly1305_c64_ops.init(st, key);
@@ -223,16 +221,23 @@ static void poly1305_ifma_blocks(uint64_t *st, const uint8_t *in, size_t n, unsi
         ic_poly1305_c64_ops.blocks(st, in, n, hibit);
         return;
     }
-    if (!(st[W_READY] & 1))
-        powers(st);
-
     size_t groups = (n + 7) / 8;
     unsigned k = (unsigned)(groups * 8 - n);
     uint64_t l[3];
-    __m512i h[3], r8[3], s8[3], rf[3], sf[3], lo, hi;
+    __m512i h[3], r8[3], s8[3], r16[3], s16[3], rf[3], sf[3], lo, hi;
 
-    load_r(r8, s8, (const uint8_t *)st + B_R8, 0);
-    load_r(rf, sf, (const uint8_t *)st + B_FIN, 1);
+    if (!st[W_READY]) {
+        uint64_t p8[3], p16[3];
+        powers(st, rf, p8, p16);
+        for (int i = 0; i < 3; i++)
+            sf[i] = _mm512_add_epi64(_mm512_slli_epi64(rf[i], 4), _mm512_slli_epi64(rf[i], 2));
+        bcast_r(r8, s8, p8);
+        bcast_r(r16, s16, p16);
+    } else {
+        load_r(rf, sf, (const uint8_t *)st + B_FIN, 1);
+        load_r(r8, s8, (const uint8_t *)st + B_R8, 0);
+        load_r(r16, s16, (const uint8_t *)st + B_R16, 0);
+    }
     /* h into the lane of position k; the first group moved k positions up
      * with zeros below (poly1305_x86_first8.h), nothing copied */
     unsigned hmask = 0;
@@ -250,18 +255,9 @@ static void poly1305_ifma_blocks(uint64_t *st, const uint8_t *in, size_t n, unsi
     hi = _mm512_maskz_permutexvar_epi64(keep, idx, hi);
     absorb(h, lo, hi, _mm512_maskz_mov_epi64(keep, hib));
     in += 16 * (8 - k);
-    /* groups - 1 Horner steps "h = h r^8 + next group", two at a time
-     * (mul2), then the per-lane final powers */
+    /* groups - 1 Horner steps "h = h r^8 + next group": one alone when
+     * their number is odd, the others two at a time (mul2) */
     size_t steps = groups - 1;
-    /* pairing needs r^16, one more dependent product per key: worth it
-     * from about six steps (measured), or when a run before computed it */
-    if (steps < 6 && !(st[W_READY] & 2)) {
-        for (; steps != 0; steps--, in += 128) {
-            mul(h, r8, s8);
-            MSG(in, lo, hi);
-            absorb(h, lo, hi, hib);
-        }
-    }
     if (steps & 1) {
         mul(h, r8, s8);
         MSG(in, lo, hi);
@@ -269,21 +265,15 @@ static void poly1305_ifma_blocks(uint64_t *st, const uint8_t *in, size_t n, unsi
         in += 128;
         steps--;
     }
-    if (steps != 0) {
-        __m512i r16[3], s16[3], b[3];
-        if (!(st[W_READY] & 2))
-            power16(st);
-        load_r(r16, s16, (const uint8_t *)st + B_R16, 0);
-        for (; steps != 0; steps -= 2) {
-            const __m512i z = _mm512_setzero_si512();
-            b[0] = b[1] = b[2] = z;
-            MSG(in, lo, hi);
-            absorb(b, lo, hi, hib);
-            mul2(h, b, r16, s16, r8, s8);
-            MSG(in + 128, lo, hi);
-            absorb(h, lo, hi, hib);
-            in += 256;
-        }
+    for (; steps != 0; steps -= 2) {
+        __m512i b[3];
+        b[0] = b[1] = b[2] = _mm512_setzero_si512();
+        MSG(in, lo, hi);
+        absorb(b, lo, hi, hib);
+        mul2(h, b, r16, s16, r8, s8);
+        MSG(in + 128, lo, hi);
+        absorb(h, lo, hi, hib);
+        in += 256;
     }
     mul(h, rf, sf);
 
