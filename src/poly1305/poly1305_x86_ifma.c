@@ -227,21 +227,13 @@ static void load_r(__m512i r[3], __m512i s[3], const uint8_t *p, int per_lane)
 }
 
 /* h = l0 + l1 2^44 + l2 2^88 (lane sums, each below 2^48) back into the
- * radix-2^64 words of the portable code, with the part of h above 2^130
- * folded once (x5): h2 ends <= 4, as poly1305_c.c expects. */
+ * radix-2^64 words of the portable code (ic_poly1305_fold_store). */
 static void store_h(uint64_t *st, uint64_t l0, uint64_t l1, uint64_t l2)
 {
     u128 a = (u128)l0 + ((u128)l1 << 44);
     uint64_t h0 = (uint64_t)a;
     a = (a >> 64) + ((u128)l2 << 24);
-    uint64_t h1 = (uint64_t)a, h2 = (uint64_t)(a >> 64);
-    uint64_t q5 = (h2 >> 2) * 5;
-    h2 &= 3;
-    a = (u128)h0 + q5;
-    st[0] = (uint64_t)a;
-    a = (u128)h1 + (uint64_t)(a >> 64);
-    st[1] = (uint64_t)a;
-    st[2] = h2 + (uint64_t)(a >> 64);
+    ic_poly1305_fold_store(st, h0, (uint64_t)a, (uint64_t)(a >> 64));
 }
 
 /* ---- 4 lanes on YMM, for runs of IFMA4_MIN..IFMA4_MAX blocks ----------
