@@ -50,6 +50,9 @@
 #if defined(IC_POLY1305_HAVE_C64)
 
 #define IFMA_INLINE static inline __attribute__((always_inline))
+/* ic_wipe inline: the zeros are stored by the compiler's own code (no
+ * call), the asm makes them observable so they are not dropped. */
+#define WIPE_LOCAL(x) do { memset((x), 0, sizeof(x)); __asm__ __volatile__("" : : "r"(x) : "memory"); } while (0)
 #define IFMA_MIN_BLOCKS 8
 #ifndef IFMA4_MIN_BLOCKS
 #define IFMA4_MIN_BLOCKS 4     /* below: scalar radix 2^64 */
@@ -209,6 +212,7 @@ IFMA_INLINE void powers(uint64_t *st, __m512i rf[3], uint64_t p8[3], uint64_t p1
     memcpy((uint8_t *)st + B_R8, p8, 3 * sizeof *p8);
     memcpy((uint8_t *)st + B_R16, p16, 3 * sizeof *p16);
     st[W_READY] = 1;
+    WIPE_LOCAL(p);
 }
 
 static void load_r(__m512i r[3], __m512i s[3], const uint8_t *p, int per_lane)
@@ -319,6 +323,7 @@ static void blocks4(uint64_t *st, const uint8_t *in, size_t n, unsigned hibit)
             mul2_y(h, b, r8, s8, r4, s4);
             absorb4(h, in + 64, 0, hib);
         }
+        WIPE_LOCAL(p8);
     }
     mul_y(h, rf, sf);
     /* lanes summed: limbs < 4 (2^44 + 2^15) */
@@ -328,6 +333,8 @@ static void blocks4(uint64_t *st, const uint8_t *in, size_t n, unsigned hibit)
     __m128i a2 = _mm_add_epi64(_mm256_castsi256_si128(h[2]), _mm256_extracti128_si256(h[2], 1));
     store_h(st, (uint64_t)_mm_cvtsi128_si64(a01), (uint64_t)_mm_extract_epi64(a01, 1),
             (uint64_t)(_mm_cvtsi128_si64(a2) + _mm_extract_epi64(a2, 1)));
+    WIPE_LOCAL(p);
+    WIPE_LOCAL(l);
 }
 
 static void poly1305_ifma_init(uint64_t *st, const uint8_t key[32])
@@ -360,6 +367,8 @@ static void poly1305_ifma_blocks(uint64_t *st, const uint8_t *in, size_t n, unsi
             sf[i] = _mm512_add_epi64(_mm512_slli_epi64(rf[i], 4), _mm512_slli_epi64(rf[i], 2));
         bcast_r(r8, s8, p8);
         bcast_r(r16, s16, p16);
+        WIPE_LOCAL(p8);
+        WIPE_LOCAL(p16);
     } else {
         load_r(rf, sf, (const uint8_t *)st + B_FIN, 1);
         load_r(r8, s8, (const uint8_t *)st + B_R8, 0);
