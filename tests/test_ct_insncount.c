@@ -33,7 +33,8 @@
 #include <x86intrin.h>
 #endif
 
-static const size_t lens[] = { 0, 1, 16, 64, 65, 128, 160, 176, 192, 256, 257, 448, 449, 512, 1000, 1088, 1100, 4096 + 7 };
+static const size_t lens[] = { 0, 1, 16, 48, 64, 65, 128, 160, 176, 192, 256, 257, 448, 449, 512, 1000, 1088, 1100,
+                               2560, 2576, 4096 + 7 };
 #define NLENS (sizeof lens / sizeof lens[0])
 #define NVAR 6
 static uint8_t key[32], nonce[12], msg[4096 + 7], out[4096 + 7 + 16], tag[16];

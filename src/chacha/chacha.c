@@ -99,9 +99,7 @@ int ic_xchacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t 
     const ic_chacha20_ops *ops = (const ic_chacha20_ops *)ic_ops(IC_PRIM_CHACHA20);
     uint8_t subkey[32], n12[12];
     uint32_t st[16];
-    ic_chacha20_hchacha(ops, subkey, key, nonce);
-    ic_store32_le(n12, (uint32_t)(counter >> 32));
-    memcpy(n12 + 4, nonce + 16, 8);
+    ic_xchacha20_derive(ops, subkey, n12, key, nonce, (uint32_t)(counter >> 32));
     ic_chacha20_setup(st, subkey, n12, (uint32_t)counter);
     while (len != 0) {
         /* blocks left before the low word wraps, as bytes (at most 2^38) */

@@ -24,7 +24,7 @@
  * caller's buffer.  The one-shot seal interleaves the two halves chunk by
  * chunk (CP_CHUNK: 64 KiB, see there why not L1-sized), and for a short
  * message takes the one-time key and the keystream from one backend call
- * (cp_begin_seal_short).
+ * (cp_begin).
  */
 #include "chacha/chacha_impl.h"
 #include "poly1305/poly1305_impl.h"
@@ -71,21 +71,35 @@ static void cp_end_message(ic_chacha20_poly1305_ctx *c)
     c->state = CP_IDLE;
 }
 
+/* At most this many payload bytes are encrypted by cp_begin's own
+ * keystream call (a short one-shot seal). */
+#define CP_SHORT (7 * 64)
+
 /* Section 2.8 steps 1-2 for a checked context: state = (key, nonce) at
- * block 0, whose first 32 bytes are the Poly1305 key (section 2.6), and the
- * cipher left at block 1 for the payload. */
-static void cp_begin(ic_chacha20_poly1305_ctx *c, const uint8_t key[32], const uint8_t nonce[12])
+ * block 0, whose first 32 bytes are the Poly1305 key (section 2.6), and
+ * the cipher left at the next unused block.  With len != 0 (at most
+ * CP_SHORT, a short one-shot seal) the same keystream call also gives
+ * blocks 1.. for the payload, out = in xor keystream (step 3): the SIMD
+ * backends run it as one short pass, two blocks costing what one costs
+ * there (the rounds are a latency chain), instead of a call for block 0
+ * and another for the data. */
+static void cp_begin(ic_chacha20_poly1305_ctx *c, const uint8_t key[32], const uint8_t nonce[12], uint8_t *out,
+                     const uint8_t *in, size_t len)
 {
-    uint8_t block0[64] = { 0 };
+    uint8_t ks[64 + CP_SHORT];
+    const size_t nb = 1 + (len + 63) / 64;
     if (c->state != CP_IDLE) {       /* abandoned half way: wipe its secrets */
         ic_poly1305_wipe(&c->mac);
         cp_end_message(c);
     }
+    memset(ks, 0, 64 * nb);
     ic_chacha20_setup(c->st, key, nonce, 0);
-    cp_ops(c)->xor_blocks(c->st, block0, block0, 1);
-    c->st[12] = 1;
-    ic_poly1305_setkey_clean(&c->mac, block0);   /* finished or wiped before: nothing to erase */
-    ic_wipe(block0, sizeof block0);
+    cp_ops(c)->xor_blocks(c->st, ks, ks, nb);
+    c->st[12] = (uint32_t)nb;
+    ic_poly1305_setkey_clean(&c->mac, ks);   /* finished or wiped before: nothing to erase */
+    if (len != 0)
+        ic_xor_bytes(out, in, ks + 64, len);
+    ic_wipe(ks, 64 * nb);
     c->aadlen = c->datalen = 0;
     c->kslen = 0;
     c->state = CP_AAD;
@@ -174,7 +188,7 @@ int ic_chacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce[
         return IC_ERR_STATE;
     if (nonce == NULL)
         return IC_ERR_NULL;
-    cp_begin(c, c->key, nonce);
+    cp_begin(c, c->key, nonce, NULL, NULL, 0);
     return IC_OK;
 }
 
@@ -189,10 +203,8 @@ int ic_xchacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce
         return IC_ERR_STATE;
     if (nonce == NULL)
         return IC_ERR_NULL;
-    ic_chacha20_hchacha(cp_ops(c), subkey, c->key, nonce);
-    memset(n12, 0, 4);
-    memcpy(n12 + 4, nonce + 16, 8);
-    cp_begin(c, subkey, n12);
+    ic_xchacha20_derive(cp_ops(c), subkey, n12, c->key, nonce, 0);
+    cp_begin(c, subkey, n12, NULL, NULL, 0);
     ic_wipe(subkey, sizeof subkey);
     return IC_OK;
 }
@@ -326,30 +338,6 @@ static int aead_check(const uint8_t *key, const uint8_t *nonce, const uint8_t *a
     return IC_OK;
 }
 
-/* One-shot seal of a short message (CP_SHORT bytes or less): the one-time
- * key block 0 and the payload blocks 1..nb-1 come from ONE keystream call,
- * which the SIMD backends run as a single short pass (two blocks cost what
- * one costs there: the rounds are a latency chain), instead of a call for
- * block 0 and another for the data.  Section 2.8 steps 1-3 as cp_begin
- * and cp_xor do them, for a context cp_setkey just set up. */
-#define CP_SHORT (7 * 64)
-static void cp_begin_seal_short(ic_chacha20_poly1305_ctx *c, const uint8_t key[32], const uint8_t nonce[12],
-                                uint8_t *out, const uint8_t *in, size_t len)
-{
-    uint8_t ks[64 + CP_SHORT];
-    size_t nb = 1 + (len + 63) / 64;
-    memset(ks, 0, 64 * nb);
-    ic_chacha20_setup(c->st, key, nonce, 0);
-    cp_ops(c)->xor_blocks(c->st, ks, ks, nb);
-    c->st[12] = (uint32_t)nb;
-    ic_poly1305_setkey_clean(&c->mac, ks);
-    ic_xor_bytes(out, in, ks + 64, len);
-    ic_wipe(ks, 64 * nb);
-    c->aadlen = c->datalen = 0;
-    c->kslen = 0;
-    c->state = CP_AAD;
-}
-
 /* Long one-shot seals run keystream and MAC chunk by chunk, so the MAC
  * reads back ciphertext the keystream pass wrote moments ago, from cache,
  * however long the message.  Measured on Zen 4 (docs/benchmarks.md,
@@ -380,16 +368,12 @@ static int aead(int x, const uint8_t *key, const uint8_t *nonce, const uint8_t *
     cp_setkey(&c, key);
     if (x) {
         /* draft-irtf-cfrg-xchacha-03 section 2.3, as ic_xchacha20_poly1305_start */
-        ic_chacha20_hchacha(cp_ops(&c), subkey, key, nonce);
-        memset(n12, 0, 4);
-        memcpy(n12 + 4, nonce + 16, 8);
+        ic_xchacha20_derive(cp_ops(&c), subkey, n12, key, nonce, 0);
         k = subkey;
         nn = n12;
     }
-    if (seal_tag != NULL && len <= CP_SHORT)
-        cp_begin_seal_short(&c, k, nn, out, in, len);
-    else
-        cp_begin(&c, k, nn);
+    /* a short seal encrypts in cp_begin's keystream call */
+    cp_begin(&c, k, nn, out, in, seal_tag != NULL && len <= CP_SHORT ? len : 0);
     if (x)
         ic_wipe(subkey, sizeof subkey);
     ic_chacha20_poly1305_aad(&c, aad, aadlen);

@@ -49,6 +49,17 @@ static inline void ic_chacha20_hchacha(const ic_chacha20_ops *ops, uint8_t subke
 #if IC_ARM_LE
 extern const ic_chacha20_ops ic_chacha20_neon_ops;
 #endif
+/* XChaCha20's key and nonce for the inner ChaCha20 (draft-irtf-cfrg-
+ * xchacha-03 section 2.3): subkey = HChaCha20(key, nonce[0..15]), n12 =
+ * le32(word13) || nonce[16..23].  word13 is 0 for the AEAD and the high
+ * half of libsodium's 64-bit block counter for the stream (chacha.c). */
+static inline void ic_xchacha20_derive(const ic_chacha20_ops *ops, uint8_t subkey[32], uint8_t n12[12],
+                                       const uint8_t key[32], const uint8_t nonce[24], uint32_t word13)
+{
+    ic_chacha20_hchacha(ops, subkey, key, nonce);
+    ic_store32_le(n12, word13);
+    memcpy(n12 + 4, nonce + 16, 8);
+}
 
 /* x86-64 SIMD backends (chacha_x86_avx2.c, chacha_x86_avx512.c). */
 #if defined(__x86_64__)

@@ -11,9 +11,11 @@
  * pass of 9-15 blocks runs the same code and stores only the blocks asked
  * for.
  *
- * Long runs go 17 blocks per pass when they can: block 17 runs in scalar
- * registers inside the same round loop, on the integer ALUs the vector
- * code leaves idle (5 % more throughput at 16 KiB on Zen 4).
+ * A run of 16q + 1 blocks takes its odd block in scalar registers inside
+ * the first pass (pass16, "extra"), not alone on the row path.  Every pass
+ * with a scalar 17th block was the earlier design: re-measured on Zen 4 it
+ * was 3 % SLOWER at 16 KiB than 16-block passes (docs/benchmarks.md,
+ * issue 9), so only that case keeps it.
  *
  * Runs of 1-8 blocks take the row path: one block per 128-bit lane, rows
  * a, b, c, d of four blocks in four ZMM registers (two YMM for 1-2
@@ -39,6 +41,29 @@
         c = _mm512_add_epi32(c, d); b = _mm512_xor_si512(b, c); b = _mm512_rol_epi32(b, 7);      \
     } while (0)
 
+/* The four quarter rounds of a column (or diagonal) round in lockstep,
+ * step by step across the four, the order OpenSSL's AVX-512 code also
+ * issues them in: each step's four operations are independent, so the
+ * scheduler always has work for both 512-bit pipe pairs (2 % faster on
+ * Zen 4 than four QRs one after the other, which leaves the reordering to
+ * the out-of-order window). */
+#define ADD4(a0, b0, a1, b1, a2, b2, a3, b3) do {                                              \
+        a0 = _mm512_add_epi32(a0, b0); a1 = _mm512_add_epi32(a1, b1);                          \
+        a2 = _mm512_add_epi32(a2, b2); a3 = _mm512_add_epi32(a3, b3);                          \
+    } while (0)
+#define XROL4(d0, a0, d1, a1, d2, a2, d3, a3, n) do {                                          \
+        d0 = _mm512_rol_epi32(_mm512_xor_si512(d0, a0), n);                                    \
+        d1 = _mm512_rol_epi32(_mm512_xor_si512(d1, a1), n);                                    \
+        d2 = _mm512_rol_epi32(_mm512_xor_si512(d2, a2), n);                                    \
+        d3 = _mm512_rol_epi32(_mm512_xor_si512(d3, a3), n);                                    \
+    } while (0)
+#define QR4(a0, b0, c0, d0, a1, b1, c1, d1, a2, b2, c2, d2, a3, b3, c3, d3) do {               \
+        ADD4(a0, b0, a1, b1, a2, b2, a3, b3); XROL4(d0, a0, d1, a1, d2, a2, d3, a3, 16);      \
+        ADD4(c0, d0, c1, d1, c2, d2, c3, d3); XROL4(b0, c0, b1, c1, b2, c2, b3, c3, 12);      \
+        ADD4(a0, b0, a1, b1, a2, b2, a3, b3); XROL4(d0, a0, d1, a1, d2, a2, d3, a3, 8);       \
+        ADD4(c0, d0, c1, d1, c2, d2, c3, d3); XROL4(b0, c0, b1, c1, b2, c2, b3, c3, 7);       \
+    } while (0)
+
 ALWAYS_INLINE void transpose4(__m512i *a, __m512i *b, __m512i *c, __m512i *d)
 {
     __m512i t0 = _mm512_unpacklo_epi32(*a, *b), t1 = _mm512_unpackhi_epi32(*a, *b);
@@ -49,25 +74,72 @@ ALWAYS_INLINE void transpose4(__m512i *a, __m512i *b, __m512i *c, __m512i *d)
     *d = _mm512_unpackhi_epi64(t1, t3);
 }
 
-/* 16 blocks from counter ctr; only the first n (1..16) are stored. */
-static void chacha16(const uint32_t input[16], uint8_t *out, const uint8_t *in, uint32_t ctr, size_t n)
+/* 4x4 transpose of 128-bit lanes: lane l of a, b, c, d (in that order)
+ * into o[l]. */
+ALWAYS_INLINE void lanes4x4(__m512i o[4], __m512i a, __m512i b, __m512i c, __m512i d)
+{
+    __m512i t0 = _mm512_shuffle_i32x4(a, b, 0x44);      /* a.0 a.1 b.0 b.1 */
+    __m512i t1 = _mm512_shuffle_i32x4(c, d, 0x44);      /* c.0 c.1 d.0 d.1 */
+    __m512i t2 = _mm512_shuffle_i32x4(a, b, 0xee);      /* a.2 a.3 b.2 b.3 */
+    __m512i t3 = _mm512_shuffle_i32x4(c, d, 0xee);
+    o[0] = _mm512_shuffle_i32x4(t0, t1, 0x88);
+    o[1] = _mm512_shuffle_i32x4(t0, t1, 0xdd);
+    o[2] = _mm512_shuffle_i32x4(t2, t3, 0x88);
+    o[3] = _mm512_shuffle_i32x4(t2, t3, 0xdd);
+}
+
+/* Scalar quarter round (RFC 8439 section 2.1) for pass16's extra block. */
+#define SQR(a, b, c, d) do {                                 \
+        a += b; d ^= a; d = ic_rotl32(d, 16);                \
+        c += d; b ^= c; b = ic_rotl32(b, 12);                \
+        a += b; d ^= a; d = ic_rotl32(d, 8);                 \
+        c += d; b ^= c; b = ic_rotl32(b, 7);                 \
+    } while (0)
+
+/* 16 blocks from counter ctr in ZMM lanes; only the first n (1..16) are
+ * stored.  With extra (a constant after inlining), block ctr + 16 runs as
+ * well, in general-purpose registers inside the same round loop: for a
+ * run of 16q + 1 blocks, where that block would otherwise take the row
+ * path's latency chain on its own (~250 cycles); the integer ALUs are
+ * idle here, so it costs about 3 % of the pass.  Not for every pass: the
+ * scalar instructions take room in the out-of-order window the vector
+ * chains need, and 17-block passes measured 3 % slower than 16-block
+ * ones at 16 KiB on Zen 4 (docs/benchmarks.md, issue 9). */
+ALWAYS_INLINE void pass16(const uint32_t input[16], uint8_t *out, const uint8_t *in, uint32_t ctr, size_t n,
+                          int extra)
 {
     __m512i s[16], x[16];
-    for (int i = 0; i < 16; i++)
+    uint32_t y[16];
+    for (int i = 0; i < 16; i++) {
         s[i] = _mm512_set1_epi32((int)input[i]);
+        y[i] = input[i];
+    }
     s[12] = _mm512_add_epi32(_mm512_set1_epi32((int)ctr),
                              _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    y[12] = ctr + 16;
     for (int i = 0; i < 16; i++)
         x[i] = s[i];
     for (int i = 0; i < 10; i++) {
-        QR(x[0], x[4], x[8], x[12]);
-        QR(x[1], x[5], x[9], x[13]);
-        QR(x[2], x[6], x[10], x[14]);
-        QR(x[3], x[7], x[11], x[15]);
-        QR(x[0], x[5], x[10], x[15]);
-        QR(x[1], x[6], x[11], x[12]);
-        QR(x[2], x[7], x[8], x[13]);
-        QR(x[3], x[4], x[9], x[14]);
+        QR4(x[0], x[4], x[8], x[12], x[1], x[5], x[9], x[13], x[2], x[6], x[10], x[14], x[3], x[7], x[11], x[15]);
+        if (extra) {
+            SQR(y[0], y[4], y[8], y[12]);
+            SQR(y[1], y[5], y[9], y[13]);
+            SQR(y[2], y[6], y[10], y[14]);
+            SQR(y[3], y[7], y[11], y[15]);
+        }
+        QR4(x[0], x[5], x[10], x[15], x[1], x[6], x[11], x[12], x[2], x[7], x[8], x[13], x[3], x[4], x[9], x[14]);
+        if (extra) {
+            SQR(y[0], y[5], y[10], y[15]);
+            SQR(y[1], y[6], y[11], y[12]);
+            SQR(y[2], y[7], y[8], y[13]);
+            SQR(y[3], y[4], y[9], y[14]);
+        }
+    }
+    if (extra) {
+        for (int i = 0; i < 16; i++) {
+            uint32_t k = y[i] + (i == 12 ? ctr + 16 : input[i]);
+            ic_store32_le(out + 1024 + 4 * i, ic_load32_le(in + 1024 + 4 * i) ^ k);
+        }
     }
     for (int i = 0; i < 16; i++)
         x[i] = _mm512_add_epi32(x[i], s[i]);
@@ -76,14 +148,8 @@ static void chacha16(const uint32_t input[16], uint8_t *out, const uint8_t *in, 
         transpose4(&x[4 * g], &x[4 * g + 1], &x[4 * g + 2], &x[4 * g + 3]);
     for (int j = 0; j < 4; j++) {
         /* lanes l of x[j], x[4+j], x[8+j], x[12+j] make block 4l + j */
-        __m512i t0 = _mm512_shuffle_i32x4(x[j], x[4 + j], 0x44);      /* A0.0 A0.1 A1.0 A1.1 */
-        __m512i t1 = _mm512_shuffle_i32x4(x[8 + j], x[12 + j], 0x44);  /* A2.0 A2.1 A3.0 A3.1 */
-        __m512i t2 = _mm512_shuffle_i32x4(x[j], x[4 + j], 0xee);      /* A0.2 A0.3 A1.2 A1.3 */
-        __m512i t3 = _mm512_shuffle_i32x4(x[8 + j], x[12 + j], 0xee);
-        __m512i o[4] = {
-            _mm512_shuffle_i32x4(t0, t1, 0x88), _mm512_shuffle_i32x4(t0, t1, 0xdd),
-            _mm512_shuffle_i32x4(t2, t3, 0x88), _mm512_shuffle_i32x4(t2, t3, 0xdd),
-        };
+        __m512i o[4];
+        lanes4x4(o, x[j], x[4 + j], x[8 + j], x[12 + j]);
         for (int l = 0; l < 4; l++) {
             size_t b = 4 * (size_t)l + (size_t)j;
             if (b < n) {
@@ -94,78 +160,14 @@ static void chacha16(const uint32_t input[16], uint8_t *out, const uint8_t *in, 
     }
 }
 
-/* Scalar quarter round (RFC 8439 section 2.1) for the 17th block. */
-#define SQR(a, b, c, d) do {                                 \
-        a += b; d ^= a; d = ic_rotl32(d, 16);                \
-        c += d; b ^= c; b = ic_rotl32(b, 12);                \
-        a += b; d ^= a; d = ic_rotl32(d, 8);                 \
-        c += d; b ^= c; b = ic_rotl32(b, 7);                 \
-    } while (0)
+static void chacha16(const uint32_t input[16], uint8_t *out, const uint8_t *in, uint32_t ctr, size_t n)
+{
+    pass16(input, out, in, ctr, n, 0);
+}
 
-/* 17 blocks: 16 in ZMM lanes (counters ctr..ctr+15) and block ctr+16 in
- * general-purpose registers, in the same round loop.  The vector pipes are
- * the bottleneck of the 16-block pass; the integer ALUs sit idle there, so
- * the out-of-order core runs the scalar rounds in their shadow. */
 static void chacha17(const uint32_t input[16], uint8_t *out, const uint8_t *in, uint32_t ctr)
 {
-    __m512i s[16], x[16];
-    for (int i = 0; i < 16; i++)
-        s[i] = _mm512_set1_epi32((int)input[i]);
-    s[12] = _mm512_add_epi32(_mm512_set1_epi32((int)ctr),
-                             _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    for (int i = 0; i < 16; i++)
-        x[i] = s[i];
-    uint32_t y0 = input[0], y1 = input[1], y2 = input[2], y3 = input[3];
-    uint32_t y4 = input[4], y5 = input[5], y6 = input[6], y7 = input[7];
-    uint32_t y8 = input[8], y9 = input[9], y10 = input[10], y11 = input[11];
-    uint32_t y12 = ctr + 16, y13 = input[13], y14 = input[14], y15 = input[15];
-    for (int i = 0; i < 10; i++) {
-        QR(x[0], x[4], x[8], x[12]);
-        SQR(y0, y4, y8, y12);
-        QR(x[1], x[5], x[9], x[13]);
-        SQR(y1, y5, y9, y13);
-        QR(x[2], x[6], x[10], x[14]);
-        SQR(y2, y6, y10, y14);
-        QR(x[3], x[7], x[11], x[15]);
-        SQR(y3, y7, y11, y15);
-        QR(x[0], x[5], x[10], x[15]);
-        SQR(y0, y5, y10, y15);
-        QR(x[1], x[6], x[11], x[12]);
-        SQR(y1, y6, y11, y12);
-        QR(x[2], x[7], x[8], x[13]);
-        SQR(y2, y7, y8, y13);
-        QR(x[3], x[4], x[9], x[14]);
-        SQR(y3, y4, y9, y14);
-    }
-    {
-        uint8_t *o = out + 1024;
-        const uint8_t *p = in + 1024;
-#define OUT(i, v) ic_store32_le(o + 4 * (i), ic_load32_le(p + 4 * (i)) ^ ((v) + input[i]))
-        OUT(0, y0); OUT(1, y1); OUT(2, y2); OUT(3, y3); OUT(4, y4); OUT(5, y5); OUT(6, y6); OUT(7, y7);
-        OUT(8, y8); OUT(9, y9); OUT(10, y10); OUT(11, y11);
-        ic_store32_le(o + 48, ic_load32_le(p + 48) ^ (y12 + ctr + 16));
-        OUT(13, y13); OUT(14, y14); OUT(15, y15);
-#undef OUT
-    }
-    for (int i = 0; i < 16; i++)
-        x[i] = _mm512_add_epi32(x[i], s[i]);
-    for (int g = 0; g < 4; g++)
-        transpose4(&x[4 * g], &x[4 * g + 1], &x[4 * g + 2], &x[4 * g + 3]);
-    for (int j = 0; j < 4; j++) {
-        __m512i t0 = _mm512_shuffle_i32x4(x[j], x[4 + j], 0x44);
-        __m512i t1 = _mm512_shuffle_i32x4(x[8 + j], x[12 + j], 0x44);
-        __m512i t2 = _mm512_shuffle_i32x4(x[j], x[4 + j], 0xee);
-        __m512i t3 = _mm512_shuffle_i32x4(x[8 + j], x[12 + j], 0xee);
-        __m512i o[4] = {
-            _mm512_shuffle_i32x4(t0, t1, 0x88), _mm512_shuffle_i32x4(t0, t1, 0xdd),
-            _mm512_shuffle_i32x4(t2, t3, 0x88), _mm512_shuffle_i32x4(t2, t3, 0xdd),
-        };
-        for (int l = 0; l < 4; l++) {
-            size_t b = 4 * (size_t)l + (size_t)j;
-            __m512i m = _mm512_loadu_si512((const void *)(in + 64 * b));
-            _mm512_storeu_si512((void *)(out + 64 * b), _mm512_xor_si512(m, o[l]));
-        }
-    }
+    pass16(input, out, in, ctr, 16, 1);
 }
 
 /* ---- 1-8 blocks: one block per 128-bit lane ----------------------------- */
@@ -186,13 +188,8 @@ static void chacha17(const uint32_t input[16], uint8_t *out, const uint8_t *in, 
 ALWAYS_INLINE void rows_store(uint8_t *out, const uint8_t *in, __m512i a, __m512i b, __m512i c, __m512i d,
                               size_t n)
 {
-    /* lanes: t0 = a0 b0 a1 b1, t1 = c0 d0 c1 d1, t2 = a2 b2 a3 b3, t3 = c2 d2 c3 d3 */
-    __m512i t0 = _mm512_shuffle_i32x4(a, b, 0x44), t1 = _mm512_shuffle_i32x4(c, d, 0x44);
-    __m512i t2 = _mm512_shuffle_i32x4(a, b, 0xee), t3 = _mm512_shuffle_i32x4(c, d, 0xee);
-    __m512i o[4] = {
-        _mm512_shuffle_i32x4(t0, t1, 0x88), _mm512_shuffle_i32x4(t0, t1, 0xdd),
-        _mm512_shuffle_i32x4(t2, t3, 0x88), _mm512_shuffle_i32x4(t2, t3, 0xdd),
-    };
+    __m512i o[4];
+    lanes4x4(o, a, b, c, d);
     for (size_t l = 0; l < n; l++) {
         __m512i m = _mm512_loadu_si512((const void *)(in + 64 * l));
         _mm512_storeu_si512((void *)(out + 64 * l), _mm512_xor_si512(m, o[l]));
@@ -278,8 +275,10 @@ static void chacha20_avx512_xor_blocks(const uint32_t input[16], uint8_t *out, c
                                        size_t nblocks)
 {
     uint32_t ctr = input[12];
-    for (; nblocks >= 17; nblocks -= 17, in += 1088, out += 1088, ctr += 17)
+    if (nblocks % 16 == 1 && nblocks > 16) {
         chacha17(input, out, in, ctr);
+        nblocks -= 17, in += 1088, out += 1088, ctr += 17;
+    }
     for (; nblocks >= 16; nblocks -= 16, in += 1024, out += 1024, ctr += 16)
         chacha16(input, out, in, ctr, 16);
     if (nblocks > 8)

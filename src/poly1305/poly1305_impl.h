@@ -48,6 +48,22 @@ extern const ic_poly1305_ops ic_poly1305_c64_ops;
 #endif
 extern const ic_poly1305_ops ic_poly1305_c32_ops;
 
+#if defined(IC_POLY1305_HAVE_C64)
+/* For the vector backends: h = h0 + h1 2^64 + h2 2^128 (the lane sums
+ * converted to radix 2^64, h2 a few bits over 2 bits) into the portable
+ * code's state words 0..2, with the bits at 2^130 and up folded once
+ * (2^130 = 5 mod p): h2 <= 4 afterwards, as poly1305_c.c's blocks and
+ * finish expect. */
+static inline void ic_poly1305_fold_store(uint64_t *st, uint64_t h0, uint64_t h1, uint64_t h2)
+{
+    unsigned __int128 a = (unsigned __int128)h0 + (h2 >> 2) * 5;
+    st[0] = (uint64_t)a;
+    a = (unsigned __int128)h1 + (uint64_t)(a >> 64);
+    st[1] = (uint64_t)a;
+    st[2] = (h2 & 3) + (uint64_t)(a >> 64);
+}
+#endif
+
 /* x86-64 vector backends (poly1305_x86_avx2.c, poly1305_x86_avx512.c,
  * poly1305_x86_ifma.c). */
 #if defined(__x86_64__) && defined(IC_POLY1305_HAVE_C64)

@@ -1,6 +1,6 @@
 /*
- * poly1305_x86_pow.h - r^2, r^3, r^4 of a Poly1305 key in scalar radix
- * 2^44, for the powers table of poly1305_x86_ifma.c.
+ * poly1305_x86_pow.h - r^2, r^3, r^4 (and with pow_mul r^8, r^16) of a
+ * Poly1305 key in scalar radix 2^44, for the powers of poly1305_x86_ifma.c.
  *
  * The eight lane powers r^1..r^8 then take ONE vector multiplication:
  * with exponents per lane [4 1 4 1 4 1 4 1] x [4 4 3 3 2 2 1 1] =

@@ -340,6 +340,16 @@ static __attribute__((noinline)) void PV_FN(short_first)(const uint8_t *in, size
     ic_wipe(first, sizeof first);
 }
 
+/* Lane sums l (five radix-2^26 limbs, each below 2^30) to the radix-2^64
+ * state words (ic_poly1305_fold_store). */
+PV_INLINE void PV_FN(to64)(uint64_t *st, const uint64_t l[5])
+{
+    pv_u128 a = (pv_u128)l[0] + ((pv_u128)l[1] << 26) + ((pv_u128)l[2] << 52);
+    uint64_t h0 = (uint64_t)a;
+    a = (a >> 64) + ((pv_u128)l[3] << 14) + ((pv_u128)l[4] << 40);
+    ic_poly1305_fold_store(st, h0, (uint64_t)a, (uint64_t)(a >> 64));
+}
+
 static void PV_FN(blocks)(uint64_t *st, const uint8_t *in, size_t n, unsigned hibit)
 {
     if (n < PV_MIN_BLOCKS) {
@@ -390,19 +400,7 @@ static void PV_FN(blocks)(uint64_t *st, const uint8_t *in, size_t n, unsigned hi
     /* sum of the lanes (limbs < L (2^26 + 2^11) < 2^30), to radix 2^64 */
     for (int i = 0; i < 5; i++)
         l[i] = PV_HSUM(h[i]);
-    pv_u128 a = (pv_u128)l[0] + ((pv_u128)l[1] << 26) + ((pv_u128)l[2] << 52);
-    uint64_t h0 = (uint64_t)a;
-    a = (a >> 64) + ((pv_u128)l[3] << 14) + ((pv_u128)l[4] << 40);
-    uint64_t h1 = (uint64_t)a, h2 = (uint64_t)(a >> 64);
-    /* fold the bits at 2^130 and up (2^130 = 5): h2 <= 4 afterwards, as
-     * poly1305_c.c's blocks and finish expect */
-    uint64_t q5 = (h2 >> 2) * 5;
-    h2 &= 3;
-    a = (pv_u128)h0 + q5;
-    st[0] = (uint64_t)a;
-    a = (pv_u128)h1 + (uint64_t)(a >> 64);
-    st[1] = (uint64_t)a;
-    st[2] = h2 + (uint64_t)(a >> 64);
+    PV_FN(to64)(st, l);
     ic_wipe(l, sizeof l);
 }
 
@@ -422,21 +420,6 @@ static void PV_FN(blocks)(uint64_t *st, const uint8_t *in, size_t n, unsigned hi
  * multiply, bounds and scalar crossover as the complete code above, so
  * the two differ only in what 003 compares.  Never the default: "avx2-gg"
  * is registered after "avx2", which needs the same features. */
-PV_INLINE void PV_FN(to64)(uint64_t *st, const uint64_t l[5])
-{
-    pv_u128 a = (pv_u128)l[0] + ((pv_u128)l[1] << 26) + ((pv_u128)l[2] << 52);
-    uint64_t h0 = (uint64_t)a;
-    a = (a >> 64) + ((pv_u128)l[3] << 14) + ((pv_u128)l[4] << 40);
-    uint64_t h1 = (uint64_t)a, h2 = (uint64_t)(a >> 64);
-    uint64_t q5 = (h2 >> 2) * 5;
-    h2 &= 3;
-    a = (pv_u128)h0 + q5;
-    st[0] = (uint64_t)a;
-    a = (pv_u128)h1 + (uint64_t)(a >> 64);
-    st[1] = (uint64_t)a;
-    st[2] = h2 + (uint64_t)(a >> 64);
-}
-
 /* P = (P + M_0) f_0 + ... + M_(c-1) f_(c-1) for c = 1 or 2 blocks at in,
  * f = the table at byte offset tab (positions 0 and 1). */
 static void PV_FN(gg_tail)(uint64_t *st, const uint8_t *in, unsigned c, unsigned hibit, size_t tab)
