@@ -72,3 +72,8 @@ ic_backend_flags(${IC_ARM64} "gcm/*_arm_pmull.c" -march=armv8-a+crypto)
 # target the armhf baseline (VFPv3-D16, no NEON), so this file alone gets
 # NEON and runs only when HWCAP_NEON says so.  AArch64 has NEON in its base.
 ic_backend_flags(${IC_ARM32} "gcm/ghash_arm_neon.c" -mfpu=neon)
+
+# x86-64 hashes and checksums (issue 12, branch x86hash12): SHA-NI (with the
+# SSSE3 byte shuffle and SSE4.1 blend), and for the SHA-512 family AVX2 with
+# BMI2 (RORX) and AVX-512F/VL (VPRORQ, VPTERNLOGQ).
+ic_backend_flags(${IC_X86} "sha/sha*_x86_shani.c" -msha -mssse3 -msse4.1)

@@ -12,7 +12,13 @@
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
 extern const ic_sha1_ops ic_sha1_ce_ops;         /* sha1_arm_ce.c */
 #endif
+#if defined(__x86_64__)
+extern const ic_sha1_ops ic_sha1_shani_ops;      /* sha1_x86_shani.c */
+#endif
 const ic_impl ic_impls_sha1[] = {
+#if defined(__x86_64__)
+    { "shani", IC_F(IC_CPU_SHANI) | IC_F(IC_CPU_SSSE3) | IC_F(IC_CPU_SSE42), &ic_sha1_shani_ops },
+#endif
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
     { "ce", IC_F(IC_CPU_ARM_SHA1), &ic_sha1_ce_ops },
 #endif

@@ -18,7 +18,13 @@ extern const ic_sha256_ops ic_sha256_p8_ops;     /* sha256_ppc_p8.c */
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
 extern const ic_sha256_ops ic_sha256_ce_ops;     /* sha256_arm_ce.c */
 #endif
+#if defined(__x86_64__)
+extern const ic_sha256_ops ic_sha256_shani_ops;  /* sha256_x86_shani.c */
+#endif
 const ic_impl ic_impls_sha256[] = {
+#if defined(__x86_64__)
+    { "shani", IC_F(IC_CPU_SHANI) | IC_F(IC_CPU_SSSE3) | IC_F(IC_CPU_SSE42), &ic_sha256_shani_ops },
+#endif
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
     { "ce", IC_F(IC_CPU_ARM_SHA2), &ic_sha256_ce_ops },
 #endif
