@@ -131,15 +131,24 @@ static void apply_impl_env(void)
         }
 }
 
+static _Atomic int inited;             /* set (release) when init_once is done */
+
 static void init_once(void)
 {
     ic_cpu_init(&cpu);
     atomic_store(&keep, cpu.keep);
     reselect_all();
     apply_impl_env();
+    atomic_store_explicit(&inited, 1, memory_order_release);
 }
 
-static void ensure_init(void) { pthread_once(&once, init_once); }
+/* After the first use only an acquire load: pthread_once is a call into
+ * libc through the PLT, which a 16-byte CRC would pay on every call. */
+static void ensure_init(void)
+{
+    if (!atomic_load_explicit(&inited, memory_order_acquire))
+        pthread_once(&once, init_once);
+}
 
 const void *ic_ops(ic_prim p)
 {
