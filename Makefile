@@ -92,7 +92,9 @@ $(addprefix test-cross-,$(CROSS_LEGS)): test-cross-%:
 # AVX-512F or AVX-512 IFMA: otherwise the native leg ran those backends and
 # this says so.  FORCE_X86EMU=1 runs it anyway (to test the leg itself).
 X86EMU       ?= $(CURDIR)/../shared/tools/x86emu/x86emu-run
-X86EMU_TESTS ?= test_chacha test_chacha_stream test_poly1305 test_ct_insncount
+X86EMU_TESTS ?= test_chacha test_chacha_stream test_poly1305 test_ct_insncount test_hash_diff
+# test_hash_diff there: only the AVX-512 hash/CRC backends, a lighter sweep
+X86EMU_ENV   ?= INCORE_TEST_EMULATED=1 INCORE_TEST_IMPLS=sha512/avx512,crc32/vpclmul512,crc32c/vpclmul512
 test-x86emu:
 	@if [ -z "$(FORCE_X86EMU)" ] && grep -qw avx512f /proc/cpuinfo && grep -qw avx512ifma /proc/cpuinfo; then \
 	    echo "== x86emu leg: not needed, this CPU has AVX-512F and IFMA (the native leg ran the avx512 backends)"; \
@@ -103,7 +105,7 @@ test-x86emu:
 	        -DCMAKE_CROSSCOMPILING_EMULATOR=$(X86EMU) >/dev/null; \
 	    $(CMAKE) --build $$dir -j $(JOBS) --target $(X86EMU_TESTS); \
 	    rm -f $$dir/exercised.txt; \
-	    INCORE_INSN_COUNT=1 ctest --test-dir $$dir --output-on-failure -j $(JOBS) \
+	    INCORE_INSN_COUNT=1 $(X86EMU_ENV) ctest --test-dir $$dir --output-on-failure -j $(JOBS) \
 	        -R "^($$(echo $(X86EMU_TESTS) | tr ' ' '|'))$$"; \
 	    sh scripts/exercised.sh $$dir x86emu; \
 	fi
