@@ -77,6 +77,8 @@ ic_backend_flags(${IC_ARM32} "gcm/ghash_arm_neon.c" -mfpu=neon)
 # SSSE3 byte shuffle and SSE4.1 blend), and for the SHA-512 family AVX2 with
 # BMI2 (RORX) and AVX-512F/VL (VPRORQ, VPTERNLOGQ).
 ic_backend_flags(${IC_X86} "sha/sha*_x86_shani.c" -msha -mssse3 -msse4.1)
+ic_backend_flags(${IC_X86} "sha/sha512_x86_avx2.c" -mavx2 -mbmi2)
+ic_backend_flags(${IC_X86} "sha/sha512_x86_avx512.c" -mavx2 -mbmi2 -mavx512f -mavx512vl)
 # CRC-32 / CRC-32C: PCLMULQDQ folding (SSSE3 PSHUFB, SSE4.1 PBLENDVB, SSE4.2
 # CRC32 for short CRC-32C), its 256-bit VEX form with AVX2 (no AVX-512 flag,
 # so no EVEX can appear: Zen 3), its 512-bit form with AVX-512F/VL; the

@@ -18,7 +18,16 @@ extern const ic_sha512_ops ic_sha512_p8_ops;     /* sha512_ppc_p8.c */
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
 extern const ic_sha512_ops ic_sha512_ce_ops;     /* sha512_arm_ce.c */
 #endif
+#if defined(__x86_64__)
+extern const ic_sha512_ops ic_sha512_avx512_ops; /* sha512_x86_avx512.c */
+extern const ic_sha512_ops ic_sha512_avx2_ops;   /* sha512_x86_avx2.c */
+#endif
 const ic_impl ic_impls_sha512[] = {
+#if defined(__x86_64__)
+    { "avx512", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_BMI2),
+      &ic_sha512_avx512_ops },
+    { "avx2", IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_BMI2), &ic_sha512_avx2_ops },
+#endif
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
     { "ce", IC_F(IC_CPU_ARM_SHA512), &ic_sha512_ce_ops },
 #endif
