@@ -152,7 +152,8 @@ case "$ghash_impls" in *" pmull "*)
     ;;
 esac
 
-# x86-64 hashes and checksums (issue 12): sha1/sha256 shani > port;
+# x86-64 hashes and checksums (issue 12): sha1/sha256 shani > port; sha512
+# avx512 > avx2 > port;
 # crc32 vpclmul512 > vpclmul (256-bit, also what a Zen 3 without AVX-512
 # gets) > clmul > slice8; crc32c the same, then sse42 (CRC32 instruction,
 # streams joined by PCLMULQDQ) > slice8.
@@ -162,6 +163,14 @@ if has sha-ni ssse3 sse4.2 && built sha1 shani; then
         check -sha-ni   $p port shani
         check -sse4.2   $p port shani
     done
+fi
+if has avx2 bmi2 && built sha512 avx2; then
+    if has avx512f avx512vl; then
+        check ""        sha512 avx512
+        check -avx512f  sha512 avx2 avx512
+    fi
+    check -bmi2         sha512 port avx512 avx2
+    check -avx2         sha512 port avx512 avx2
 fi
 if has pclmul ssse3 sse4.2 && built crc32 clmul; then
     if has avx512f avx512vl vpclmul avx2; then

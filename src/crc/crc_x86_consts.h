@@ -10,6 +10,7 @@ typedef struct {
     uint64_t k95, k63;                   /* x^95, x^63 mod P: 128 -> 96 -> 64 bits (read one frame up) */
     uint64_t mu, poly;                   /* floor(x^64 / P), P: 33 bits, frame 32 */
     uint64_t stream[CRC_X86_NSTREAM][3]; /* N bytes, x^(8N-33), x^(16N-33) mod P */
+    uint64_t lanes[4][2];                /* fold[3], fold[2], fold[1], 0: a ZMM's lanes onto its last */
 } crc_x86_consts;
 
 /* CRC-32 (zlib), P = 0x04C11DB7 reflected */
@@ -40,6 +41,12 @@ static const crc_x86_consts ic_crc32_x86_k = {
         { 512, 0x0c30f51d, 0xbbf2f6d6 },
         { 128, 0x910eeec1, 0xe95c1271 },
     },
+    .lanes = {
+        { 0x3db1ecdc, 0xaf449247 },
+        { 0xf1da05aa, 0x81256527 },
+        { 0xae689191, 0xccaa009e },
+        { 0, 0 },
+    },
 };
 
 /* CRC-32C (Castagnoli), P = 0x1EDC6F41 reflected */
@@ -69,6 +76,12 @@ static const crc_x86_consts ic_crc32c_x86_k = {
         { 4096, 0x82f89c77, 0x54a86326 },
         { 512, 0xdd7e3b0c, 0x170076fa },
         { 128, 0x0d3b6092, 0xb9e02b86 },
+    },
+    .lanes = {
+        { 0x1c291d04, 0xddc0152b },
+        { 0x3da6d0cb, 0xba4fc28e },
+        { 0xf20c0dfe, 0x493c7d27 },
+        { 0, 0 },
     },
 };
 

@@ -29,6 +29,7 @@
 #include "crc/crc_x86_fold.h"
 
 #define C32_FOLD 64
+#define ZMM_X4_MIN 512
 
 static inline __m512i zmm_k(const crc_x86_consts *c, int n)
 {
@@ -71,7 +72,7 @@ static inline __attribute__((always_inline))
 uint32_t crc_zmm(uint32_t crc, const uint8_t *p, size_t len, const crc_x86_consts *c, int c32)
 {
     __m512i z = _mm512_xor_si512(zmm_load(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
-    if (len >= 256) {
+    if (len >= ZMM_X4_MIN) {
         z = zmm_x4(z, &p, &len, c);
     } else {
         p += 64;
@@ -82,10 +83,7 @@ uint32_t crc_zmm(uint32_t crc, const uint8_t *p, size_t len, const crc_x86_const
         z = zmm_fold_xor(z, k4, zmm_load(p));
     /* lanes 0, 1, 2 by 384, 256, 128 bits; lane 3 as it is (zero constant,
      * zero product, then lane 3 of z xored in) */
-    __m512i kl = _mm512_inserti64x4(_mm512_castsi256_si512(
-                     _mm256_inserti128_si256(_mm256_castsi128_si256(crc_x86_k(c, 3)), crc_x86_k(c, 2), 1)),
-                     _mm256_inserti128_si256(_mm256_castsi128_si256(crc_x86_k(c, 1)), _mm_setzero_si128(), 1), 1);
-    z = zmm_fold_xor(z, kl, _mm512_maskz_mov_epi64(0xc0, z));
+    z = zmm_fold_xor(z, _mm512_loadu_si512((const void *)c->lanes), _mm512_maskz_mov_epi64(0xc0, z));
     __m256i y = _mm256_xor_si256(_mm512_castsi512_si256(z), _mm512_extracti64x4_epi64(z, 1));
     __m128i x = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256(y, 1));
     return crc_x86_finish(x, p, len, c, c32);

@@ -57,6 +57,7 @@ def main():
     print("    uint64_t k95, k63;                   /* x^95, x^63 mod P: 128 -> 96 -> 64 bits (read one frame up) */")
     print("    uint64_t mu, poly;                   /* floor(x^64 / P), P: 33 bits, frame 32 */")
     print("    uint64_t stream[CRC_X86_NSTREAM][3]; /* N bytes, x^(8N-33), x^(16N-33) mod P */")
+    print("    uint64_t lanes[4][2];                /* fold[3], fold[2], fold[1], 0: a ZMM's lanes onto its last */")
     print("} crc_x86_consts;\n")
     for name, poly, what in POLYS:
         print("/* %s */" % what)
@@ -71,6 +72,11 @@ def main():
         print("    .stream = {")
         for n in STREAMS:
             print("        { %d, 0x%08x, 0x%08x }," % (n, xpow(8 * n - 33, poly), xpow(16 * n - 33, poly)))
+        print("    },")
+        print("    .lanes = {")
+        for n in (3, 2, 1):
+            print("        { 0x%08x, 0x%08x }," % (xpow(128 * n + 31, poly), xpow(128 * n - 33, poly)))
+        print("        { 0, 0 },")
         print("    },\n};\n")
     print("#endif")
 
