@@ -92,16 +92,12 @@ static inline void s512_schedule2(uint64_t wk[2][80], const uint8_t *pa, const u
         bc = ab_;                                                                 \
     } while (0)
 
-#define S512_R8(t) do {                               \
-        S512_R(a, b, c, d, e, f, g, h, (t) + 0);      \
-        S512_R(h, a, b, c, d, e, f, g, (t) + 1);      \
-        S512_R(g, h, a, b, c, d, e, f, (t) + 2);      \
-        S512_R(f, g, h, a, b, c, d, e, (t) + 3);      \
-        S512_R(e, f, g, h, a, b, c, d, (t) + 4);      \
-        S512_R(d, e, f, g, h, a, b, c, (t) + 5);      \
-        S512_R(c, d, e, f, g, h, a, b, (t) + 6);      \
-        S512_R(b, c, d, e, f, g, h, a, (t) + 7);      \
-    } while (0)
+/* Eight rounds with the arguments rotated: sha2_rounds.h's ROUND8, over
+ * this file's round (ROUND is expanded where ROUND8 is used). */
+#include "sha/sha2_rounds.h"
+#undef ROUND
+#define ROUND S512_R
+#define S512_R8(t) ROUND8(t)
 
 static inline void s512_rounds(uint64_t st[8], const uint64_t wk[80])
 {
