@@ -73,9 +73,36 @@ int ic_sha1_final(ic_sha1_ctx *ctx, uint8_t out[IC_SHA1_DIGEST_SIZE])
     if (!out)
         return IC_ERR_NULL;
     ic_md64_pad(ctx, sha1_blocks, ctx->buf, ctx->count);
-    for (int i = 0; i < 5; i++)
-        ic_store32_be(out + 4 * i, ctx->h[i]);
+    ic_sha_out32(out, ctx->h, 5);
     ic_wipe(ctx, sizeof *ctx);
+    return IC_OK;
+}
+
+/* ic_md_oneshot's state: the chaining value and the implementation. */
+typedef struct {
+    uint32_t h[5];
+    const ic_sha1_ops *ops;
+} sha1_os;
+
+static void sha1_os_blocks(void *st, const uint8_t *p, size_t n)
+{
+    sha1_os *s = st;
+    s->ops->compress(s->h, p, n);
+}
+
+int ic_sha1_oneshot(uint8_t *out, const void *in, size_t len)
+{
+    sha1_os s;
+    uint8_t lenfield[8];
+
+    if (len > IC_MD64_MAX_BYTES)
+        return IC_ERR_TOOLONG;
+    memcpy(s.h, IV1, sizeof s.h);
+    s.ops = (const ic_sha1_ops *)ic_ops_fast(IC_PRIM_SHA1);
+    ic_store64_be(lenfield, (uint64_t)len << 3);
+    ic_md_oneshot(&s, sha1_os_blocks, IC_MD64_BLOCK, in, len, lenfield, 8);
+    ic_sha_out32(out, s.h, 5);
+    ic_wipe(s.h, sizeof s.h);
     return IC_OK;
 }
 

@@ -96,8 +96,7 @@ int ic_sha256_final_as(ic_sha256_ctx *ctx, uint8_t *out, ic_hash_alg alg)
     if (!out)
         return IC_ERR_NULL;
     ic_md64_pad(ctx, sha256_blocks, ctx->buf, ctx->count);
-    for (int i = 0; i < 8; i++)
-        ic_store32_be(digest + 4 * i, ctx->h[i]);
+    ic_sha_out32(digest, ctx->h, 8);
     /* 6.3: SHA-224 is the leftmost 224 bits. */
     memcpy(out, digest, alg == IC_HASH_SHA224 ? IC_SHA224_DIGEST_SIZE : IC_SHA256_DIGEST_SIZE);
     ic_wipe(digest, sizeof digest);
@@ -124,6 +123,36 @@ int ic_sha224_final(ic_sha256_ctx *ctx, uint8_t out[IC_SHA224_DIGEST_SIZE])
 int ic_sha256_final(ic_sha256_ctx *ctx, uint8_t out[IC_SHA256_DIGEST_SIZE])
 {
     return ic_sha256_final_as(ctx, out, IC_HASH_SHA256);
+}
+
+/* ic_md_oneshot's state: the chaining value and the implementation. */
+typedef struct {
+    uint32_t h[8];
+    const ic_sha256_ops *ops;
+} sha256_os;
+
+static void sha256_os_blocks(void *st, const uint8_t *p, size_t n)
+{
+    sha256_os *s = st;
+    s->ops->compress(s->h, p, n);
+}
+
+int ic_sha256_oneshot(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
+{
+    sha256_os s;
+    uint8_t lenfield[8], digest[IC_SHA256_DIGEST_SIZE];
+
+    if (len > IC_MD64_MAX_BYTES)
+        return IC_ERR_TOOLONG;
+    memcpy(s.h, alg == IC_HASH_SHA224 ? IV224 : IV256, sizeof s.h);
+    s.ops = (const ic_sha256_ops *)ic_ops_fast(IC_PRIM_SHA256);
+    ic_store64_be(lenfield, (uint64_t)len << 3);
+    ic_md_oneshot(&s, sha256_os_blocks, IC_MD64_BLOCK, in, len, lenfield, 8);
+    ic_sha_out32(digest, s.h, 8);
+    memcpy(out, digest, alg == IC_HASH_SHA224 ? IC_SHA224_DIGEST_SIZE : IC_SHA256_DIGEST_SIZE);
+    ic_wipe(digest, sizeof digest);
+    ic_wipe(s.h, sizeof s.h);
+    return IC_OK;
 }
 
 void ic_sha224(uint8_t out[IC_SHA224_DIGEST_SIZE], const void *in, size_t len)

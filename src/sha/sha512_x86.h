@@ -160,7 +160,7 @@ static inline void s512_block_pair(uint64_t st[8], uint64_t wkc[2][80], uint64_t
 static inline void s512_compress(uint64_t state[8], const uint8_t *p, size_t nblocks)
 {
     uint64_t wk[2][2][80];
-    int cur = 0;
+    int cur = 0, used_pairs = nblocks >= 2;
 
     if (nblocks >= 2)
         s512_schedule2(wk[0], p, p + IC_SHA512_BLOCK_SIZE);
@@ -173,7 +173,9 @@ static inline void s512_compress(uint64_t state[8], const uint8_t *p, size_t nbl
         s512_schedule2(wk[0], p, p);
         s512_rounds(state, wk[0][0]);
     }
-    ic_wipe(wk, sizeof wk);
+    /* only what was written: a one-block call (the padding block of a
+     * short message) used wk[0] alone */
+    ic_wipe(wk, used_pairs ? sizeof wk : sizeof wk[0]);
 }
 
 #endif
