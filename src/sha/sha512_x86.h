@@ -99,18 +99,6 @@ static inline void s512_schedule2(uint64_t wk[2][80], const uint8_t *pa, const u
 #define ROUND S512_R
 #define S512_R8(t) ROUND8(t)
 
-static inline void s512_rounds(uint64_t st[8], const uint64_t wk[80])
-{
-    uint64_t a = st[0], b = st[1], c = st[2], d = st[3];
-    uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
-    uint64_t bc = b ^ c;
-
-    S512_R8(0);  S512_R8(8);  S512_R8(16); S512_R8(24); S512_R8(32);
-    S512_R8(40); S512_R8(48); S512_R8(56); S512_R8(64); S512_R8(72);
-    st[0] += a; st[1] += b; st[2] += c; st[3] += d;   /* 6.4.2 step 4 */
-    st[4] += e; st[5] += f; st[6] += g; st[7] += h;
-}
-
 /*
  * Two blocks (A, B) of rounds, with the schedule of the next two blocks
  * (at na, nb) interleaved: the vector unit computes it while the integer
@@ -157,6 +145,36 @@ static inline void s512_block_pair(uint64_t st[8], uint64_t wkc[2][80], uint64_t
     }
 }
 
+/*
+ * One block alone (a one-block call: the padding block of a short message,
+ * or the odd last block), its own schedule interleaved with its rounds,
+ * sixteen words ahead: the eight loads first, then four steps (eight
+ * words) after each group of eight rounds.  Both lanes carry the same
+ * block: the instruction count is that of a one-lane schedule.
+ */
+#define S512_G1(t, i) do { S512_R8(t); S512_STEP(i); S512_STEP((i) + 1);              \
+                           S512_STEP((i) + 2); S512_STEP((i) + 3); } while (0)
+
+static inline void s512_block1(uint64_t st[8], uint64_t wkn[2][80], const uint8_t *p)
+{
+    const __m256i bswap = _mm256_set_epi64x(0x08090a0b0c0d0e0fLL, 0x0001020304050607LL,
+                                            0x08090a0b0c0d0e0fLL, 0x0001020304050607LL);
+    const uint8_t *na = p, *nb = p;
+    const uint64_t *wk = wkn[0];
+    __m256i x[8];
+    uint64_t a = st[0], b = st[1], c = st[2], d = st[3];
+    uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
+    uint64_t bc = b ^ c;
+
+    S512_STEP(0); S512_STEP(1); S512_STEP(2); S512_STEP(3);
+    S512_STEP(4); S512_STEP(5); S512_STEP(6); S512_STEP(7);
+    S512_G1(0, 8);   S512_G1(8, 12);  S512_G1(16, 16); S512_G1(24, 20);
+    S512_G1(32, 24); S512_G1(40, 28); S512_G1(48, 32); S512_G1(56, 36);
+    S512_R8(64); S512_R8(72);
+    st[0] += a; st[1] += b; st[2] += c; st[3] += d;   /* 6.4.2 step 4 */
+    st[4] += e; st[5] += f; st[6] += g; st[7] += h;
+}
+
 static inline void s512_compress(uint64_t state[8], const uint8_t *p, size_t nblocks)
 {
     uint64_t wk[2][2][80];
@@ -169,10 +187,8 @@ static inline void s512_compress(uint64_t state[8], const uint8_t *p, size_t nbl
         const uint8_t *n = nblocks >= 4 ? p + 2 * IC_SHA512_BLOCK_SIZE : p;
         s512_block_pair(state, wk[cur], wk[cur ^ 1], n, n + IC_SHA512_BLOCK_SIZE);
     }
-    if (nblocks) {
-        s512_schedule2(wk[0], p, p);
-        s512_rounds(state, wk[0][0]);
-    }
+    if (nblocks)
+        s512_block1(state, wk[0], p);
     /* only what was written: a one-block call (the padding block of a
      * short message) used wk[0] alone */
     ic_wipe(wk, used_pairs ? sizeof wk : sizeof wk[0]);
