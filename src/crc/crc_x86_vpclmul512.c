@@ -4,18 +4,18 @@
  * 4 and later), the "vpclmul512" entries of the crc32 and crc32c
  * registries.
  *
- * The 128-bit fold of crc_x86_fold.h, four lanes per ZMM register: four
- * ZMM accumulators take 256 bytes per iteration (fold distance 2048 bits),
- * are merged into one by folding by 1536, 1024 and 512 bits (VPTERNLOGQ
- * xors three operands in one instruction), which then takes 64 bytes at a
- * time; its four lanes are folded by 384, 256 and 128 bits onto the last
- * (inputs of 64 to 255 bytes start there, with one ZMM), and the rest is
- * crc_x86_finish (single chunks, partial tail, Barrett or
- * for CRC-32C two CRC32 instructions).
- * CRC-32 inputs of 16 to 63 bytes run the 128-bit path (crc_x86_xmm); CRC-32C
- * shorter than C32_FOLD runs one chain of the CRC32 instruction, CRC-32
- * shorter than 16 bytes slice-by-8.  An empty input
- * returns the register without reading memory.
+ * The 128-bit fold of crc_x86_fold.h, four lanes per ZMM register.  From
+ * ZMM_X4_MIN bytes on, four ZMM accumulators take 256 bytes per iteration
+ * (fold distance 2048 bits) and are merged into one by folding by 1536,
+ * 1024 and 512 bits (VPTERNLOGQ xors the two products and the other
+ * operand in one instruction); shorter inputs of 64 bytes or more start
+ * with one ZMM.  That one takes 64 bytes at a time, its four lanes are
+ * folded by 384, 256 and 128 bits onto the last (one constant vector), and
+ * the rest is crc_x86_finish (single chunks, partial tail, then Barrett, or
+ * for CRC-32C two CRC32 instructions).  CRC-32 inputs of 16 to 63 bytes
+ * run the 128-bit path (crc_x86_xmm); CRC-32C shorter than C32_FOLD runs
+ * one chain of the CRC32 instruction, CRC-32 shorter than 16 bytes
+ * slice-by-8.  An empty input returns the register without reading memory.
  *
  * Built with -mavx512f -mavx512vl -mvpclmulqdq -mavx2 -mpclmul -msse4.2
  * for this file only; selected when CPUID reports AVX-512F and VL (with the
@@ -29,7 +29,7 @@
 #include "crc/crc_x86_fold.h"
 
 #define C32_FOLD 64
-#define ZMM_X4_MIN 512
+#define ZMM_X4_MIN 256
 
 static inline __m512i zmm_k(const crc_x86_consts *c, int n)
 {
