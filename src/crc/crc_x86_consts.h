@@ -11,6 +11,7 @@ typedef struct {
     uint64_t mu, poly;                   /* floor(x^64 / P), P: 33 bits, frame 32 */
     uint64_t stream[CRC_X86_NSTREAM][3]; /* N bytes, x^(8N-33), x^(16N-33) mod P */
     uint64_t lanes[4][2];                /* fold[3], fold[2], fold[1], 0: a ZMM's lanes onto its last */
+    uint64_t lanes16[16][2];             /* fold[15] .. fold[1], 0: four ZMMs' lanes onto the last */
 } crc_x86_consts;
 
 /* CRC-32 (zlib), P = 0x04C11DB7 reflected */
@@ -47,6 +48,24 @@ static const crc_x86_consts ic_crc32_x86_k = {
         { 0xae689191, 0xccaa009e },
         { 0, 0 },
     },
+    .lanes16 = {
+        { 0x0077f00d, 0x1f0c2cdd },
+        { 0x4a28bd43, 0xfe807bbd },
+        { 0x682bdd4f, 0x3c656ced },
+        { 0x596c8d81, 0xf5e48c85 },
+        { 0x5a1bb05d, 0xd1df2327 },
+        { 0xe3543be0, 0x9026d5b1 },
+        { 0x26b70c3d, 0x3f41287a },
+        { 0x33fff533, 0x910eeec1 },
+        { 0x31f8303f, 0x0cbec0ed },
+        { 0xdf068dc2, 0x57c54819 },
+        { 0x1c279815, 0xae0b5394 },
+        { 0x8f352d95, 0x1d9513d7 },
+        { 0x3db1ecdc, 0xaf449247 },
+        { 0xf1da05aa, 0x81256527 },
+        { 0xae689191, 0xccaa009e },
+        { 0, 0 },
+    },
 };
 
 /* CRC-32C (Castagnoli), P = 0x1EDC6F41 reflected */
@@ -78,6 +97,24 @@ static const crc_x86_consts ic_crc32c_x86_k = {
         { 128, 0x0d3b6092, 0xb9e02b86 },
     },
     .lanes = {
+        { 0x1c291d04, 0xddc0152b },
+        { 0x3da6d0cb, 0xba4fc28e },
+        { 0xf20c0dfe, 0x493c7d27 },
+        { 0, 0 },
+    },
+    .lanes16 = {
+        { 0xffd852c6, 0x299847d5 },
+        { 0x71d111a8, 0x83348832 },
+        { 0x8462d800, 0x2162d385 },
+        { 0xa87ab8a8, 0xab7aff2a },
+        { 0xf1d0f55e, 0xdaece73e },
+        { 0x1b3d8f29, 0x878a92a7 },
+        { 0x7e908048, 0xc96cfdc0 },
+        { 0x6992cea2, 0x0d3b6092 },
+        { 0x2ad91c30, 0x47db8317 },
+        { 0xc49f4f67, 0x0715ce53 },
+        { 0x083a6eec, 0x39d3b296 },
+        { 0x740eef02, 0x9e4addf8 },
         { 0x1c291d04, 0xddc0152b },
         { 0x3da6d0cb, 0xba4fc28e },
         { 0xf20c0dfe, 0x493c7d27 },

@@ -58,6 +58,7 @@ def main():
     print("    uint64_t mu, poly;                   /* floor(x^64 / P), P: 33 bits, frame 32 */")
     print("    uint64_t stream[CRC_X86_NSTREAM][3]; /* N bytes, x^(8N-33), x^(16N-33) mod P */")
     print("    uint64_t lanes[4][2];                /* fold[3], fold[2], fold[1], 0: a ZMM's lanes onto its last */")
+    print("    uint64_t lanes16[16][2];             /* fold[15] .. fold[1], 0: four ZMMs' lanes onto the last */")
     print("} crc_x86_consts;\n")
     for name, poly, what in POLYS:
         print("/* %s */" % what)
@@ -75,6 +76,11 @@ def main():
         print("    },")
         print("    .lanes = {")
         for n in (3, 2, 1):
+            print("        { 0x%08x, 0x%08x }," % (xpow(128 * n + 31, poly), xpow(128 * n - 33, poly)))
+        print("        { 0, 0 },")
+        print("    },")
+        print("    .lanes16 = {")
+        for n in range(15, 0, -1):
             print("        { 0x%08x, 0x%08x }," % (xpow(128 * n + 31, poly), xpow(128 * n - 33, poly)))
         print("        { 0, 0 },")
         print("    },\n};\n")
