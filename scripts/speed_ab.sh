@@ -22,7 +22,7 @@ for line in open(sys.argv[1]):
     who, js = line.split(' ', 1)
     r = json.loads(js)
     if r.get('provider') == 'incore':
-        d[(r['alg'], r['size'], who)].append(r['mb_per_s'])
+        d[(r['alg'], r['size'], who)].append(r['mib_per_s'])
 print('| algorithm | size | before MiB/s | after MiB/s | after/before |')
 print('|---|---|---|---|---|')
 for alg, size in sorted({(a, s) for a, s, _ in d}):

@@ -21,7 +21,8 @@ grep -q '\*' "$out" && ok || bad "info marks a selected implementation"
 # A CPU without crypto extensions (the power7 leg sets this): every primitive
 # runs its portable implementation, i.e. the last row of its block in `info`.
 if [ -n "$INCORE_EXPECT_PORTABLE" ]; then
-    notport=$(awk '/^(incore|arch|cpu|detected|enabled|warning|primitive)/ || NF == 0 {next}
+    notport=$(awk '/^source / {exit}
+                   /^(incore|arch|cpu|detected|enabled|warning|primitive)/ || NF == 0 {next}
                    /^[^ ]/ {prim = $1; n[prim] = 0}
                    {n[prim]++; if ($NF == "*") sel[prim] = n[prim]}
                    END {for (p in n) if (sel[p] != n[p]) printf "%s ", p}' "$out")

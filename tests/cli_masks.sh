@@ -59,10 +59,11 @@ check() {
 }
 
 # AES: vaes (VAES-256) > ni (AES-NI) > ct64 (portable)
-if has vaes avx2 aesni ssse3; then
+if has vaes vpclmul avx2 aesni ssse3; then
     check ""            aes vaes
     check -avx512f      aes vaes        # the 256-bit path on AVX-512 machines
     check -vaes         aes ni   vaes
+    check -vpclmul      aes ni   vaes   # vaes's XTS tweak step uses VPCLMULQDQ
     check -avx2         aes ni   vaes
     check -vaes,-aesni  aes ct64 vaes ni
 fi
@@ -194,6 +195,20 @@ if has pclmul ssse3 sse4.2 && built crc32 clmul; then
         check none  $p slice8 vpclmul512 vpclmul clmul
     done
 fi
+# "+name" forces a feature on (a testing aid for tests/padlock_model):
+# info lists it on a "forced" line and the entry that needs it becomes
+# available; nothing runs it here (without the model it would fault).
+case "$aes_impls" in *" padlock "*)
+    INCORE_CPU=+padlock-ace $EMU "$incore" info >"$out" 2>"$err"; st=$?
+    if [ $st -eq 0 ] && grep -q '^forced *padlock-ace$' "$out" && grep -Eq '^ +padlock +yes' "$out"; then
+        ok
+    else
+        bad "INCORE_CPU=+padlock-ace: exit $st, $(grep -E '^forced|padlock' "$out" | tr '\n' ' ')"
+    fi
+    INCORE_CPU=+nonesuch $EMU "$incore" info >"$out" 2>"$err"; st=$?
+    if [ $st -eq 2 ] && ! grep -q '^forced' "$out"; then ok; else bad "INCORE_CPU=+nonesuch: exit $st"; fi
+    ;;
+esac
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ] && [ $pass -gt 0 ]

@@ -11,7 +11,9 @@ out=$(mktemp); err=$(mktemp); svg=$(mktemp); mv "$svg" "$svg.svg"; svg=$svg.svg
 trap 'rm -f "$out" "$err" "$svg"' EXIT
 speed() { $EMU "$incore" speed "$@" >"$out" 2>"$err"; }
 
-# Fields every --json row must carry, checked with python3 when there is one.
+# Fields every --json row must carry, checked with python3 when there is one:
+# the figures with their units named (mib_per_s = 2^20 B/s, mb_per_s =
+# 10^6 B/s: the same rate) and what produced them.
 json_ok() {
     if command -v python3 >/dev/null 2>&1; then
         python3 -c '
@@ -22,11 +24,17 @@ for line in open(sys.argv[1]):
     assert isinstance(r["alg"], str) and isinstance(r["impl"], str) and r["impl"]
     assert r["provider"] in ("incore", "openssl", "libsodium", "zlib", "isal", "libgcrypt")
     assert isinstance(r["size"], int) and r["size"] > 0
-    assert r["mb_per_s"] > 0 and r["cpb"] > 0 and r["check"] == "ok"
+    assert r["mib_per_s"] > 0 and r["cpb"] > 0 and r["check"] == "ok"
+    assert abs(r["mb_per_s"] - r["mib_per_s"] * 1.048576) <= 1e-4 * r["mb_per_s"]
+    for k in ("version", "incore_version", "arch", "cpu_model", "cpu_features", "compiler"):
+        assert isinstance(r[k], str) and r[k], k
+    assert r["incore_version"].count(".") == 2
+    for k in ("aad", "misalign", "threads", "repeats"):
+        assert isinstance(r[k], int), k
     n += 1
 sys.exit(0 if n >= int(sys.argv[2]) else 1)' "$out" "$1"
     else
-        [ "$(grep -c '"alg":.*"provider":.*"impl":.*"size":.*"mb_per_s":.*"cpb":' "$out")" -ge "$1" ]
+        [ "$(grep -c '"alg":.*"provider":.*"impl":.*"size":.*"mib_per_s":.*"mb_per_s":.*"cpb":.*"incore_version":.*"cpu_model":.*"cpu_features":.*"compiler":' "$out")" -ge "$1" ]
     fi
 }
 
@@ -55,8 +63,42 @@ speed --json --seconds 0.01 --sizes 40 aes-128-ecb; st=$?
 
 # --csv header, then rows
 speed --csv --seconds 0.01 --sizes 64 crc32c; st=$?
-[ $st -eq 0 ] && [ "$(head -1 "$out")" = "alg,provider,impl,call,size,mb_per_s,cpb,check" ] \
-    && grep -q '^crc32c,incore,.*,64,.*,ok$' "$out" && ok || bad "--csv header and row ($st)"
+[ $st -eq 0 ] && [ "$(head -1 "$out")" = "alg,provider,impl,call,size,aad,misalign,threads,mib_per_s,mb_per_s,cpb,check,version,incore_version,arch,cpu_model,cpu_features,compiler" ] \
+    && grep -q '^crc32c,incore,[^,]*,ic_crc32c,64,0,0,1,[0-9.e+]*,[0-9.e+]*,[0-9.e+]*,ok,' "$out" \
+    && ok || bad "--csv header and row ($st): $(head -2 "$out")"
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(len(r) == 18 and None not in r and r["cpu_features"] is not None for r in rows)' "$out" \
+        && ok || bad "--csv rows do not parse as 18 fields"
+fi
+
+# --aad, --misalign, --threads: recorded in every row; the AEADs take the
+# AAD (a peer too: its output is checked against incore's), the others 0
+speed --json --seconds 0.01 --sizes 64 --aad 13 --misalign 5 --threads 2 --vs openssl \
+    aes-128-gcm aes-128-gcm-open chacha20-poly1305 sha256; st=$?
+[ $st -eq 0 ] && json_ok 4 && ok || bad "--aad/--misalign/--threads exit $st: $(cat "$err")"
+grep -q '"alg":"aes-128-gcm","provider":"incore".*"aad":13,"misalign":5,"threads":2' "$out" \
+    && grep -q '"alg":"chacha20-poly1305",.*"aad":13,' "$out" && grep -q '"alg":"sha256",.*"aad":0,"misalign":5,' "$out" \
+    && ok || bad "--aad/--misalign/--threads not in the rows: $(head -2 "$out")"
+grep -q 'AEAD messages with 13 bytes of AAD; buffers 5 bytes past 64-byte alignment; 2 processes' "$err" \
+    && ok || bad "the header names --aad/--misalign/--threads: $(cat "$err")"
+for o in "--aad -1" "--aad 65537" "--misalign 64" "--misalign x" "--threads 0" "--threads 257"; do
+    speed $o sha256; st=$?
+    [ $st -eq 2 ] && grep -q "bad ${o%% *}" "$err" && ok || bad "$o: exit $st: $(cat "$err")"
+done
+
+# the reusable-key GCM call, its one-shot counterpart, GHASH, HKDF, the
+# hardware random source (a CPU without one: a note, not a failure)
+speed --json --seconds 0.01 --sizes 64 aes-128-gcm-key aes-128-gcm-oneshot aes-192-gcm ghash hkdf-sha256 \
+    sha512-224 hmac-sha512 hwrand; st=$?
+[ $st -eq 0 ] && ok || bad "new rows exit $st: $(cat "$err")"
+for a in aes-128-gcm-key aes-128-gcm-oneshot aes-192-gcm ghash hkdf-sha256 sha512-224 hmac-sha512; do
+    grep -q "\"alg\":\"$a\",\"provider\":\"incore\"" "$out" && ok || bad "no incore row for $a"
+done
+grep -q '"alg":"hwrand"' "$out" || grep -q 'hwrand: incore/none not measured' "$err" \
+    && ok || bad "hwrand: neither a row nor a note"
 
 # --markdown tables
 speed --markdown --seconds 0.01 --sizes 64 poly1305; st=$?
@@ -91,11 +133,13 @@ speed --seconds=-1 sha256; st=$?
 
 # --help and --list
 speed --help; st=$?
-[ $st -eq 0 ] && grep -q -- '--vs' "$out" && grep -q -- '--sweep' "$out" && ok || bad "--help ($st)"
+[ $st -eq 0 ] && grep -q -- '--vs' "$out" && grep -q -- '--sweep' "$out" && grep -q -- '--aad' "$out" \
+    && grep -q -- '--misalign' "$out" && grep -q -- '--threads' "$out" && ok || bad "--help ($st)"
 speed --list; st=$?
 [ $st -eq 0 ] && ok || bad "--list exit $st"
 for a in aes-128-ecb aes-256-ctr aes-256-gcm-open sha512-256 hmac-sha256 chacha20 poly1305 \
-         xchacha20-poly1305 crc32 crc32c; do
+         xchacha20-poly1305 crc32 crc32c aes-192-gcm aes-256-gcm-key aes-256-gcm-oneshot sha512-224 \
+         hmac-sha1 hmac-sha384 hmac-sha512 hkdf-sha256 hkdf-sha512 ghash hwrand; do
     grep -q "^$a " "$out" && ok || bad "--list has $a"
 done
 

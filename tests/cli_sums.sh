@@ -263,5 +263,31 @@ ic sha256sum -c crc.sums > o 2> e
 ic crc32 -c good.sums > o 2> e
 [ $? -eq 1 ] && pass || fail "crc32 -c on sha256 list"
 
+# -j N: several files digested at once, the output (and the diagnostics)
+# exactly what one-at-a-time gives, in argument order, whatever finishes
+# first: a large file first, small ones after it, a missing one between.
+dd if=/dev/zero of=large bs=65536 count=64 2>/dev/null
+for alg in sha256sum sha512sum crc32 crc32c; do
+    ic $alg large one missing nine empty big one > seq.o 2> seq.e; r1=$?
+    for j in "-j 3" "-j4" "--jobs=2" "--jobs 8" "-zj 2"; do
+        ic $alg $j large one missing nine empty big one > par.o 2> par.e; r2=$?
+        if [ "$j" = "-zj 2" ]; then
+            ic $alg -z large one missing nine empty big one > seq.o 2> seq.e; r1=$?
+        fi
+        [ $r1 -eq 1 ] && [ $r2 -eq 1 ] && cmp -s seq.o par.o && cmp -s seq.e par.e \
+            && pass || fail "$alg $j: exit $r1/$r2, output or diagnostics differ from one at a time"
+    done
+    ic $alg --tag -j 2 one nine > par.o && ic $alg --tag one nine > seq.o && cmp -s seq.o par.o \
+        && pass || fail "$alg --tag -j 2"
+    ic $alg -j 2 one nine < /dev/null > par.o && ic $alg -c par.o > o && pass || fail "$alg -j output checks with -c"
+done
+printf 'from stdin' | ic sha256sum -j 2 one - nine > par.o
+[ "$(sed -n 2p par.o)" = "$(printf 'from stdin' | sha256sum | sed 's/ .*//')  -" ] && pass || fail "-j with stdin"
+for j in "-j 0" "-j 257" "-j x" "--jobs=" "-j"; do
+    ic sha256sum $j one > o 2> e; r=$?
+    [ $r -eq 1 ] && grep -q "Try 'incore sha256sum --help'" e && [ ! -s o ] && pass || fail "sha256sum $j: exit $r"
+done
+ic sha256sum --help > o && grep -q -- '--jobs' o && pass || fail "--help names --jobs"
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

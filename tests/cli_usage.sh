@@ -57,6 +57,37 @@ for cmd in $SUMS; do
     run "$cmd" -x
     expect_usage "$cmd -x" 1 "invalid option -- 'x'"
 done
+# options that take a value refuse a missing or wrong one
+for o in --aad --misalign --threads; do
+    run speed $o
+    expect_usage "speed $o" 2 "$o needs a value"
+    run speed $o -5 sha256
+    expect_usage "speed $o -5" 2 "bad $o '-5'"
+done
+for cmd in $SUMS; do
+    run "$cmd" -j
+    expect_usage "$cmd -j" 1 "option requires an argument -- 'j'"
+    run "$cmd" --jobs=0
+    expect_usage "$cmd --jobs=0" 1 "invalid number of jobs"
+done
+run help
+grep -q -- '--threads' "$out" && grep -q -- '-j N' "$out" && ok || bad "incore help names --threads and -j"
+
+# the man page (docs/man/incore.1.scd) documents every long option the
+# --help texts list, and every command
+man1="$(dirname "$0")/../docs/man/incore.1.scd"
+if [ -f "$man1" ]; then
+    for cmd in speed sha256sum; do
+        run "$cmd" --help
+        for o in $(grep -o -- '--[a-z][a-z-]*' "$out" | sort -u); do
+            grep -q -- "\*$o\*" "$man1" && ok || bad "incore(1) lacks $cmd's $o"
+        done
+    done
+    for cmd in info selftest speed version help $SUMS; do
+        grep -q "\*$cmd\*" "$man1" && ok || bad "incore(1) lacks the command $cmd"
+    done
+fi
+
 run help frobnicate
 expect_usage "help frobnicate" 2 "unknown command 'frobnicate'"
 run help info extra

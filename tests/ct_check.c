@@ -38,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testlib.h"
+#include "drbg/ctr_drbg.h"
+#include "rand/rand_source.h"
 
 #if defined(__has_feature)
 #if __has_feature(memory_sanitizer)
@@ -180,6 +182,32 @@ static void case_aes(void)
     }
 }
 
+/* ---- XTS-AES: key, tweak and data secret --------------------------------- */
+
+static void case_xts(void)
+{
+    /* 1 block, stealing after 1 block, 6 blocks + 4, 2 batches of every
+     * backend (32 blocks), and 33 blocks + 2 bytes */
+    static const size_t lens[] = {16, 17, 100, 512, 530};
+    for (size_t kl = 32; kl <= 64; kl += 32) {
+        ic_aes_xts_key k;
+        secret(key, kl, 800 + (uint32_t)kl);
+        put_status(ic_aes_xts_init(&k, key, kl));
+        for (size_t li = 0; li < 5; li++) {
+            size_t n = lens[li];
+            secret(iv, 16, 810 + (uint32_t)li);
+            secret(pt, n, 820 + (uint32_t)li);
+            put_status(ic_aes_xts_encrypt(&k, iv, out, pt, n));
+            put(out, n);
+            put_status(ic_aes_xts_decrypt(&k, iv, out2, pt, n));
+            put(out2, n);
+            put_status(ic_aes_xts_encrypt_sector(&k, 0x1234 + li, out, pt, n));
+            put(out, n);
+        }
+        ic_aes_xts_wipe(&k);
+    }
+}
+
 /* ---- AES-GCM (and through it GHASH with a secret H) ------------------- */
 
 static void gcm_one(size_t kl, size_t ivl, size_t aadl, size_t n, uint32_t seed)
@@ -200,6 +228,19 @@ static void gcm_one(size_t kl, size_t ivl, size_t aadl, size_t n, uint32_t seed)
     put_status(ic_aes_gcm_open(key, kl, iv, ivl, aad, aadl, ct, n, out, tag2, 16));
     put(out, n);
     tag2[0] ^= 1;
+
+    /* the same through a reusable key object (secret AES schedule and H) */
+    ic_aes_gcm_key gk;
+    put_status(ic_aes_gcm_key_init(&gk, key, kl));
+    put_status(ic_aes_gcm_key_seal(&gk, iv, ivl, aad, aadl, pt, n, out, tag, 16));
+    put(out, n), put(tag, 16);
+    put_status(ic_aes_gcm_key_open(&gk, iv, ivl, aad, aadl, ct, n, out, tag2, 16));
+    put(out, n);
+    tag2[0] ^= 1;
+    put_status(ic_aes_gcm_key_open(&gk, iv, ivl, aad, aadl, ct, n, out, tag2, 16));
+    put(out, n);
+    tag2[0] ^= 1;
+    ic_aes_gcm_key_wipe(&gk);
 
     /* streaming, in two pieces */
     put_status(ic_gcm_init(&c, key, kl));
@@ -403,6 +444,52 @@ static void case_hash(void)
     }
 }
 
+/* ---- CTR_DRBG and the entropy-source health tests (issue 15) ----------- */
+
+/* Entropy input, personalization and the state are secret; lengths, the
+ * additional input and the request sizes public. */
+static void case_drbg(void)
+{
+    static const size_t req[] = {0, 1, 16, 17, 64, 300};
+    for (int df = 1; df >= 0; df--) {
+        ic_ctr_drbg d;
+        uint8_t e[48];
+        secret(e, sizeof e, 90 + (uint32_t)df);
+        secret(key, 32, 95);
+        put_status(ic_ctr_drbg_instantiate(&d, df, e, df ? 40 : 48, NULL, 0, key, df ? 32 : 20));
+        for (size_t i = 0; i < sizeof req / sizeof req[0]; i++) {
+            fill(aad, 20, 100 + (uint32_t)i);
+            put_status(ic_ctr_drbg_generate(&d, out, req[i], aad, i & 1 ? 20 : 0));
+            put(out, req[i]);
+        }
+        secret(e, sizeof e, 97);
+        put_status(ic_ctr_drbg_reseed(&d, e, 48, aad, 7));
+        put_status(ic_ctr_drbg_generate(&d, out, 33, NULL, 0));
+        put(out, 33);
+        ic_ctr_drbg_wipe(&d);
+    }
+}
+
+/* A source whose bytes are secret (they become seed material): the
+ * health tests may branch on nothing but their verdict. */
+static uint32_t src_seed;
+static int fill_secret(const ic_rand_src *s, uint8_t *o, size_t n)
+{
+    (void)s;
+    secret(o, n, src_seed++);
+    return 1;
+}
+
+static void case_health(void)
+{
+    const ic_rand_src list[] = {{"ct", 0, fill_secret, NULL, 4}};
+    src_seed = 200;
+    ic_rand_test_set_sources(list, 1);
+    put_status(ic_rand_source_read("ct", out, 1000));
+    put(out, 1000);
+    ic_rand_test_set_sources(NULL, 0);
+}
+
 /* ---- every implementation ----------------------------------------------- */
 
 /* fn once per available implementation of prim (selected while it runs);
@@ -431,6 +518,7 @@ int main(int argc, char **argv)
         CHECK(CT_ACTIVE, "--require: running under %s", CT_CHECKER);
 
     each_impl("aes", "aes", case_aes);
+    each_impl("aes", "aes-xts", case_xts);
     /* GCM: every available AES implementation with every GHASH one (the
      * stitched loops run only for some pairs) */
     for (size_t i = 0; i < ic_impl_count("aes"); i++) {
@@ -457,6 +545,8 @@ int main(int argc, char **argv)
     each_impl("sha1", "sha1", case_hash);
     each_impl("sha256", "sha256", case_hash);
     each_impl("sha512", "sha512", case_hash);
+    each_impl("aes", "ctr_drbg", case_drbg);
+    run_case("randsrc", "health", case_health);
     free(tr);
     return tl_finish();
 }

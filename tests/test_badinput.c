@@ -76,6 +76,7 @@ enum {
     OVL_INFO = 1u << 26,   /* HKDF: okm overlaps info                      */
     OVL_PRK = 1u << 27,    /* HKDF: okm == prk (allowed)                   */
     CTR_HIGH = 1u << 28,   /* stream counter 2^32-2 / 2^64-2, length kept  */
+    EQKEY = 1u << 29,      /* XTS: the two key halves equal                */
 };
 #define C_ANY (C_NULL | C_ZERO | C_JUNK | C_WIPED)
 
@@ -247,6 +248,62 @@ static int run_aes_init(fx *x, const char *w)
     return st;
 }
 
+/* ---- XTS-AES ------------------------------------------------------------------ */
+static void xts_wipe_v(void *k) { ic_aes_xts_wipe(k); }
+
+static int xts_call(const char *fn, const ic_aes_xts_key *k, const uint8_t *tw, uint8_t *o, const uint8_t *i,
+                    size_t len)
+{
+    uint64_t sector = 0x0123456789abcdefull;
+    if (!strcmp(fn, "ic_aes_xts_encrypt")) return ic_aes_xts_encrypt(k, tw, o, i, len);
+    if (!strcmp(fn, "ic_aes_xts_decrypt")) return ic_aes_xts_decrypt(k, tw, o, i, len);
+    if (!strcmp(fn, "ic_aes_xts_encrypt_sector")) return ic_aes_xts_encrypt_sector(k, sector, o, i, len);
+    if (!strcmp(fn, "ic_aes_xts_decrypt_sector")) return ic_aes_xts_decrypt_sector(k, sector, o, i, len);
+    abort();
+}
+
+static void xts_key_bytes(fx *x)
+{
+    if (x->r->f & EQKEY)
+        memcpy(x->key + x->klen / 2, x->key, x->klen / 2 <= 128 ? x->klen / 2 : 128);
+}
+
+static int run_xts_init(fx *x, const char *w)
+{
+    static ic_aes_xts_key k;
+    fx_make(x, x->r, 32, 0, 0, 0, 0);
+    xts_key_bytes(x);
+    memset(&k, 0xa5, sizeof k);
+    int st = ic_aes_xts_init(x->r->f & C_NULL ? NULL : &k, x->k, x->klen);
+    uint8_t tw[16] = {0}, blk[32] = {0}, out[32];
+    if (st != IC_OK && !(x->r->f & C_NULL))
+        CHECK(ic_aes_xts_encrypt(&k, tw, out, blk, 32) == IC_ERR_STATE, "%s: key usable after a failed init", w);
+    if (st == IC_OK)
+        CHECK(ic_aes_xts_encrypt(&k, tw, out, blk, 32) == IC_OK, "%s: key unusable after init", w);
+    return st;
+}
+
+/* 37 bytes by default: two whole blocks and a stolen 5-byte tail. */
+static int run_xts(fx *x, const char *w)
+{
+    const char *fn = x->r->fn;
+    static ic_aes_xts_key k, ref;
+    fx_make(x, x->r, 32, 16, 0, 37, 0);
+    CHECK(ic_aes_xts_init(&k, x->key, 32) == IC_OK, "%s: setup", w);
+    ic_aes_xts_key *kp = ctx_fault(x, &k, sizeof k, xts_wipe_v);
+    fx_arm(x, kp, sizeof k);
+    int st = xts_call(fn, kp, x->v, x->o, x->i, x->len);
+    if (st == IC_OK && x->r->want == IC_OK) {
+        uint8_t out[64], in[64] = {0};
+        memcpy(in, x->src, x->len);
+        MUST(ic_aes_xts_init(&ref, x->key, 32));
+        CHECK(xts_call(fn, &ref, x->iv0, out, in, x->len) == IC_OK, "%s: reference", w);
+        CHECK_MEM(x->o, out, x->len, "%s: result", w);
+        CHECK(memcmp(x->iv, x->iv0, 16) == 0, "%s: tweak changed", w);
+    }
+    return st;
+}
+
 /* ---- AES-GCM ---------------------------------------------------------------- */
 static void gcm_wipe_v(void *c) { ic_gcm_wipe(c); }
 
@@ -342,9 +399,18 @@ static int run_gcm_stream(fx *x, const char *w)
     return st;
 }
 
+static void gcm_key_wipe_v(void *k) { ic_aes_gcm_key_wipe(k); }
+
+/* The one-shot calls, with a raw key (ic_aes_gcm_seal / _open) or through
+ * a key object (ic_aes_gcm_key_seal / _open: the same rows but the key
+ * ones, plus a NULL, garbage or wiped key object, which every call must
+ * leave unchanged).  A call that succeeds gives what the raw-key call with
+ * real buffers gives. */
 static int run_gcm_oneshot(fx *x, const char *w)
 {
-    int open = !strcmp(x->r->fn, "ic_aes_gcm_open");
+    static ic_aes_gcm_key k;
+    int open = strstr(x->r->fn, "_open") != NULL, keyed = strstr(x->r->fn, "_key_") != NULL;
+    ic_aes_gcm_key *kp = NULL;
     fx_make(x, x->r, 16, 12, 9, 37, 16);
     uint8_t good[16];
     if (open) {
@@ -358,17 +424,25 @@ static int run_gcm_oneshot(fx *x, const char *w)
         if (x->t)
             memcpy(x->t, good, x->tlen < 16 ? x->tlen : 16);
     }
-    fx_arm(x, NULL, 0);
+    if (keyed) {
+        MUST(ic_aes_gcm_key_init(&k, x->key, 16));
+        kp = ctx_fault(x, &k, sizeof k, gcm_key_wipe_v);
+    }
+    fx_arm(x, kp, sizeof k);
     int st;
     if (open) {
         uint8_t tagin[TCAP];
         memcpy(tagin, x->tbuf, TCAP);
         memset(x->tbuf, FILL, TCAP);   /* the tag is input: compare the rest */
-        st = ic_aes_gcm_open(x->k, x->klen, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o,
-                             x->t ? tagin + (x->t - x->tbuf) : NULL, x->tlen);
+        const uint8_t *t = x->t ? tagin + (x->t - x->tbuf) : NULL;
+        st = keyed ? ic_aes_gcm_key_open(kp, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, t, x->tlen)
+                   : ic_aes_gcm_open(x->k, x->klen, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, t, x->tlen);
     } else {
-        st = ic_aes_gcm_seal(x->k, x->klen, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, x->t, x->tlen);
+        st = keyed ? ic_aes_gcm_key_seal(kp, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, x->t, x->tlen)
+                   : ic_aes_gcm_seal(x->k, x->klen, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, x->t, x->tlen);
     }
+    if (kp)
+        CHECK(memcmp(kp, x->snap, sizeof k) == 0, "%s: key object changed", w);
     if (st == IC_ERR_AUTH && x->r->want == IC_ERR_AUTH)
         CHECK(x->o == NULL || tl_all_byte(x->o, x->len, 0), "%s: out not zeroed after IC_ERR_AUTH", w);
     if (st == IC_OK && x->r->want == IC_OK) {
@@ -383,6 +457,24 @@ static int run_gcm_oneshot(fx *x, const char *w)
         if (!open)
             CHECK_MEM(x->t, tag, x->tlen, "%s: tag", w);
     }
+    return st;
+}
+
+/* ---- AES-GCM with a reusable key ------------------------------------------- */
+
+static int run_gcm_key_init(fx *x, const char *w)
+{
+    static ic_aes_gcm_key k;
+    uint8_t iv[12] = {0}, tag[16];
+    fx_make(x, x->r, 16, 0, 0, 0, 0);
+    memset(&k, 0xa5, sizeof k);
+    int st = ic_aes_gcm_key_init(x->r->f & C_NULL ? NULL : &k, x->k, x->klen);
+    if (st != IC_OK && !(x->r->f & C_NULL))
+        CHECK(ic_aes_gcm_key_seal(&k, iv, 12, NULL, 0, NULL, 0, NULL, tag, 16) == IC_ERR_STATE,
+              "%s: key usable after a failed init", w);
+    if (st == IC_OK)
+        CHECK(ic_aes_gcm_key_seal(&k, iv, 12, NULL, 0, NULL, 0, NULL, tag, 16) == IC_OK,
+              "%s: key unusable after init", w);
     return st;
 }
 
@@ -724,6 +816,43 @@ static int run_poly(fx *x, const char *w)
 }
 
 /* ---- ChaCha20 and the AEADs ------------------------------------------------ */
+static void cp_key_wipe_v(void *k) { ic_chacha20_poly1305_key_wipe(k); }
+
+static int run_cp_key_init(fx *x, const char *w)
+{
+    static ic_chacha20_poly1305_key k;
+    uint8_t n[12] = {0}, tag[16];
+    fx_make(x, x->r, 32, 0, 0, 0, 0);
+    memset(&k, 0xa5, sizeof k);
+    int st = ic_chacha20_poly1305_key_init(x->r->f & C_NULL ? NULL : &k, x->k);
+    if (st != IC_OK && !(x->r->f & C_NULL))
+        CHECK(ic_chacha20_poly1305_key_seal(&k, n, NULL, 0, NULL, 0, NULL, tag) == IC_ERR_STATE,
+              "%s: key usable after a failed init", w);
+    if (st == IC_OK)
+        CHECK(ic_chacha20_poly1305_key_seal(&k, n, NULL, 0, NULL, 0, NULL, tag) == IC_OK,
+              "%s: key unusable after init", w);
+    return st;
+}
+
+/* One AEAD call of the four one-shot kinds: (X)ChaCha20-Poly1305, seal or
+ * open, with a raw key or through the key object kp. */
+static int cp_aead_call(int keyed, int xc, int open, const ic_chacha20_poly1305_key *kp, const uint8_t *key,
+                   const uint8_t *n, const uint8_t *a, size_t al, const uint8_t *in, size_t len, uint8_t *out,
+                   uint8_t *tag)
+{
+    if (keyed && open)
+        return xc ? ic_xchacha20_poly1305_key_open(kp, n, a, al, in, len, out, tag)
+                  : ic_chacha20_poly1305_key_open(kp, n, a, al, in, len, out, tag);
+    if (keyed)
+        return xc ? ic_xchacha20_poly1305_key_seal(kp, n, a, al, in, len, out, tag)
+                  : ic_chacha20_poly1305_key_seal(kp, n, a, al, in, len, out, tag);
+    if (open)
+        return xc ? ic_xchacha20_poly1305_open(key, n, a, al, in, len, out, tag)
+                  : ic_chacha20_poly1305_open(key, n, a, al, in, len, out, tag);
+    return xc ? ic_xchacha20_poly1305_seal(key, n, a, al, in, len, out, tag)
+              : ic_chacha20_poly1305_seal(key, n, a, al, in, len, out, tag);
+}
+
 static int run_chacha(fx *x, const char *w)
 {
     const char *fn = x->r->fn;
@@ -751,33 +880,33 @@ static int run_chacha(fx *x, const char *w)
         }
         return st;
     }
-    int open = strstr(fn, "_open") != NULL;
+    /* the one-shot AEADs, with a raw key or a key object (which every
+     * call must leave unchanged; a success gives the raw-key call's result) */
+    static ic_chacha20_poly1305_key kobj;
+    ic_chacha20_poly1305_key *kp = NULL;
+    int open = strstr(fn, "_open") != NULL, keyed = strstr(fn, "_key_") != NULL;
     size_t n = x->len <= x->icap ? x->len : 0;
     if (open) {
         size_t al = x->alen <= 48 ? x->alen : 0;
-        CHECK((xc ? ic_xchacha20_poly1305_seal(x->key, x->iv, x->aad, al, x->ibuf, n, x->ibuf, good)
-                  : ic_chacha20_poly1305_seal(x->key, x->iv, x->aad, al, x->ibuf, n, x->ibuf, good)) == IC_OK,
-              "%s: setup", w);
+        CHECK(cp_aead_call(0, xc, 0, NULL, x->key, x->iv, x->aad, al, x->ibuf, n, x->ibuf, good) == IC_OK, "%s: setup", w);
         if (x->r->f & BADTAG)
             good[9] ^= 2;
     }
-    fx_arm(x, NULL, 0);
-    int st;
-    if (open)
-        st = xc ? ic_xchacha20_poly1305_open(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t ? good : NULL)
-                : ic_chacha20_poly1305_open(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t ? good : NULL);
-    else
-        st = xc ? ic_xchacha20_poly1305_seal(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t)
-                : ic_chacha20_poly1305_seal(x->k, x->v, x->a, x->alen, x->i, x->len, x->o, x->t);
+    if (keyed) {
+        MUST(ic_chacha20_poly1305_key_init(&kobj, x->key));
+        kp = ctx_fault(x, &kobj, sizeof kobj, cp_key_wipe_v);
+    }
+    fx_arm(x, kp, sizeof kobj);
+    int st = cp_aead_call(keyed, xc, open, kp, x->k, x->v, x->a, x->alen, x->i, x->len, x->o,
+                     open ? (x->t ? good : NULL) : x->t);
+    if (kp)
+        CHECK(memcmp(kp, x->snap, sizeof kobj) == 0, "%s: key object changed", w);
     if (st == IC_ERR_AUTH)
         CHECK(x->o == NULL || tl_all_byte(x->o, x->len, 0), "%s: out not zeroed after IC_ERR_AUTH", w);
     if (st == IC_OK && x->r->want == IC_OK) {
         uint8_t tag[16];
         const uint8_t *a = x->a ? x->aad : e, *in = x->len ? x->src : e;
-        int r = open ? (xc ? ic_xchacha20_poly1305_open(x->key, x->iv0, a, x->alen, in, x->len, out, good)
-                           : ic_chacha20_poly1305_open(x->key, x->iv0, a, x->alen, in, x->len, out, good))
-                     : (xc ? ic_xchacha20_poly1305_seal(x->key, x->iv0, a, x->alen, in, x->len, out, tag)
-                           : ic_chacha20_poly1305_seal(x->key, x->iv0, a, x->alen, in, x->len, out, tag));
+        int r = cp_aead_call(0, xc, open, NULL, x->key, x->iv0, a, x->alen, in, x->len, out, open ? good : tag);
         CHECK(r == IC_OK, "%s: reference %d", w, r);
         if (x->len)
             CHECK_MEM(x->o, out, x->len, "%s: output", w);
@@ -877,12 +1006,26 @@ static int run_void(fx *x, const char *w)
     fx_arm(x, NULL, 0);
     if (!strcmp(fn, "ic_aes_wipe")) {
         ic_aes_wipe(NULL);
+    } else if (!strcmp(fn, "ic_aes_xts_wipe")) {
+        ic_aes_xts_wipe(NULL);
+        ic_aes_xts_key k;
+        uint8_t key[32], tw[16] = {0}, b[16] = {0};
+        for (int i = 0; i < 32; i++)
+            key[i] = (uint8_t)i;
+        MUST(ic_aes_xts_init(&k, key, 32));
+        ic_aes_xts_wipe(&k);
+        CHECK(tl_all_byte(&k, sizeof k, 0) && ic_aes_xts_encrypt(&k, tw, b, b, 16) == IC_ERR_STATE,
+              "%s: wiped key zero and refused", w);
     } else if (!strcmp(fn, "ic_gcm_wipe")) {
         ic_gcm_wipe(NULL);
+    } else if (!strcmp(fn, "ic_aes_gcm_key_wipe")) {
+        ic_aes_gcm_key_wipe(NULL);
     } else if (!strcmp(fn, "ic_poly1305_wipe")) {
         ic_poly1305_wipe(NULL);
     } else if (!strcmp(fn, "ic_chacha20_poly1305_wipe")) {
         ic_chacha20_poly1305_wipe(NULL);
+    } else if (!strcmp(fn, "ic_chacha20_poly1305_key_wipe")) {
+        ic_chacha20_poly1305_key_wipe(NULL);
     } else if (!strcmp(fn, "ic_wipe")) {
         ic_wipe(NULL, 0);
         uint8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -903,14 +1046,21 @@ static int run_void(fx *x, const char *w)
         CHECK(f(0, c(0, "x", 1), UINT64_MAX) == f(0, c(0, "x", 1), UINT64_MAX), "%s: huge len2 returns", w);
     } else if (!strcmp(fn, "ic_version")) {
         CHECK(ic_version() && !strcmp(ic_version(), IC_VERSION_STRING), "%s", w);
+    } else if (!strcmp(fn, "ic_version_number")) {
+        char v[32];
+        snprintf(v, sizeof v, "%lu.%lu.%lu", ic_version_number() / 10000, ic_version_number() / 100 % 100,
+                 ic_version_number() % 100);
+        CHECK(ic_version_number() == IC_VERSION_NUMBER && !strcmp(v, ic_version()), "%s: %s", w, v);
     } else if (!strcmp(fn, "ic_status_str")) {
-        for (int s = IC_OK; s >= IC_ERR_SELFTEST; s--)
-            for (int t = s - 1; t >= IC_ERR_SELFTEST; t--)
+        for (int s = IC_OK; s >= IC_ERR_WEAKKEY; s--)
+            for (int t = s - 1; t >= IC_ERR_WEAKKEY; t--)
                 CHECK(ic_status_str(s) && ic_status_str(t) && strcmp(ic_status_str(s), ic_status_str(t)),
                       "%s: %d and %d share a text", w, s, t);
         CHECK(ic_status_str(-999) != NULL && ic_status_str(1) != NULL, "%s: unknown status", w);
-    } else if (!strcmp(fn, "ic_cpu_detected") || !strcmp(fn, "ic_cpu_features")) {
+    } else if (!strcmp(fn, "ic_cpu_detected") || !strcmp(fn, "ic_cpu_features") ||
+               !strcmp(fn, "ic_cpu_forced")) {
         CHECK((ic_cpu_features() & ~ic_cpu_detected()) == 0, "%s: features within detected", w);
+        CHECK((ic_cpu_forced() & ~ic_cpu_detected()) == 0, "%s: forced within detected", w);
     } else if (!strcmp(fn, "ic_cpu_set_mask")) {
         CHECK(ic_cpu_set_mask(0) == IC_OK, "%s: mask 0", w);
         CHECK(ic_cpu_features() == 0, "%s: nothing left", w);
@@ -964,6 +1114,31 @@ static int run_void(fx *x, const char *w)
         st = ic_rand_hw(b, 33);
         CHECK(st == IC_OK || (st == IC_ERR_UNAVAILABLE && tl_all_byte(b, 33, 0)), "%s: 33 bytes: %d", w, st);
         tl_guarded_free(b, 33);
+    } else if (!strcmp(fn, "ic_random") || !strcmp(fn, "ic_random_reseed") ||
+               !strcmp(fn, "ic_random_set_prediction_resistance")) {
+        uint8_t *b = tl_guarded_alloc(33, FILL);
+        static uint8_t big[1025];
+        CHECK(ic_random(NULL, 5) == IC_ERR_NULL && ic_random(NULL, 0) == IC_OK, "%s: NULL", w);
+        CHECK(ic_random(b, 33) == IC_OK && !tl_all_byte(b, 33, FILL), "%s: 33 bytes to the guard", w);
+        CHECK(ic_random_reseed(NULL, 3) == IC_ERR_NULL && ic_random_reseed(NULL, 0) == IC_OK, "%s: reseed NULL", w);
+        CHECK(ic_random_reseed(big, sizeof big) == IC_ERR_TOOLONG, "%s: additional input over 1 KiB", w);
+        ic_random_set_prediction_resistance(1);
+        CHECK(ic_random(b, 33) == IC_OK, "%s: with prediction resistance", w);
+        ic_random_set_prediction_resistance(0);
+        tl_guarded_free(b, 33);
+    } else if (!strncmp(fn, "ic_rand_source_", 15)) {
+        uint8_t *b = tl_guarded_alloc(33, FILL);
+        ic_rand_health h;
+        size_t n = ic_rand_source_count();
+        CHECK(n >= 1 && ic_rand_source_name(n) == NULL && ic_rand_source_name((size_t)-1) == NULL, "%s: names", w);
+        CHECK(ic_rand_source_health(NULL, &h) == IC_ERR_NULL && ic_rand_source_health("os", NULL) == IC_ERR_NULL,
+              "%s: health NULL", w);
+        CHECK(ic_rand_source_health("nope", &h) == IC_ERR_UNKNOWN, "%s: unknown source", w);
+        CHECK(ic_rand_source_read(NULL, b, 1) == IC_ERR_NULL && ic_rand_source_read("os", NULL, 1) == IC_ERR_NULL,
+              "%s: read NULL", w);
+        CHECK(ic_rand_source_read("nope", b, 33) == IC_ERR_UNKNOWN && tl_all_byte(b, 33, 0), "%s: unknown, zeroed", w);
+        CHECK(ic_rand_source_read("os", b, 33) == IC_OK, "%s: os 33 bytes to the guard", w);
+        tl_guarded_free(b, 33);
     } else if (!strcmp(fn, "ic_hash_digest_size") || !strcmp(fn, "ic_hash_block_size") ||
                !strcmp(fn, "ic_hash_name")) {
         CHECK(ic_hash_digest_size((ic_hash_alg)99) == 0 && ic_hash_block_size((ic_hash_alg)99) == 0 &&
@@ -988,9 +1163,13 @@ static int run_row(fx *x, const char *w)
     const char *fn = x->r->fn;
     const char *op;
     if (!strcmp(fn, "ic_aes_init")) return run_aes_init(x, w);
-    if (!strncmp(fn, "ic_aes_", 7) && strcmp(fn, "ic_aes_wipe") && !strstr(fn, "gcm")) return run_aes_mode(x, w);
+    if (!strcmp(fn, "ic_aes_xts_init")) return run_xts_init(x, w);
+    if (!strncmp(fn, "ic_aes_xts_", 11) && strcmp(fn, "ic_aes_xts_wipe")) return run_xts(x, w);
+    if (!strncmp(fn, "ic_aes_", 7) && strcmp(fn, "ic_aes_wipe") && strcmp(fn, "ic_aes_xts_wipe") && !strstr(fn, "gcm"))
+        return run_aes_mode(x, w);
     if (!strncmp(fn, "ic_gcm_", 7) && strcmp(fn, "ic_gcm_wipe")) return run_gcm_stream(x, w);
-    if (!strncmp(fn, "ic_aes_gcm_", 11)) return run_gcm_oneshot(x, w);
+    if (!strcmp(fn, "ic_aes_gcm_key_init")) return run_gcm_key_init(x, w);
+    if (!strncmp(fn, "ic_aes_gcm_", 11) && strcmp(fn, "ic_aes_gcm_key_wipe")) return run_gcm_oneshot(x, w);
     if (!strncmp(fn, "ic_sha", 6) && sha_of(fn, &op)) return run_sha(x, w);
     if (!strcmp(fn, "ic_hash") || !strcmp(fn, "ic_hash_init") || !strcmp(fn, "ic_hash_update") ||
         !strcmp(fn, "ic_hash_final"))
@@ -998,7 +1177,9 @@ static int run_row(fx *x, const char *w)
     if (!strncmp(fn, "ic_hmac", 7)) return run_hmac(x, w);
     if (!strncmp(fn, "ic_hkdf", 7)) return run_hkdf(x, w);
     if (!strncmp(fn, "ic_poly1305", 11) && strcmp(fn, "ic_poly1305_wipe")) return run_poly(x, w);
-    if ((strstr(fn, "chacha20_poly1305_") && !strstr(fn, "_seal") && !strstr(fn, "_open") && !strstr(fn, "_wipe")))
+    if (!strcmp(fn, "ic_chacha20_poly1305_key_init")) return run_cp_key_init(x, w);
+    if (strstr(fn, "_wipe")) return run_void(x, w);
+    if ((strstr(fn, "chacha20_poly1305_") && !strstr(fn, "_seal") && !strstr(fn, "_open")))
         return run_cp_stream(x, w);
     if (strstr(fn, "chacha20")) return run_chacha(x, w) ;
     return run_void(x, w);
@@ -1044,6 +1225,45 @@ static const row rows[] = {
     AES_IV_ROWS("ic_aes_cbc_encrypt"), AES_IV_ROWS("ic_aes_cbc_decrypt"), AES_IV_ROWS("ic_aes_ctr_crypt"),
     AES_IV_ROWS("ic_aes_cfb128_encrypt"), AES_IV_ROWS("ic_aes_cfb128_decrypt"), AES_IV_ROWS("ic_aes_ofb_crypt"),
     R("ic_aes_wipe", 0, 0, IC_OK, "NULL does nothing"),
+
+    /* ---- XTS-AES ---- */
+    R("ic_aes_xts_init", C_NULL, 0, IC_ERR_NULL, "NULL key struct"),
+    R("ic_aes_xts_init", K_NULL, 0, IC_ERR_NULL, "NULL key bytes, keylen 32"),
+    R("ic_aes_xts_init", KLEN, 16, IC_ERR_KEYLEN, "keylen 16 (one AES key)"),
+    R("ic_aes_xts_init", KLEN, 48, IC_ERR_KEYLEN, "keylen 48 (AES-192 halves: not in IEEE 1619)"),
+    R("ic_aes_xts_init", KLEN, 0, IC_ERR_KEYLEN, "keylen 0"),
+    R("ic_aes_xts_init", KLEN, 65, IC_ERR_KEYLEN, "keylen 65"),
+    R("ic_aes_xts_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0"),
+    R("ic_aes_xts_init", C_NULL | KLEN, 16, IC_ERR_NULL, "NULL struct and keylen 16: step 1 first"),
+    R("ic_aes_xts_init", EQKEY, 0, IC_ERR_WEAKKEY, "key1 == key2 (SP 800-38E 5.1)"),
+    R("ic_aes_xts_init", EQKEY | KLEN, 64, IC_ERR_WEAKKEY, "key1 == key2, 64 bytes"),
+    R("ic_aes_xts_init", EQKEY | KLEN, 48, IC_ERR_KEYLEN, "equal halves and keylen 48: length first"),
+    R("ic_aes_xts_init", KLEN, 64, IC_OK, "keylen 64"),
+#define XTS_ROWS(fn)                                                                                  \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "zero-filled key never initialised"),                              \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage key"),                                               \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped key"),                                                     \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in, len > 0"),                                                \
+    R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out, len > 0"),                                               \
+    R(fn, EMPTY, 0, IC_ERR_LENGTH, "NULL in and out with len 0: a data unit is at least 16 bytes"),   \
+    R(fn, LEN, 15, IC_ERR_LENGTH, "len 15"),                                                          \
+    R(fn, LEN, 16, IC_OK, "len 16"),                                                                  \
+    R(fn, LEN, 17, IC_OK, "len 17 (stealing)"),                                                       \
+    R(fn, LEN, (1 << 24) + 1, IC_ERR_TOOLONG, "len 2^24 + 1: over 2^20 blocks (IEEE 1619 5.1)"),      \
+    R(fn, LEN, -1, IC_ERR_TOOLONG, "len SIZE_MAX"),                                                   \
+    R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
+    R(fn, INPL, 0, IC_OK, "out == in"),                                                               \
+    R(fn, C_JUNK | O_NULL, 0, IC_ERR_STATE, "garbage key and NULL out: step 1 first"),               \
+    R(fn, I_NULL | LEN, 15, IC_ERR_NULL, "NULL in and len 15: step 2 first"),                         \
+    R(fn, OVL | LEN, 15, IC_ERR_LENGTH, "len 15 and overlap: step 3 first")
+    XTS_ROWS("ic_aes_xts_encrypt"), XTS_ROWS("ic_aes_xts_decrypt"),
+    XTS_ROWS("ic_aes_xts_encrypt_sector"), XTS_ROWS("ic_aes_xts_decrypt_sector"),
+    R("ic_aes_xts_encrypt", V_NULL, 0, IC_ERR_NULL, "NULL tweak"),
+    R("ic_aes_xts_decrypt", V_NULL, 0, IC_ERR_NULL, "NULL tweak"),
+    R("ic_aes_xts_encrypt", V_NULL | I_NULL, 0, IC_ERR_NULL, "NULL tweak and in"),
+    R("ic_aes_xts_encrypt", C_WIPED | V_NULL, 0, IC_ERR_STATE, "wiped key and NULL tweak: step 1 first"),
+    R("ic_aes_xts_wipe", 0, 0, IC_OK, "NULL does nothing; a wiped key is zero and refused"),
 
     /* ---- GCM streaming ---- */
     R("ic_gcm_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
@@ -1114,16 +1334,14 @@ static const row rows[] = {
     R("ic_gcm_verify", P_ENC | BADTAG, 0, IC_ERR_STATE, "after encrypt and wrong tag: step 5 before 6"),
     R("ic_gcm_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
-    /* ---- GCM one-shot ---- */
-#define GCM_ONESHOT_ROWS(fn)                                                                          \
-    R(fn, K_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    /* ---- GCM one-shot, with a raw key and with a key object ---- */
+#define GCM_MSG_ROWS(fn)                                                                              \
     R(fn, V_NULL, 0, IC_ERR_NULL, "NULL IV"),                                                         \
     R(fn, A_NULL, 0, IC_ERR_NULL, "NULL AAD, aadlen 9"),                                              \
     R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in"),                                                         \
     R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out"),                                                        \
     R(fn, T_NULL, 0, IC_ERR_NULL, "NULL tag"),                                                        \
     R(fn, EMPTY, 0, IC_OK, "NULL AAD, in and out with lengths 0"),                                    \
-    R(fn, KLEN, 17, IC_ERR_KEYLEN, "keylen 17"),                                                      \
     R(fn, VLEN, 0, IC_ERR_IVLEN, "ivlen 0"),                                                          \
     R(fn, VLEN, 1, IC_OK, "ivlen 1"),                                                                 \
     R(fn, VLEN, 32, IC_OK, "ivlen 32"),                                                               \
@@ -1135,18 +1353,44 @@ static const row rows[] = {
     R(fn, ALEN, -1, IC_ERR_TOOLONG, "AAD of SIZE_MAX bytes"),                                         \
     R(fn, INPL, 0, IC_OK, "in place"),                                                                \
     R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
-    R(fn, K_NULL | VLEN, 0, IC_ERR_NULL, "NULL key and ivlen 0: step 2 first"),                       \
-    R(fn, O_NULL | KLEN, 17, IC_ERR_NULL, "NULL out and keylen 17: step 2 first"),                    \
-    R(fn, KLEN | VLEN, 17, IC_ERR_KEYLEN, "keylen 17 and ivlen 17: key before IV"),                   \
+    R(fn, O_NULL | VLEN, 0, IC_ERR_NULL, "NULL out and ivlen 0: step 2 first"),                       \
     R(fn, VLEN | TLEN, 0, IC_ERR_IVLEN, "ivlen 0 and taglen 0: IV before tag"),                       \
     R(fn, TLEN | LEN, 3, IC_ERR_TAGLEN, "taglen 3 and len 3 (stream mode: fine) -> TAGLEN"),          \
     R(fn, OVL | LEN, HUGE_GCM, IC_ERR_TOOLONG, "too long and overlapping: limit before overlap")
-    GCM_ONESHOT_ROWS("ic_aes_gcm_seal"), GCM_ONESHOT_ROWS("ic_aes_gcm_open"),
-    R("ic_aes_gcm_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
-    R("ic_aes_gcm_open", BADTAG | INPL, 0, IC_ERR_AUTH, "wrong tag in place: buffer zeroed"),
-    R("ic_aes_gcm_open", BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 before 6"),
-    R("ic_aes_gcm_open", BADTAG | TLEN, 3, IC_ERR_TAGLEN, "wrong tag and taglen 3: step 3 before 6"),
-    R("ic_aes_gcm_open", BADTAG | VLEN, 0, IC_ERR_IVLEN, "wrong tag and ivlen 0: nothing released"),
+#define GCM_ONESHOT_ROWS(fn)                                                                          \
+    R(fn, K_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, KLEN, 17, IC_ERR_KEYLEN, "keylen 17"),                                                      \
+    R(fn, K_NULL | VLEN, 0, IC_ERR_NULL, "NULL key and ivlen 0: step 2 first"),                       \
+    R(fn, O_NULL | KLEN, 17, IC_ERR_NULL, "NULL out and keylen 17: step 2 first"),                    \
+    R(fn, KLEN | VLEN, 17, IC_ERR_KEYLEN, "keylen 17 and ivlen 17: key before IV"),                   \
+    GCM_MSG_ROWS(fn)
+#define GCM_KEY_ROWS(fn)                                                                              \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key object"),                                                 \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "key object never initialised (zero)"),                           \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "key object of 0xA5 garbage"),                                     \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped key object"),                                              \
+    R(fn, C_NULL | V_NULL, 0, IC_ERR_NULL, "NULL key object and NULL IV"),                           \
+    R(fn, C_WIPED | V_NULL, 0, IC_ERR_STATE, "wiped key object and NULL IV: step 1 first"),          \
+    R(fn, C_JUNK | VLEN, 0, IC_ERR_STATE, "garbage key object and ivlen 0: step 1 first"),           \
+    R(fn, 0, 0, IC_OK, "a valid call"),                                                               \
+    GCM_MSG_ROWS(fn)
+#define GCM_OPEN_ROWS(fn)                                                                             \
+    R(fn, BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),                                           \
+    R(fn, BADTAG | INPL, 0, IC_ERR_AUTH, "wrong tag in place: buffer zeroed"),                        \
+    R(fn, BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 before 6"),                 \
+    R(fn, BADTAG | TLEN, 3, IC_ERR_TAGLEN, "wrong tag and taglen 3: step 3 before 6"),                \
+    R(fn, BADTAG | VLEN, 0, IC_ERR_IVLEN, "wrong tag and ivlen 0: nothing released")
+    GCM_ONESHOT_ROWS("ic_aes_gcm_seal"), GCM_ONESHOT_ROWS("ic_aes_gcm_open"), GCM_OPEN_ROWS("ic_aes_gcm_open"),
+    GCM_KEY_ROWS("ic_aes_gcm_key_seal"), GCM_KEY_ROWS("ic_aes_gcm_key_open"), GCM_OPEN_ROWS("ic_aes_gcm_key_open"),
+    R("ic_aes_gcm_key_open", BADTAG | C_WIPED, 0, IC_ERR_STATE, "wrong tag and wiped key: step 1 first"),
+    R("ic_aes_gcm_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key object"),
+    R("ic_aes_gcm_key_init", K_NULL, 0, IC_ERR_NULL, "NULL key, keylen 16"),
+    R("ic_aes_gcm_key_init", KLEN, 20, IC_ERR_KEYLEN, "keylen 20"),
+    R("ic_aes_gcm_key_init", KLEN, 0, IC_ERR_KEYLEN, "keylen 0"),
+    R("ic_aes_gcm_key_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0"),
+    R("ic_aes_gcm_key_init", C_NULL | KLEN, 20, IC_ERR_NULL, "NULL key object and keylen 20"),
+    R("ic_aes_gcm_key_init", 0, 0, IC_OK, "keylen 16"),
+    R("ic_aes_gcm_key_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
     /* ---- SHA ---- */
 #define SHA_ROWS(v, sib)                                                                              \
@@ -1333,8 +1577,19 @@ static const row rows[] = {
     R("ic_hchacha20", K_NULL, 0, IC_ERR_NULL, "NULL key"),
     R("ic_hchacha20", V_NULL, 0, IC_ERR_NULL, "NULL input"),
 #define CP_ONESHOT_ROWS(fn)                                                                           \
-    R(fn, 0, 0, IC_OK, "37 bytes"),                                                                   \
     R(fn, K_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    CP_MSG_ROWS(fn)
+#define CP_KEY_ROWS(fn)                                                                               \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key object"),                                                 \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "key object never initialised (zero)"),                           \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "key object of 0xA5 garbage"),                                     \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped key object"),                                              \
+    R(fn, C_NULL | V_NULL, 0, IC_ERR_NULL, "NULL key object and NULL nonce"),                        \
+    R(fn, C_WIPED | V_NULL, 0, IC_ERR_STATE, "wiped key object and NULL nonce: step 1 first"),       \
+    R(fn, C_JUNK | LEN, -1, IC_ERR_STATE, "garbage key object and too long: step 1 first"),          \
+    CP_MSG_ROWS(fn)
+#define CP_MSG_ROWS(fn)                                                                               \
+    R(fn, 0, 0, IC_OK, "37 bytes"),                                                                   \
     R(fn, V_NULL, 0, IC_ERR_NULL, "NULL nonce"),                                                      \
     R(fn, A_NULL, 0, IC_ERR_NULL, "NULL AAD, aadlen 9"),                                              \
     R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),                                                 \
@@ -1354,6 +1609,17 @@ static const row rows[] = {
     R("ic_chacha20_poly1305_open", BADTAG | OVL, 0, IC_ERR_OVERLAP, "wrong tag and overlap: step 4 first"),
     R("ic_xchacha20_poly1305_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
     R("ic_xchacha20_poly1305_open", BADTAG | LEN, -1, IC_ERR_TOOLONG, "wrong tag and too long: step 3 first"),
+    CP_KEY_ROWS("ic_chacha20_poly1305_key_seal"), CP_KEY_ROWS("ic_chacha20_poly1305_key_open"),
+    CP_KEY_ROWS("ic_xchacha20_poly1305_key_seal"), CP_KEY_ROWS("ic_xchacha20_poly1305_key_open"),
+    R("ic_chacha20_poly1305_key_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
+    R("ic_chacha20_poly1305_key_open", BADTAG | INPL, 0, IC_ERR_AUTH, "wrong tag in place: buffer zeroed"),
+    R("ic_xchacha20_poly1305_key_open", BADTAG, 0, IC_ERR_AUTH, "wrong tag: out zeroed"),
+    R("ic_xchacha20_poly1305_key_open", BADTAG | C_WIPED, 0, IC_ERR_STATE, "wrong tag and wiped key: step 1 first"),
+    R("ic_chacha20_poly1305_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key object"),
+    R("ic_chacha20_poly1305_key_init", K_NULL, 0, IC_ERR_NULL, "NULL key"),
+    R("ic_chacha20_poly1305_key_init", C_NULL | K_NULL, 0, IC_ERR_NULL, "NULL key object and key"),
+    R("ic_chacha20_poly1305_key_init", 0, 0, IC_OK, "a key"),
+    R("ic_chacha20_poly1305_key_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
     /* ---- ChaCha20-Poly1305 streaming ---- */
     R("ic_chacha20_poly1305_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
@@ -1410,9 +1676,11 @@ static const row rows[] = {
     R("ic_crc32_combine", 0, 0, IC_OK, "empty B, huge len2"),
     R("ic_crc32c_combine", 0, 0, IC_OK, "empty B, huge len2"),
     R("ic_version", 0, 0, IC_OK, "the version string"),
+    R("ic_version_number", 0, 0, IC_OK, "IC_VERSION_NUMBER, the same version as the string"),
     R("ic_status_str", 0, 0, IC_OK, "distinct texts, unknown codes"),
     R("ic_cpu_detected", 0, 0, IC_OK, "features within detected"),
     R("ic_cpu_features", 0, 0, IC_OK, "features within detected"),
+    R("ic_cpu_forced", 0, 0, IC_OK, "INCORE_CPU=+name features, within detected"),
     R("ic_cpu_set_mask", 0, 0, IC_OK, "mask all and restore"),
     R("ic_cpu_parse", 0, 0, IC_OK, "bad syntax, NULLs"),
     R("ic_cpu_feature_name", 0, 0, IC_OK, "past the last bit"),
@@ -1428,6 +1696,13 @@ static const row rows[] = {
     R("ic_selftest", 0, 0, IC_OK, "unknown primitive"),
     R("ic_rand_hw", 0, 0, IC_OK, "NULL with and without length"),
     R("ic_rand_hw_source", 0, 0, IC_OK, "same as ic_impl_selected(hwrand)"),
+    R("ic_random", 0, 0, IC_OK, "NULL with and without length, guard, prediction resistance"),
+    R("ic_random_reseed", 0, 0, IC_OK, "NULL additional input, over 1 KiB"),
+    R("ic_random_set_prediction_resistance", 0, 0, IC_OK, "on and off"),
+    R("ic_rand_source_count", 0, 0, IC_OK, "names end with NULL"),
+    R("ic_rand_source_name", 0, 0, IC_OK, "past the end: NULL"),
+    R("ic_rand_source_health", 0, 0, IC_OK, "NULL name or record, unknown name"),
+    R("ic_rand_source_read", 0, 0, IC_OK, "NULL, unknown source zeroes, guard"),
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
@@ -1437,8 +1712,8 @@ static const char *status_name(int s)
     static const char *n[] = { "IC_OK", "IC_ERR_NULL", "IC_ERR_KEYLEN", "IC_ERR_LENGTH", "IC_ERR_IVLEN",
                                "IC_ERR_TAGLEN", "IC_ERR_TOOLONG", "IC_ERR_AUTH", "IC_ERR_STATE",
                                "IC_ERR_OVERLAP", "IC_ERR_UNKNOWN", "IC_ERR_UNAVAILABLE", "IC_ERR_PARAM",
-                               "IC_ERR_SYNTAX", "IC_ERR_SELFTEST" };
-    return s <= 0 && s >= -14 ? n[-s] : "(not a status)";
+                               "IC_ERR_SYNTAX", "IC_ERR_SELFTEST", "IC_ERR_WEAKKEY" };
+    return s <= 0 && s >= -15 ? n[-s] : "(not a status)";
 }
 
 static void child(const row *r)
@@ -1555,7 +1830,7 @@ static int check_header(const char *path, int *declared)
 static void coverage(void)
 {
     static const char *headers[] = { "common.h", "aes.h", "gcm.h", "sha.h", "hmac.h", "chacha.h",
-                                     "poly1305.h", "crc.h", "rand.h" };
+                                     "poly1305.h", "crc.h", "rand.h", "xts.h" };
     const char *inc = getenv("INCORE_INCLUDE_DIR");
     char dir[1024], path[1100];
     if (inc && *inc)

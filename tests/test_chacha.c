@@ -171,6 +171,24 @@ static void check_aead_record(const char *impl, const char *where, int x, const 
     CHECK_MEM(out, ct, len, "%s %s seal in place", impl, where);
     CHECK(open(key, nonce, aad, alen, out, len, out, tag) == IC_OK, "%s %s open in place", impl, where);
     CHECK_MEM(out, pt, len, "%s %s open in place", impl, where);
+    /* through a key object (ic_chacha20_poly1305_key_*): the same answers */
+    ic_chacha20_poly1305_key k;
+    CHECK(ic_chacha20_poly1305_key_init(&k, key) == IC_OK, "%s %s key init", impl, where);
+    memset(out, 0xee, len);
+    CHECK((x ? ic_xchacha20_poly1305_key_seal : ic_chacha20_poly1305_key_seal)(&k, nonce, aad, alen, pt, len, out,
+                                                                                gtag) == IC_OK,
+          "%s %s key seal", impl, where);
+    CHECK_MEM(out, ct, len, "%s %s key seal ciphertext", impl, where);
+    CHECK_MEM(gtag, tag, 16, "%s %s key seal tag", impl, where);
+    memset(out, 0xee, len);
+    CHECK((x ? ic_xchacha20_poly1305_key_open : ic_chacha20_poly1305_key_open)(&k, nonce, aad, alen, ct, len, out,
+                                                                                tag) == IC_OK,
+          "%s %s key open", impl, where);
+    CHECK_MEM(out, pt, len, "%s %s key open plaintext", impl, where);
+    ic_chacha20_poly1305_key_wipe(&k);
+    CHECK((x ? ic_xchacha20_poly1305_key_seal : ic_chacha20_poly1305_key_seal)(&k, nonce, aad, alen, pt, len, out,
+                                                                                gtag) == IC_ERR_STATE,
+          "%s %s wiped key refused", impl, where);
     /* forgeries: a flipped bit in the tag, the ciphertext, the aad, the nonce */
     uint8_t btag[16], bnonce[24], *bct = malloc(len + 1), *baad = malloc(alen + 1);
     size_t nlen = x ? 24 : 12;

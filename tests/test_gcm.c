@@ -241,6 +241,38 @@ static void kat_one(const char *what, const kat_rec *v)
               "%s: open with %zu-byte tag", what, tl);
     }
 
+    /* a reusable key object: the same answers, twice (the key is reused),
+     * every tag length, and a forged tag refused with out zeroed */
+    ic_aes_gcm_key k;
+    CHECK(ic_aes_gcm_key_init(&k, v->key, v->kl) == IC_OK, "%s: key init", what);
+    for (int round = 0; round < 2; round++) {
+        memset(out, 0xA5, v->pl + 16);
+        CHECK(ic_aes_gcm_key_seal(&k, v->iv, v->ivl, v->aad, v->al, v->pt, v->pl, out, t, 16) == IC_OK,
+              "%s: key seal", what);
+        CHECK_MEM(out, v->ct, v->pl, "%s: key seal ciphertext (round %d)", what, round);
+        CHECK_MEM(t, v->tag, 16, "%s: key seal tag (round %d)", what, round);
+        CHECK(tl_all_byte(out + v->pl, 16, 0xA5), "%s: key seal wrote past out+len", what);
+        CHECK(ic_aes_gcm_key_open(&k, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, v->tag, 16) == IC_OK,
+              "%s: key open", what);
+        CHECK_MEM(out, v->pt, v->pl, "%s: key open plaintext (round %d)", what, round);
+    }
+    for (size_t i = 0; i < NTAGS; i++) {
+        size_t tl = tag_sizes[i];
+        uint8_t tt[16];
+        CHECK(ic_aes_gcm_key_seal(&k, v->iv, v->ivl, v->aad, v->al, v->pt, v->pl, out, tt, tl) == IC_OK
+              && memcmp(tt, v->tag, tl) == 0, "%s: key seal, %zu-byte tag", what, tl);
+        CHECK(ic_aes_gcm_key_open(&k, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, v->tag, tl) == IC_OK,
+              "%s: key open with %zu-byte tag", what, tl);
+    }
+    memcpy(t, v->tag, 16);
+    t[tl_rand_below(16)] ^= (uint8_t)(1u << tl_rand_below(8));
+    memset(out, 0xA5, v->pl + 16);
+    CHECK(ic_aes_gcm_key_open(&k, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, t, 16) == IC_ERR_AUTH
+          && all_zero(out, v->pl) && tl_all_byte(out + v->pl, 16, 0xA5), "%s: key open refuses a forged tag", what);
+    ic_aes_gcm_key_wipe(&k);
+    CHECK(ic_aes_gcm_key_seal(&k, v->iv, v->ivl, v->aad, v->al, v->pt, v->pl, out, t, 16) == IC_ERR_STATE,
+          "%s: wiped key refused", what);
+
     /* streamed in random pieces, twice on the same context (reuse) */
     CHECK(ic_gcm_init(&c, v->key, v->kl) == IC_OK, "%s: init", what);
     for (int round = 0; round < 2; round++) {
@@ -400,6 +432,32 @@ static void diff_one(const char *combo, size_t pl_forced, int forced)
     CHECK(tl_all_byte(out + pl, 32 - oo, 0x5A), "%s: open wrote past out+len", what);
     CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, in, pl, in, rtag, tl) == IC_OK, "%s: open in place", what);
     CHECK_MEM(in, pt, pl, "%s: in-place plaintext", what);
+
+    /* a reusable key object: misaligned, in place, and again after another
+     * message under the same key (a message leaves nothing behind in it) */
+    ic_aes_gcm_key k;
+    CHECK(ic_aes_gcm_key_init(&k, key, kl) == IC_OK, "%s: key init", what);
+    CHECK(ic_ghash_key_ops(&k.ghash) == ic_ops(IC_PRIM_GHASH), "%s: key bound to the selected GHASH", what);
+    for (int round = 0; round < 2; round++) {
+        memcpy(in, pt, pl);
+        memset(obuf, 0x5A, pl + 32);
+        CHECK(ic_aes_gcm_key_seal(&k, iv, ivl, aad, al, in, pl, out, t, tl) == IC_OK, "%s: key seal", what);
+        CHECK_MEM(out, rct, pl, "%s: key seal ciphertext (round %d)", what, round);
+        CHECK_MEM(t, rtag, tl, "%s: key seal tag (round %d)", what, round);
+        CHECK(tl_all_byte(obuf, oo, 0x5A) && tl_all_byte(out + pl, 32 - oo, 0x5A), "%s: key seal wrote outside out",
+              what);
+        CHECK(ic_aes_gcm_key_seal(&k, iv, ivl, aad, al, in, pl, in, t, tl) == IC_OK && !memcmp(in, rct, pl)
+              && !memcmp(t, rtag, tl), "%s: key seal in place", what);
+        CHECK(ic_aes_gcm_key_open(&k, iv, ivl, aad, al, in, pl, out, rtag, tl) == IC_OK && !memcmp(out, pt, pl),
+              "%s: key open", what);
+        CHECK(ic_aes_gcm_key_open(&k, iv, ivl, aad, al, in, pl, in, rtag, tl) == IC_OK && !memcmp(in, pt, pl),
+              "%s: key open in place", what);
+        uint8_t other[33], ot[16];
+        tl_rand_bytes(other, sizeof other);
+        CHECK(ic_aes_gcm_key_seal(&k, key, 1 + tl_rand_below(16), other, tl_rand_below(20), other,
+                                  tl_rand_below(33), other, ot, 16) == IC_OK, "%s: another message", what);
+    }
+    ic_aes_gcm_key_wipe(&k);
 
     /* streaming in random pieces (in place half of the time), then again
      * on the same context to check that a message leaves nothing behind */
@@ -678,6 +736,21 @@ static void failed_reinit(void)
     CHECK(ic_gcm_finish(&c, tag, 16) == IC_ERR_STATE, "no finish after a failed re-init");
     CHECK(ic_gcm_init(&c, NULL, 16) == IC_ERR_NULL && ic_gcm_start(&c, iv, 12) == IC_ERR_STATE,
           "NULL key re-init leaves no key");
+
+    /* the same for a reusable key object, and a streaming context is not
+     * taken for a key object (nor the other way round): own check word */
+    ic_aes_gcm_key k;
+    CHECK(ic_aes_gcm_key_init(&k, key, 32) == IC_OK, "key init");
+    CHECK(ic_aes_gcm_key_init(&k, key, 17) == IC_ERR_KEYLEN, "key re-init with a bad key length");
+    CHECK(ic_aes_gcm_key_seal(&k, iv, 12, NULL, 0, buf, 16, buf, tag, 16) == IC_ERR_STATE,
+          "no seal after a failed key re-init");
+    CHECK(ic_gcm_init(&c, key, 16) == IC_OK, "init");
+    ic_aes_gcm_key *alias = (ic_aes_gcm_key *)tl_xmalloc(sizeof *alias > sizeof c ? sizeof *alias : sizeof c);
+    memcpy(alias, &c, sizeof c < sizeof *alias ? sizeof c : sizeof *alias);
+    CHECK(ic_aes_gcm_key_seal(alias, iv, 12, NULL, 0, buf, 16, buf, tag, 16) == IC_ERR_STATE,
+          "a streaming context's bytes are not a key object");
+    free(alias);
+    ic_gcm_wipe(&c);
 }
 
 int main(void)

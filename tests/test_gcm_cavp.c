@@ -3,6 +3,7 @@
  * and gcmDecrypt{128,192,256}.rsp from the pinned cryptography-vectors
  * package), every record, through every available (ghash, aes) pair.
  *
+ * (Every record also goes through a reusable key object, ic_aes_gcm_key_*.)
  * Encrypt records: ic_aes_gcm_seal must give CT and Tag; the ciphertext must
  * then open and stream-decrypt back.  Decrypt records: ic_aes_gcm_open and
  * the streaming decrypt + verify must give PT, or IC_ERR_AUTH with a zeroed
@@ -59,6 +60,29 @@ static int stream_open(const uint8_t *key, size_t kl, const uint8_t *iv, size_t 
     return r;
 }
 
+/* Seal / open through a reusable key object (ic_aes_gcm_key_*). */
+static int key_seal(const uint8_t *key, size_t kl, const uint8_t *iv, size_t ivl, const uint8_t *aad, size_t al,
+                    const uint8_t *pt, size_t pl, uint8_t *out, uint8_t *t, size_t tl)
+{
+    ic_aes_gcm_key k;
+    int r = ic_aes_gcm_key_init(&k, key, kl);
+    if (r == IC_OK)
+        r = ic_aes_gcm_key_seal(&k, iv, ivl, aad, al, pt, pl, out, t, tl);
+    ic_aes_gcm_key_wipe(&k);
+    return r;
+}
+
+static int key_open(const uint8_t *key, size_t kl, const uint8_t *iv, size_t ivl, const uint8_t *aad, size_t al,
+                    const uint8_t *ct, size_t cl, uint8_t *out, const uint8_t *tag, size_t tl)
+{
+    ic_aes_gcm_key k;
+    int r = ic_aes_gcm_key_init(&k, key, kl);
+    if (r == IC_OK)
+        r = ic_aes_gcm_key_open(&k, iv, ivl, aad, al, ct, cl, out, tag, tl);
+    ic_aes_gcm_key_wipe(&k);
+    return r;
+}
+
 static void run_file(const char *name, int decrypt, const char *combo)
 {
     tl_rsp *r = tl_rsp_openf("%s/ciphers/AES/GCM/%s", tl_cavp_dir(), name);
@@ -100,6 +124,8 @@ static void run_file(const char *name, int decrypt, const char *combo)
                         && memcmp(out, pt, pl) == 0, "%s line %ld %s: open own output", name, rec.line, combo);
             ok &= CHECK(stream_open(key, kl, iv, ivl, aad, al, ct, cl, out, tag, tl) == IC_OK
                         && memcmp(out, pt, pl) == 0, "%s line %ld %s: streamed decrypt", name, rec.line, combo);
+            ok &= CHECK(key_seal(key, kl, iv, ivl, aad, al, pt, pl, out, t, tl) == IC_OK && !memcmp(out, ct, cl)
+                        && !memcmp(t, tag, tl), "%s line %ld %s: seal with a key object", name, rec.line, combo);
             n.sealed += ok;
         } else if (fail) {
             memset(out, 0x66, cl + 16);
@@ -112,6 +138,10 @@ static void run_file(const char *name, int decrypt, const char *combo)
                         name, rec.line, combo);
             ok &= CHECK(stream_open(key, kl, iv, ivl, aad, al, ct, cl, out, tag, tl) == IC_ERR_AUTH,
                         "%s line %ld %s: FAIL record verified when streamed", name, rec.line, combo);
+            memset(out, 0x66, cl + 16);
+            ok &= CHECK(key_open(key, kl, iv, ivl, aad, al, ct, cl, out, tag, tl) == IC_ERR_AUTH
+                        && (cl == 0 || (out[0] == 0 && out[cl - 1] == 0)) && out[cl] == 0x66,
+                        "%s line %ld %s: FAIL record accepted by a key object", name, rec.line, combo);
             n.forged += ok;
         } else {
             int ok = CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, ct, cl, out, tag, tl) == IC_OK,
@@ -121,6 +151,10 @@ static void run_file(const char *name, int decrypt, const char *combo)
             ok &= CHECK(stream_open(key, kl, iv, ivl, aad, al, ct, cl, out, tag, tl) == IC_OK,
                         "%s line %ld %s: streamed verify", name, rec.line, combo);
             ok &= CHECK_MEM(out, pt, pl, "%s line %ld %s: streamed plaintext", name, rec.line, combo);
+            memset(out, 0, cl);
+            ok &= CHECK(key_open(key, kl, iv, ivl, aad, al, ct, cl, out, tag, tl) == IC_OK,
+                        "%s line %ld %s: open with a key object", name, rec.line, combo);
+            ok &= CHECK_MEM(out, pt, pl, "%s line %ld %s: key object plaintext", name, rec.line, combo);
             n.opened += ok;
         }
     next:

@@ -124,7 +124,7 @@ static void test_detection(void)
     uint64_t f = ic_cpu_features();
     static const struct { const char *name; int bit; } srcs[] = {
         { "rdseed", IC_CPU_RDSEED }, { "rdrand", IC_CPU_RDRAND }, { "darn", IC_CPU_PPC_DARN },
-        { "rndr", IC_CPU_ARM_RNG },
+        { "rndr", IC_CPU_ARM_RNG }, { "xstore", IC_CPU_PADLOCK_RNG },
     };
     int hw = 0;
     for (size_t s = 0; s < sizeof srcs / sizeof srcs[0]; s++) {

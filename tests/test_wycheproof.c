@@ -143,6 +143,22 @@ static void gcm_valid(const uint8_t *key, size_t klen, const uint8_t *iv, size_t
     CHECK(r == IC_OK, "%s: open status %d", where, r);
     CHECK_MEM(out, msg, len, "%s: open plaintext", where);
 
+    /* through a reusable key object */
+    ic_aes_gcm_key k;
+    memset(out, FILL, len);
+    memset(otag, FILL, tlen);
+    r = ic_aes_gcm_key_init(&k, key, klen);
+    CHECK(r == IC_OK, "%s: key init %d", where, r);
+    r = ic_aes_gcm_key_seal(&k, iv, ivlen, aad, alen, msg, len, out, otag, tlen);
+    CHECK(r == IC_OK, "%s: key seal status %d", where, r);
+    CHECK_MEM(out, ct, len, "%s: key seal ciphertext", where);
+    CHECK_MEM(otag, tag, tlen, "%s: key seal tag", where);
+    memset(out, FILL, len);
+    r = ic_aes_gcm_key_open(&k, iv, ivlen, aad, alen, ct, len, out, tag, tlen);
+    CHECK(r == IC_OK, "%s: key open status %d", where, r);
+    CHECK_MEM(out, msg, len, "%s: key open plaintext", where);
+    ic_aes_gcm_key_wipe(&k);
+
     memset(out, FILL, len);
     memset(otag, FILL, tlen);
     r = gcm_stream(key, klen, iv, ivlen, aad, alen, msg, len, out, otag, tlen, 1, (unsigned)id, where);
@@ -167,6 +183,15 @@ static void gcm_invalid(const uint8_t *key, size_t klen, const uint8_t *iv, size
     int r = ic_aes_gcm_open(key, klen, iv, ivlen, aad, alen, ct, len, out, tag, tlen);
     CHECK(r == IC_ERR_AUTH, "%s: open of a forgery gave %d, want IC_ERR_AUTH", where, r);
     CHECK(tl_all_byte(out, len, 0), "%s: open of a forgery: out not zeroed", where);
+
+    ic_aes_gcm_key k;
+    memset(out, FILL, len);
+    r = ic_aes_gcm_key_init(&k, key, klen);
+    if (CHECK(r == IC_OK, "%s: key init %d", where, r)) {
+        r = ic_aes_gcm_key_open(&k, iv, ivlen, aad, alen, ct, len, out, tag, tlen);
+        CHECK(r == IC_ERR_AUTH && tl_all_byte(out, len, 0), "%s: key open of a forgery gave %d", where, r);
+    }
+    ic_aes_gcm_key_wipe(&k);
 
     r = gcm_stream(key, klen, iv, ivlen, aad, alen, ct, len, out, (uint8_t *)tag, tlen, 0, (unsigned)id, where);
     CHECK(r == IC_ERR_AUTH, "%s: streaming verify of a forgery gave %d", where, r);

@@ -6,6 +6,8 @@
  *   incore selftest [-v]           known answers for every available implementation
  *   incore version, incore help [COMMAND]; every command also takes --help
  *   incore speed [ALG...] [--vs PEERS] [--impl all] ...   throughput, beside the peers
+ *   incore rand [-hex|-base64] [--source NAME] N   random bytes (tools/rand.c)
+ *   incore rngtest [--source NAME] [--bytes N] [--json] [FILE|-]   tests of a random stream
  *   incore sha256sum [-c] FILE...  (and sha1sum, sha224sum, sha384sum, sha512sum,
  *                                   crc32, crc32c)
  */
@@ -26,10 +28,17 @@ static void usage(FILE *f)
             "                       implementation of every primitive (available, selected)\n"
             "  selftest [-v]        known-answer tests of every implementation this CPU can\n"
             "                       run; exit status 0 only if all pass\n"
-            "  speed [ALG...] [--quick] [--impl all] [--vs openssl,libsodium,zlib,isal]\n"
+            "  speed [ALG...] [--quick] [--impl all] [--vs openssl,libsodium,zlib,isal,libgcrypt]\n"
+            "        [--aad N] [--misalign N] [--threads N] [--json|--csv|--markdown]\n"
             "                       MiB/s and cycles/byte per message size (speed --help)\n"
-            "  sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, crc32, crc32c [FILE...]\n"
-            "                       print or check (-c) checksums like coreutils' sha256sum\n"
+            "  rand [-hex|-base64] [--source NAME] N\n"
+            "                       N random bytes from ic_random (or one entropy source)\n"
+            "  rngtest [--source NAME] [--bytes N] [--json] [FILE|-]\n"
+            "                       statistical tests of a random stream (CRAP.C, FIPS 140-2)\n"
+            "  sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, crc32, crc32c\n"
+            "        [-c] [--tag] [-z] [-j N] [FILE...]\n"
+            "                       print or check (-c) checksums like coreutils' sha256sum;\n"
+            "                       -j N digests N files at once, output in argument order\n"
             "  version              print the library version\n"
             "  help [COMMAND]       this text, or COMMAND --help\n"
             "\n"
@@ -38,6 +47,8 @@ static void usage(FILE *f)
             "\n"
             "environment:\n"
             "  INCORE_CPU=none | -feat,-feat | feat,feat   mask CPU features (see `incore info`)\n"
+            "  INCORE_CPU=+feat                             force a feature on (testing aid, e.g.\n"
+            "                                               under tests/padlock_model)\n"
             "  INCORE_IMPL=prim=impl[,prim=impl]            force implementations (impl \"auto\":\n"
             "                                               the automatic choice)\n");
 }
@@ -49,8 +60,13 @@ static const char info_usage[] =
     "usage: incore info\n"
     "\n"
     "Print the library version, the CPU architecture and model, the CPU features\n"
-    "detected and those enabled after INCORE_CPU, and for every primitive each\n"
-    "implementation, whether this CPU can run it, and which one is selected (*).\n"
+    "detected, those forced on by INCORE_CPU=+feat (a line \"forced\", only when\n"
+    "there are any) and those enabled after INCORE_CPU, and for every primitive each\n"
+    "implementation, whether this CPU can run it, and which one is selected (*);\n"
+    "then every entropy source of ic_random with its credited min-entropy H (bits\n"
+    "per byte), its SP 800-90B cutoffs (repetition count; adaptive proportion per\n"
+    "window), the samples tested (its start-up test runs here) and its health (a\n"
+    "failed source is shown with the test it failed and is not used).\n"
     "\n"
     "Exit status: 0; 2 when INCORE_CPU or INCORE_IMPL is malformed (it is then\n"
     "ignored as a whole, and the reason is printed) or on bad usage.\n";
@@ -128,6 +144,26 @@ static void print_features(const char *label, uint64_t f)
     printf("%s\n", any ? "" : " (none)");
 }
 
+/* The entropy sources and their SP 800-90B health (a failed one is named
+ * with the test it failed, never hidden). */
+static void print_sources(void)
+{
+    printf("\n%-10s %-8s %-3s %-4s %-8s %-10s %s\n", "source", "name", "H", "RCT", "APT", "samples",
+           "health");
+    for (size_t i = 0; ic_rand_source_name(i); i++) {
+        const char *name = ic_rand_source_name(i);
+        ic_rand_health h;
+        (void)ic_rand_source_read(name, NULL, 0);   /* runs the start-up test (1024 samples) */
+        int st = ic_rand_source_health(name, &h);
+        char apt[16];
+        snprintf(apt, sizeof apt, "%u/%u", h.apt_cutoff, h.apt_window);
+        printf("%-10s %-8s %-3u %-4u %-8s %-10llu %s%s%s\n", i == 0 ? "randsrc" : "", name, h.h,
+               h.rct_cutoff, apt, (unsigned long long)h.samples,
+               st == IC_OK ? "ok" : st == IC_ERR_UNAVAILABLE ? "unavailable" : "FAILED",
+               h.failure ? ": " : "", h.failure ? h.failure : "");
+    }
+}
+
 static int cmd_info(int argc, char **argv)
 {
     int st = parse_flags("info", info_usage, argc, argv, NULL);
@@ -138,6 +174,8 @@ static int cmd_info(int argc, char **argv)
     printf("cpu        %s\n", *ic_cpu_model() ? ic_cpu_model() : "(unknown)");
     print_features("detected", ic_cpu_detected());
     print_features("enabled", ic_cpu_features());
+    if (ic_cpu_forced())   /* INCORE_CPU=+name: a testing aid, say so */
+        print_features("forced", ic_cpu_forced());
     if (ic_env_error())
         printf("warning    %s\n", ic_env_error());
     printf("\n%-10s %-12s %-10s %s\n", "primitive", "impl", "available", "selected");
@@ -150,6 +188,7 @@ static int cmd_info(int argc, char **argv)
                    strcmp(name, ic_impl_selected(prim)) == 0 ? "*" : "");
         }
     }
+    print_sources();
     return ic_env_error() ? 2 : 0;
 }
 
@@ -224,6 +263,10 @@ static int run_command(int argc, char **argv)
         return cmd_help(argc, argv);
     if (strcmp(cmd, "speed") == 0)
         return incore_cmd_speed(argc, argv);
+    if (strcmp(cmd, "rand") == 0)
+        return incore_cmd_rand(argc, argv);
+    if (strcmp(cmd, "rngtest") == 0)
+        return incore_cmd_rngtest(argc, argv);
     if (incore_is_sum_cmd(cmd))
         return incore_cmd_sum(cmd, argc, argv);
     fprintf(stderr, "incore: unknown command '%s'\n", cmd);

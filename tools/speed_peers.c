@@ -84,6 +84,7 @@ static struct {
     int (*mac_init)(evp_opaque *, const uint8_t *, size_t, const ossl_param *);
     int (*mac_update)(evp_opaque *, const uint8_t *, size_t);
     int (*mac_final)(evp_opaque *, uint8_t *, size_t *, size_t);
+    int (*rand_bytes)(uint8_t *, int);
 } ossl;
 
 /* ---- libsodium ----------------------------------------------------------- */
@@ -125,7 +126,7 @@ enum {
     GCRYCTL_DISABLE_SECMEM = 37, GCRYCTL_INITIALIZATION_FINISHED = 38,
     GCRY_CIPHER_AES128 = 7, GCRY_CIPHER_AES192 = 8, GCRY_CIPHER_AES256 = 9, GCRY_CIPHER_CHACHA20 = 316,
     GCRY_MODE_ECB = 1, GCRY_MODE_CFB = 2, GCRY_MODE_CBC = 3, GCRY_MODE_STREAM = 4, GCRY_MODE_OFB = 5,
-    GCRY_MODE_CTR = 6, GCRY_MODE_GCM = 9, GCRY_MODE_POLY1305 = 10,
+    GCRY_MODE_CTR = 6, GCRY_MODE_GCM = 9, GCRY_MODE_POLY1305 = 10, GCRY_MODE_XTS = 13,
     GCRY_MD_SHA1 = 2, GCRY_MD_SHA256 = 8, GCRY_MD_SHA384 = 9, GCRY_MD_SHA512 = 10, GCRY_MD_SHA224 = 11,
     GCRY_MD_CRC32 = 302, GCRY_MD_SHA512_256 = 327,
     GCRY_MAC_HMAC_SHA256 = 101, GCRY_MAC_POLY1305 = 501
@@ -142,6 +143,7 @@ static struct {
     unsigned (*cipher_decrypt)(gcry_opaque *, void *, size_t, const void *, size_t);
     unsigned (*cipher_gettag)(gcry_opaque *, void *, size_t);
     unsigned (*cipher_checktag)(gcry_opaque *, const void *, size_t);
+    unsigned (*cipher_authenticate)(gcry_opaque *, const void *, size_t);
     void (*md_hash_buffer)(int, void *, const void *, size_t);
     unsigned (*mac_open)(gcry_opaque **, int, unsigned, void *);
     void (*mac_close)(gcry_opaque *);
@@ -192,6 +194,7 @@ static const sym ossl_syms[] = {
     SYM(ossl.mac_init, "EVP_MAC_init"),
     SYM(ossl.mac_update, "EVP_MAC_update"),
     SYM(ossl.mac_final, "EVP_MAC_final"),
+    SYM(ossl.rand_bytes, "RAND_bytes"),
 };
 static const sym sod_syms[] = {
     SYM(sod.init, "sodium_init"),
@@ -228,6 +231,7 @@ static const sym gcry_syms[] = {
     SYM(gcry.cipher_decrypt, "gcry_cipher_decrypt"),
     SYM(gcry.cipher_gettag, "gcry_cipher_gettag"),
     SYM(gcry.cipher_checktag, "gcry_cipher_checktag"),
+    SYM(gcry.cipher_authenticate, "gcry_cipher_authenticate"),
     SYM(gcry.md_hash_buffer, "gcry_md_hash_buffer"),
     SYM(gcry.mac_open, "gcry_mac_open"),
     SYM(gcry.mac_close, "gcry_mac_close"),
@@ -314,7 +318,9 @@ const char *speed_peer_call(int peer, const speed_alg *a)
     int k = a->kind;
     switch (peer) {
     case SPEED_OPENSSL:
-        if (k <= SK_GCM_OPEN || k == SK_CHACHA20 || k == SK_C20P1305)
+        if (k == SK_RANDOM || k == SK_RANDSRC)   /* its DRBG: the peer of ours and of the sources */
+            return "RAND_bytes";
+        if (k <= SK_GCM_OPEN || k == SK_CHACHA20 || k == SK_C20P1305 || k == SK_XTS_ENC || k == SK_XTS_DEC)
             return "EVP_Cipher";
         if (k == SK_HASH)
             return "EVP_Digest";
@@ -344,7 +350,8 @@ const char *speed_peer_call(int peer, const speed_alg *a)
         case SK_POLY1305: return "gcry_mac";
         case SK_HMAC: return a->param == IC_HASH_SHA256 ? "gcry_mac" : NULL;
         case SK_HASH: case SK_CRC32: return "gcry_md_hash_buffer";
-        case SK_CRC32C: return NULL;
+        case SK_CRC32C: case SK_RANDOM: case SK_RANDSRC: return NULL;   /* (not measured: gcry_randomize) */
+        case SK_GCM_KEY: case SK_GCM_ONESHOT: case SK_GHASH: case SK_HKDF: case SK_HWRAND: return NULL;
         default: return "gcry_cipher";      /* AES modes, ChaCha20 */
         }
     case SPEED_ISAL:
@@ -366,6 +373,10 @@ static int ossl_setup(speed_job *j, char *why, size_t whylen)
         return -1;
     j->state = s;
     const char *what = a->peer_name;
+    if (a->kind == SK_RANDOM || a->kind == SK_RANDSRC) {
+        uint8_t b[16];   /* the first call seeds: keep it out of the timing */
+        return ossl.rand_bytes(b, sizeof b) == 1 ? 0 : -1;
+    }
     if (a->kind == SK_HASH) {
         s->md = ossl.md_fetch(NULL, what, NULL);
         s->mdctx = s->md ? ossl.mdctx_new() : NULL;
@@ -385,7 +396,8 @@ static int ossl_setup(speed_job *j, char *why, size_t whylen)
                 goto fail;
         }
     } else {
-        int enc = a->kind != SK_CBC_DEC && a->kind != SK_CFB_DEC && a->kind != SK_GCM_OPEN;
+        int enc = a->kind != SK_CBC_DEC && a->kind != SK_CFB_DEC && a->kind != SK_GCM_OPEN &&
+                  a->kind != SK_XTS_DEC;
         s->cipher = ossl.cipher_fetch(NULL, what, NULL);
         s->cctx = s->cipher ? ossl.cctx_new() : NULL;
         if (!s->cctx || ossl.cipher_init(s->cctx, s->cipher, NULL, j->key, NULL, enc) != 1)
@@ -416,6 +428,11 @@ static void ossl_run(speed_job *j, size_t len)
     size_t mn = 0;
     uint8_t iv16[16];
     switch (k) {
+    case SK_RANDOM:
+    case SK_RANDSRC:
+        if (ossl.rand_bytes(j->buf, (int)len) != 1)
+            j->failed = 1;
+        return;
     case SK_HASH:
         ossl.digest_init(s->mdctx, s->md, NULL);
         ossl.digest_update(s->mdctx, j->buf, len);
@@ -433,6 +450,8 @@ static void ossl_run(speed_job *j, size_t len)
     case SK_GCM_SEAL:
     case SK_C20P1305:
         ossl.cipher_init(s->cctx, NULL, NULL, NULL, j->iv, -1);
+        if (j->aadlen)   /* out NULL: AAD */
+            ossl.cipher_update(s->cctx, NULL, &n, j->aad, (int)j->aadlen);
         ossl.cipher_update(s->cctx, j->buf, &n, j->buf, (int)len);
         ossl.cipher_final(s->cctx, j->buf + n, &n);
         ossl.cctx_ctrl(s->cctx, EVP_CTRL_AEAD_GET_TAG, 16, j->aux);
@@ -441,6 +460,8 @@ static void ossl_run(speed_job *j, size_t len)
         uint8_t tag[16];
         memcpy(tag, j->ct + len, 16);
         ossl.cipher_init(s->cctx, NULL, NULL, NULL, j->iv, -1);
+        if (j->aadlen)
+            ossl.cipher_update(s->cctx, NULL, &n, j->aad, (int)j->aadlen);
         ossl.cipher_update(s->cctx, j->out, &n, j->ct, (int)len);
         ossl.cctx_ctrl(s->cctx, EVP_CTRL_AEAD_SET_TAG, 16, tag);
         if (ossl.cipher_final(s->cctx, j->out + n, &n) <= 0)
@@ -484,12 +505,12 @@ static void sodium_run(speed_job *j, size_t len)
                             : j->alg->kind == SK_C20P1305 ? sod.c20p1305_enc
                                                           : sod.xc20p1305_enc;
         /* combined mode: the tag lands right after the ciphertext */
-        f(j->buf, &n, j->buf, len, NULL, 0, NULL, j->iv, j->key);
+        f(j->buf, &n, j->buf, len, j->aad, j->aadlen, NULL, j->iv, j->key);
         memcpy(j->aux, j->buf + len, 16);
         return;
     }
     case SK_GCM_OPEN:
-        if (sod.aesgcm_dec(j->out, &n, NULL, j->ct, len + 16, NULL, 0, j->iv, j->key) != 0)
+        if (sod.aesgcm_dec(j->out, &n, NULL, j->ct, len + 16, j->aad, j->aadlen, j->iv, j->key) != 0)
             j->failed = 1;
         return;
     case SK_CHACHA20: sod.chacha20_xor_ic(j->buf, j->buf, len, j->iv, 1, j->key); return;
@@ -551,6 +572,12 @@ static int gcry_setup(speed_job *j, char *why, size_t whylen)
         return 0;
     case SK_CHACHA20: algo = GCRY_CIPHER_CHACHA20; mode = GCRY_MODE_STREAM; break;
     case SK_C20P1305: algo = GCRY_CIPHER_CHACHA20; mode = GCRY_MODE_POLY1305; break;
+    case SK_XTS_ENC:
+    case SK_XTS_DEC:   /* the key is key1 || key2: two AES keys of half the length */
+        keylen = a->param;
+        algo = keylen == 32 ? GCRY_CIPHER_AES128 : GCRY_CIPHER_AES256;
+        mode = GCRY_MODE_XTS;
+        break;
     default:
         keylen = a->param;
         algo = keylen == 16 ? GCRY_CIPHER_AES128 : keylen == 24 ? GCRY_CIPHER_AES192 : GCRY_CIPHER_AES256;
@@ -594,11 +621,15 @@ static void gcry_run(speed_job *j, size_t len)
     case SK_C20P1305:
     case SK_GCM_SEAL:
         gcry.cipher_setiv(s->cipher, j->iv, 12);
+        if (j->aadlen)
+            gcry.cipher_authenticate(s->cipher, j->aad, j->aadlen);
         gcry.cipher_encrypt(s->cipher, j->buf, len, NULL, 0);
         gcry.cipher_gettag(s->cipher, j->aux, 16);
         return;
     case SK_GCM_OPEN:
         gcry.cipher_setiv(s->cipher, j->iv, 12);
+        if (j->aadlen)
+            gcry.cipher_authenticate(s->cipher, j->aad, j->aadlen);
         gcry.cipher_decrypt(s->cipher, j->out, len, j->ct, len);
         if (gcry.cipher_checktag(s->cipher, j->ct + len, 16) != 0)
             j->failed = 1;
@@ -607,10 +638,11 @@ static void gcry_run(speed_job *j, size_t len)
     case SK_CTR: gcry.cipher_setctr(s->cipher, j->iv, 16); gcry.cipher_encrypt(s->cipher, j->buf, len, NULL, 0); return;
     case SK_CBC_DEC:
     case SK_CFB_DEC:
+    case SK_XTS_DEC:   /* XTS: the IV is the 16-byte tweak of the data unit */
         gcry.cipher_setiv(s->cipher, j->iv, 16);
         gcry.cipher_decrypt(s->cipher, j->buf, len, NULL, 0);
         return;
-    default:   /* CBC / CFB encryption, OFB */
+    default:   /* CBC / CFB encryption, OFB, XTS encryption */
         gcry.cipher_setiv(s->cipher, j->iv, 16);
         gcry.cipher_encrypt(s->cipher, j->buf, len, NULL, 0);
         return;

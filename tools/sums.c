@@ -24,7 +24,10 @@
  *
  * Data is read with read(2) in 64 KiB chunks and fed to the streaming APIs
  * (ic_hash_* or the chained ic_crc32 / ic_crc32c), so any file size works in
- * constant memory.  Options may come anywhere (GNU argument permutation),
+ * constant memory.  -j N (--jobs N) digests up to N files at once on N
+ * threads when printing sums; lines and diagnostics still come in argument
+ * order, each as soon as it and every file before it are done.  (-c checks
+ * the files of a list one after another.)  Options may come anywhere (GNU argument permutation),
  * short ones may be grouped (-cw), long ones abbreviated (--stat), and "--"
  * ends them.
  */
@@ -34,6 +37,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 #include "incore/incore.h"
@@ -60,11 +64,13 @@ static const sum_algo algos[] = {
 };
 #define MAX_DIGEST IC_HASH_MAX_DIGEST_SIZE
 #define CHUNK 65536
+#define MAX_JOBS 256
 
 /* Options and running state of one invocation. */
 typedef struct {
     const sum_algo *a;
     int binary, text, tag, check, ignore_missing, quiet, status, strict, warn, zero;
+    int jobs;             /* -j: files digested at once (printing mode)  */
     int bsd_reversed;     /* -1 unknown, 0 standard lines seen, 1 "hex name" */
 } sum_opts;
 
@@ -153,6 +159,8 @@ static void help(const sum_algo *a)
            "  -t, --text            read in text mode (default)\n"
            "  -z, --zero            end each output line with NUL, not newline,\n"
            "                          and disable file name escaping\n"
+           "  -j, --jobs=N          digest up to N files at once (threads); output\n"
+           "                          stays in argument order (default 1; -c: 1)\n"
            "\n"
            "The following five options are useful only when verifying checksums:\n"
            "      --ignore-missing  don't fail or report status for missing files\n"
@@ -185,13 +193,17 @@ static void help(const sum_algo *a)
  * negative incore status. */
 static int digest_fd(const sum_algo *a, int fd, uint8_t out[MAX_DIGEST])
 {
-    static uint8_t buf[CHUNK];
+    uint8_t *buf = malloc(CHUNK);   /* one per call: -j runs several at once */
     ic_hash_ctx h;
     uint32_t crc = 0;
     int st = IC_OK;
 
-    if (a->kind == K_HASH && (st = ic_hash_init(&h, a->alg)) != IC_OK)
+    if (!buf)
+        return ENOMEM;
+    if (a->kind == K_HASH && (st = ic_hash_init(&h, a->alg)) != IC_OK) {
+        free(buf);
         return st;
+    }
     for (;;) {
         ssize_t n = read(fd, buf, sizeof buf);
         if (n < 0) {
@@ -221,6 +233,7 @@ static int digest_fd(const sum_algo *a, int fd, uint8_t out[MAX_DIGEST])
         out[2] = (uint8_t)(crc >> 8);
         out[3] = (uint8_t)crc;
     }
+    free(buf);
     return st;
 }
 
@@ -306,12 +319,10 @@ static int unescape(char *s)
 
 /* ---- printing mode ------------------------------------------------------ */
 
-static int sum_one(const sum_opts *o, const char *name)
+/* The line for name, whose digest_file() gave st and d; 1 if it printed. */
+static int print_sum(const sum_opts *o, const char *name, int st, const uint8_t *d)
 {
-    uint8_t d[MAX_DIGEST];
     char h[2 * MAX_DIGEST + 1];
-    int missing;
-    int st = digest_file(o->a, name, d, &missing);
     if (st != 0) {
         diag(o, name, "%s", err_str(st));
         return 0;
@@ -330,6 +341,78 @@ static int sum_one(const sum_opts *o, const char *name)
     }
     putchar(o->zero ? '\0' : '\n');
     return 1;
+}
+
+static int sum_one(const sum_opts *o, const char *name)
+{
+    uint8_t d[MAX_DIGEST];
+    int missing;
+    int st = digest_file(o->a, name, d, &missing);
+    return print_sum(o, name, st, d);
+}
+
+/* ---- printing mode, -j N: workers digest, the caller prints in order ---- */
+
+typedef struct {
+    const sum_algo *a;
+    char **names;
+    int n;
+    uint8_t (*digest)[MAX_DIGEST];
+    int *status, *done;
+    int next;             /* next file a worker takes */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;    /* a file is done */
+} sum_pool;
+
+static void *sum_worker(void *arg)
+{
+    sum_pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        int i = p->next < p->n ? p->next++ : -1;
+        pthread_mutex_unlock(&p->mu);
+        if (i < 0)
+            return NULL;
+        int missing;
+        int st = digest_file(p->a, p->names[i], p->digest[i], &missing);
+        pthread_mutex_lock(&p->mu);
+        p->status[i] = st;
+        p->done[i] = 1;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+/* Every file's line in argument order, up to o->jobs digested at once.
+ * Returns 1 when every file was read; -1 when no thread could be started
+ * (the caller then goes one by one). */
+static int sum_parallel(const sum_opts *o, char **names, int n)
+{
+    sum_pool p = { o->a, names, n, NULL, NULL, NULL, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+    int nt = o->jobs < n ? o->jobs : n, started = 0, ok = 1;
+    pthread_t tid[MAX_JOBS];
+    p.digest = calloc((size_t)n, sizeof *p.digest);
+    p.status = calloc((size_t)n, sizeof *p.status);
+    p.done = calloc((size_t)n, sizeof *p.done);
+    if (p.digest && p.status && p.done)
+        for (; started < nt; started++)
+            if (pthread_create(&tid[started], NULL, sum_worker, &p) != 0)
+                break;
+    if (started == 0) {
+        free(p.digest), free(p.status), free(p.done);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        pthread_mutex_lock(&p.mu);
+        while (!p.done[i])
+            pthread_cond_wait(&p.cv, &p.mu);
+        pthread_mutex_unlock(&p.mu);
+        ok &= print_sum(o, names[i], p.status[i], p.digest[i]);
+    }
+    for (int k = 0; k < started; k++)
+        pthread_join(tid[k], NULL);
+    free(p.digest), free(p.status), free(p.done);
+    return ok;
 }
 
 /* ---- checking mode ------------------------------------------------------ */
@@ -511,11 +594,11 @@ static int check_list(sum_opts *o, const char *listname)
 /* ---- options -------------------------------------------------------------- */
 
 enum { O_BINARY = 'b', O_CHECK = 'c', O_TEXT = 't', O_WARN = 'w', O_ZERO = 'z',
-       O_IGNORE = 256, O_QUIET, O_STATUS, O_STRICT, O_TAG, O_HELP, O_VERSION };
+       O_JOBS = 'j', O_IGNORE = 256, O_QUIET, O_STATUS, O_STRICT, O_TAG, O_HELP, O_VERSION };
 
 static const struct { const char *name; int id; } longopts[] = {
     { "binary", O_BINARY }, { "check", O_CHECK }, { "help", O_HELP },
-    { "ignore-missing", O_IGNORE }, { "quiet", O_QUIET }, { "status", O_STATUS },
+    { "ignore-missing", O_IGNORE }, { "jobs", O_JOBS }, { "quiet", O_QUIET }, { "status", O_STATUS },
     { "strict", O_STRICT }, { "tag", O_TAG }, { "text", O_TEXT },
     { "version", O_VERSION }, { "warn", O_WARN }, { "zero", O_ZERO },
 };
@@ -547,11 +630,27 @@ static int long_option(const sum_opts *o, const char *arg)
         snprintf(msg, sizeof msg, "option '--%.*s' is ambiguous", (int)n, arg);
         return usage_error(o, msg), -1;
     }
-    if (eq) {
+    if (eq && longopts[found].id != O_JOBS) {
         snprintf(msg, sizeof msg, "option '--%s' doesn't allow an argument", longopts[found].name);
         return usage_error(o, msg), -1;
     }
     return longopts[found].id;
+}
+
+/* The value of -j / --jobs: 1..MAX_JOBS; 0 and a message otherwise. */
+static int jobs_value(const sum_opts *o, const char *v)
+{
+    char *e, msg[300];
+    long n = v ? strtol(v, &e, 10) : 0;
+    if (!v) {
+        snprintf(msg, sizeof msg, "option requires an argument -- 'j'");
+        return usage_error(o, msg), 0;
+    }
+    if (e == v || *e || n < 1 || n > MAX_JOBS) {
+        snprintf(msg, sizeof msg, "invalid number of jobs: '%s' (1..%d)", v, MAX_JOBS);
+        return usage_error(o, msg), 0;
+    }
+    return (int)n;
 }
 
 static void set_option(sum_opts *o, int id)
@@ -615,9 +714,24 @@ int incore_cmd_sum(const char *algo, int argc, char **argv)
                 free(files);
                 return 1;
             }
+            if (id == O_JOBS) {   /* --jobs=N or --jobs N */
+                const char *eq = strchr(arg, '=');
+                if (!(o.jobs = jobs_value(&o, eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL))) {
+                    free(files);
+                    return 1;
+                }
+                continue;
+            }
             ids[nids++] = id;
         } else {
             for (const char *p = arg + 1; *p; p++) {
+                if (*p == 'j') {  /* -jN, -j N, also after grouped flags (-zj4) */
+                    if (!(o.jobs = jobs_value(&o, p[1] ? p + 1 : i + 1 < argc ? argv[++i] : NULL))) {
+                        free(files);
+                        return 1;
+                    }
+                    break;
+                }
                 if (!strchr("bctwz", *p)) {
                     char msg[64];
                     snprintf(msg, sizeof msg, "invalid option -- '%c'", *p);
@@ -674,9 +788,14 @@ int incore_cmd_sum(const char *algo, int argc, char **argv)
     static char dash[] = "-";
     if (nfiles == 0)
         files[nfiles++] = dash;
-    int ok = 1;
-    for (int i = 0; i < nfiles; i++)
-        ok &= o.check ? check_list(&o, files[i]) : sum_one(&o, files[i]);
+    int ok = -1;
+    if (!o.check && o.jobs > 1 && nfiles > 1)
+        ok = sum_parallel(&o, files, nfiles);
+    if (ok < 0) {
+        ok = 1;
+        for (int i = 0; i < nfiles; i++)
+            ok &= o.check ? check_list(&o, files[i]) : sum_one(&o, files[i]);
+    }
     free(files);
 
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -11,6 +11,10 @@ int incore_cmd_sum(const char *algo, int argc, char **argv);
  * peers (tools/speed_peers.c).  argv[0] is "speed"; returns the exit status. */
 int incore_cmd_speed(int argc, char **argv);
 
+/* tools/rand.c: `incore rand` and `incore rngtest`. */
+int incore_cmd_rand(int argc, char **argv);
+int incore_cmd_rngtest(int argc, char **argv);
+
 /* ---- shared by tools/speed.c and tools/speed_peers.c ------------------- */
 #include <stddef.h>
 #include <stdint.h>
@@ -19,14 +23,22 @@ int incore_cmd_speed(int argc, char **argv);
 enum speed_kind {
     SK_ECB, SK_CBC_ENC, SK_CBC_DEC, SK_CFB_ENC, SK_CFB_DEC, SK_OFB, SK_CTR,
     SK_GCM_SEAL, SK_GCM_OPEN, SK_HASH, SK_HMAC, SK_CHACHA20, SK_POLY1305,
-    SK_C20P1305, SK_XC20P1305, SK_CRC32, SK_CRC32C
+    SK_C20P1305, SK_XC20P1305, SK_CRC32, SK_CRC32C, SK_XTS_ENC, SK_XTS_DEC,
+    /* incore only (no peer has them): AES-GCM sealed through a reusable key
+     * object, and through the raw-key one-shot call (key expanded per
+     * message); GHASH alone; HKDF (the message as IKM) */
+    SK_GCM_KEY, SK_GCM_ONESHOT, SK_GHASH, SK_HKDF,
+    /* random bytes: no output to compare, kinds from here on */
+    SK_RANDOM,   /* ic_random: no input, output differs per call */
+    SK_RANDSRC,  /* one entropy source (param: index in speed.c's name list) */
+    SK_HWRAND    /* ic_rand_hw: the selected raw hardware source, no health tests */
 };
 enum { SPEED_OPENSSL, SPEED_LIBSODIUM, SPEED_ZLIB, SPEED_ISAL, SPEED_LIBGCRYPT, SPEED_NPEERS };
 
 typedef struct speed_alg {
     const char *name;      /* "aes-128-ctr" */
     int kind;              /* enum speed_kind */
-    unsigned param;        /* AES key bytes; ic_hash_alg for SK_HASH / SK_HMAC */
+    unsigned param;        /* AES key bytes (XTS: both halves); ic_hash_alg for SK_HASH / SK_HMAC */
     const char *prims[2];  /* incore primitives it runs on (for --impl all) */
     const char *peer_name; /* OpenSSL's name for it ("AES-128-CTR", "SHA256") */
 } speed_alg;
@@ -39,6 +51,8 @@ typedef struct speed_job {
     uint8_t *buf;              /* message, transformed in place          */
     uint8_t *out;              /* output of the *_OPEN kinds             */
     const uint8_t *ct;         /* ciphertext || tag the *_OPEN kinds open */
+    const uint8_t *aad;        /* AEADs: aadlen bytes of AAD per message  */
+    size_t aadlen;             /* (--aad N; 0 by default)                */
     uint8_t aux[64];           /* digest, tag or CRC (little-endian)     */
     int failed;                /* an open refused the tag, or similar    */
     void *state;               /* provider's own (contexts, keys)        */

@@ -6,6 +6,9 @@
  * selected at that moment (AES-NI, ARMv8 CE, POWER8 vcipher, bitsliced
  * portable, ...) and keeps using it.  Keys may be used from several threads
  * at once: every operation takes the key as const.
+ *
+ * XTS-AES (IEEE 1619, for data at rest) has its own key type and calls in
+ * incore/xts.h.
  */
 #ifndef INCORE_AES_H
 #define INCORE_AES_H

@@ -124,6 +124,34 @@ IC_NODISCARD IC_API int ic_xchacha20_poly1305_open(const uint8_t key[32], const 
                                const uint8_t *in, size_t len,
                                uint8_t *out, const uint8_t tag[16]);
 
+/* A key object of the same shape as the AES-GCM one of incore/gcm.h, so that
+ * code holding AEAD keys treats both alike: init once, seal / open per
+ * message with the calls above less the key, wipe.  ChaCha20 expands
+ * nothing per key, so this is for the shape, not for speed.  check is set by
+ * init and cleared by wipe; every call validates it first (NULL:
+ * IC_ERR_NULL, not a live key object: IC_ERR_STATE), then the arguments as
+ * the one-shot calls do.  seal / open only read it (threads may share it). */
+typedef struct ic_chacha20_poly1305_key {
+    uint8_t  key[32];
+    uint32_t check;
+    uint32_t reserved;
+} ic_chacha20_poly1305_key;
+
+IC_NODISCARD IC_API int ic_chacha20_poly1305_key_init(ic_chacha20_poly1305_key *k, const uint8_t key[32]);
+IC_API int ic_chacha20_poly1305_key_seal(const ic_chacha20_poly1305_key *k, const uint8_t nonce[12],
+                              const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+                              uint8_t *out, uint8_t tag[16]);
+IC_NODISCARD IC_API int ic_chacha20_poly1305_key_open(const ic_chacha20_poly1305_key *k, const uint8_t nonce[12],
+                              const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+                              uint8_t *out, const uint8_t tag[16]);
+IC_API int ic_xchacha20_poly1305_key_seal(const ic_chacha20_poly1305_key *k, const uint8_t nonce[24],
+                              const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+                              uint8_t *out, uint8_t tag[16]);
+IC_NODISCARD IC_API int ic_xchacha20_poly1305_key_open(const ic_chacha20_poly1305_key *k, const uint8_t nonce[24],
+                              const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+                              uint8_t *out, const uint8_t tag[16]);
+IC_API void ic_chacha20_poly1305_key_wipe(ic_chacha20_poly1305_key *k);
+
 /* Streaming ChaCha20-Poly1305 / XChaCha20-Poly1305 (rules at the top).
  * A complete type so callers can keep it on the stack; the fields are
  * private to chacha20_poly1305.c. */

@@ -3,7 +3,7 @@
  * AES block cipher of incore/aes.h in counter mode plus the GHASH universal
  * hash over GF(2^128).
  *
- * Two ways to use it:
+ * Three ways to use it:
  *
  *  - one-shot: ic_aes_gcm_seal() / ic_aes_gcm_open().  Prefer these.
  *    ic_aes_gcm_open() checks the tag over the ciphertext BEFORE it decrypts
@@ -18,6 +18,15 @@
  *    the tag has been checked.  The caller must not use or release any of it
  *    until ic_gcm_verify() returned IC_OK, and must discard all of it
  *    otherwise.  When the whole message fits in memory use ic_aes_gcm_open().
+ *
+ *  - one-shot with a reusable key: ic_aes_gcm_key_init (once per key) then
+ *    ic_aes_gcm_key_seal / ic_aes_gcm_key_open per message, and
+ *    ic_aes_gcm_key_wipe.  The AES key schedule and the powers of H are
+ *    expanded once, not per message (the raw-key one-shot calls do that
+ *    expansion every time): for many short messages under one key, as TLS
+ *    or QUIC records.  Same rules and statuses as the one-shot calls; the
+ *    key object is only read by seal/open, so several threads may seal and
+ *    open with one key at once (with distinct IVs).
  *
  * Rules (each violation has its own status, nothing is written on error):
  *  - key: 16, 24 or 32 bytes (IC_ERR_KEYLEN).
@@ -122,6 +131,32 @@ IC_API int  ic_aes_gcm_seal(const uint8_t *key, size_t keylen, const uint8_t *iv
 IC_NODISCARD IC_API int ic_aes_gcm_open(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
                      const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
                      uint8_t *out, const uint8_t *tag, size_t taglen);
+
+/* A reusable AES-GCM key: the AES schedule and H, each expanded by (and
+ * recording the registry index of) the implementation selected at
+ * ic_aes_gcm_key_init().  check is set by init and cleared by wipe; every
+ * call validates it and both halves (IC_ERR_STATE when it is not a live
+ * key).  Holds key material: ic_aes_gcm_key_wipe() when done. */
+typedef struct ic_aes_gcm_key {
+    ic_aes_key   aes;
+    ic_ghash_key ghash;
+    uint32_t     check;
+    uint32_t     reserved;
+} ic_aes_gcm_key;
+
+/* Expand key (16, 24 or 32 bytes).  k is wiped first, so a failed re-init
+ * leaves no older key usable. */
+IC_NODISCARD IC_API int ic_aes_gcm_key_init(ic_aes_gcm_key *k, const uint8_t *key, size_t keylen);
+/* As ic_aes_gcm_seal with the key already expanded. */
+IC_API int  ic_aes_gcm_key_seal(const ic_aes_gcm_key *k, const uint8_t *iv, size_t ivlen,
+                     const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+                     uint8_t *out, uint8_t *tag, size_t taglen);
+/* As ic_aes_gcm_open: tag checked first, out zeroed on IC_ERR_AUTH. */
+IC_NODISCARD IC_API int ic_aes_gcm_key_open(const ic_aes_gcm_key *k, const uint8_t *iv, size_t ivlen,
+                     const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+                     uint8_t *out, const uint8_t *tag, size_t taglen);
+/* Erase the key (it must be re-initialised to be used). */
+IC_API void ic_aes_gcm_key_wipe(ic_aes_gcm_key *k);
 
 #ifdef __cplusplus
 }

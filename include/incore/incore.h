@@ -10,6 +10,7 @@
 
 #include "incore/common.h"
 #include "incore/aes.h"
+#include "incore/xts.h"
 #include "incore/gcm.h"
 #include "incore/sha.h"
 #include "incore/hmac.h"

@@ -13,11 +13,21 @@
 #include "aes/aes_ppc.h"
 #include "aes/aes_arm.h"
 
+#if defined(__x86_64__)
+extern const ic_aes_ops ic_aes_padlock_ops;   /* aes_x86_padlock.c: VIA ACE/ACE2 */
+#endif
+
 /* Best first; the portable one last with needs == 0 (see core/internal.h). */
 const ic_impl ic_impls_aes[] = {
 #if defined(__x86_64__)
-    {"vaes", IC_F(IC_CPU_VAES) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_vaes_ops},
+    /* vaes also needs VPCLMULQDQ (its XTS tweak reduction); every CPU with
+     * VAES has it (Ice Lake, Zen 3 and later) */
+    {"vaes", IC_F(IC_CPU_VAES) | IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3),
+     &ic_aes_vaes_ops},
     {"ni", IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_ni_ops},
+    /* after AES-NI: no CPU has both, and forcing it on (INCORE_CPU=+padlock-ace,
+     * under tests/padlock_model) must not displace the others by accident */
+    {"padlock", IC_F(IC_CPU_PADLOCK_ACE), &ic_aes_padlock_ops},
 #endif
 #if defined(__powerpc64__)
     {"p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ic_aes_p8_ops},
@@ -49,7 +59,11 @@ int ic_aes_init(ic_aes_key *k, const uint8_t *key, size_t keylen)
     if (keylen != IC_AES128_KEY_SIZE && keylen != IC_AES192_KEY_SIZE &&
         keylen != IC_AES256_KEY_SIZE)
         return IC_ERR_KEYLEN;
-    uint32_t impl = ic_impl_index(IC_PRIM_AES);
+    return ic_aes_setkey_impl(k, ic_impl_index(IC_PRIM_AES), key, keylen);
+}
+
+int ic_aes_setkey_impl(ic_aes_key *k, uint32_t impl, const uint8_t *key, size_t keylen)
+{
     const ic_aes_ops *ops = (const ic_aes_ops *)IC_IMPL_OPS(aes, impl);
     if (ops == NULL)
         return IC_ERR_UNAVAILABLE;

@@ -364,9 +364,8 @@ static uint32_t sub_word(uint32_t w)
     return r;
 }
 
-static void ct64_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
+void ic_aes_key_words(uint32_t w[4 * 15], const uint8_t *key, size_t keylen)
 {
-    uint32_t w[4 * 15];
     const unsigned nk = (unsigned)(keylen / 4), nr = nk + 6, nw = 4 * (nr + 1);
     uint32_t rcon = 1;
 
@@ -383,7 +382,13 @@ static void ct64_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
         }
         w[i] = w[i - nk] ^ t;
     }
+}
 
+static void ct64_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
+{
+    uint32_t w[4 * 15];
+    const unsigned nr = (unsigned)(keylen / 4) + 6;
+    ic_aes_key_words(w, key, keylen);
     k->rounds = nr;
     for (unsigned r = 0; r <= nr; r++) {
         uint64_t x[8];

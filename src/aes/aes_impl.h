@@ -32,12 +32,31 @@ typedef struct ic_aes_ops {
     void (*cfb_enc)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
     void (*cfb_dec)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
     void (*ofb)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    /* xts: nblocks >= 1 whole blocks of one XTS data unit (IEEE 1619 5.3,
+     * without the stealing step, which src/aes/xts.c does):
+     *   out_j = E(in_j ^ T_j) ^ T_j  (decrypt: the inverse cipher D),
+     *   T_0 = T, T_{j+1} = T_j * x in GF(2^128) (little-endian).
+     * k is the data key (key1).  With k2 (the tweak key) given, t holds
+     * the tweak i and T = E_k2(i) is computed first (so a fused loop can
+     * overlap it with its own setup); with k2 NULL, t already holds T.
+     * Either way t is left as T_nblocks, so that calls chain.  NULL when
+     * the backend has no fused loop: xts.c then runs the same over ecb_enc
+     * / ecb_dec with the tweaks computed in batches.                      */
+    void (*xts)(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16], uint8_t *out, const uint8_t *in,
+                size_t nblocks, int decrypt);
 } ic_aes_ops;
 
 /* The ops of the implementation that expanded k, or NULL when k is NULL,
  * not initialised, wiped or corrupt (check word, index, key length).  For AES-GCM and other users of the raw
  * block operations; they check arguments themselves.                    */
 const ic_aes_ops *ic_aes_key_ops(const ic_aes_key *k);
+
+/* The body of ic_aes_init after its checks: expand key (keylen 16, 24 or
+ * 32, checked) into k (wiped) with implementation impl, so that the XTS key
+ * setup (xts.c) expands both of its halves with one implementation even
+ * if the selection changes in between.  IC_ERR_UNAVAILABLE for an index
+ * outside the table. */
+int ic_aes_setkey_impl(ic_aes_key *k, uint32_t impl, const uint8_t *key, size_t keylen);
 
 /* 10, 12 or 14 (FIPS 197 5: Nr = Nk + 6), in one compare: r - 10 is
  * 0, 2 or 4 exactly when it is even and at most 4. */
@@ -58,6 +77,12 @@ static inline const ic_aes_ops *ic_aes_ops_of(const ic_aes_key *k)
 {
     return (const ic_aes_ops *)ic_impls_aes[k->impl].ops;
 }
+
+/* FIPS 197 5.2 KeyExpansion in constant time (the S-box through aes_ct64.c's
+ * bitsliced circuit): w[0 .. 4*(Nr+1)-1], each word loaded little-endian
+ * (byte 0 of the word is its low byte).  For backends whose hardware wants
+ * a software-expanded schedule (PadLock, 192/256-bit keys). */
+void ic_aes_key_words(uint32_t w[4 * 15], const uint8_t *key, size_t keylen);
 
 /* One ops table per backend file, listed in ic_impls_aes (aes.c). */
 extern const ic_aes_ops ic_aes_ct64_ops;   /* aes_ct64.c: portable, bitsliced */

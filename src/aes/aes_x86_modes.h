@@ -56,9 +56,10 @@ AESX_INLINE void ctr_blocks(AESX_V b[AESX_NV], __m128i c, uint64_t hi, uint64_t 
 
 /* The whole cipher on a batch, the rounds written out rather than looped
  * (a loop makes GCC rotate the eight states through register copies); the
- * only branches are on the public round count.                          */
-#define CIPHER_BATCH(b, rk, nr, op, oplast) do { \
-    ROUND_ALL(b, AESX_XOR, AESX_KEY(rk, 0)); \
+ * only branches are on the public round count.  MIDDLE_ROUNDS is rounds
+ * 1..nr-1, also used by aes_x86_xts.h, which does the first and last
+ * steps itself (with the tweak folded into their round keys).          */
+#define MIDDLE_ROUNDS(b, rk, nr, op) do { \
     ROUND_ALL(b, op, AESX_KEY(rk, 1)); ROUND_ALL(b, op, AESX_KEY(rk, 2)); \
     ROUND_ALL(b, op, AESX_KEY(rk, 3)); ROUND_ALL(b, op, AESX_KEY(rk, 4)); \
     ROUND_ALL(b, op, AESX_KEY(rk, 5)); ROUND_ALL(b, op, AESX_KEY(rk, 6)); \
@@ -66,6 +67,10 @@ AESX_INLINE void ctr_blocks(AESX_V b[AESX_NV], __m128i c, uint64_t hi, uint64_t 
     ROUND_ALL(b, op, AESX_KEY(rk, 9)); \
     if ((nr) > 10) { ROUND_ALL(b, op, AESX_KEY(rk, 10)); ROUND_ALL(b, op, AESX_KEY(rk, 11)); } \
     if ((nr) > 12) { ROUND_ALL(b, op, AESX_KEY(rk, 12)); ROUND_ALL(b, op, AESX_KEY(rk, 13)); } \
+} while (0)
+#define CIPHER_BATCH(b, rk, nr, op, oplast) do { \
+    ROUND_ALL(b, AESX_XOR, AESX_KEY(rk, 0)); \
+    MIDDLE_ROUNDS(b, rk, nr, op); \
     ROUND_ALL(b, oplast, AESX_KEY(rk, nr)); \
 } while (0)
 

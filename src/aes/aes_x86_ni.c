@@ -287,9 +287,18 @@ void ic_aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const 
     serial(k, iv, out, in, nblocks, 2);
 }
 
+/* ---- XTS: aes_x86_xts.h on one block per register ----------------------- */
+#define AESX_LANES 1
+#define AESX_SLLQ _mm_slli_epi64
+#define AESX_SRLQ _mm_srli_epi64
+#define AESX_BSLLI _mm_bslli_si128
+#define AESX_BSRLI _mm_bsrli_si128
+#define AESX_XTS_LANES0(t) (t)
+#include "aes/aes_x86_xts.h"
+
 const ic_aes_ops ic_aes_ni_ops = {
     ic_aes_x86_ni_setkey, ni_ecb_enc, ni_ecb_dec, ic_aes_x86_ni_cbc_enc, ni_cbc_dec,
-    ni_ctr, ni_ctr32, ic_aes_x86_ni_cfb_enc, ni_cfb_dec, ic_aes_x86_ni_ofb,
+    ni_ctr, ni_ctr32, ic_aes_x86_ni_cfb_enc, ni_cfb_dec, ic_aes_x86_ni_ofb, ni_xts,
 };
 
 #endif /* __x86_64__ */

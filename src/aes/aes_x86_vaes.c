@@ -150,9 +150,19 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
     }
 }
 
+/* ---- XTS: aes_x86_xts.h on two blocks per register ----------------------- */
+#define AESX_LANES 2
+#define AESX_SLLQ _mm256_slli_epi64
+#define AESX_SRLQ _mm256_srli_epi64
+#define AESX_BSLLI _mm256_bslli_epi128
+#define AESX_BSRLI _mm256_bsrli_epi128
+#define AESX_XTS_LANES0(t) _mm256_set_m128i(xts_mulx128(t), (t))
+#define AESX_XTS_REDUCE(r) _mm256_clmulepi64_epi128((r), _mm256_set1_epi64x(0x87), 0x00)
+#include "aes/aes_x86_xts.h"
+
 const ic_aes_ops ic_aes_vaes_ops = {
     ic_aes_x86_ni_setkey, vaes_ecb_enc, vaes_ecb_dec, ic_aes_x86_ni_cbc_enc, vaes_cbc_dec,
-    vaes_ctr, vaes_ctr32, ic_aes_x86_ni_cfb_enc, vaes_cfb_dec, ic_aes_x86_ni_ofb,
+    vaes_ctr, vaes_ctr32, ic_aes_x86_ni_cfb_enc, vaes_cfb_dec, ic_aes_x86_ni_ofb, vaes_xts,
 };
 
 #endif /* __x86_64__ */

@@ -452,3 +452,63 @@ int ic_xchacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[24], c
 {
     return tag ? aead(1, key, nonce, aad, aadlen, in, len, out, NULL, tag) : IC_ERR_NULL;
 }
+
+/* ---- key object (the shape of ic_aes_gcm_key) ---------------------------- */
+
+int ic_chacha20_poly1305_key_init(ic_chacha20_poly1305_key *k, const uint8_t key[32])
+{
+    if (k == NULL)
+        return IC_ERR_NULL;
+    ic_wipe(k, sizeof *k);   /* a failed re-init leaves no older key */
+    if (key == NULL)
+        return IC_ERR_NULL;
+    memcpy(k->key, key, sizeof k->key);
+    k->check = IC_CHECK_CPKEY;
+    return IC_OK;
+}
+
+void ic_chacha20_poly1305_key_wipe(ic_chacha20_poly1305_key *k)
+{
+    if (k != NULL)
+        ic_wipe(k, sizeof *k);
+}
+
+/* Step 1 (the key object), then the one-shot call with its own checks. */
+static int key_aead(int x, const ic_chacha20_poly1305_key *k, const uint8_t *nonce, const uint8_t *aad,
+                    size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t *seal_tag,
+                    const uint8_t *open_tag)
+{
+    if (k == NULL)
+        return IC_ERR_NULL;
+    if (k->check != IC_CHECK_CPKEY)
+        return IC_ERR_STATE;
+    if (seal_tag == NULL && open_tag == NULL)
+        return IC_ERR_NULL;
+    return aead(x, k->key, nonce, aad, aadlen, in, len, out, seal_tag, open_tag);
+}
+
+int ic_chacha20_poly1305_key_seal(const ic_chacha20_poly1305_key *k, const uint8_t nonce[12], const uint8_t *aad,
+                                  size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16])
+{
+    return key_aead(0, k, nonce, aad, aadlen, in, len, out, tag, NULL);
+}
+
+int ic_chacha20_poly1305_key_open(const ic_chacha20_poly1305_key *k, const uint8_t nonce[12], const uint8_t *aad,
+                                  size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
+                                  const uint8_t tag[16])
+{
+    return key_aead(0, k, nonce, aad, aadlen, in, len, out, NULL, tag);
+}
+
+int ic_xchacha20_poly1305_key_seal(const ic_chacha20_poly1305_key *k, const uint8_t nonce[24], const uint8_t *aad,
+                                   size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16])
+{
+    return key_aead(1, k, nonce, aad, aadlen, in, len, out, tag, NULL);
+}
+
+int ic_xchacha20_poly1305_key_open(const ic_chacha20_poly1305_key *k, const uint8_t nonce[24], const uint8_t *aad,
+                                   size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
+                                   const uint8_t tag[16])
+{
+    return key_aead(1, k, nonce, aad, aadlen, in, len, out, NULL, tag);
+}

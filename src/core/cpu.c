@@ -7,7 +7,13 @@
  *   none            portable code only
  *   all             no mask (the default)
  *   -vaes,-avx512f  everything detected except these
- *   aesni,pclmul    only these (and only if detected); "+x" means the same
+ *   aesni,pclmul    only these (and only if detected)
+ *   +padlock-ace    force a feature on although detection did not find it:
+ *                   a testing aid, as OPENSSL_ia32cap's set bits are, for
+ *                   running backends under an instruction model or an
+ *                   emulator (tests/padlock_model/); on a real CPU without
+ *                   the feature the forced code faults (SIGILL).  A forced
+ *                   feature is also kept by any "only" list.
  * A name the library does not know makes the whole setting invalid: it is
  * reported on stderr and by ic_env_error(), and no mask is applied, so a
  * typo never silently tests the wrong backend.
@@ -49,18 +55,20 @@ static int feature_by_name(const char *s, size_t n)
     return -1;
 }
 
-int ic_cpu_parse(const char *spec, uint64_t *keep)
+int ic_cpu_parse_force(const char *spec, uint64_t *keep, uint64_t *force)
 {
-    uint64_t only = 0, drop = 0;
+    uint64_t only = 0, drop = 0, plus = 0;
     int have_only = 0;
-    if (!spec || !keep)
+    if (!spec || !keep || !force)
         return IC_ERR_NULL;
     if (strcmp(spec, "none") == 0) {
         *keep = 0;
+        *force = 0;
         return IC_OK;
     }
     if (strcmp(spec, "all") == 0 || *spec == 0) {
         *keep = ~UINT64_C(0);
+        *force = 0;
         return IC_OK;
     }
     for (const char *p = spec; *p;) {
@@ -71,6 +79,8 @@ int ic_cpu_parse(const char *spec, uint64_t *keep)
             return IC_ERR_SYNTAX;
         if (neg) {
             drop |= IC_F(bit);
+        } else if (pos) {
+            plus |= IC_F(bit);
         } else {
             only |= IC_F(bit);
             have_only = 1;
@@ -79,8 +89,15 @@ int ic_cpu_parse(const char *spec, uint64_t *keep)
         if (*p == ',' && *++p == 0)
             return IC_ERR_SYNTAX; /* trailing comma */
     }
-    *keep = (have_only ? only : ~UINT64_C(0)) & ~drop;
+    *keep = ((have_only ? only : ~UINT64_C(0)) & ~drop) | plus;
+    *force = plus;
     return IC_OK;
+}
+
+int ic_cpu_parse(const char *spec, uint64_t *keep)
+{
+    uint64_t force;
+    return ic_cpu_parse_force(spec, keep, &force);
 }
 
 /* Build the "unknown feature" message with the list of valid names. */
@@ -89,7 +106,7 @@ static void report_bad_cpu_env(const char *spec)
     char msg[1024];
     size_t n = (size_t)snprintf(msg, sizeof msg,
                                 "INCORE_CPU=\"%s\" is not valid (ignored); use none, all, or a comma "
-                                "list of features, each optionally prefixed by - to drop it:", spec);
+                                "list of features, each optionally prefixed by - to drop it or + to force it on:", spec);
     for (int i = 0; i < IC_CPU_NBITS && n < sizeof msg; i++)
         n += (size_t)snprintf(msg + n, sizeof msg - n, " %s", feature_names[i]);
     ic_env_report(msg);
@@ -100,9 +117,14 @@ void ic_cpu_init(ic_cpu_state *st)
 {
     st->detected = ic_cpu_detect_arch(st->model, sizeof st->model);
     st->keep = ~UINT64_C(0);
+    st->forced = 0;
     const char *env = getenv("INCORE_CPU");
-    if (env && ic_cpu_parse(env, &st->keep) != IC_OK) {
+    if (env && ic_cpu_parse_force(env, &st->keep, &st->forced) != IC_OK) {
         st->keep = ~UINT64_C(0);
+        st->forced = 0;
         report_bad_cpu_env(env);
     }
+    /* forced features count as detected: selection, ic_cpu_features() and
+     * `incore info` see them; ic_cpu_forced() says which they are */
+    st->detected |= st->forced;
 }

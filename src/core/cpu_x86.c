@@ -66,27 +66,17 @@ static uint64_t detect_leaf1_7(uint32_t maxleaf)
     return f;
 }
 
-/* PadLock: only on Centaur/Zhaoxin CPUs, and only counted when both the
- * "exists" and "enabled" bits are set (the BIOS may disable a unit). */
+/* PadLock: the Centaur leaves, read only on the vendors that define them,
+ * decoded by the pure ic_cpu_padlock_features() (cpu_padlock.c). */
 static uint64_t detect_padlock(const char vendor[13])
 {
-    uint32_t r[4];
-    uint64_t f = 0;
-    if (strcmp(vendor, "CentaurHauls") != 0 && strcmp(vendor, "  Shanghai  ") != 0)
-        return 0;
+    uint32_t r[4] = {0, 0, 0, 0}, r1[4] = {0, 0, 0, 0};
+    if (!ic_cpu_padlock_vendor(vendor))
+        return 0;   /* not a Centaur / Zhaoxin CPU: do not touch the range */
     cpuid(0xC0000000u, 0, r);
-    if (r[0] < 0xC0000001u)
-        return 0;
-    cpuid(0xC0000001u, 0, r);
-    uint32_t edx = r[3];
-#define BOTH(b) (HAS(edx, b) && HAS(edx, (b) + 1))
-    if (BOTH(2))  f |= IC_F(IC_CPU_PADLOCK_RNG);
-    if (BOTH(6))  f |= IC_F(IC_CPU_PADLOCK_ACE);
-    if (BOTH(8))  f |= IC_F(IC_CPU_PADLOCK_ACE2);
-    if (BOTH(10)) f |= IC_F(IC_CPU_PADLOCK_PHE);
-    if (BOTH(12)) f |= IC_F(IC_CPU_PADLOCK_PMM);
-#undef BOTH
-    return f;
+    if (r[0] >= 0xC0000001u)
+        cpuid(0xC0000001u, 0, r1);
+    return ic_cpu_padlock_features(vendor, r[0], r1[3]);
 }
 
 static void brand(char *model, size_t cap)

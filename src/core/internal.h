@@ -103,6 +103,14 @@ enum {
 
 /* Arch detection, one file per family; returns found bits (unmasked). */
 uint64_t ic_cpu_detect_arch(char *model, size_t modelcap);
+/* PadLock features from the vendor string (12 bytes of leaf 0 EBX,EDX,ECX),
+ * EAX of leaf 0xC0000000 and EDX of leaf 0xC0000001 (cpu_padlock.c; pure,
+ * built on every architecture so its tests run everywhere). */
+uint64_t ic_cpu_padlock_features(const char vendor[12], uint32_t max_c0, uint32_t edx_c1);
+int ic_cpu_padlock_vendor(const char vendor[12]);   /* CentaurHauls or Zhaoxin's */
+/* Features INCORE_CPU forces on with "+name" (a testing aid: instruction
+ * models, emulators); they count as detected.  cpu.c parses them. */
+int ic_cpu_parse_force(const char *spec, uint64_t *keep, uint64_t *force);
 
 /* ---- implementation registry -------------------------------------------
  * Each primitive has a table of ic_impl entries, best first, portable last
@@ -157,6 +165,9 @@ static inline const void *ic_ops_fast(ic_prim p)
 #define IC_CHECK_GHASH      UINT32_C(0x6b9a54c3)
 #define IC_CHECK_POLY1305   UINT32_C(0x6b913057)
 #define IC_CHECK_CHACHAPOLY UINT32_C(0x6bcc2013)
+#define IC_CHECK_XTS        UINT32_C(0x6b7e5a11)
+#define IC_CHECK_GCMKEY     UINT32_C(0x6b6c3e17)
+#define IC_CHECK_CPKEY      UINT32_C(0x6bc9a25d)
 
 /* Index of the implementation selected for p right now (for init). */
 uint32_t ic_impl_index(ic_prim p);

@@ -191,6 +191,7 @@ uint32_t ic_impl_index_of(ic_prim p, const void *ops)
 
 uint64_t ic_cpu_detected(void) { ensure_init(); return cpu.detected; }
 uint64_t ic_cpu_features(void) { ensure_init(); return cpu.detected & atomic_load(&keep); }
+uint64_t ic_cpu_forced(void) { ensure_init(); return cpu.forced; }
 const char *ic_cpu_model(void) { ensure_init(); return cpu.model; }
 
 int ic_cpu_set_mask(uint64_t mask)

@@ -6,6 +6,7 @@
 typedef struct {
     uint64_t detected;   /* what the CPU has            */
     uint64_t keep;       /* mask from INCORE_CPU / API  */
+    uint64_t forced;     /* "+name" items of INCORE_CPU (included in detected) */
     char model[128];
 } ic_cpu_state;
 

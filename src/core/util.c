@@ -5,6 +5,7 @@
 #include "core/internal.h"
 
 const char *ic_version(void) { return IC_VERSION_STRING; }
+unsigned long ic_version_number(void) { return IC_VERSION_NUMBER; }
 
 const char *ic_status_str(int status)
 {
@@ -24,6 +25,7 @@ const char *ic_status_str(int status)
     case IC_ERR_PARAM:       return "invalid argument";
     case IC_ERR_SYNTAX:      return "malformed specification string";
     case IC_ERR_SELFTEST:    return "self-test gave a wrong answer";
+    case IC_ERR_WEAKKEY:     return "key refused (XTS: the two key halves are equal)";
     default:                 return "unknown status";
     }
 }

@@ -56,10 +56,22 @@ enum {
 
 #define GCM_CHUNK 4096
 
-/* The GHASH ops of a checked context (gcm_ready has bounded the index). */
-static const ic_ghash_ops *gh(const ic_gcm_ctx *c)
+/* The key half of a message: the AES schedule and H with their ops, from a
+ * streaming context or from an ic_aes_gcm_key.  The message half (counter,
+ * accumulator, partial blocks) is in an ic_gcm_ctx; the helpers below take
+ * both, so that a reusable key serves messages without being copied.  Made
+ * only from keys an entry point has validated (indexes bounded). */
+typedef struct gcm_keys {
+    const ic_aes_key   *aes;
+    const ic_ghash_key *hk;
+    const ic_aes_ops   *a;
+    const ic_ghash_ops *g;
+} gcm_keys;
+
+static gcm_keys gcm_keys_of(const ic_aes_key *aes, const ic_ghash_key *hk)
 {
-    return (const ic_ghash_ops *)ic_impls_ghash[c->ghash.impl].ops;
+    gcm_keys k = { aes, hk, ic_aes_ops_of(aes), (const ic_ghash_ops *)ic_impls_ghash[hk->impl].ops };
+    return k;
 }
 
 const ic_ghash_ops *ic_ghash_key_ops(const ic_ghash_key *hk)
@@ -85,9 +97,8 @@ static int gcm_ivlen_ok(size_t n) { return n != 0 && (uint64_t)n <= IC_GCM_MAX_A
 /* ---- GHASH with a partial-block buffer ---------------------------------- */
 
 /* Feed len bytes to GHASH; an incomplete last block waits in c->buf. */
-static void gcm_absorb(ic_gcm_ctx *c, const uint8_t *p, size_t len)
+static void gcm_absorb(ic_gcm_ctx *c, const gcm_keys *k, const uint8_t *p, size_t len)
 {
-    const ic_ghash_ops *g = gh(c);
     if (len == 0)
         return;               /* p may be NULL then */
     if (c->buflen != 0) {
@@ -98,11 +109,11 @@ static void gcm_absorb(ic_gcm_ctx *c, const uint8_t *p, size_t len)
         len -= n;
         if (c->buflen < 16)
             return;
-        g->blocks(&c->ghash, c->y, c->buf, 1);
+        k->g->blocks(k->hk, c->y, c->buf, 1);
         c->buflen = 0;
     }
     if (len >= 16) {
-        g->blocks(&c->ghash, c->y, p, len / 16);
+        k->g->blocks(k->hk, c->y, p, len / 16);
         p += len & ~(size_t)15;
         len &= 15;
     }
@@ -114,45 +125,44 @@ static void gcm_absorb(ic_gcm_ctx *c, const uint8_t *p, size_t len)
 
 /* Zero-pad and hash a waiting partial block: GHASH's inputs are A || 0^v
  * and C || 0^u (section 7.1 step 5), and the IV || 0^(s+64) of step 2. */
-static void gcm_pad(ic_gcm_ctx *c)
+static void gcm_pad(ic_gcm_ctx *c, const gcm_keys *k)
 {
     if (c->buflen == 0)
         return;
     memset(c->buf + c->buflen, 0, 16 - c->buflen);
-    gh(c)->blocks(&c->ghash, c->y, c->buf, 1);
+    k->g->blocks(k->hk, c->y, c->buf, 1);
     c->buflen = 0;
 }
 
 /* Hash the final block [a]_64 || [b]_64 (bit lengths, big-endian). */
-static void gcm_absorb_lengths(ic_gcm_ctx *c, uint64_t abytes, uint64_t bbytes)
+static void gcm_absorb_lengths(ic_gcm_ctx *c, const gcm_keys *k, uint64_t abytes, uint64_t bbytes)
 {
     uint8_t lb[16];
     ic_store64_be(lb, abytes * 8);
     ic_store64_be(lb + 8, bbytes * 8);
-    gh(c)->blocks(&c->ghash, c->y, lb, 1);
+    k->g->blocks(k->hk, c->y, lb, 1);
 }
 
 /* ---- counter mode ------------------------------------------------------- */
 
 /* out = in ^ keystream.  Leftover keystream of the previous call first, then
  * whole blocks through ctr32, then one more keystream block for a tail. */
-static void gcm_ctr_xor(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
+static void gcm_ctr_xor(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len)
 {
-    const ic_aes_ops *a = ic_aes_ops_of(&c->aes);
     while (len != 0 && c->kslen != 0) {
         *out++ = *in++ ^ c->ks[16 - c->kslen];
         c->kslen--;
         len--;
     }
     if (len >= 16) {
-        a->ctr32(&c->aes, c->ctr, out, in, len / 16);
+        k->a->ctr32(k->aes, c->ctr, out, in, len / 16);
         out += len & ~(size_t)15;
         in += len & ~(size_t)15;
         len &= 15;
     }
     if (len != 0) {
         memset(c->ks, 0, 16);
-        a->ctr32(&c->aes, c->ctr, c->ks, c->ks, 1);
+        k->a->ctr32(k->aes, c->ctr, c->ks, c->ks, 1);
         ic_xor_bytes(out, in, c->ks, len);
         c->kslen = (unsigned)(16 - len);
     }
@@ -195,7 +205,7 @@ static void gcm_end_message(ic_gcm_ctx *c)
 /* The full tag: GHASH over the zero padding and the lengths block,
  * masked with E(K, J0) (step 6).  A waiting partial block and the lengths
  * go to GHASH in one call, so an aggregating backend reduces once. */
-static void gcm_full_tag(ic_gcm_ctx *c, uint8_t t[16])
+static void gcm_full_tag(ic_gcm_ctx *c, const gcm_keys *k, uint8_t t[16])
 {
     uint8_t b[32];
     size_t n = 0;
@@ -207,49 +217,48 @@ static void gcm_full_tag(ic_gcm_ctx *c, uint8_t t[16])
     }
     ic_store64_be(b + n, c->aadlen * 8);
     ic_store64_be(b + n + 8, c->datalen * 8);
-    gh(c)->blocks(&c->ghash, c->y, b, n / 16 + 1);
+    k->g->blocks(k->hk, c->y, b, n / 16 + 1);
     ic_xor_bytes(t, c->y, c->ekj0, 16);
+}
+
+/* The AES schedule and H (section 7.1 step 1: H = E(K, 0^128)) expanded by
+ * the implementations selected now, after the key's checks (steps 2, 3). */
+static int gcm_key_setup(ic_aes_key *aes, ic_ghash_key *hk, const uint8_t *key, size_t keylen)
+{
+    uint8_t h[16] = {0};
+    IC_NULL_CHECK(key, keylen);
+    if (!gcm_keylen_ok(keylen))
+        return IC_ERR_KEYLEN;
+    int r = ic_aes_init(aes, key, keylen);
+    if (r != IC_OK)
+        return r;
+    ic_aes_ops_of(aes)->ecb_enc(aes, h, h, 1);
+    ghash_key_setup_at(hk, ic_impl_index(IC_PRIM_GHASH), h);
+    ic_wipe(h, sizeof h);
+    return IC_OK;
 }
 
 int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen)
 {
-    uint8_t h[16] = {0};
     int r;
 
     if (c == NULL)
         return IC_ERR_NULL;
     /* wipe first: a failed re-init must not leave the old key usable */
     ic_wipe(c, sizeof *c);
-    IC_NULL_CHECK(key, keylen);
-    if (!gcm_keylen_ok(keylen))
-        return IC_ERR_KEYLEN;
-    r = ic_aes_init(&c->aes, key, keylen);
+    r = gcm_key_setup(&c->aes, &c->ghash, key, keylen);
     if (r != IC_OK)
         return r;
-    /* Hash subkey H = E(K, 0^128) (section 7.1 step 1). */
-    ic_aes_ops_of(&c->aes)->ecb_enc(&c->aes, h, h, 1);
-    ghash_key_setup_at(&c->ghash, ic_impl_index(IC_PRIM_GHASH), h);
-    ic_wipe(h, sizeof h);
     c->state = GCM_IDLE;
     return IC_OK;
 }
 
-int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
+/* Begin a message in c under the keys k (IV checked): J0, E(K, J0), the
+ * first counter block; state GCM_AAD. */
+static void gcm_msg_start(ic_gcm_ctx *c, const gcm_keys *k, const uint8_t *iv, size_t ivlen)
 {
     uint8_t j0[16];
 
-    if (c == NULL)
-        return IC_ERR_NULL;
-    if (!gcm_ready(c))
-        return IC_ERR_STATE;
-    IC_NULL_CHECK(iv, ivlen);
-    if (!gcm_ivlen_ok(ivlen))
-        return IC_ERR_IVLEN;
-    /* A message abandoned half way still holds its secrets: wipe them.
-     * One that ended with finish/verify was wiped then, so a new message
-     * just resets what it uses (the rest is overwritten below). */
-    if (c->state != GCM_IDLE)
-        gcm_end_message(c);
     memset(c->y, 0, sizeof c->y);
     c->aadlen = c->datalen = 0;
     c->buflen = c->kslen = 0;
@@ -260,16 +269,16 @@ int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
         memset(j0 + 12, 0, 3);
         j0[15] = 1;
     } else {
-        gcm_absorb(c, iv, ivlen);
-        gcm_pad(c);
-        gcm_absorb_lengths(c, 0, ivlen);
+        gcm_absorb(c, k, iv, ivlen);
+        gcm_pad(c, k);
+        gcm_absorb_lengths(c, k, 0, ivlen);
         memcpy(j0, c->y, 16);
         memset(c->y, 0, sizeof c->y);
     }
 
     /* E(K, J0) masks the tag (step 6); the plaintext's counter blocks
      * start at inc32(J0) (step 3). */
-    ic_aes_ops_of(&c->aes)->ecb_enc(&c->aes, c->ekj0, j0, 1);
+    k->a->ecb_enc(k->aes, c->ekj0, j0, 1);
     memcpy(c->ctr, j0, 12);
     ic_store32_be(c->ctr + 12, ic_load32_be(j0 + 12) + 1);
     if (ivlen != IC_GCM_IV_SIZE)
@@ -277,6 +286,26 @@ int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
     /* Only a 12-byte IV makes the counter public (ghash_impl.h). */
     c->ctr_public = ivlen == IC_GCM_IV_SIZE;
     c->state = GCM_AAD;
+}
+
+int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
+{
+    gcm_keys k;
+
+    if (c == NULL)
+        return IC_ERR_NULL;
+    if (!gcm_ready(c))
+        return IC_ERR_STATE;
+    IC_NULL_CHECK(iv, ivlen);
+    if (!gcm_ivlen_ok(ivlen))
+        return IC_ERR_IVLEN;
+    /* A message abandoned half way still holds its secrets: wipe them.
+     * One that ended with finish/verify was wiped then, so a new message
+     * just resets what it uses (the rest is overwritten there). */
+    if (c->state != GCM_IDLE)
+        gcm_end_message(c);
+    k = gcm_keys_of(&c->aes, &c->ghash);
+    gcm_msg_start(c, &k, iv, ivlen);
     return IC_OK;
 }
 
@@ -292,15 +321,15 @@ int ic_gcm_aad(ic_gcm_ctx *c, const uint8_t *aad, size_t len)
     if (c->state != GCM_AAD)
         return IC_ERR_STATE;
     c->aadlen += len;
-    gcm_absorb(c, aad, len);
+    gcm_keys k = gcm_keys_of(&c->aes, &c->ghash);
+    gcm_absorb(c, &k, aad, len);
     return IC_OK;
 }
 
 /* Checks shared by encrypt and decrypt, in common.h's order: the length
  * limit before the overlap test, so that an over-long length with a small
  * buffer is reported as IC_ERR_TOOLONG, and the call order last; nothing
- * is touched until all checks passed.  Then accounts for len and, on the
- * first data call, closes the AAD with its zero padding. */
+ * is touched until all checks passed. */
 static int gcm_data_begin(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int dir)
 {
     if (c == NULL)
@@ -315,12 +344,18 @@ static int gcm_data_begin(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t
         return IC_ERR_OVERLAP;
     if (c->state != GCM_AAD && c->state != dir)
         return IC_ERR_STATE;
+    return IC_OK;
+}
+
+/* Account for len bytes of data; the first data call closes the AAD with
+ * its zero padding. */
+static void gcm_data_account(ic_gcm_ctx *c, const gcm_keys *k, size_t len, int dir)
+{
     if (c->state == GCM_AAD) {
-        gcm_pad(c);
+        gcm_pad(c, k);
         c->state = dir;
     }
     c->datalen += len;
-    return IC_OK;
 }
 
 /* First chunk: the leftover keystream plus GCM_CHUNK, so that later chunks
@@ -333,13 +368,13 @@ static size_t gcm_chunk(const ic_gcm_ctx *c, size_t len)
 
 /* CTR and GHASH of n bytes.  GHASH always reads the ciphertext: after CTR
  * when encrypting, before it when decrypting (out may be in). */
-static void gcm_step(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t n, int dir)
+static void gcm_step(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t n, int dir)
 {
     if (dir == GCM_DEC)
-        gcm_absorb(c, in, n);
-    gcm_ctr_xor(c, out, in, n);
+        gcm_absorb(c, k, in, n);
+    gcm_ctr_xor(c, k, out, in, n);
     if (dir == GCM_ENC)
-        gcm_absorb(c, out, n);
+        gcm_absorb(c, k, out, n);
 }
 
 /* The bytes left of a partial block first, so that the stream is on a
@@ -347,35 +382,41 @@ static void gcm_step(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t n, i
  * datalen mod 16).  Then the GHASH backend's one-pass CTR + GHASH hook on
  * whole blocks when it has one for this AES key, and chunk by chunk for
  * whatever it left. */
-static int gcm_crypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int dir)
+static void gcm_crypt_data(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len,
+                           int dir)
 {
-    const ic_ghash_ops *g;
-    int r = gcm_data_begin(c, out, in, len, dir);
-    if (r != IC_OK)
-        return r;
-    g = gh(c);
+    gcm_data_account(c, k, len, dir);
     if (c->kslen != 0 && len != 0) {
         size_t n = len < c->kslen ? len : c->kslen;
-        gcm_step(c, out, in, n, dir);
+        gcm_step(c, k, out, in, n, dir);
         out += n;
         in += n;
         len -= n;
     }
-    if (g->gcm_crypt != NULL && len >= 16 && c->kslen == 0 && c->buflen == 0) {
+    if (k->g->gcm_crypt != NULL && len >= 16 && c->kslen == 0 && c->buflen == 0) {
         unsigned flags = (dir == GCM_ENC ? IC_GCM_HOOK_ENCRYPT : 0) |
                          (c->ctr_public ? IC_GCM_HOOK_CTR_PUBLIC : 0);
-        size_t n = 16 * g->gcm_crypt(&c->aes, &c->ghash, flags, c->ctr, c->y, out, in, len / 16);
+        size_t n = 16 * k->g->gcm_crypt(k->aes, k->hk, flags, c->ctr, c->y, out, in, len / 16);
         out += n;
         in += n;
         len -= n;
     }
     while (len != 0) {
         size_t n = gcm_chunk(c, len);
-        gcm_step(c, out, in, n, dir);
+        gcm_step(c, k, out, in, n, dir);
         out += n;
         in += n;
         len -= n;
     }
+}
+
+static int gcm_crypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int dir)
+{
+    int r = gcm_data_begin(c, out, in, len, dir);
+    if (r != IC_OK)
+        return r;
+    gcm_keys k = gcm_keys_of(&c->aes, &c->ghash);
+    gcm_crypt_data(c, &k, out, in, len, dir);
     return IC_OK;
 }
 
@@ -410,7 +451,8 @@ int ic_gcm_finish(ic_gcm_ctx *c, uint8_t *tag, size_t taglen)
     int r = gcm_tag_begin(c, tag, taglen, GCM_ENC);
     if (r != IC_OK)
         return r;
-    gcm_full_tag(c, t);
+    gcm_keys k = gcm_keys_of(&c->aes, &c->ghash);
+    gcm_full_tag(c, &k, t);
     memcpy(tag, t, taglen);           /* MSB_t: the leftmost taglen bytes */
     ic_wipe(t, sizeof t);
     gcm_end_message(c);
@@ -424,7 +466,8 @@ int ic_gcm_verify(ic_gcm_ctx *c, const uint8_t *tag, size_t taglen)
     int r = gcm_tag_begin(c, tag, taglen, GCM_DEC);
     if (r != IC_OK)
         return r;
-    gcm_full_tag(c, t);
+    gcm_keys k = gcm_keys_of(&c->aes, &c->ghash);
+    gcm_full_tag(c, &k, t);
     ok = ic_ct_equal(t, tag, taglen);
     ic_ct_declassify(&ok, sizeof ok);   /* the verdict is public; t is not */
     ic_wipe(t, sizeof t);
@@ -438,21 +481,33 @@ void ic_gcm_wipe(ic_gcm_ctx *c)
         ic_wipe(c, sizeof *c);
 }
 
-/* ---- one-shot ----------------------------------------------------------- */
+/* ---- one-shot, with a reusable key or a raw one -------------------------- */
 
-/* Every argument of seal/open, checked before anything is written. */
-static int gcm_oneshot_check(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
-                             const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
-                             const uint8_t *out, const uint8_t *tag, size_t taglen)
+/* An ic_aes_gcm_key that init set up: its own check word (so a streaming
+ * context is never taken for one) and both halves valid. */
+static int gcm_key_valid(const ic_aes_gcm_key *k)
 {
-    IC_NULL_CHECK(key, keylen);
+    return (k->check == IC_CHECK_GCMKEY) & ic_aes_key_valid(&k->aes) & ic_ghash_key_valid(&k->ghash);
+}
+
+/* The message arguments of seal/open, in common.h's order: the pointers
+ * (step 2), then IV, tag, limits and overlap (step 3 after the key length,
+ * step 4).  Nothing is written before both passed. */
+static int gcm_msg_nulls(const uint8_t *iv, size_t ivlen, const uint8_t *aad, size_t aadlen,
+                         const uint8_t *in, size_t len, const uint8_t *out, const uint8_t *tag,
+                         size_t taglen)
+{
     IC_NULL_CHECK(iv, ivlen);
     IC_NULL_CHECK(aad, aadlen);
     IC_NULL_CHECK(in, len);
     IC_NULL_CHECK(out, len);
     IC_NULL_CHECK(tag, taglen);
-    if (!gcm_keylen_ok(keylen))
-        return IC_ERR_KEYLEN;
+    return IC_OK;
+}
+
+static int gcm_msg_params(size_t ivlen, size_t aadlen, const uint8_t *in, size_t len, const uint8_t *out,
+                          size_t taglen)
+{
     if (!gcm_ivlen_ok(ivlen))
         return IC_ERR_IVLEN;
     if (!gcm_taglen_ok(taglen))
@@ -464,32 +519,156 @@ static int gcm_oneshot_check(const uint8_t *key, size_t keylen, const uint8_t *i
     return IC_OK;
 }
 
-/* Key, IV and all of the AAD into a fresh context (arguments checked). */
-static int gcm_oneshot_begin(ic_gcm_ctx *c, const uint8_t *key, size_t keylen, const uint8_t *iv,
-                             size_t ivlen, const uint8_t *aad, size_t aadlen)
+/* Raw-key one-shot: the key pointer is a data pointer (step 2), its length
+ * the first parameter (step 3). */
+static int gcm_oneshot_check(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
+                             const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+                             const uint8_t *out, const uint8_t *tag, size_t taglen)
 {
-    int r = ic_gcm_init(c, key, keylen);
-    if (r == IC_OK)
-        r = ic_gcm_start(c, iv, ivlen);
-    if (r == IC_OK)
-        r = ic_gcm_aad(c, aad, aadlen);
-    return r;
+    int r;
+    IC_NULL_CHECK(key, keylen);
+    r = gcm_msg_nulls(iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    if (r != IC_OK)
+        return r;
+    if (!gcm_keylen_ok(keylen))
+        return IC_ERR_KEYLEN;
+    return gcm_msg_params(ivlen, aadlen, in, len, out, taglen);
 }
 
+/* Key-object one-shot: the key object first (step 1), then as above. */
+static int gcm_keyed_check(const ic_aes_gcm_key *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
+                           size_t aadlen, const uint8_t *in, size_t len, const uint8_t *out,
+                           const uint8_t *tag, size_t taglen)
+{
+    int r;
+    if (k == NULL)
+        return IC_ERR_NULL;
+    if (!gcm_key_valid(k))
+        return IC_ERR_STATE;
+    r = gcm_msg_nulls(iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    if (r != IC_OK)
+        return r;
+    return gcm_msg_params(ivlen, aadlen, in, len, out, taglen);
+}
+
+/* IV and all of the AAD into the message half m (arguments checked). */
+static void gcm_msg_begin(ic_gcm_ctx *m, const gcm_keys *k, const uint8_t *iv, size_t ivlen,
+                          const uint8_t *aad, size_t aadlen)
+{
+    gcm_msg_start(m, k, iv, ivlen);
+    m->aadlen = aadlen;
+    gcm_absorb(m, k, aad, aadlen);
+}
+
+/* Erase what a message left in m: the tag mask, the accumulator, unused
+ * keystream, and the counter (for IVs other than 12 bytes a GHASH under H). */
+static void gcm_msg_wipe(ic_gcm_ctx *m)
+{
+    gcm_end_message(m);
+    ic_wipe(m->ctr, sizeof m->ctr);
+}
+
+/* Seal under checked keys.  m is only the message half of a context: its
+ * key fields are never read (the keys come from k), so they stay as the
+ * stack left them and nothing but the message needs wiping. */
+static void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
+                          size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                          size_t taglen)
+{
+    ic_gcm_ctx m;
+    uint8_t t[16];
+    gcm_msg_begin(&m, k, iv, ivlen, aad, aadlen);
+    gcm_crypt_data(&m, k, out, in, len, GCM_ENC);
+    gcm_full_tag(&m, k, t);
+    memcpy(tag, t, taglen);           /* MSB_t: the leftmost taglen bytes */
+    ic_wipe(t, sizeof t);
+    gcm_msg_wipe(&m);
+}
+
+/* Open under checked keys.  Authenticate first: hash the whole ciphertext,
+ * compare, and only then decrypt (the counter still stands at inc32(J0)). */
+static int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
+                         size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, const uint8_t *tag,
+                         size_t taglen)
+{
+    ic_gcm_ctx m;
+    uint8_t t[16];
+    int ok;
+    gcm_msg_begin(&m, k, iv, ivlen, aad, aadlen);
+    gcm_data_account(&m, k, len, GCM_DEC);
+    gcm_absorb(&m, k, in, len);
+    gcm_full_tag(&m, k, t);
+    ok = ic_ct_equal(t, tag, taglen);
+    ic_ct_declassify(&ok, sizeof ok);
+    if (ok)
+        gcm_ctr_xor(&m, k, out, in, len);
+    else if (len != 0)
+        memset(out, 0, len);
+    ic_wipe(t, sizeof t);
+    gcm_msg_wipe(&m);
+    return ok ? IC_OK : IC_ERR_AUTH;
+}
+
+int ic_aes_gcm_key_init(ic_aes_gcm_key *k, const uint8_t *key, size_t keylen)
+{
+    int r;
+    if (k == NULL)
+        return IC_ERR_NULL;
+    /* wipe first: a failed re-init must not leave the old key usable */
+    ic_wipe(k, sizeof *k);
+    r = gcm_key_setup(&k->aes, &k->ghash, key, keylen);
+    if (r != IC_OK) {
+        ic_wipe(k, sizeof *k);
+        return r;
+    }
+    k->check = IC_CHECK_GCMKEY;
+    return IC_OK;
+}
+
+void ic_aes_gcm_key_wipe(ic_aes_gcm_key *k)
+{
+    if (k != NULL)
+        ic_wipe(k, sizeof *k);
+}
+
+int ic_aes_gcm_key_seal(const ic_aes_gcm_key *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
+                        size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                        size_t taglen)
+{
+    int r = gcm_keyed_check(k, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    if (r != IC_OK)
+        return r;
+    gcm_keys ks = gcm_keys_of(&k->aes, &k->ghash);
+    gcm_seal_with(&ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    return IC_OK;
+}
+
+int ic_aes_gcm_key_open(const ic_aes_gcm_key *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
+                        size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, const uint8_t *tag,
+                        size_t taglen)
+{
+    int r = gcm_keyed_check(k, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    if (r != IC_OK)
+        return r;
+    gcm_keys ks = gcm_keys_of(&k->aes, &k->ghash);
+    return gcm_open_with(&ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+}
+
+/* The raw-key calls: a key object on the stack for one message, wiped. */
 int ic_aes_gcm_seal(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
                     const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
                     uint8_t *out, uint8_t *tag, size_t taglen)
 {
-    ic_gcm_ctx c;
+    ic_aes_gcm_key k;
     int r = gcm_oneshot_check(key, keylen, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     if (r != IC_OK)
         return r;
-    r = gcm_oneshot_begin(&c, key, keylen, iv, ivlen, aad, aadlen);
-    if (r == IC_OK)
-        r = ic_gcm_encrypt(&c, out, in, len);
-    if (r == IC_OK)
-        r = ic_gcm_finish(&c, tag, taglen);
-    ic_gcm_wipe(&c);
+    r = gcm_key_setup(&k.aes, &k.ghash, key, keylen);
+    if (r == IC_OK) {
+        gcm_keys ks = gcm_keys_of(&k.aes, &k.ghash);
+        gcm_seal_with(&ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    }
+    ic_aes_gcm_key_wipe(&k);
     return r;
 }
 
@@ -497,30 +676,15 @@ int ic_aes_gcm_open(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t
                     const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
                     uint8_t *out, const uint8_t *tag, size_t taglen)
 {
-    ic_gcm_ctx c;
-    uint8_t t[16];
+    ic_aes_gcm_key k;
     int r = gcm_oneshot_check(key, keylen, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     if (r != IC_OK)
         return r;
-    r = gcm_oneshot_begin(&c, key, keylen, iv, ivlen, aad, aadlen);
-    if (r == IC_OK)
-        r = gcm_data_begin(&c, out, in, len, GCM_DEC);
+    r = gcm_key_setup(&k.aes, &k.ghash, key, keylen);
     if (r == IC_OK) {
-        /* Authenticate first: hash the ciphertext, compare, and only then
-         * decrypt (the counter still stands at inc32(J0)). */
-        gcm_absorb(&c, in, len);
-        gcm_full_tag(&c, t);
-        int ok = ic_ct_equal(t, tag, taglen);
-        ic_ct_declassify(&ok, sizeof ok);
-        if (ok) {
-            gcm_ctr_xor(&c, out, in, len);
-        } else {
-            if (len != 0)
-                memset(out, 0, len);
-            r = IC_ERR_AUTH;
-        }
-        ic_wipe(t, sizeof t);
+        gcm_keys ks = gcm_keys_of(&k.aes, &k.ghash);
+        r = gcm_open_with(&ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     }
-    ic_gcm_wipe(&c);
+    ic_aes_gcm_key_wipe(&k);
     return r;
 }

@@ -5,12 +5,14 @@
  *
  * The table lists the sources best first: RDSEED (x86: the conditioned
  * entropy source itself, meant for seeding), RDRAND (x86: the DRBG behind
- * it), DARN (POWER9, ISA 3.0: the 64-bit conditioned value), RNDR
+ * it), XSTORE (VIA PadLock's generator, after the Intel/AMD sources: no
+ * CPU has both), DARN (POWER9, ISA 3.0: the 64-bit conditioned value), RNDR
  * (ARMv8.5-RNG: a DRBG reseeded from the entropy source), and "none",
  * which needs nothing and makes every request fail with IC_ERR_UNAVAILABLE,
  * since there is no portable way to get hardware randomness.
  */
 #include "rand/rand_impl.h"
+#include "rand/rand_source.h"
 #include "incore/rand.h"
 
 static const ic_hwrand_ops hwrand_none_ops = { NULL };
@@ -19,6 +21,7 @@ const ic_impl ic_impls_hwrand[] = {
 #if defined(__x86_64__)
     { "rdseed", IC_F(IC_CPU_RDSEED), &ic_hwrand_rdseed_ops },
     { "rdrand", IC_F(IC_CPU_RDRAND), &ic_hwrand_rdrand_ops },
+    { "xstore", IC_F(IC_CPU_PADLOCK_RNG), &ic_hwrand_xstore_ops },
 #endif
 #if defined(__powerpc64__)
     { "darn", IC_F(IC_CPU_PPC_DARN), &ic_hwrand_darn_ops },
@@ -33,24 +36,17 @@ const size_t ic_nimpls_hwrand = sizeof ic_impls_hwrand / sizeof ic_impls_hwrand[
 /* Whole 64-bit draws go straight to out; the tail takes the first bytes of
  * one more draw, whose unused rest is wiped.  On any failure the whole
  * buffer is zeroed so a caller that ignores the status never uses bytes
- * that are half random and half stale. */
-int ic_rand_hw(void *out, size_t len)
+ * that are half random and half stale.  Shared with the health-tested
+ * sources (rand_source.c), which read any entry, not just the selected. */
+int ic_hwrand_fill(const ic_hwrand_ops *ops, uint8_t *p, size_t len)
 {
-    IC_NULL_CHECK(out, len);
-    const ic_hwrand_ops *ops = (const ic_hwrand_ops *)ic_ops(IC_PRIM_HWRAND);
-    uint8_t *p = (uint8_t *)out;
     uint64_t v = 0;
     size_t done = 0;
-    if (ops->next64 == NULL) {
-        if (len)
-            memset(out, 0, len);
-        return IC_ERR_UNAVAILABLE;
-    }
     while (done < len) {
         if (!ops->next64(&v)) {
-            ic_wipe(out, len);
+            ic_wipe(p, len);
             ic_wipe(&v, sizeof v);
-            return IC_ERR_UNAVAILABLE;
+            return 0;
         }
         if (len - done >= 8) {
             ic_store64_le(p + done, v);
@@ -64,7 +60,19 @@ int ic_rand_hw(void *out, size_t len)
         }
     }
     ic_wipe(&v, sizeof v);
-    return IC_OK;
+    return 1;
+}
+
+int ic_rand_hw(void *out, size_t len)
+{
+    IC_NULL_CHECK(out, len);
+    const ic_hwrand_ops *ops = (const ic_hwrand_ops *)ic_ops(IC_PRIM_HWRAND);
+    if (ops->next64 == NULL) {
+        if (len)
+            memset(out, 0, len);
+        return IC_ERR_UNAVAILABLE;
+    }
+    return ic_hwrand_fill(ops, (uint8_t *)out, len) ? IC_OK : IC_ERR_UNAVAILABLE;
 }
 
 const char *ic_rand_hw_source(void)

@@ -172,7 +172,7 @@ int ic_hash(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
     case IC_HASH_SHA1:
         return ic_sha1_oneshot(out, in, len);
     case IC_HASH_SHA224: case IC_HASH_SHA256:
-        return ic_sha256_oneshot(alg, out, in, len);
+        return ic_sha256_oneshot_as(out, in, len, alg);
     case IC_HASH_SHA384: case IC_HASH_SHA512:
     case IC_HASH_SHA512_224: case IC_HASH_SHA512_256:
         return ic_sha512_oneshot(alg, out, in, len);

@@ -14,6 +14,7 @@ extern const ic_sha1_ops ic_sha1_ce_ops;         /* sha1_arm_ce.c */
 #endif
 #if defined(__x86_64__)
 extern const ic_sha1_ops ic_sha1_shani_ops;      /* sha1_x86_shani.c */
+extern const ic_sha1_ops ic_sha1_padlock_ops;    /* sha_x86_padlock.c: VIA PHE */
 #endif
 const ic_impl ic_impls_sha1[] = {
 #if defined(__x86_64__)
@@ -21,6 +22,9 @@ const ic_impl ic_impls_sha1[] = {
 #endif
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
     { "ce", IC_F(IC_CPU_ARM_SHA1), &ic_sha1_ce_ops },
+#endif
+#if defined(__x86_64__)
+    { "padlock", IC_F(IC_CPU_PADLOCK_PHE), &ic_sha1_padlock_ops },
 #endif
     { "port", 0, &ic_sha1_port_ops },
 };
@@ -72,7 +76,12 @@ int ic_sha1_final(ic_sha1_ctx *ctx, uint8_t out[IC_SHA1_DIGEST_SIZE])
         return IC_ERR_STATE;
     if (!out)
         return IC_ERR_NULL;
-    ic_md64_pad(ctx, sha1_blocks, ctx->buf, ctx->count);
+    const ic_sha1_ops *ops = (const ic_sha1_ops *)ic_impls_sha1[ctx->impl].ops;
+    size_t fill = (size_t)(ctx->count % IC_MD64_BLOCK);
+    if (ops->finish)     /* hardware that pads: hand it the buffered tail */
+        ops->finish(ctx->h, ctx->count - fill, ctx->buf, fill);
+    else
+        ic_md64_pad(ctx, sha1_blocks, ctx->buf, ctx->count);
     ic_sha_out32(out, ctx->h, 5);
     ic_wipe(ctx, sizeof *ctx);
     return IC_OK;
@@ -90,17 +99,24 @@ static void sha1_os_blocks(void *st, const uint8_t *p, size_t n)
     s->ops->compress(s->h, p, n);
 }
 
+/* No context: hardware that pads (PadLock PHE) takes the whole message in
+ * one instruction; otherwise ic_md_oneshot (sha_impl.h).  out and in
+ * checked by the caller (ic_hash). */
 int ic_sha1_oneshot(uint8_t *out, const void *in, size_t len)
 {
     sha1_os s;
     uint8_t lenfield[8];
 
-    if (len > IC_MD64_MAX_BYTES)
+    if (!ic_md64_fits(len))
         return IC_ERR_TOOLONG;
     memcpy(s.h, IV1, sizeof s.h);
     s.ops = (const ic_sha1_ops *)ic_ops_fast(IC_PRIM_SHA1);
-    ic_store64_be(lenfield, (uint64_t)len << 3);
-    ic_md_oneshot(&s, sha1_os_blocks, IC_MD64_BLOCK, in, len, lenfield, 8);
+    if (s.ops->finish) {
+        s.ops->finish(s.h, 0, in, len);
+    } else {
+        ic_store64_be(lenfield, (uint64_t)len << 3);
+        ic_md_oneshot(&s, sha1_os_blocks, IC_MD64_BLOCK, in, len, lenfield, 8);
+    }
     ic_sha_out32(out, s.h, 5);
     ic_wipe(s.h, sizeof s.h);
     return IC_OK;

@@ -80,6 +80,6 @@ static void sha1_ce_compress(uint32_t state[5], const uint8_t *p, size_t nblocks
     state[4] = e;
 }
 
-const ic_sha1_ops ic_sha1_ce_ops = { sha1_ce_compress };
+const ic_sha1_ops ic_sha1_ce_ops = { sha1_ce_compress, NULL };
 
 #endif

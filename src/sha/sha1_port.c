@@ -64,4 +64,4 @@ static void sha1_port_compress(uint32_t state[5], const uint8_t *p, size_t nbloc
     ic_wipe(W, sizeof W);
 }
 
-const ic_sha1_ops ic_sha1_port_ops = { sha1_port_compress };
+const ic_sha1_ops ic_sha1_port_ops = { sha1_port_compress, NULL };

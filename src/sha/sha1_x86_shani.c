@@ -105,6 +105,6 @@ static void sha1_shani_compress(uint32_t state[5], const uint8_t *p, size_t nblo
     state[4] = (uint32_t)_mm_extract_epi32(e0, 3);
 }
 
-const ic_sha1_ops ic_sha1_shani_ops = { sha1_shani_compress };
+const ic_sha1_ops ic_sha1_shani_ops = { sha1_shani_compress, NULL };
 
 #endif

@@ -20,6 +20,7 @@ extern const ic_sha256_ops ic_sha256_ce_ops;     /* sha256_arm_ce.c */
 #endif
 #if defined(__x86_64__)
 extern const ic_sha256_ops ic_sha256_shani_ops;  /* sha256_x86_shani.c */
+extern const ic_sha256_ops ic_sha256_padlock_ops;  /* sha_x86_padlock.c: VIA PHE */
 #endif
 const ic_impl ic_impls_sha256[] = {
 #if defined(__x86_64__)
@@ -31,6 +32,9 @@ const ic_impl ic_impls_sha256[] = {
 #if defined(__powerpc64__)
     { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX),
       &ic_sha256_p8_ops },
+#endif
+#if defined(__x86_64__)
+    { "padlock", IC_F(IC_CPU_PADLOCK_PHE), &ic_sha256_padlock_ops },
 #endif
     { "port", 0, &ic_sha256_port_ops },
 };
@@ -95,7 +99,12 @@ int ic_sha256_final_as(ic_sha256_ctx *ctx, uint8_t *out, ic_hash_alg alg)
         return IC_ERR_STATE;
     if (!out)
         return IC_ERR_NULL;
-    ic_md64_pad(ctx, sha256_blocks, ctx->buf, ctx->count);
+    const ic_sha256_ops *ops = (const ic_sha256_ops *)ic_impls_sha256[ctx->impl].ops;
+    size_t fill = (size_t)(ctx->count % IC_MD64_BLOCK);
+    if (ops->finish)     /* hardware that pads: hand it the buffered tail */
+        ops->finish(ctx->h, ctx->count - fill, ctx->buf, fill);
+    else
+        ic_md64_pad(ctx, sha256_blocks, ctx->buf, ctx->count);
     ic_sha_out32(digest, ctx->h, 8);
     /* 6.3: SHA-224 is the leftmost 224 bits. */
     memcpy(out, digest, alg == IC_HASH_SHA224 ? IC_SHA224_DIGEST_SIZE : IC_SHA256_DIGEST_SIZE);
@@ -137,17 +146,24 @@ static void sha256_os_blocks(void *st, const uint8_t *p, size_t n)
     s->ops->compress(s->h, p, n);
 }
 
-int ic_sha256_oneshot(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
+/* No context: hardware that pads (PadLock PHE) takes the whole message in
+ * one instruction; otherwise ic_md_oneshot (sha_impl.h).  out and in
+ * checked by the caller (ic_hash); alg SHA-224 or SHA-256. */
+int ic_sha256_oneshot_as(uint8_t *out, const void *in, size_t len, ic_hash_alg alg)
 {
     sha256_os s;
     uint8_t lenfield[8], digest[IC_SHA256_DIGEST_SIZE];
 
-    if (len > IC_MD64_MAX_BYTES)
+    if (!ic_md64_fits(len))
         return IC_ERR_TOOLONG;
     memcpy(s.h, alg == IC_HASH_SHA224 ? IV224 : IV256, sizeof s.h);
     s.ops = (const ic_sha256_ops *)ic_ops_fast(IC_PRIM_SHA256);
-    ic_store64_be(lenfield, (uint64_t)len << 3);
-    ic_md_oneshot(&s, sha256_os_blocks, IC_MD64_BLOCK, in, len, lenfield, 8);
+    if (s.ops->finish) {
+        s.ops->finish(s.h, 0, in, len);
+    } else {
+        ic_store64_be(lenfield, (uint64_t)len << 3);
+        ic_md_oneshot(&s, sha256_os_blocks, IC_MD64_BLOCK, in, len, lenfield, 8);
+    }
     ic_sha_out32(digest, s.h, 8);
     memcpy(out, digest, alg == IC_HASH_SHA224 ? IC_SHA224_DIGEST_SIZE : IC_SHA256_DIGEST_SIZE);
     ic_wipe(digest, sizeof digest);

@@ -66,6 +66,6 @@ static void sha256_ce_compress(uint32_t state[8], const uint8_t *p, size_t nbloc
     vst1q_u32(state + 4, efgh);
 }
 
-const ic_sha256_ops ic_sha256_ce_ops = { sha256_ce_compress };
+const ic_sha256_ops ic_sha256_ce_ops = { sha256_ce_compress, NULL };
 
 #endif

@@ -44,4 +44,4 @@ static void sha256_port_compress(uint32_t state[8], const uint8_t *p, size_t nbl
     ic_wipe(W, sizeof W);
 }
 
-const ic_sha256_ops ic_sha256_port_ops = { sha256_port_compress };
+const ic_sha256_ops ic_sha256_port_ops = { sha256_port_compress, NULL };

@@ -115,6 +115,6 @@ static void sha256_p8_compress(uint32_t state[8], const uint8_t *p, size_t nbloc
     }
 }
 
-const ic_sha256_ops ic_sha256_p8_ops = { sha256_p8_compress };
+const ic_sha256_ops ic_sha256_p8_ops = { sha256_p8_compress, NULL };
 
 #endif

@@ -88,6 +88,6 @@ static void sha256_shani_compress(uint32_t state[8], const uint8_t *p, size_t nb
     _mm_storeu_si128((__m128i *)(state + 4), _mm_shuffle_epi32(hgfe, 0x1b));
 }
 
-const ic_sha256_ops ic_sha256_shani_ops = { sha256_shani_compress };
+const ic_sha256_ops ic_sha256_shani_ops = { sha256_shani_compress, NULL };
 
 #endif

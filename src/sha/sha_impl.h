@@ -16,12 +16,21 @@
 #include "core/internal.h"
 #include "incore/sha.h"
 
+/* finish is optional (NULL: the driver pads through compress).  It is for
+ * hardware that always pads, such as VIA PadLock PHE: given the chaining
+ * value after `done` bytes (a multiple of 64) and the rest of the message
+ * (any length), it hashes the rest with the FIPS 180-4 padding of a
+ * message of done + len bytes, leaving the final chaining value in state.
+ * The drivers call it for the buffered tail at final, and for the whole
+ * message in a one-shot. */
 typedef struct ic_sha1_ops {
     void (*compress)(uint32_t state[5], const uint8_t *blocks, size_t nblocks);
+    void (*finish)(uint32_t state[5], uint64_t done, const uint8_t *rest, size_t len);
 } ic_sha1_ops;
 
 typedef struct ic_sha256_ops {
     void (*compress)(uint32_t state[8], const uint8_t *blocks, size_t nblocks);
+    void (*finish)(uint32_t state[8], uint64_t done, const uint8_t *rest, size_t len);
 } ic_sha256_ops;
 
 typedef struct ic_sha512_ops {
@@ -181,10 +190,12 @@ static inline void ic_md_oneshot(void *st, void (*blocks)(void *st, const uint8_
     ic_wipe(buf, total);
 }
 
-/* The one-shots of each family (sha1.c, sha256.c, sha512.c), for ic_hash:
- * out and in already checked; alg of the family. */
+/* The one-shots of each family (sha1.c, sha256.c, sha512.c), for ic_hash,
+ * without a context: with an implementation that has finish (hardware that
+ * pads), one finish over everything; otherwise ic_md_oneshot.  out and in
+ * already checked; alg of the family. */
 int ic_sha1_oneshot(uint8_t *out, const void *in, size_t len);
-int ic_sha256_oneshot(ic_hash_alg alg, uint8_t *out, const void *in, size_t len);
+int ic_sha256_oneshot_as(uint8_t *out, const void *in, size_t len, ic_hash_alg alg);
 int ic_sha512_oneshot(ic_hash_alg alg, uint8_t *out, const void *in, size_t len);
 
 /*
@@ -195,6 +206,9 @@ int ic_sha512_oneshot(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
  */
 #define IC_MD64_BLOCK 64
 #define IC_MD64_MAX_BYTES ((UINT64_C(1) << 61) - 1)
+/* n bytes within that limit (a function, so that a 32-bit size_t argument
+ * is no "always true" comparison) */
+static inline int ic_md64_fits(uint64_t n) { return n <= IC_MD64_MAX_BYTES; }
 
 static inline int ic_md64_update(uint64_t *count, uint8_t *buf,
                                  void *st, void (*blocks)(void *st, const uint8_t *p, size_t n),

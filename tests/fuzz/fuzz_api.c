@@ -4,7 +4,7 @@
  *
  * An input is a program: up to 48 operations, each an opcode byte and its
  * parameters.  Operations call AES (every mode), streaming and one-shot
- * AES-GCM, streaming and one-shot (X)ChaCha20-Poly1305, (X)ChaCha20,
+ * AES-GCM (one-shot with a raw key and with a reusable key object), streaming and one-shot (X)ChaCha20-Poly1305, (X)ChaCha20,
  * Poly1305, SHA-224/256 and SHA-384/512 streaming, HMAC, HKDF and the CRCs
  * on a few long-lived contexts, with
  *   - lengths chosen by the fuzzer, NULL pointers with zero and non-zero
@@ -560,6 +560,110 @@ static void op_gcm_oneshot(void)
             FZ_CHECK(out[i] == 0, "ic_aes_gcm_open failed but byte %zu of out is not zero", i);
 }
 
+/* ---- AES-GCM with a reusable key object ----------------------------------- */
+static ic_aes_gcm_key gk;
+static int gk_st;                       /* S_NONE, S_READY, S_UNKNOWN */
+static uint8_t gk_key[64];
+static size_t gk_keylen;
+
+/* init (or, one time in 8, wipe) of the key object */
+static void op_gcm_key_init(void)
+{
+    int kn;
+    uint8_t sel = fz_u8(cur);
+    if ((sel & 7) == 7) {
+        ic_aes_gcm_key_wipe(&gk);
+        ic_aes_gcm_key_wipe(NULL);
+        gk_st = S_NONE;
+        return;
+    }
+    int ctxnull = (sel & 15) == 0;
+    size_t keylen = pick_keylen();
+    uint8_t *key = pick_side(SLOT_KEY, 64, keylen, &kn);
+    expect e = { { 0 }, 0, 0 };
+    ex_fault(&e, ctxnull || (kn && keylen), IC_ERR_NULL);
+    ex_fault(&e, !keylen_ok(keylen), IC_ERR_KEYLEN);
+    snapshot();
+    int rc = ic_aes_gcm_key_init(ctxnull ? NULL : &gk, key, keylen);
+    ex_check(&e, rc, "ic_aes_gcm_key_init");
+    unchanged_but("ic_aes_gcm_key_init", NONE, NONE);
+    if (ctxnull)
+        return;
+    gk_st = rc == IC_OK ? S_READY : S_NONE;   /* a failed init leaves it wiped */
+    if (rc == IC_OK) {
+        memcpy(gk_key, key, keylen);
+        gk_keylen = keylen;
+    }
+}
+
+/* seal / open through the key object: the statuses of the raw-key calls
+ * with the key object's own step 1, the key object untouched, and a seal
+ * that gives the raw-key one-shot seal's output and tag */
+static void op_gcm_key_oneshot(void)
+{
+    int ivn, an, inn, on, tn;
+    uint8_t sel = fz_u8(cur);
+    int open = sel & 1, genuine = (sel >> 1) & 1, ctxnull = (sel & 0x1c) == 0x1c;
+    size_t ivlen = sel & 32 ? (size_t)fz_u8(cur) % 161 : 12;
+    size_t taglen = sel & 64 ? some_taglens[fz_u8(cur) & 7] : 16;
+    size_t aadlen = pick_len(512), len = pick_len(MAIN_SIZE);
+    uint8_t *iv = pick_side(SLOT_IV, 160, ivlen, &ivn);
+    uint8_t *aad = pick_side(SLOT_AAD, 512, aadlen, &an);
+    uint8_t *tag = pick_side(SLOT_TAG, 32, taglen, &tn);
+    uint8_t *out = pick_main(len, &on);
+    const uint8_t *in = pick_main(len, &inn);
+    int huge = (sel & 0x88) == 0x88 && SIZE_MAX > IC_GCM_MAX_DATA;
+    if (huge)
+        len = (size_t)IC_GCM_MAX_DATA + 1 + fz_u8(cur);
+    expect e = { { 0 }, 0, 0 };
+    ex_fault(&e, ctxnull, IC_ERR_NULL);
+    ex_fault(&e, !ctxnull && gk_st == S_NONE, IC_ERR_STATE);
+    e.open = !ctxnull && gk_st == S_UNKNOWN;   /* garbled: memory safety only */
+    ex_fault(&e, (ivn && ivlen) || (an && aadlen) || ((inn || on) && len) || (tn && taglen), IC_ERR_NULL);
+    ex_fault(&e, ivlen == 0, IC_ERR_IVLEN);
+    ex_fault(&e, !gcm_taglen_ok(taglen), IC_ERR_TAGLEN);
+    ex_fault(&e, huge, IC_ERR_TOOLONG);
+    ex_fault(&e, overlap_partial(out, in, len), IC_ERR_OVERLAP);
+    static uint8_t ref[MAIN_SIZE], pt[MAIN_SIZE];
+    uint8_t rtag[16];
+    int reference = e.n == 0 && !e.open;
+    if (reference && !open)   /* what the raw-key call gives, before in is overwritten */
+        FZ_CHECK(ic_aes_gcm_seal(gk_key, gk_keylen, iv, ivlen, aad, aadlen, in, len, ref, rtag, taglen) == IC_OK,
+                 "reference seal");
+    if (reference && open) {  /* a genuine tag for in (the seal of its decryption), or a wrong one */
+        FZ_CHECK(ic_aes_gcm_seal(gk_key, gk_keylen, iv, ivlen, aad, aadlen, in, len, pt, rtag, taglen) == IC_OK
+                 && ic_aes_gcm_seal(gk_key, gk_keylen, iv, ivlen, aad, aadlen, pt, len, ref, rtag, taglen) == IC_OK,
+                 "seal for the genuine tag");
+        if (genuine)
+            memcpy(tag, rtag, taglen);
+        else if (memcmp(tag, rtag, taglen) == 0)
+            tag[0] ^= 1;
+        ex_fault(&e, !genuine, IC_ERR_AUTH);
+    }
+    static ic_aes_gcm_key before;
+    before = gk;
+    snapshot();
+    const ic_aes_gcm_key *k = ctxnull ? NULL : &gk;
+    int rc = open ? ic_aes_gcm_key_open(k, iv, ivlen, aad, aadlen, in, len, out, tag, taglen)
+                  : ic_aes_gcm_key_seal(k, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    ex_check(&e, rc, open ? "ic_aes_gcm_key_open" : "ic_aes_gcm_key_seal");
+    if (memcmp(&gk, &before, sizeof gk) != 0)
+        FZ_FAIL("ic_aes_gcm_key_%s changed the key object", open ? "open" : "seal");
+    if (rc == IC_OK)
+        unchanged_but("key-object GCM", R(out, len), R(open ? NULL : tag, taglen));
+    else
+        unchanged_but("refused key-object GCM", rc == IC_ERR_AUTH ? R(out, len) : NONE, NONE);
+    if (rc == IC_ERR_AUTH)
+        for (size_t i = 0; i < len; i++)
+            FZ_CHECK(out[i] == 0, "ic_aes_gcm_key_open failed but byte %zu of out is not zero", i);
+    if (rc == IC_OK && reference && !open) {
+        FZ_CHECK_MEM(out, ref, len, "key-object seal differs from ic_aes_gcm_seal");
+        FZ_CHECK_MEM(tag, rtag, taglen, "key-object tag differs from ic_aes_gcm_seal's");
+    }
+    if (rc == IC_OK && reference && open)
+        FZ_CHECK_MEM(out, pt, len, "key-object open differs from the plaintext");
+}
+
 /* ---- ChaCha20-Poly1305 streaming ------------------------------------------ */
 static void op_cp_init(void)
 {
@@ -1041,7 +1145,7 @@ static void op_garble(void)
     static const struct { void *p; size_t n; int *st; } ctxs[] = {
         { &aes_k, sizeof aes_k, &aes_st },   { &gcm_c, sizeof gcm_c, &gm.st },
         { &cp_c, sizeof cp_c, &cm.st },      { &poly_c, sizeof poly_c, &poly_st },
-        { &hmac_c, sizeof hmac_c, &hmac_st },
+        { &hmac_c, sizeof hmac_c, &hmac_st }, { &gk, sizeof gk, &gk_st },
     };
     unsigned which = fz_u8(cur) % (sizeof ctxs / sizeof ctxs[0]);
     uint8_t *b = (uint8_t *)ctxs[which].p;
@@ -1078,7 +1182,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&sha_c, 0, sizeof sha_c);
     memset(&hmac_c, 0, sizeof hmac_c);
     memset(&poly_c, 0, sizeof poly_c);
-    aes_st = sha_st = hmac_st = poly_st = S_NONE;
+    memset(&gk, 0, sizeof gk);
+    aes_st = sha_st = hmac_st = poly_st = gk_st = S_NONE;
     gm.st = cm.st = S_NONE;
 
     for (int i = 0; i < MAX_OPS && in.n > 0; i++) {
@@ -1106,10 +1211,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 21: op_poly(); break;
         case 22: op_sha(); break;
         default:
-            switch (fz_u8(&in) % 4) {
+            switch (fz_u8(&in) % 6) {
             case 0: op_hmac(); break;
             case 1: op_hkdf(); break;
             case 2: op_garble(); break;
+            case 4: op_gcm_key_init(); break;
+            case 5: op_gcm_key_oneshot(); break;
             default: op_crc(); break;
             }
         }
@@ -1118,5 +1225,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ic_gcm_wipe(&gcm_c);
     ic_chacha20_poly1305_wipe(&cp_c);
     ic_poly1305_wipe(&poly_c);
+    ic_aes_gcm_key_wipe(&gk);
     return 0;
 }
