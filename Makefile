@@ -108,10 +108,12 @@ $(addprefix test-cross-,$(CROSS_LEGS)): test-cross-%:
 # AVX-512F, AVX-512 IFMA, VAES or VPCLMULQDQ: otherwise the native leg ran
 # those backends and this says so.  FORCE_X86EMU=1 runs it anyway (to test
 # the leg itself).  The AES and GCM differential tests (issue 13) run the
-# 512-bit backends only (X86EMU_IMPLS; the others ran natively).
+# 512-bit backends only (INCORE_TEST_IMPLS in X86EMU_ENV; the others ran natively).
 X86EMU       ?= $(CURDIR)/../shared/tools/x86emu/x86emu-run
-X86EMU_TESTS ?= test_chacha test_chacha_stream test_poly1305 test_ct_insncount test_aes_x86 test_gcm_x86
-X86EMU_IMPLS ?= aes/vaes512,ghash/vpclmul512
+X86EMU_TESTS ?= test_chacha test_chacha_stream test_poly1305 test_ct_insncount test_aes_x86 test_gcm_x86 test_hash_diff
+# the x86 AES/GCM/hash tests there run only the AVX-512 backends, and
+# test_hash_diff a lighter sweep (INCORE_TEST_EMULATED)
+X86EMU_ENV   ?= INCORE_TEST_EMULATED=1 INCORE_TEST_IMPLS=aes/vaes512,ghash/vpclmul512,sha512/avx512,crc32/vpclmul512,crc32c/vpclmul512
 test-x86emu:
 	@if [ -z "$(FORCE_X86EMU)" ] && grep -qw avx512f /proc/cpuinfo && grep -qw avx512ifma /proc/cpuinfo \
 	    && grep -qw vaes /proc/cpuinfo && grep -qw vpclmulqdq /proc/cpuinfo; then \
@@ -123,7 +125,7 @@ test-x86emu:
 	        -DCMAKE_CROSSCOMPILING_EMULATOR=$(X86EMU) $(CMAKE_ARGS) >/dev/null; \
 	    $(CMAKE) --build $$dir -j $(JOBS) --target $(X86EMU_TESTS); \
 	    rm -f $$dir/exercised.txt; \
-	    INCORE_INSN_COUNT=1 INCORE_TEST_IMPLS=$(X86EMU_IMPLS) ctest --test-dir $$dir --output-on-failure -j $(JOBS) \
+	    INCORE_INSN_COUNT=1 $(X86EMU_ENV) ctest --test-dir $$dir --output-on-failure -j $(JOBS) \
 	        -R "^($$(echo $(X86EMU_TESTS) | tr ' ' '|'))$$"; \
 	    sh scripts/exercised.sh $$dir x86emu; \
 	fi

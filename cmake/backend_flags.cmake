@@ -94,3 +94,17 @@ ic_backend_flags(${IC_ARM32} "crc/crc_arm_v8.c" -march=armv8-a+crc -mfpu=crypto-
 # ChaCha20 on NEON (issue 10): one source for AArch64 (NEON in the base)
 # and 32-bit ARM, where only this file gets NEON, run when HWCAP_NEON.
 ic_backend_flags(${IC_ARM32} "chacha/chacha_arm_neon.c" -mfpu=neon)
+# x86-64 hashes and checksums (issue 12, branch x86hash12): SHA-NI (with the
+# SSSE3 byte shuffle and SSE4.1 blend), and for the SHA-512 family AVX2 with
+# BMI2 (RORX) and AVX-512F/VL (VPRORQ, VPTERNLOGQ).
+ic_backend_flags(${IC_X86} "sha/sha*_x86_shani.c" -msha -mssse3 -msse4.1)
+ic_backend_flags(${IC_X86} "sha/sha512_x86_avx2.c" -mavx2 -mbmi2)
+ic_backend_flags(${IC_X86} "sha/sha512_x86_avx512.c" -mavx2 -mbmi2 -mavx512f -mavx512vl)
+# CRC-32 / CRC-32C: PCLMULQDQ folding (SSSE3 PSHUFB, SSE4.1 PBLENDVB, SSE4.2
+# CRC32 for short CRC-32C), its 256-bit VEX form with AVX2 (no AVX-512 flag,
+# so no EVEX can appear: Zen 3), its 512-bit form with AVX-512F/VL; the
+# CRC32 instruction on three streams joined by PCLMULQDQ.
+ic_backend_flags(${IC_X86} "crc/crc_x86_sse42.c" -msse4.2 -mpclmul)
+ic_backend_flags(${IC_X86} "crc/crc_x86_clmul.c" -msse4.2 -mpclmul)
+ic_backend_flags(${IC_X86} "crc/crc_x86_vpclmul.c" -msse4.2 -mpclmul -mavx2 -mvpclmulqdq)
+ic_backend_flags(${IC_X86} "crc/crc_x86_vpclmul512.c" -msse4.2 -mpclmul -mavx2 -mvpclmulqdq -mavx512f -mavx512vl)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # cli_masks.sh INCORE [EMULATOR...]: INCORE_CPU masks reach every AES and
-# GHASH backend, and the AArch64 SHA, CRC and hwrand ones, from the command
-# line.  For each mask, `incore info` must select the best implementation
+# GHASH backend, the AArch64 SHA, CRC and hwrand ones, and the x86-64 SHA
+# and CRC ones, from the command line.  For each mask, `incore info` must select the best implementation
 # the remaining features allow, and `incore selftest -v` must pass and run
 # exactly the implementations the mask leaves available.  Masks that need
 # features this CPU lacks (per the `detected` line of `incore info`) are
@@ -183,6 +183,48 @@ case "$ghash_impls" in *" pmull "*)
     ;;
 esac
 
+# x86-64 hashes and checksums (issue 12): sha1/sha256 shani > port; sha512
+# avx512 > avx2 > port;
+# crc32 vpclmul512 > vpclmul (256-bit, also what a Zen 3 without AVX-512
+# gets) > clmul > slice8; crc32c the same, then sse42 (CRC32 instruction,
+# streams joined by PCLMULQDQ) > slice8.
+if has sha-ni ssse3 sse4.2 && built sha1 shani; then
+    for p in sha1 sha256; do
+        check ""        $p shani
+        check -sha-ni   $p port shani
+        check -sse4.2   $p port shani
+    done
+fi
+if has avx2 bmi2 && built sha512 avx2; then
+    if has avx512f avx512vl; then
+        check ""        sha512 avx512
+        check -avx512f  sha512 avx2 avx512
+    fi
+    check -bmi2         sha512 port avx512 avx2
+    check -avx2         sha512 port avx512 avx2
+fi
+if has pclmul ssse3 sse4.2 && built crc32 clmul; then
+    if has avx512f avx512vl vpclmul avx2; then
+        for p in crc32 crc32c; do
+            check ""         $p vpclmul512
+            check -avx512f   $p vpclmul vpclmul512
+        done
+    fi
+    if has vpclmul avx2; then
+        for p in crc32 crc32c; do
+            check -vpclmul   $p clmul vpclmul512 vpclmul
+            check -avx2      $p clmul vpclmul512 vpclmul
+        done
+    fi
+    check -pclmul   crc32  slice8 vpclmul512 vpclmul clmul
+    check -pclmul   crc32c slice8 vpclmul512 vpclmul clmul sse42
+    check -ssse3    crc32c sse42 vpclmul512 vpclmul clmul
+    check -sse4.2   crc32  slice8 vpclmul512 vpclmul clmul
+    check -sse4.2   crc32c slice8 vpclmul512 vpclmul clmul sse42
+    for p in crc32 crc32c; do
+        check none  $p slice8 vpclmul512 vpclmul clmul
+    done
+fi
 # "+name" forces a feature on (a testing aid for tests/padlock_model):
 # info lists it on a "forced" line and the entry that needs it becomes
 # available; nothing runs it here (without the model it would fault).

@@ -10,6 +10,7 @@
 #ifndef INCORE_INTERNAL_H
 #define INCORE_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -146,6 +147,17 @@ IC_IMPL_TABLE(hwrand);
 /* The ops of the implementation selected for p right now.  Thread-safe;
  * the first call runs detection and reads INCORE_CPU / INCORE_IMPL.       */
 const void *ic_ops(ic_prim p);
+
+/* The same, inline, for entry points whose whole job may take a few
+ * nanoseconds (a 16-byte CRC): one load of the published ops, falling back
+ * to ic_ops() until the first initialisation has finished.  registry.c
+ * publishes every change of selection here. */
+extern _Atomic(const void *) ic_selected_ops[IC_PRIM_COUNT];
+static inline const void *ic_ops_fast(ic_prim p)
+{
+    const void *o = atomic_load_explicit(&ic_selected_ops[p], memory_order_acquire);
+    return o ? o : ic_ops(p);
+}
 
 /* ---- contexts and keys ---------------------------------------------------
  * A context or key lives in the caller's memory, where a bug in the

@@ -37,6 +37,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static ic_cpu_state cpu;                /* detected: written once, in init_once */
 static _Atomic uint64_t keep;           /* the mask: changed by ic_cpu_set_mask() */
 static _Atomic(const ic_impl *) selected[IC_PRIM_COUNT];
+_Atomic(const void *) ic_selected_ops[IC_PRIM_COUNT];   /* ic_ops_fast: NULL until init is done */
 static const ic_impl *forced[IC_PRIM_COUNT];   /* NULL: automatic */
 static _Atomic(const char *) env_error;
 static char env_error_buf[1024];
@@ -90,12 +91,23 @@ static const ic_impl *best(ic_prim p)
     return &t->impls[*t->n - 1];
 }
 
+static _Atomic int inited;             /* set (release) when init_once is done */
+
+/* Select im for p, and publish its ops for ic_ops_fast once the first
+ * initialisation (including INCORE_IMPL) is complete. */
+static void set_selected(int p, const ic_impl *im)
+{
+    atomic_store(&selected[p], im);
+    if (atomic_load(&inited))
+        atomic_store(&ic_selected_ops[p], im->ops);
+}
+
 static void reselect_all(void)
 {
     for (int p = 0; p < IC_PRIM_COUNT; p++) {
         if (forced[p] && !usable(forced[p]))
             forced[p] = NULL; /* a mask took its features away */
-        atomic_store(&selected[p], forced[p] ? forced[p] : best((ic_prim)p));
+        set_selected(p, forced[p] ? forced[p] : best((ic_prim)p));
     }
 }
 
@@ -152,7 +164,7 @@ static void apply_impl_env(void)
     for (int p = 0; p < IC_PRIM_COUNT; p++)
         if (want[p]) {
             forced[p] = want[p];
-            atomic_store(&selected[p], want[p]);
+            set_selected(p, want[p]);
         }
 }
 
@@ -162,9 +174,23 @@ static void init_once(void)
     atomic_store(&keep, cpu.keep);
     reselect_all();
     apply_impl_env();
+    /* publish under the writers' lock, so a concurrent ic_impl_select (which
+     * waits for init, then takes the lock) cannot be overwritten by an
+     * older choice */
+    pthread_mutex_lock(&lock);
+    atomic_store_explicit(&inited, 1, memory_order_release);
+    for (int p = 0; p < IC_PRIM_COUNT; p++)
+        atomic_store(&ic_selected_ops[p], atomic_load(&selected[p])->ops);
+    pthread_mutex_unlock(&lock);
 }
 
-static void ensure_init(void) { pthread_once(&once, init_once); }
+/* After the first use only an acquire load: pthread_once is a call into
+ * libc through the PLT, which a 16-byte CRC would pay on every call. */
+static void ensure_init(void)
+{
+    if (!atomic_load_explicit(&inited, memory_order_acquire))
+        pthread_once(&once, init_once);
+}
 
 const void *ic_ops(ic_prim p)
 {
@@ -249,7 +275,7 @@ int ic_impl_select(const char *prim, const char *name)
         return IC_ERR_UNAVAILABLE;
     }
     forced[p] = im;
-    atomic_store(&selected[p], im ? im : best((ic_prim)p));
+    set_selected(p, im ? im : best((ic_prim)p));
     pthread_mutex_unlock(&lock);
     return IC_OK;
 }

@@ -34,7 +34,26 @@ extern const ic_crc_ops ic_crc32_armv8s_ops, ic_crc32c_armv8s_ops;
 #define IC_CRC_ARMV8_NEEDS (IC_F(IC_CPU_ARM_CRC32) | IC_F(IC_CPU_ARM_PMULL))
 #endif
 
+#if defined(__x86_64__)
+/* crc_x86_*.c: PCLMULQDQ folding on 512-, 256- and 128-bit registers (and
+ * the CRC32 instruction for short CRC-32C inputs); the CRC32 instruction on
+ * three streams joined by PCLMULQDQ. */
+extern const ic_crc_ops ic_crc32_vpclmul512_ops, ic_crc32c_vpclmul512_ops;
+extern const ic_crc_ops ic_crc32_vpclmul_ops, ic_crc32c_vpclmul_ops;
+extern const ic_crc_ops ic_crc32_clmul_ops, ic_crc32c_clmul_ops;
+extern const ic_crc_ops ic_crc32c_sse42_ops;
+#define IC_CRC_CLMUL_NEEDS (IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3) | IC_F(IC_CPU_SSE42))
+#define IC_CRC_VPCLMUL_NEEDS (IC_CRC_CLMUL_NEEDS | IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2))
+#define IC_CRC_VPCLMUL512_NEEDS \
+    (IC_CRC_VPCLMUL_NEEDS | IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL))
+#endif
+
 const ic_impl ic_impls_crc32[] = {
+#if defined(__x86_64__)
+    { "vpclmul512", IC_CRC_VPCLMUL512_NEEDS, &ic_crc32_vpclmul512_ops },
+    { "vpclmul", IC_CRC_VPCLMUL_NEEDS, &ic_crc32_vpclmul_ops },
+    { "clmul", IC_CRC_CLMUL_NEEDS, &ic_crc32_clmul_ops },
+#endif
 #if defined(__powerpc64__)
     { "p8", IC_CRC_P8_NEEDS, &ic_crc32_p8_ops },
 #endif
@@ -47,6 +66,12 @@ const ic_impl ic_impls_crc32[] = {
 const size_t ic_nimpls_crc32 = sizeof ic_impls_crc32 / sizeof ic_impls_crc32[0];
 
 const ic_impl ic_impls_crc32c[] = {
+#if defined(__x86_64__)
+    { "vpclmul512", IC_CRC_VPCLMUL512_NEEDS, &ic_crc32c_vpclmul512_ops },
+    { "vpclmul", IC_CRC_VPCLMUL_NEEDS, &ic_crc32c_vpclmul_ops },
+    { "clmul", IC_CRC_CLMUL_NEEDS, &ic_crc32c_clmul_ops },
+    { "sse42", IC_F(IC_CPU_SSE42) | IC_F(IC_CPU_PCLMUL), &ic_crc32c_sse42_ops },
+#endif
 #if defined(__powerpc64__)
     { "p8", IC_CRC_P8_NEEDS, &ic_crc32c_p8_ops },
 #endif
@@ -64,7 +89,7 @@ static uint32_t crc_run(ic_prim prim, uint32_t crc, const void *buf, size_t len)
     /* zlib: crc32(anything, Z_NULL, anything) == 0, the initial value. */
     if (buf == NULL)
         return 0;
-    const ic_crc_ops *ops = (const ic_crc_ops *)ic_ops(prim);
+    const ic_crc_ops *ops = (const ic_crc_ops *)ic_ops_fast(prim);
     return ~ops->update(~crc, (const uint8_t *)buf, len);
 }
 
@@ -92,27 +117,40 @@ static uint32_t crc_mulmod(uint32_t a, uint32_t b, uint32_t poly)
     return p;
 }
 
-/* x^(8*n) mod P by square-and-multiply on the bits of n. */
-static uint32_t crc_x8n(uint64_t n, uint32_t poly)
+static uint32_t crc32_mulmod_port(uint32_t a, uint32_t b) { return crc_mulmod(a, b, CRC32_POLY); }
+static uint32_t crc32c_mulmod_port(uint32_t a, uint32_t b) { return crc_mulmod(a, b, CRC32C_POLY); }
+
+/* x^(8*n) mod P by square-and-multiply on the bits of n: at most 2 * 64
+ * products, each 32 shift-and-xor steps here or a few carry-less
+ * multiplications with the selected implementation's mulmod. */
+static uint32_t crc_x8n(uint64_t n, uint32_t (*mul)(uint32_t, uint32_t))
 {
     uint32_t r = CRC_X0;
     uint32_t sq = CRC_X0 >> 8;               /* x^8: one byte of zeros */
     while (n != 0) {
         if (n & 1)
-            r = crc_mulmod(r, sq, poly);
+            r = mul(r, sq);
         n >>= 1;
         if (n != 0)
-            sq = crc_mulmod(sq, sq, poly);
+            sq = mul(sq, sq);
     }
     return r;
 }
 
+static uint32_t crc_combine(ic_prim prim, uint32_t (*port)(uint32_t, uint32_t),
+                            uint32_t crc1, uint32_t crc2, uint64_t len2)
+{
+    const ic_crc_ops *ops = (const ic_crc_ops *)ic_ops(prim);
+    uint32_t (*mul)(uint32_t, uint32_t) = ops->mulmod ? ops->mulmod : port;
+    return mul(crc_x8n(len2, mul), crc1) ^ crc2;
+}
+
 uint32_t ic_crc32_combine(uint32_t crc1, uint32_t crc2, uint64_t len2)
 {
-    return crc_mulmod(crc_x8n(len2, CRC32_POLY), crc1, CRC32_POLY) ^ crc2;
+    return crc_combine(IC_PRIM_CRC32, crc32_mulmod_port, crc1, crc2, len2);
 }
 
 uint32_t ic_crc32c_combine(uint32_t crc1, uint32_t crc2, uint64_t len2)
 {
-    return crc_mulmod(crc_x8n(len2, CRC32C_POLY), crc1, CRC32C_POLY) ^ crc2;
+    return crc_combine(IC_PRIM_CRC32C, crc32c_mulmod_port, crc1, crc2, len2);
 }

@@ -116,8 +116,8 @@ static uint32_t NAME##_interleaved(uint32_t crc, const uint8_t *p, size_t len)  
     }                                                                                  \
     return NAME##_serial(crc, p, len);                                                 \
 }                                                                                      \
-const ic_crc_ops ic_##NAME##_armv8_ops = { NAME##_interleaved };                       \
-const ic_crc_ops ic_##NAME##_armv8s_ops = { NAME##_serial };
+const ic_crc_ops ic_##NAME##_armv8_ops = { .update = NAME##_interleaved };             \
+const ic_crc_ops ic_##NAME##_armv8s_ops = { .update = NAME##_serial };
 
 /* x^(8N-33) and x^(16N-33) mod P, reflected, for N = 1024 and 128. */
 CRC_ARM_FUNCS(crc32, __crc32b, __crc32h, __crc32w, __crc32d,

@@ -237,7 +237,7 @@ static uint32_t crc32c_p8_update(uint32_t crc, const uint8_t *p, size_t len)
     return crc_p8_update(&crc32c_p8_consts, &ic_crc32c_slice8_ops, crc, p, len);
 }
 
-const ic_crc_ops ic_crc32_p8_ops = { crc32_p8_update };
-const ic_crc_ops ic_crc32c_p8_ops = { crc32c_p8_update };
+const ic_crc_ops ic_crc32_p8_ops = { .update = crc32_p8_update };
+const ic_crc_ops ic_crc32c_p8_ops = { .update = crc32c_p8_update };
 
 #endif

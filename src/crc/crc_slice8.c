@@ -52,5 +52,5 @@ static uint32_t crc32c_slice8_update(uint32_t crc, const uint8_t *buf, size_t le
     return crc_slice8(crc32c_table, crc, buf, len);
 }
 
-const ic_crc_ops ic_crc32_slice8_ops = { crc32_slice8_update };
-const ic_crc_ops ic_crc32c_slice8_ops = { crc32c_slice8_update };
+const ic_crc_ops ic_crc32_slice8_ops = { .update = crc32_slice8_update };
+const ic_crc_ops ic_crc32c_slice8_ops = { .update = crc32c_slice8_update };

@@ -162,27 +162,22 @@ int ic_hash_final(ic_hash_ctx *ctx, uint8_t *out)
 
 int ic_hash(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
 {
-    ic_hash_ctx ctx;
-    int st;
-
     if (!out)
         return IC_ERR_NULL;
     IC_NULL_CHECK(in, len);
-    if (!lookup(alg))
-        return IC_ERR_PARAM;
-    /* SHA-1/224/256 through their drivers' one-shot, which lets hardware
-     * that pads by itself (PadLock PHE) hash the whole message at once */
-    if (alg == IC_HASH_SHA1)
+    /* no context: the family's one-shot (sha_impl.h, ic_md_oneshot), the
+     * same digest as init/update/final with fewer steps (tests/test_sha.c
+     * compares them) */
+    switch (alg) {
+    case IC_HASH_SHA1:
         return ic_sha1_oneshot(out, in, len);
-    if (alg == IC_HASH_SHA224 || alg == IC_HASH_SHA256)
+    case IC_HASH_SHA224: case IC_HASH_SHA256:
         return ic_sha256_oneshot_as(out, in, len, alg);
-    st = ic_hash_init(&ctx, alg);
-    if (st == IC_OK)
-        st = ic_hash_update(&ctx, in, len);
-    if (st == IC_OK)
-        return ic_hash_final(&ctx, out);
-    ic_wipe(&ctx, sizeof ctx);
-    return st;
+    case IC_HASH_SHA384: case IC_HASH_SHA512:
+    case IC_HASH_SHA512_224: case IC_HASH_SHA512_256:
+        return ic_sha512_oneshot(alg, out, in, len);
+    }
+    return IC_ERR_PARAM;
 }
 
 void ic_hash_void(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)

@@ -14,9 +14,13 @@
 extern const ic_sha1_ops ic_sha1_ce_ops;         /* sha1_arm_ce.c */
 #endif
 #if defined(__x86_64__)
+extern const ic_sha1_ops ic_sha1_shani_ops;      /* sha1_x86_shani.c */
 extern const ic_sha1_ops ic_sha1_padlock_ops;    /* sha_x86_padlock.c: VIA PHE */
 #endif
 const ic_impl ic_impls_sha1[] = {
+#if defined(__x86_64__)
+    { "shani", IC_F(IC_CPU_SHANI) | IC_F(IC_CPU_SSSE3) | IC_F(IC_CPU_SSE42), &ic_sha1_shani_ops },
+#endif
 #if IC_ARM_LE
     { "ce", IC_F(IC_CPU_ARM_SHA1), &ic_sha1_ce_ops },
 #endif
@@ -79,32 +83,44 @@ int ic_sha1_final(ic_sha1_ctx *ctx, uint8_t out[IC_SHA1_DIGEST_SIZE])
         ops->finish(ctx->h, ctx->count - fill, ctx->buf, fill);
     else
         ic_md64_pad(ctx, sha1_blocks, ctx->buf, ctx->count);
-    for (int i = 0; i < 5; i++)
-        ic_store32_be(out + 4 * i, ctx->h[i]);
+    ic_sha_out32(out, ctx->h, 5);
     ic_wipe(ctx, sizeof *ctx);
     return IC_OK;
 }
 
+/* ic_md_oneshot's state: the chaining value and the implementation. */
+typedef struct {
+    uint32_t h[5];
+    const ic_sha1_ops *ops;
+} sha1_os;
+
+static void sha1_os_blocks(void *st, const uint8_t *p, size_t n)
+{
+    sha1_os *s = st;
+    s->ops->compress(s->h, p, n);
+}
+
+/* No context: hardware that pads (PadLock PHE) takes the whole message in
+ * one instruction; otherwise ic_md_oneshot (sha_impl.h).  out and in
+ * checked by the caller (ic_hash). */
 int ic_sha1_oneshot(uint8_t *out, const void *in, size_t len)
 {
-    ic_sha1_ctx ctx;
-    int st = ic_sha1_init(&ctx);
-    const ic_sha1_ops *ops = (const ic_sha1_ops *)ic_impls_sha1[ctx.impl].ops;
-    if (st == IC_OK && ops->finish && ic_md64_fits(len)) {
-        /* the whole message in one instruction when the hardware pads */
-        IC_NULL_CHECK(in, len);
-        ops->finish(ctx.h, 0, in, len);
-        for (int i = 0; i < 5; i++)
-            ic_store32_be(out + 4 * i, ctx.h[i]);
-        ic_wipe(&ctx, sizeof ctx);
-        return IC_OK;
+    sha1_os s;
+    uint8_t lenfield[8];
+
+    if (!ic_md64_fits(len))
+        return IC_ERR_TOOLONG;
+    memcpy(s.h, IV1, sizeof s.h);
+    s.ops = (const ic_sha1_ops *)ic_ops_fast(IC_PRIM_SHA1);
+    if (s.ops->finish) {
+        s.ops->finish(s.h, 0, in, len);
+    } else {
+        ic_store64_be(lenfield, (uint64_t)len << 3);
+        ic_md_oneshot(&s, sha1_os_blocks, IC_MD64_BLOCK, in, len, lenfield, 8);
     }
-    if (st == IC_OK)
-        st = ic_sha1_update(&ctx, in, len);
-    if (st == IC_OK)
-        return ic_sha1_final(&ctx, out);
-    ic_wipe(&ctx, sizeof ctx);
-    return st;
+    ic_sha_out32(out, s.h, 5);
+    ic_wipe(s.h, sizeof s.h);
+    return IC_OK;
 }
 
 void ic_sha1(uint8_t out[IC_SHA1_DIGEST_SIZE], const void *in, size_t len)

@@ -20,9 +20,13 @@ extern const ic_sha256_ops ic_sha256_p8_ops;     /* sha256_ppc_p8.c */
 extern const ic_sha256_ops ic_sha256_ce_ops;     /* sha256_arm_ce.c */
 #endif
 #if defined(__x86_64__)
+extern const ic_sha256_ops ic_sha256_shani_ops;  /* sha256_x86_shani.c */
 extern const ic_sha256_ops ic_sha256_padlock_ops;  /* sha_x86_padlock.c: VIA PHE */
 #endif
 const ic_impl ic_impls_sha256[] = {
+#if defined(__x86_64__)
+    { "shani", IC_F(IC_CPU_SHANI) | IC_F(IC_CPU_SSSE3) | IC_F(IC_CPU_SSE42), &ic_sha256_shani_ops },
+#endif
 #if IC_ARM_LE
     { "ce", IC_F(IC_CPU_ARM_SHA2), &ic_sha256_ce_ops },
 #endif
@@ -102,39 +106,12 @@ int ic_sha256_final_as(ic_sha256_ctx *ctx, uint8_t *out, ic_hash_alg alg)
         ops->finish(ctx->h, ctx->count - fill, ctx->buf, fill);
     else
         ic_md64_pad(ctx, sha256_blocks, ctx->buf, ctx->count);
-    for (int i = 0; i < 8; i++)
-        ic_store32_be(digest + 4 * i, ctx->h[i]);
+    ic_sha_out32(digest, ctx->h, 8);
     /* 6.3: SHA-224 is the leftmost 224 bits. */
     memcpy(out, digest, alg == IC_HASH_SHA224 ? IC_SHA224_DIGEST_SIZE : IC_SHA256_DIGEST_SIZE);
     ic_wipe(digest, sizeof digest);
     ic_wipe(ctx, sizeof *ctx);
     return IC_OK;
-}
-
-int ic_sha256_oneshot_as(uint8_t *out, const void *in, size_t len, ic_hash_alg alg)
-{
-    ic_sha256_ctx ctx;
-    int st = ic_sha256_init_as(&ctx, alg);
-    if (st != IC_OK)
-        return st;
-    const ic_sha256_ops *ops = (const ic_sha256_ops *)ic_impls_sha256[ctx.impl].ops;
-    if (ops->finish && ic_md64_fits(len)) {
-        /* the whole message in one instruction when the hardware pads */
-        uint8_t digest[IC_SHA256_DIGEST_SIZE];
-        IC_NULL_CHECK(in, len);
-        ops->finish(ctx.h, 0, in, len);
-        for (int i = 0; i < 8; i++)
-            ic_store32_be(digest + 4 * i, ctx.h[i]);
-        memcpy(out, digest, alg == IC_HASH_SHA224 ? IC_SHA224_DIGEST_SIZE : IC_SHA256_DIGEST_SIZE);
-        ic_wipe(digest, sizeof digest);
-        ic_wipe(&ctx, sizeof ctx);
-        return IC_OK;
-    }
-    st = ic_sha256_update_as(&ctx, in, len, alg);
-    if (st == IC_OK)
-        return ic_sha256_final_as(&ctx, out, alg);
-    ic_wipe(&ctx, sizeof ctx);
-    return st;
 }
 
 int ic_sha224_init(ic_sha256_ctx *ctx) { return ic_sha256_init_as(ctx, IC_HASH_SHA224); }
@@ -156,6 +133,43 @@ int ic_sha224_final(ic_sha256_ctx *ctx, uint8_t out[IC_SHA224_DIGEST_SIZE])
 int ic_sha256_final(ic_sha256_ctx *ctx, uint8_t out[IC_SHA256_DIGEST_SIZE])
 {
     return ic_sha256_final_as(ctx, out, IC_HASH_SHA256);
+}
+
+/* ic_md_oneshot's state: the chaining value and the implementation. */
+typedef struct {
+    uint32_t h[8];
+    const ic_sha256_ops *ops;
+} sha256_os;
+
+static void sha256_os_blocks(void *st, const uint8_t *p, size_t n)
+{
+    sha256_os *s = st;
+    s->ops->compress(s->h, p, n);
+}
+
+/* No context: hardware that pads (PadLock PHE) takes the whole message in
+ * one instruction; otherwise ic_md_oneshot (sha_impl.h).  out and in
+ * checked by the caller (ic_hash); alg SHA-224 or SHA-256. */
+int ic_sha256_oneshot_as(uint8_t *out, const void *in, size_t len, ic_hash_alg alg)
+{
+    sha256_os s;
+    uint8_t lenfield[8], digest[IC_SHA256_DIGEST_SIZE];
+
+    if (!ic_md64_fits(len))
+        return IC_ERR_TOOLONG;
+    memcpy(s.h, alg == IC_HASH_SHA224 ? IV224 : IV256, sizeof s.h);
+    s.ops = (const ic_sha256_ops *)ic_ops_fast(IC_PRIM_SHA256);
+    if (s.ops->finish) {
+        s.ops->finish(s.h, 0, in, len);
+    } else {
+        ic_store64_be(lenfield, (uint64_t)len << 3);
+        ic_md_oneshot(&s, sha256_os_blocks, IC_MD64_BLOCK, in, len, lenfield, 8);
+    }
+    ic_sha_out32(digest, s.h, 8);
+    memcpy(out, digest, alg == IC_HASH_SHA224 ? IC_SHA224_DIGEST_SIZE : IC_SHA256_DIGEST_SIZE);
+    ic_wipe(digest, sizeof digest);
+    ic_wipe(s.h, sizeof s.h);
+    return IC_OK;
 }
 
 void ic_sha224(uint8_t out[IC_SHA224_DIGEST_SIZE], const void *in, size_t len)

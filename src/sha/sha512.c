@@ -18,7 +18,16 @@ extern const ic_sha512_ops ic_sha512_p8_ops;     /* sha512_ppc_p8.c */
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
 extern const ic_sha512_ops ic_sha512_ce_ops;     /* sha512_arm_ce.c */
 #endif
+#if defined(__x86_64__)
+extern const ic_sha512_ops ic_sha512_avx512_ops; /* sha512_x86_avx512.c */
+extern const ic_sha512_ops ic_sha512_avx2_ops;   /* sha512_x86_avx2.c */
+#endif
 const ic_impl ic_impls_sha512[] = {
+#if defined(__x86_64__)
+    { "avx512", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_BMI2),
+      &ic_sha512_avx512_ops },
+    { "avx2", IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_BMI2), &ic_sha512_avx2_ops },
+#endif
 #if defined(__aarch64__) && !defined(__AARCH64EB__)
     { "ce", IC_F(IC_CPU_ARM_SHA512), &ic_sha512_ce_ops },
 #endif
@@ -139,12 +148,44 @@ int ic_sha512_final_as(ic_sha512_ctx *ctx, uint8_t *out, ic_hash_alg alg)
     ic_store64_be(lenfield + 8, ctx->count[0] << 3);
     ic_md_pad(ctx, sha512_blocks, ctx->buf, IC_SHA512_BLOCK_SIZE,
               (size_t)(ctx->count[0] % IC_SHA512_BLOCK_SIZE), lenfield, sizeof lenfield);
-    for (int i = 0; i < 8; i++)
-        ic_store64_be(digest + 8 * i, ctx->h[i]);
+    ic_sha_out64(digest, ctx->h, 8);
     /* 6.5-6.7: the truncated variants output the leftmost bits. */
     memcpy(out, digest, ic_hash_digest_size(alg));
     ic_wipe(digest, sizeof digest);
     ic_wipe(ctx, sizeof *ctx);
+    return IC_OK;
+}
+
+/* ic_md_oneshot's state: the chaining value and the implementation. */
+typedef struct {
+    uint64_t h[8];
+    const ic_sha512_ops *ops;
+} sha512_os;
+
+static void sha512_os_blocks(void *st, const uint8_t *p, size_t n)
+{
+    sha512_os *s = st;
+    s->ops->compress(s->h, p, n);
+}
+
+int ic_sha512_oneshot(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
+{
+    sha512_os s;
+    uint8_t lenfield[16], digest[IC_SHA512_DIGEST_SIZE];
+    const uint64_t *iv = sha512_iv(alg);
+
+    if (!iv)
+        return IC_ERR_PARAM;
+    memcpy(s.h, iv, sizeof s.h);
+    s.ops = (const ic_sha512_ops *)ic_ops_fast(IC_PRIM_SHA512);
+    /* a size_t count stays far below 5.1.2's 2^125 bytes */
+    ic_store64_be(lenfield, (uint64_t)len >> 61);
+    ic_store64_be(lenfield + 8, (uint64_t)len << 3);
+    ic_md_oneshot(&s, sha512_os_blocks, IC_SHA512_BLOCK_SIZE, in, len, lenfield, 16);
+    ic_sha_out64(digest, s.h, 8);
+    memcpy(out, digest, ic_hash_digest_size(alg));
+    ic_wipe(digest, sizeof digest);
+    ic_wipe(s.h, sizeof s.h);
     return IC_OK;
 }
 
