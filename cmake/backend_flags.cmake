@@ -72,3 +72,7 @@ ic_backend_flags(${IC_ARM64} "gcm/*_arm_pmull.c" -march=armv8-a+crypto)
 # target the armhf baseline (VFPv3-D16, no NEON), so this file alone gets
 # NEON and runs only when HWCAP_NEON says so.  AArch64 has NEON in its base.
 ic_backend_flags(${IC_ARM32} "gcm/ghash_arm_neon.c" -mfpu=neon)
+
+# Big numbers (issue 16, src/bn): Montgomery multiplication with MULX
+# (BMI2) and the two carry chains of ADCX/ADOX (ADX).
+ic_backend_flags(${IC_X86} "bn/bn_x86_adx.c" -mbmi2 -madx)

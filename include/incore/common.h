@@ -17,7 +17,10 @@
  *   3. parameters, in this order: the algorithm selector (an ic_hash_alg
  *      that names no hash: IC_ERR_PARAM), key (IC_ERR_KEYLEN), IV or nonce
  *      (IC_ERR_IVLEN), tag (IC_ERR_TAGLEN), block multiple (IC_ERR_LENGTH),
- *      the mode's limit (IC_ERR_TOOLONG);
+ *      the mode's limit (IC_ERR_TOOLONG); for big numbers the byte
+ *      lengths against the modulus (IC_ERR_SIZE), then the values: the
+ *      modulus (IC_ERR_MODULUS, IC_ERR_EVEN), a number not below it
+ *      (IC_ERR_RANGE), a zero exponent (IC_ERR_EXPONENT);
  *   4. buffers that overlap other than exactly (IC_ERR_OVERLAP);
  *   5. the call order of a streaming context (IC_ERR_STATE);
  *   6. authentication (IC_ERR_AUTH, after which no plaintext is released).
@@ -84,7 +87,13 @@ enum {
     IC_ERR_UNAVAILABLE = -11, /* implementation needs features CPU lacks    */
     IC_ERR_PARAM       = -12, /* other invalid argument                     */
     IC_ERR_SYNTAX      = -13, /* malformed INCORE_CPU / INCORE_IMPL string  */
-    IC_ERR_SELFTEST    = -14  /* a known-answer self-test gave a wrong answer */
+    IC_ERR_SELFTEST    = -14, /* a known-answer self-test gave a wrong answer */
+    /* big numbers (incore/bignum.h) */
+    IC_ERR_EVEN        = -15, /* modulus is even (Montgomery needs it odd)  */
+    IC_ERR_MODULUS     = -16, /* modulus empty, below 3 or over the maximum */
+    IC_ERR_EXPONENT    = -17, /* exponent is zero                           */
+    IC_ERR_RANGE       = -18, /* number not below the modulus               */
+    IC_ERR_SIZE        = -19  /* number's byte length wrong for the modulus */
 };
 
 IC_API const char *ic_version(void);
@@ -115,7 +124,7 @@ IC_API const char *ic_env_error(void);               /* last INCORE_* parse erro
 
 /* ---- implementations ---------------------------------------------------
  * prim is a primitive name: "aes", "ghash", "sha1", "sha256", "sha512",
- * "chacha20", "poly1305", "crc32", "crc32c", "hwrand".  Index 0 is the best entry; the
+ * "chacha20", "poly1305", "crc32", "crc32c", "hwrand", "montmul".  Index 0 is the best entry; the
  * last one is always the portable implementation.  A NULL or unknown prim
  * counts as a primitive with no implementations: ic_impl_count() 0,
  * ic_impl_name() / ic_impl_selected() NULL, ic_impl_available() 0,
