@@ -19,9 +19,10 @@ int incore_cmd_speed(int argc, char **argv);
 enum speed_kind {
     SK_ECB, SK_CBC_ENC, SK_CBC_DEC, SK_CFB_ENC, SK_CFB_DEC, SK_OFB, SK_CTR,
     SK_GCM_SEAL, SK_GCM_OPEN, SK_HASH, SK_HMAC, SK_CHACHA20, SK_POLY1305,
-    SK_C20P1305, SK_XC20P1305, SK_CRC32, SK_CRC32C
+    SK_C20P1305, SK_XC20P1305, SK_CRC32, SK_CRC32C,
+    SK_MODEXP      /* param: modulus bits; measured in operations per second */
 };
-enum { SPEED_OPENSSL, SPEED_LIBSODIUM, SPEED_ZLIB, SPEED_ISAL, SPEED_LIBGCRYPT, SPEED_NPEERS };
+enum { SPEED_OPENSSL, SPEED_LIBSODIUM, SPEED_ZLIB, SPEED_ISAL, SPEED_LIBGCRYPT, SPEED_GMP, SPEED_NPEERS };
 
 typedef struct speed_alg {
     const char *name;      /* "aes-128-ctr" */
@@ -54,5 +55,12 @@ const char *speed_peer_call(int peer, const speed_alg *a);
 int  speed_peer_setup(int peer, speed_job *j, char *why, size_t whylen);
 void speed_peer_run(int peer, speed_job *j, size_t len);
 void speed_peer_free(int peer, speed_job *j);
+
+/* tools/speed_bn.c: the SK_MODEXP rows for incore (peer -1), GMP and
+ * OpenSSL; the same contract as the speed_peer_* calls above. */
+const char *speed_bn_peer_call(int peer);
+int  speed_bn_setup(int peer, speed_job *j, char *why, size_t whylen);
+void speed_bn_run(int peer, speed_job *j, size_t len);
+void speed_bn_free(int peer, speed_job *j);
 
 #endif
