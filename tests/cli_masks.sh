@@ -72,6 +72,19 @@ if has aesni ssse3; then
 fi
 check none aes ct64 vaes ni
 
+# Montgomery multiplication (issue 16), when the x86 backend is built:
+# adx (MULX + ADCX/ADOX) > port; either feature masked reaches port.
+montmul_impls=" $(listed montmul | tr '\n' ' ') "
+case "$montmul_impls" in *" adx "*)
+    if has bmi2 adx; then
+        check ""        montmul adx
+        check -adx      montmul port adx
+        check -bmi2     montmul port adx
+    fi
+    ;;
+esac
+check none montmul port adx
+
 # GHASH, when its x86 backends are built: vpclmul > clmul > ct64
 case "$ghash_impls" in *" clmul "*)
     if has vpclmul pclmul avx2; then
