@@ -210,6 +210,15 @@ static int mx_begin(mx_setup *s, const ic_mont_ctx *ctx, const uint8_t *out, siz
     return IC_OK;
 }
 
+/* r = a^2 R^-1 mod n: the backend's squaring when it has one. */
+static inline void mx_sqr(const mx_setup *s, ic_limb *r, const ic_limb *a)
+{
+    if (s->ops->sqr)
+        s->ops->sqr(r, a, s->n, s->n0, s->nl);
+    else
+        s->ops->mul(r, a, a, s->n, s->n0, s->nl);
+}
+
 /* acc (Montgomery form) out of Montgomery form, to out (outlen bytes). */
 static void mx_end(mx_setup *s, ic_limb *acc, uint8_t *out, size_t outlen)
 {
@@ -276,7 +285,7 @@ int ic_modexp(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
     ct_lookup(acc, table, entries, nl, exp_window(exp, elen, (nwin - 1) * w, w));
     for (size_t win = nwin - 1; win-- > 0;) {
         for (unsigned k = 0; k < w; k++)
-            s.ops->mul(acc, acc, acc, s.n, s.n0, nl);
+            mx_sqr(&s, acc, acc);
         ct_lookup(t, table, entries, nl, exp_window(exp, elen, win * w, w));
         s.ops->mul(acc, acc, t, s.n, s.n0, nl);
     }
@@ -305,7 +314,7 @@ int ic_modexp_public(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
         b--;                                    /* exp != 0: stops */
     memcpy(acc, s.bm, s.nl * sizeof acc[0]);
     while (--b > 0) {
-        s.ops->mul(acc, acc, acc, s.n, s.n0, s.nl);
+        mx_sqr(&s, acc, acc);
         if ((exp[elen - 1 - (b - 1) / 8] >> ((b - 1) % 8)) & 1)
             s.ops->mul(acc, acc, s.bm, s.n, s.n0, s.nl);
     }

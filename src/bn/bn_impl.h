@@ -34,6 +34,8 @@ typedef struct ic_mont_ops {
      * b or n, only on nl.  1 <= nl <= IC_BN_MAX_LIMBS. */
     void (*mul)(ic_limb *r, const ic_limb *a, const ic_limb *b,
                 const ic_limb *n, ic_limb n0, size_t nl);
+    /* r = a * a * R^-1 mod n, the same contract; NULL: mul(r, a, a). */
+    void (*sqr)(ic_limb *r, const ic_limb *a, const ic_limb *n, ic_limb n0, size_t nl);
 } ic_mont_ops;
 
 extern const ic_mont_ops ic_mont_port_ops;
