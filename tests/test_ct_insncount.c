@@ -1,6 +1,7 @@
 /*
  * test_ct_insncount.c - instruction counts of the ChaCha20 / Poly1305 /
- * ChaCha20-Poly1305 backends depend on the length only (issue 9).
+ * ChaCha20-Poly1305 backends (issue 9) and of ic_mont_init + ic_modexp
+ * through every montmul backend (issue 16) depend on the lengths only.
  *
  * Under x86emu-run, RDTSC counts retired instructions (its README,
  * "Limits"), so the difference of two RDTSC reads around a call is exactly
@@ -82,6 +83,46 @@ static void check_impl(const char *impl, void *arg)
     }
 }
 
+/* Modular exponentiation (issue 16): one count per (implementation,
+ * modulus length) over bases 0, 1, n - 1, all-but-top ones and random,
+ * and exponents of one length with few and many bits set; the modulus
+ * varies too (it may be a secret prime), top bit and low bit set. */
+static void check_modexp(const char *impl, void *arg)
+{
+    (void)arg;
+    static const size_t mlens[] = { 9, 64, 72, 128, 256 };
+    static uint8_t n[256], b[256], e[256], r[256];
+    for (size_t i = 0; i < sizeof mlens / sizeof mlens[0]; i++) {
+        size_t len = mlens[i];
+        uint64_t c[NVAR];
+        for (int v = 0; v < NVAR; v++) {
+            tl_rand_bytes(n, len);
+            n[0] |= 0x80;
+            n[len - 1] |= 1;
+            switch (v) {
+            case 0: memset(b, 0, len); memset(e, 0, len); e[len - 1] = 1; break;
+            case 1: memset(b, 0, len); b[len - 1] = 1; memset(e, 0xff, len); break;
+            case 2: memcpy(b, n, len); b[len - 1] ^= 1; memset(e, 0, len); e[0] = 0x80; break;
+            case 3: memset(b, 0xff, len); b[0] = 0x7f; tl_rand_bytes(e, len); e[len - 1] |= 1; break;
+            default: tl_rand_bytes(b, len); b[0] &= 0x7f; tl_rand_bytes(e, len); e[len - 1] |= 1;
+            }
+            ic_mont_ctx m;
+            uint64_t t0 = ticks();
+            int st = ic_mont_init(&m, n, len);
+            st |= ic_modexp(&m, r, len, b, len, e, len);
+            c[v] = ticks() - t0;
+            CHECK(st == IC_OK, "modexp/%s len %zu variant %d: status", impl, len, v);
+        }
+        int same = 1;
+        for (int v = 1; v < NVAR; v++)
+            same &= c[v] == c[0];
+        if (counting)
+            CHECK(same, "modexp/%s len %zu: instruction counts %llu %llu %llu %llu %llu %llu", impl, len,
+                  (unsigned long long)c[0], (unsigned long long)c[1], (unsigned long long)c[2],
+                  (unsigned long long)c[3], (unsigned long long)c[4], (unsigned long long)c[5]);
+    }
+}
+
 int main(void)
 {
     counting = getenv("INCORE_INSN_COUNT") != NULL;
@@ -90,6 +131,7 @@ int main(void)
     CHECK(tl_for_each_impl("poly1305", check_impl, &w1) >= 1, "poly1305 ran");
     CHECK(tl_for_each_impl("chacha20", check_impl, &w2) >= 1, "seal (chacha20 backends) ran");
     CHECK(tl_for_each_impl("poly1305", check_impl, &w2) >= 1, "seal (poly1305 backends) ran");
+    CHECK(tl_for_each_impl("montmul", check_modexp, NULL) >= 1, "modexp (montmul backends) ran");
     if (!counting)
         printf("INCORE_INSN_COUNT unset: RDTSC is a clock here, counts not compared "
                "(make test-x86emu runs this under x86emu-run, where it counts instructions)\n");
