@@ -176,7 +176,7 @@ typedef struct {
     ic_limb one[IC_BN_MAX_LIMBS];     /* R mod n: 1 in Montgomery form */
 } mx_setup;
 
-static int mx_begin(mx_setup *s, const ic_mont_ctx *ctx, const uint8_t *out, size_t outlen,
+static int mx_check(mx_setup *s, const ic_mont_ctx *ctx, const uint8_t *out, size_t outlen,
                     const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
 {
     if (ctx == NULL)
@@ -217,6 +217,16 @@ static inline void mx_sqr(const mx_setup *s, ic_limb *r, const ic_limb *a)
         s->ops->sqr(r, a, s->n, s->n0, s->nl);
     else
         s->ops->mul(r, a, a, s->n, s->n0, s->nl);
+}
+
+/* mx_check, and on a refusal the base read so far wiped. */
+static int mx_begin(mx_setup *s, const ic_mont_ctx *ctx, const uint8_t *out, size_t outlen,
+                    const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
+{
+    int st = mx_check(s, ctx, out, outlen, base, blen, exp, elen);
+    if (st != IC_OK)
+        ic_wipe(s, sizeof *s);
+    return st;
 }
 
 /* acc (Montgomery form) out of Montgomery form, to out (outlen bytes). */
@@ -265,10 +275,8 @@ int ic_modexp(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
 {
     mx_setup s;
     int st = mx_begin(&s, ctx, out, outlen, base, blen, exp, elen);
-    if (st != IC_OK) {
-        ic_wipe(&s, sizeof s);
+    if (st != IC_OK)
         return st;
-    }
     const size_t nl = s.nl, ebits = elen * 8;
     const unsigned w = mx_window(ebits);
     const size_t entries = (size_t)1 << w;
@@ -304,10 +312,8 @@ int ic_modexp_public(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
 {
     mx_setup s;
     int st = mx_begin(&s, ctx, out, outlen, base, blen, exp, elen);
-    if (st != IC_OK) {
-        ic_wipe(&s, sizeof s);
+    if (st != IC_OK)
         return st;
-    }
     ic_limb acc[IC_BN_MAX_LIMBS];
     size_t b = elen * 8;
     while (!((exp[elen - 1 - (b - 1) / 8] >> ((b - 1) % 8)) & 1))

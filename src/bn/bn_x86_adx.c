@@ -35,76 +35,12 @@ static inline unsigned char adc(unsigned char c, ull a, ull b, ull *r)
 }
 
 #if !defined(IC_MSAN)
-/* t[0..nl+1] += x * v[0..nl-1], t[nl+1] 0 on entry.  One loop: MULX, the
- * low half through ADCX into t[j], the previous high half through ADOX;
- * the loop steps with LEA and JRCXZ, which leave CF and OF alone. */
-static inline void row_mac(ull *t, ull x, const ull *v, size_t nl)
-{
-    ull lo, hi, prev;
-    __asm__ volatile(
-        "xor %k[prev], %k[prev]\n\t"           /* also clears CF and OF */
-        "1:\n\t"
-        "mulx (%[vp]), %[lo], %[hi]\n\t"
-        "adcx (%[tp]), %[lo]\n\t"
-        "adox %[prev], %[lo]\n\t"
-        "mov %[lo], (%[tp])\n\t"
-        "mov %[hi], %[prev]\n\t"
-        "lea 8(%[vp]), %[vp]\n\t"
-        "lea 8(%[tp]), %[tp]\n\t"
-        "lea -1(%[cnt]), %[cnt]\n\t"
-        "jrcxz 2f\n\t"
-        "jmp 1b\n"
-        "2:\n\t"                               /* t[nl] += prev + CF + OF */
-        "mov $0, %k[hi]\n\t"
-        "mov (%[tp]), %[lo]\n\t"
-        "adcx %[prev], %[lo]\n\t"
-        "adox %[hi], %[lo]\n\t"
-        "mov %[lo], (%[tp])\n\t"
-        "mov $0, %k[lo]\n\t"                   /* t[nl+1] = CF + OF */
-        "adcx %[hi], %[lo]\n\t"
-        "adox %[hi], %[lo]\n\t"
-        "mov %[lo], 8(%[tp])\n\t"
-        : [tp] "+&r"(t), [vp] "+&r"(v), [cnt] "+&c"(nl), [lo] "=&r"(lo), [hi] "=&r"(hi), [prev] "=&r"(prev)
-        : "d"(x)
-        : "cc", "memory");
-}
-
-/* t = (t + m * n) / 2^64 over t[0..nl+1]: the same loop storing limb j at
- * j - 1 (t[-1] takes the zero low limb, so t must have a limb before it). */
-static inline void row_red(ull *t, ull m, const ull *n, size_t nl)
-{
-    ull lo, hi, prev;
-    __asm__ volatile(
-        "xor %k[prev], %k[prev]\n\t"
-        "1:\n\t"
-        "mulx (%[vp]), %[lo], %[hi]\n\t"
-        "adcx (%[tp]), %[lo]\n\t"
-        "adox %[prev], %[lo]\n\t"
-        "mov %[lo], -8(%[tp])\n\t"
-        "mov %[hi], %[prev]\n\t"
-        "lea 8(%[vp]), %[vp]\n\t"
-        "lea 8(%[tp]), %[tp]\n\t"
-        "lea -1(%[cnt]), %[cnt]\n\t"
-        "jrcxz 2f\n\t"
-        "jmp 1b\n"
-        "2:\n\t"                               /* t[nl-1] = t[nl] + prev + CF + OF */
-        "mov $0, %k[hi]\n\t"
-        "mov (%[tp]), %[lo]\n\t"
-        "adcx %[prev], %[lo]\n\t"
-        "adox %[hi], %[lo]\n\t"
-        "mov %[lo], -8(%[tp])\n\t"
-        "mov 8(%[tp]), %[lo]\n\t"              /* t[nl] = t[nl+1] + CF + OF */
-        "adcx %[hi], %[lo]\n\t"
-        "adox %[hi], %[lo]\n\t"
-        "mov %[lo], (%[tp])\n\t"
-        : [tp] "+&r"(t), [vp] "+&r"(n), [cnt] "+&c"(nl), [lo] "=&r"(lo), [hi] "=&r"(hi), [prev] "=&r"(prev)
-        : "d"(m)
-        : "cc", "memory");
-}
-
-/* The same rows four limbs per pass, for nl a multiple of 4 (every RSA
- * size): the high halves alternate between two registers, so no move
- * carries them, and the loop control is paid once per four limbs. */
+/* The CIOS rows for nl a multiple of 4 (every RSA size), four limbs per
+ * pass.  row_mac4: t[0..nl+1] += x * v[0..nl-1], t[nl+1] 0 on entry.
+ * MULX; the low half through ADCX into t[j], the previous high half
+ * through ADOX; the high halves alternate between two registers, so no
+ * move carries them; the loop steps with LEA and JRCXZ, which leave CF
+ * and OF alone. */
 static inline void row_mac4(ull *t, ull x, const ull *v, size_t nl)
 {
     ull lo, A, B;
@@ -147,6 +83,8 @@ static inline void row_mac4(ull *t, ull x, const ull *v, size_t nl)
         : "cc", "memory");
 }
 
+/* row_red4: t = (t + m * n) / 2^64 over t[0..nl+1], storing limb j at
+ * j - 1 (t[-1] takes the zero low limb, so t must have a limb before it). */
 static inline void row_red4(ull *t, ull m, const ull *n, size_t nl)
 {
     ull lo, A, B;
@@ -289,9 +227,14 @@ static void adx_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
         if (nl % 4 == 0) {                      /* nl is public */
             row_mac4(t, a[i], (const ull *)b, nl);
             row_red4(t, t[0] * (ull)n0, (const ull *)n, nl);
-        } else {
-            row_mac(t, a[i], (const ull *)b, nl);
-            row_red(t, t[0] * (ull)n0, (const ull *)n, nl);
+        } else {                                /* other sizes: the general row, then in C */
+            unsigned __int128 s = (unsigned __int128)t[nl] + row_mac_ret(t, a[i], (const ull *)b, nl);
+            t[nl] = (ull)s;
+            t[nl + 1] = (ull)(s >> 64);
+            s = (unsigned __int128)t[nl] + row_mac_ret(t, t[0] * (ull)n0, (const ull *)n, nl);
+            t[nl] = (ull)s;
+            t[nl + 1] += (ull)(s >> 64);
+            memmove(t, t + 1, (nl + 1) * sizeof t[0]);   /* t[0] is 0: divide by 2^64 */
         }
     }
     ic_mont_final_sub(r, (const ic_limb *)t, t[nl], n, nl);
