@@ -35,6 +35,19 @@ static inline unsigned char adc(unsigned char c, ull a, ull b, ull *r)
 }
 
 #if !defined(IC_MSAN)
+/* One limb j of a row: MULX x * v[j] (x in RDX), the low half through
+ * ADCX onto limb j of t, the previous limb's high half (in prev) through
+ * ADOX, the sum stored at byte offset so from t (0, or -8 for a row that
+ * shifts t down a limb). */
+#define ADX_STEP(o, so, hi, prev)                          \
+    "mulx " #o "(%[vp]), %[lo], %[" #hi "]\n\t"          \
+    "adcx " #o "(%[tp]), %[lo]\n\t"                      \
+    "adox %[" #prev "], %[lo]\n\t"                       \
+    "mov %[lo], " #so "(%[tp])\n\t"
+/* Four limbs, the high halves alternating between A and B. */
+#define ADX_ROW4(s0, s1, s2, s3) \
+    ADX_STEP(0, s0, A, B) ADX_STEP(8, s1, B, A) ADX_STEP(16, s2, A, B) ADX_STEP(24, s3, B, A)
+
 /* The CIOS rows for nl a multiple of 4 (every RSA size), four limbs per
  * pass.  row_mac4: t[0..nl+1] += x * v[0..nl-1], t[nl+1] 0 on entry.
  * MULX; the low half through ADCX into t[j], the previous high half
@@ -47,22 +60,7 @@ static inline void row_mac4(ull *t, ull x, const ull *v, size_t nl)
     __asm__ volatile(
         "xor %k[B], %k[B]\n\t"
         "1:\n\t"
-        "mulx 0(%[vp]), %[lo], %[A]\n\t"
-        "adcx 0(%[tp]), %[lo]\n\t"
-        "adox %[B], %[lo]\n\t"
-        "mov %[lo], 0(%[tp])\n\t"
-        "mulx 8(%[vp]), %[lo], %[B]\n\t"
-        "adcx 8(%[tp]), %[lo]\n\t"
-        "adox %[A], %[lo]\n\t"
-        "mov %[lo], 8(%[tp])\n\t"
-        "mulx 16(%[vp]), %[lo], %[A]\n\t"
-        "adcx 16(%[tp]), %[lo]\n\t"
-        "adox %[B], %[lo]\n\t"
-        "mov %[lo], 16(%[tp])\n\t"
-        "mulx 24(%[vp]), %[lo], %[B]\n\t"
-        "adcx 24(%[tp]), %[lo]\n\t"
-        "adox %[A], %[lo]\n\t"
-        "mov %[lo], 24(%[tp])\n\t"
+        ADX_ROW4(0, 8, 16, 24)
         "lea 32(%[vp]), %[vp]\n\t"
         "lea 32(%[tp]), %[tp]\n\t"
         "lea -4(%[cnt]), %[cnt]\n\t"
@@ -91,22 +89,7 @@ static inline void row_red4(ull *t, ull m, const ull *n, size_t nl)
     __asm__ volatile(
         "xor %k[B], %k[B]\n\t"
         "1:\n\t"
-        "mulx 0(%[vp]), %[lo], %[A]\n\t"
-        "adcx 0(%[tp]), %[lo]\n\t"
-        "adox %[B], %[lo]\n\t"
-        "mov %[lo], -8(%[tp])\n\t"
-        "mulx 8(%[vp]), %[lo], %[B]\n\t"
-        "adcx 8(%[tp]), %[lo]\n\t"
-        "adox %[A], %[lo]\n\t"
-        "mov %[lo], 0(%[tp])\n\t"
-        "mulx 16(%[vp]), %[lo], %[A]\n\t"
-        "adcx 16(%[tp]), %[lo]\n\t"
-        "adox %[B], %[lo]\n\t"
-        "mov %[lo], 8(%[tp])\n\t"
-        "mulx 24(%[vp]), %[lo], %[B]\n\t"
-        "adcx 24(%[tp]), %[lo]\n\t"
-        "adox %[A], %[lo]\n\t"
-        "mov %[lo], 16(%[tp])\n\t"
+        ADX_ROW4(-8, 0, 8, 16)
         "lea 32(%[vp]), %[vp]\n\t"
         "lea 32(%[tp]), %[tp]\n\t"
         "lea -4(%[cnt]), %[cnt]\n\t"
@@ -152,22 +135,7 @@ static inline ull row_mac_ret(ull *t, ull x, const ull *v, size_t len)
         "mov %[quads], %[cnt]\n\t"             /* MOV leaves the flags */
         "4:\n\t"
         "jrcxz 2f\n\t"
-        "mulx 0(%[vp]), %[lo], %[A]\n\t"
-        "adcx 0(%[tp]), %[lo]\n\t"
-        "adox %[B], %[lo]\n\t"
-        "mov %[lo], 0(%[tp])\n\t"
-        "mulx 8(%[vp]), %[lo], %[B]\n\t"
-        "adcx 8(%[tp]), %[lo]\n\t"
-        "adox %[A], %[lo]\n\t"
-        "mov %[lo], 8(%[tp])\n\t"
-        "mulx 16(%[vp]), %[lo], %[A]\n\t"
-        "adcx 16(%[tp]), %[lo]\n\t"
-        "adox %[B], %[lo]\n\t"
-        "mov %[lo], 16(%[tp])\n\t"
-        "mulx 24(%[vp]), %[lo], %[B]\n\t"
-        "adcx 24(%[tp]), %[lo]\n\t"
-        "adox %[A], %[lo]\n\t"
-        "mov %[lo], 24(%[tp])\n\t"
+        ADX_ROW4(0, 8, 16, 24)
         "lea 32(%[vp]), %[vp]\n\t"
         "lea 32(%[tp]), %[tp]\n\t"
         "lea -1(%[cnt]), %[cnt]\n\t"
