@@ -76,3 +76,5 @@ ic_backend_flags(${IC_ARM32} "gcm/ghash_arm_neon.c" -mfpu=neon)
 # Big numbers (issue 16, src/bn): Montgomery multiplication with MULX
 # (BMI2) and the two carry chains of ADCX/ADOX (ADX).
 ic_backend_flags(${IC_X86} "bn/bn_x86_adx.c" -mbmi2 -madx)
+# AVX-512 IFMA in radix 2^52 (VPMADD52LUQ/HUQ on ZMM registers).
+ic_backend_flags(${IC_X86} "bn/bn_x86_ifma.c" -mavx512f -mavx512ifma)

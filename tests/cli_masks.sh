@@ -72,18 +72,22 @@ if has aesni ssse3; then
 fi
 check none aes ct64 vaes ni
 
-# Montgomery multiplication (issue 16), when the x86 backend is built:
-# adx (MULX + ADCX/ADOX) > port; either feature masked reaches port.
+# Montgomery multiplication (issue 16), when the x86 backends are built:
+# ifma (AVX-512 IFMA, radix 2^52) > adx (MULX + ADCX/ADOX) > port.
 montmul_impls=" $(listed montmul | tr '\n' ' ') "
 case "$montmul_impls" in *" adx "*)
+    if has avx512f avx512ifma; then
+        check ""            montmul ifma
+        check -avx512ifma   montmul adx ifma
+    fi
     if has bmi2 adx; then
-        check ""        montmul adx
-        check -adx      montmul port adx
-        check -bmi2     montmul port adx
+        check -avx512f      montmul adx ifma
+        check -avx512f,-adx montmul port adx ifma
+        check -avx512f,-bmi2 montmul port adx ifma
     fi
     ;;
 esac
-check none montmul port adx
+check none montmul port adx ifma
 
 # GHASH, when its x86 backends are built: vpclmul > clmul > ct64
 case "$ghash_impls" in *" clmul "*)

@@ -13,6 +13,7 @@
 /* ---- implementation table (best first, portable last with needs 0) ---- */
 const ic_impl ic_impls_montmul[] = {
 #if defined(IC_BN_HAVE_ADX)
+    { "ifma", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512IFMA), &ic_mont_ifma_ops },
     { "adx", IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX), &ic_mont_adx_ops },
 #endif
     { "port", 0, &ic_mont_port_ops },
@@ -89,14 +90,14 @@ static ic_limb mont_n0(ic_limb n0)
     return (ic_limb)0 - x;
 }
 
-/* rr = 2^(2 w nl) mod n by doubling 2^(nbits-1) (below n: n is odd and has
- * nbits bits), one masked subtraction per step. */
-static void mont_rr(ic_limb *rr, const ic_limb *n, size_t nl, size_t nbits)
+/* rr = 2^(2 rbits) mod n by doubling 2^(nbits-1) (below n: n is odd and
+ * has nbits bits), one masked subtraction per step. */
+static void mont_rr(ic_limb *rr, const ic_limb *n, size_t nl, size_t nbits, size_t rbits)
 {
     ic_limb t[IC_BN_MAX_LIMBS];
     memset(rr, 0, nl * sizeof rr[0]);
     rr[(nbits - 1) / IC_LIMB_BITS] = (ic_limb)1 << ((nbits - 1) % IC_LIMB_BITS);
-    for (size_t s = nbits - 1; s < 2 * IC_LIMB_BITS * nl; s++) {
+    for (size_t s = nbits - 1; s < 2 * rbits; s++) {
         ic_limb c = 0;
         for (size_t j = 0; j < nl; j++) {
             t[j] = rr[j] << 1 | c;
@@ -143,11 +144,13 @@ int ic_mont_init(ic_mont_ctx *ctx, const uint8_t *n, size_t nlen)
     ic_limb *N = IC_BN_LIMBS(ctx->n);
     bn_from_bytes(N, nl, n + (nlen - nbytes), nbytes);
     ctx->n0 = mont_n0(N[0]);
-    mont_rr(IC_BN_LIMBS(ctx->rr), N, nl, nbits);
+    uint32_t impl = ic_impl_index(IC_PRIM_MONTMUL);
+    const ic_mont_ops *ops = (const ic_mont_ops *)IC_IMPL_OPS(montmul, impl);
+    mont_rr(IC_BN_LIMBS(ctx->rr), N, nl, nbits, ops->rbits ? ops->rbits(nbits, nl) : IC_LIMB_BITS * nl);
     ctx->nlimbs = (uint32_t)nl;
     ctx->nbits = (uint32_t)nbits;
     ctx->nbytes = (uint32_t)nbytes;
-    ctx->impl = ic_impl_index(IC_PRIM_MONTMUL);
+    ctx->impl = impl;
     ctx->check = IC_CHECK_MONT;
     return IC_OK;
 }

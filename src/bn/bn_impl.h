@@ -36,12 +36,17 @@ typedef struct ic_mont_ops {
                 const ic_limb *n, ic_limb n0, size_t nl);
     /* r = a * a * R^-1 mod n, the same contract; NULL: mul(r, a, a). */
     void (*sqr)(ic_limb *r, const ic_limb *a, const ic_limb *n, ic_limb n0, size_t nl);
+    /* log2 of the backend's R for a modulus of nbits bits in nl limbs;
+     * NULL: IC_LIMB_BITS * nl.  A backend in another radix (IFMA's 2^52)
+     * has its own R; the driver computes R^2 mod n for it at init. */
+    size_t (*rbits)(size_t nbits, size_t nl);
 } ic_mont_ops;
 
 extern const ic_mont_ops ic_mont_port_ops;
 #if defined(__x86_64__) && defined(__SIZEOF_INT128__)
 #define IC_BN_HAVE_ADX 1
 extern const ic_mont_ops ic_mont_adx_ops;
+extern const ic_mont_ops ic_mont_ifma_ops;
 #endif
 
 /* Final step shared by the backends: r = t - n if t (nl limbs plus the
