@@ -73,18 +73,18 @@ fi
 check none aes ct64 vaes ni
 
 # Montgomery multiplication (issue 16), when the x86 backends are built:
-# adx (MULX + ADCX/ADOX) > ifma (AVX-512 IFMA, radix 2^52; slower one
-# product at a time, so only where adx is masked) > port.
+# ifma (AVX-512 IFMA from 3072 bits, the adx rows below: needs both) >
+# adx (MULX + ADCX/ADOX) > port.
 montmul_impls=" $(listed montmul | tr '\n' ' ') "
 case "$montmul_impls" in *" adx "*)
-    if has bmi2 adx; then
-        check ""            montmul adx
-        check -avx512f      montmul adx ifma
-        check -avx512f,-adx montmul port adx ifma
+    if has avx512f avx512ifma bmi2 adx; then
+        check ""            montmul ifma
+        check -avx512ifma   montmul adx ifma
     fi
-    if has avx512f avx512ifma; then
-        check -adx          montmul ifma adx
-        check -bmi2         montmul ifma adx
+    if has bmi2 adx; then
+        check -avx512f      montmul adx ifma
+        check -adx          montmul port adx ifma
+        check -bmi2         montmul port adx ifma
     fi
     ;;
 esac

@@ -13,11 +13,10 @@
 /* ---- implementation table (best first, portable last with needs 0) ---- */
 const ic_impl ic_impls_montmul[] = {
 #if defined(IC_BN_HAVE_ADX)
+    /* IFMA from 3072 bits, the adx rows below (bn_x86_ifma.c) */
+    { "ifma", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512IFMA) | IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX),
+      &ic_mont_ifma_ops },
     { "adx", IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX), &ic_mont_adx_ops },
-    /* after adx, so never chosen automatically where adx runs: one product
-     * at a time it is latency-bound and measures 0.7-1.0x adx (docs/
-     * benchmarks.md); INCORE_IMPL=montmul=ifma selects it */
-    { "ifma", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512IFMA), &ic_mont_ifma_ops },
 #endif
     { "port", 0, &ic_mont_port_ops },
 };

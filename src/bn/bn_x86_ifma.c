@@ -17,7 +17,8 @@
  * never overflow (D <= 160: 640 * 2^52 < 2^62).  The backend keeps the
  * driver's contract (bn_impl.h): radix 2^64 in and out, fully reduced; it
  * converts on entry and exit and ends with a masked subtraction.
- * Constant time: every step depends on nl only.
+ * Constant time: every step depends on nl only.  Moduli under 3072 bits
+ * go to the adx rows (IFMA_MIN_LIMBS), so the entry needs ADX too.
  */
 #include "bn/bn_impl.h"
 
@@ -36,10 +37,16 @@ static size_t ifma_digits(size_t nl)
     return (d + 7) / 8 * 8;
 }
 
+/* Below 48 limbs (3072 bits) one product at a time is faster on the
+ * scalar MULX/ADX rows (docs/benchmarks.md: 0.9x at 2048 bits, 1.1x at
+ * 3072, 1.3-1.4x at 4096 on Zen 4), so this entry hands those sizes to
+ * `adx`, with adx's R: the choice hangs on nl alone, which is public. */
+#define IFMA_MIN_LIMBS 48
+
 static size_t ifma_rbits(size_t nbits, size_t nl)
 {
     (void)nbits;
-    return 52 * ifma_digits(nl);
+    return nl < IFMA_MIN_LIMBS ? 64 * nl : 52 * ifma_digits(nl);
 }
 
 /* x (nl limbs of 64 bits) to d digits of 52 bits. */
@@ -80,25 +87,37 @@ static void amm52(uint64_t *r52, const uint64_t *a52, const uint64_t *b52, const
         B[v] = _mm512_loadu_si512((const void *)(b52 + 8 * v));
         N[v] = _mm512_loadu_si512((const void *)(n52 + 8 * v));
     }
+    /* Lane 0 is also tracked in scalar registers (L0), so that m, the
+     * only thing each step waits for, comes from a few scalar multiplies
+     * instead of a round trip through the vector unit: lane 1, read at
+     * the start of a step, is all the next L0 needs from the vectors. */
+    const uint64_t b0 = b52[0], b1 = b52[1], q0 = n52[0], q1 = n52[1];
+    uint64_t L0 = 0;
     for (size_t i = 0; i < d; i++) {
-        const __m512i ai = _mm512_set1_epi64((long long)a52[i]);
-        for (size_t v = 0; v < nv; v++)
-            acc[v] = _mm512_madd52lo_epu64(acc[v], ai, B[v]);
-        uint64_t low = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(acc[0]));
-        uint64_t m = (low * k0) & M52;
+        const uint64_t x = a52[i];
+        const uint64_t L1 = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(acc[0]), 1);
+        const uint64_t t0 = L0 + ((x * b0) & M52);          /* lane 0 plus lo(a[i] b[0]) */
+        const uint64_t m = (t0 * k0) & M52;
+        const __m512i ai = _mm512_set1_epi64((long long)x);
         const __m512i mi = _mm512_set1_epi64((long long)m);
-        for (size_t v = 0; v < nv; v++)
+        for (size_t v = 0; v < nv; v++) {
+            acc[v] = _mm512_madd52lo_epu64(acc[v], ai, B[v]);
             acc[v] = _mm512_madd52lo_epu64(acc[v], mi, N[v]);
+        }
         /* lane 0 is now a multiple of 2^52: its excess moves up a digit */
-        low = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(acc[0]));
+        const uint64_t c = (t0 + ((m * q0) & M52)) >> 52;
         for (size_t v = 0; v + 1 < nv; v++)
             acc[v] = _mm512_alignr_epi64(acc[v + 1], acc[v], 1);
         acc[nv - 1] = _mm512_alignr_epi64(zero, acc[nv - 1], 1);
-        acc[0] = _mm512_mask_add_epi64(acc[0], 1, acc[0], _mm512_set1_epi64((long long)(low >> 52)));
+        acc[0] = _mm512_mask_add_epi64(acc[0], 1, acc[0], _mm512_set1_epi64((long long)c));
         for (size_t v = 0; v < nv; v++) {
             acc[v] = _mm512_madd52hi_epu64(acc[v], ai, B[v]);
             acc[v] = _mm512_madd52hi_epu64(acc[v], mi, N[v]);
         }
+        /* the new lane 0: old lane 1, its low halves, the carry, and the
+         * high halves of lane 0's products */
+        L0 = L1 + ((x * b1) & M52) + ((m * q1) & M52) + c +
+             (uint64_t)(((unsigned __int128)x * b0) >> 52) + (uint64_t)(((unsigned __int128)m * q0) >> 52);
     }
     uint64_t t[MAXD];
     for (size_t v = 0; v < nv; v++)
@@ -115,6 +134,10 @@ static void amm52(uint64_t *r52, const uint64_t *a52, const uint64_t *b52, const
 static void ifma_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
                      const ic_limb *n, ic_limb n0, size_t nl)
 {
+    if (nl < IFMA_MIN_LIMBS) {
+        ic_mont_adx_ops.mul(r, a, b, n, n0, nl);
+        return;
+    }
     size_t d = ifma_digits(nl);
     uint64_t a52[MAXD], b52[MAXD], n52[MAXD], r52[MAXD];
     uint64_t t[IC_BN_MAX_LIMBS + 1];
@@ -131,5 +154,13 @@ static void ifma_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
     ic_wipe(t, (nl + 1) * sizeof t[0]);
 }
 
-const ic_mont_ops ic_mont_ifma_ops = { ifma_mul, NULL, ifma_rbits };
+static void ifma_sqr(ic_limb *r, const ic_limb *a, const ic_limb *n, ic_limb n0, size_t nl)
+{
+    if (nl < IFMA_MIN_LIMBS && ic_mont_adx_ops.sqr)
+        ic_mont_adx_ops.sqr(r, a, n, n0, nl);
+    else
+        ifma_mul(r, a, a, n, n0, nl);
+}
+
+const ic_mont_ops ic_mont_ifma_ops = { ifma_mul, ifma_sqr, ifma_rbits };
 #endif
