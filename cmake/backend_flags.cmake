@@ -108,3 +108,8 @@ ic_backend_flags(${IC_X86} "crc/crc_x86_sse42.c" -msse4.2 -mpclmul)
 ic_backend_flags(${IC_X86} "crc/crc_x86_clmul.c" -msse4.2 -mpclmul)
 ic_backend_flags(${IC_X86} "crc/crc_x86_vpclmul.c" -msse4.2 -mpclmul -mavx2 -mvpclmulqdq)
 ic_backend_flags(${IC_X86} "crc/crc_x86_vpclmul512.c" -msse4.2 -mpclmul -mavx2 -mvpclmulqdq -mavx512f -mavx512vl)
+# Big numbers (issue 16, src/bn): Montgomery multiplication with MULX
+# (BMI2) and the two carry chains of ADCX/ADOX (ADX).
+ic_backend_flags(${IC_X86} "bn/bn_x86_adx.c" -mbmi2 -madx)
+# AVX-512 IFMA in radix 2^52 (VPMADD52LUQ/HUQ on ZMM registers).
+ic_backend_flags(${IC_X86} "bn/bn_x86_ifma.c" -mavx512f -mavx512ifma)

@@ -85,6 +85,24 @@ if has aesni ssse3; then
 fi
 check none aes ct64 vaes512 vaes ni
 
+# Montgomery multiplication (issue 16), when the x86 backends are built:
+# ifma (AVX-512 IFMA from 3072 bits, the adx rows below: needs both) >
+# adx (MULX + ADCX/ADOX) > port.
+montmul_impls=" $(listed montmul | tr '\n' ' ') "
+case "$montmul_impls" in *" adx "*)
+    if has avx512f avx512ifma bmi2 adx; then
+        check ""            montmul ifma
+        check -avx512ifma   montmul adx ifma
+    fi
+    if has bmi2 adx; then
+        check -avx512f      montmul adx ifma
+        check -adx          montmul port adx ifma
+        check -bmi2         montmul port adx ifma
+    fi
+    ;;
+esac
+check none montmul port adx ifma
+
 # GHASH, when its x86 backends are built: vpclmul512 > vpclmul > clmul >
 # ct64, with the same prefer-ymm rule as AES.
 case "$ghash_impls" in *" clmul "*)

@@ -141,6 +141,45 @@ static void run_case(const char *prim, const char *impl, void (*fn)(void))
     printf("  %-9s %-13s %zu bytes of results, %lu reports\n", prim, impl, trlen, e1 - e0);
 }
 
+/* ---- big numbers ------------------------------------------------------------ */
+/* The modulus is secret too (an RSA-CRT prime); only its length is public.
+ * ic_modexp: base and exponent secret; ic_modexp_public: the base only.
+ * A top bit set in each so the lengths, which are public, are what the
+ * test says; limb edges: 65 bits (two 64-bit limbs, three 32-bit ones). */
+static void case_modexp(void)
+{
+    /* 384 bytes: the size where the ifma entry runs IFMA (from 3072 bits),
+     * with a short exponent to keep valgrind's run short */
+    static const size_t nlen[] = {9, 64, 128, 384};
+    static uint8_t n[384], b[384], e[384], r[384];
+    for (size_t i = 0; i < sizeof nlen / sizeof nlen[0]; i++) {
+        size_t len = nlen[i], elen = len > 128 ? 32 : len;
+        if (len < 2 || len > sizeof n)          /* (tells GCC n[len - 1] is in range) */
+            continue;
+        fill(n, len, 40 + (uint32_t)i);
+        n[0] = (uint8_t)(len == 9 ? 1 : n[0] | 0x80);
+        n[len - 1] |= 1;
+        fill(b, len, 50 + (uint32_t)i);
+        b[0] = 0;                               /* below n */
+        fill(e, elen, 60 + (uint32_t)i);
+        e[elen - 1] |= 1;                       /* not zero */
+        if (marking) {
+            SECRET(n, len);
+            SECRET(b, len);
+            SECRET(e, elen);
+        }
+        ic_mont_ctx c;
+        put_status(ic_mont_init(&c, n, len));
+        put_status(ic_modexp(&c, r, len, b, len, e, elen));
+        put(r, len);
+        if (marking)
+            PUBLIC(e, elen);                    /* a public exponent */
+        put_status(ic_modexp_public(&c, r, len, b, len, e, elen));
+        put(r, len);
+        ic_mont_wipe(&c);
+    }
+}
+
 /* ---- AES modes ------------------------------------------------------------ */
 
 /* The modes with an IV (CBC, CFB, OFB, CTR: the IV and CTR's counter are
@@ -550,6 +589,7 @@ int main(int argc, char **argv)
     each_impl("sha512", "sha512", case_hash);
     each_impl("aes", "ctr_drbg", case_drbg);
     run_case("randsrc", "health", case_health);
+    each_impl("montmul", "modexp", case_modexp);
     free(tr);
     return tl_finish();
 }

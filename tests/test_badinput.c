@@ -77,7 +77,10 @@ enum {
     OVL_PRK = 1u << 27,    /* HKDF: okm == prk (allowed)                   */
     CTR_HIGH = 1u << 28,   /* stream counter 2^32-2 / 2^64-2, length kept  */
     EQKEY = 1u << 29,      /* XTS: the two key halves equal                */
+    BNVAL = 1u << 30,      /* big numbers: the value fault BV_* n          */
 };
+/* The values BNVAL puts into a big-number call (row field n). */
+enum { BV_EVEN = 1, BV_ONE, BV_TWO, BV_LEADZERO, BV_BASE_N, BV_BASE_ONES, BV_EXP_ZERO, BV_BASE_N_EXP_ZERO };
 #define C_ANY (C_NULL | C_ZERO | C_JUNK | C_WIPED)
 
 typedef struct row {
@@ -815,6 +818,78 @@ static int run_poly(fx *x, const char *w)
     return st;
 }
 
+/* ---- big numbers ----------------------------------------------------------- */
+/* The fixture: a 64-byte odd modulus with its top bit set in key (klen),
+ * the base in the guarded input (len, 64 bytes, below the modulus), the
+ * exponent in aad (alen, 32 bytes) and the output in the guarded tag
+ * buffer (tlen, 64 bytes; T_NULL makes it NULL). */
+static void bn_wipe_v(void *c) { ic_mont_wipe(c); }
+
+static int run_bn(fx *x, const char *w)
+{
+    static ic_mont_ctx c;
+    static uint8_t big[IC_BN_MAX_BYTES + 2];
+    const char *fn = x->r->fn;
+    const long long bv = x->r->f & BNVAL ? x->r->n : 0;
+    fx_make(x, x->r, 64, 0, 32, 64, 64);
+    uint8_t *n = x->key;
+    n[0] |= 0x80;
+    n[63] |= 1;
+    if (x->len >= 1 && x->len <= x->icap)
+        x->ibuf[0] &= 0x3f;                       /* base < modulus */
+    if (bv == BV_EVEN)
+        n[63] &= 0xfe;
+    if (bv == BV_ONE || bv == BV_TWO) {
+        memset(n, 0, 64);
+        n[63] = bv == BV_ONE ? 1 : 2;
+    }
+    if (bv == BV_BASE_N || bv == BV_BASE_N_EXP_ZERO)
+        memcpy(x->ibuf, n, 64);
+    if (bv == BV_BASE_ONES)
+        memset(x->ibuf, 0xff, 64);
+    if (bv == BV_EXP_ZERO || bv == BV_BASE_N_EXP_ZERO)
+        memset(x->aad, 0, sizeof x->aad);
+    if (bv == BV_LEADZERO)
+        x->klen = IC_BN_MAX_BYTES + 1;
+    const uint8_t *mod = x->k;
+    if (x->klen > 64 && x->k) {                   /* a long modulus: top byte 1, or 0 */
+        tl_rand_bytes(big, sizeof big);
+        big[0] = bv == BV_LEADZERO ? 0 : 1;
+        big[1] |= 1;                              /* so a zero top leaves klen - 1 bytes */
+        big[x->klen - 1] |= 1;
+        mod = big;
+    }
+    if (!strcmp(fn, "ic_mont_init")) {
+        memset(&c, 0xa5, sizeof c);
+        fx_arm(x, NULL, 0);
+        int st = ic_mont_init(x->r->f & C_NULL ? NULL : &c, mod, x->klen);
+        if (st == IC_OK)
+            CHECK(ic_mont_size(&c) == (x->klen > 64 ? x->klen - 1 : x->klen), "%s: size", w);
+        else if (!(x->r->f & C_NULL))
+            CHECK(ic_mont_size(&c) == 0, "%s: a failed init leaves no usable context", w);
+        return st;
+    }
+    MUST(ic_mont_init(&c, n, 64));
+    if (!strcmp(fn, "ic_mont_size")) {
+        CHECK(ic_mont_size(&c) == 64 && ic_mont_size(NULL) == 0, "%s: 64, NULL 0", w);
+        void *cp = ctx_fault(x, &c, sizeof c, bn_wipe_v);
+        CHECK(ic_mont_size(cp) == 0, "%s: bad context gives 0", w);
+        return IC_OK;
+    }
+    void *cp = ctx_fault(x, &c, sizeof c, bn_wipe_v);
+    int pub = !strcmp(fn, "ic_modexp_public");
+    uint8_t *out = x->r->f & INPL ? x->ibuf : x->t;
+    fx_arm(x, cp, sizeof c);
+    int st = (pub ? ic_modexp_public : ic_modexp)(cp, out, x->tlen, x->i, x->len, x->a, x->alen);
+    if (st == IC_OK && x->r->want == IC_OK) {
+        uint8_t want[64];
+        CHECK((pub ? ic_modexp : ic_modexp_public)(&c, want, 64, x->src, x->len, x->aad, x->alen) == IC_OK,
+              "%s: the other modexp", w);
+        CHECK_MEM(out, want, 64, "%s: result", w);
+    }
+    return st;
+}
+
 /* ---- ChaCha20 and the AEADs ------------------------------------------------ */
 static void cp_key_wipe_v(void *k) { ic_chacha20_poly1305_key_wipe(k); }
 
@@ -1026,6 +1101,8 @@ static int run_void(fx *x, const char *w)
         ic_chacha20_poly1305_wipe(NULL);
     } else if (!strcmp(fn, "ic_chacha20_poly1305_key_wipe")) {
         ic_chacha20_poly1305_key_wipe(NULL);
+    } else if (!strcmp(fn, "ic_mont_wipe")) {
+        ic_mont_wipe(NULL);
     } else if (!strcmp(fn, "ic_wipe")) {
         ic_wipe(NULL, 0);
         uint8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -1052,8 +1129,8 @@ static int run_void(fx *x, const char *w)
                  ic_version_number() % 100);
         CHECK(ic_version_number() == IC_VERSION_NUMBER && !strcmp(v, ic_version()), "%s: %s", w, v);
     } else if (!strcmp(fn, "ic_status_str")) {
-        for (int s = IC_OK; s >= IC_ERR_WEAKKEY; s--)
-            for (int t = s - 1; t >= IC_ERR_WEAKKEY; t--)
+        for (int s = IC_OK; s >= IC_ERR_SIZE; s--)
+            for (int t = s - 1; t >= IC_ERR_SIZE; t--)
                 CHECK(ic_status_str(s) && ic_status_str(t) && strcmp(ic_status_str(s), ic_status_str(t)),
                       "%s: %d and %d share a text", w, s, t);
         CHECK(ic_status_str(-999) != NULL && ic_status_str(1) != NULL, "%s: unknown status", w);
@@ -1182,6 +1259,8 @@ static int run_row(fx *x, const char *w)
     if ((strstr(fn, "chacha20_poly1305_") && !strstr(fn, "_seal") && !strstr(fn, "_open")))
         return run_cp_stream(x, w);
     if (strstr(fn, "chacha20")) return run_chacha(x, w) ;
+    if ((!strncmp(fn, "ic_mont_", 8) && strcmp(fn, "ic_mont_wipe")) || !strncmp(fn, "ic_modexp", 9))
+        return run_bn(x, w);
     return run_void(x, w);
 }
 
@@ -1668,6 +1747,49 @@ static const row rows[] = {
     R("ic_chacha20_poly1305_verify", P_ENC | BADTAG, 0, IC_ERR_STATE, "after encrypt, wrong tag: 5 before 6"),
     R("ic_chacha20_poly1305_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
+    /* ---- big numbers (incore/bignum.h) ---- */
+    R("ic_mont_init", 0, 0, IC_OK, "64-byte odd modulus"),
+    R("ic_mont_init", C_NULL, 0, IC_ERR_NULL, "NULL ctx"),
+    R("ic_mont_init", K_NULL, 0, IC_ERR_NULL, "NULL modulus, 64 bytes"),
+    R("ic_mont_init", C_NULL | KLEN, 0, IC_ERR_NULL, "NULL ctx, empty modulus: step 1 first"),
+    R("ic_mont_init", K_NULL | KLEN, 0, IC_ERR_MODULUS, "NULL modulus, length 0: empty"),
+    R("ic_mont_init", KLEN, 0, IC_ERR_MODULUS, "empty modulus"),
+    R("ic_mont_init", KLEN, IC_BN_MAX_BYTES + 1, IC_ERR_MODULUS, "8200 significant bits"),
+    R("ic_mont_init", BNVAL, BV_LEADZERO, IC_OK, "1025 bytes with a zero top byte: 8192 bits"),
+    R("ic_mont_init", BNVAL, BV_EVEN, IC_ERR_EVEN, "even modulus"),
+    R("ic_mont_init", BNVAL, BV_ONE, IC_ERR_MODULUS, "modulus 1"),
+    R("ic_mont_init", BNVAL, BV_TWO, IC_ERR_MODULUS, "modulus 2: below 3 before even"),
+    R("ic_mont_size", C_ZERO, 0, IC_OK, "never initialised: 0"),
+    R("ic_mont_size", C_JUNK, 0, IC_OK, "garbage: 0"),
+    R("ic_mont_size", C_WIPED, 0, IC_OK, "wiped: 0"),
+    R("ic_mont_wipe", 0, 0, IC_OK, "NULL does nothing"),
+#define BN_MODEXP_ROWS(fn)                                                                            \
+    R(fn, 0, 0, IC_OK, "64-byte modulus, base, 32-byte exponent"),                                   \
+    R(fn, INPL, 0, IC_OK, "out = base"),                                                              \
+    R(fn, LEN, 0, IC_OK, "empty base is 0"),                                                          \
+    R(fn, LEN, 3, IC_OK, "3-byte base"),                                                              \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL ctx"),                                                        \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "never initialised"),                                              \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "garbage context"),                                                \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped context"),                                                 \
+    R(fn, T_NULL, 0, IC_ERR_NULL, "NULL out"),                                                        \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL base, 64 bytes"),                                             \
+    R(fn, A_NULL, 0, IC_ERR_NULL, "NULL exponent, 32 bytes"),                                         \
+    R(fn, TLEN, 63, IC_ERR_SIZE, "out 63 bytes"),                                                     \
+    R(fn, TLEN, 65, IC_ERR_SIZE, "out 65 bytes"),                                                     \
+    R(fn, LEN, 65, IC_ERR_SIZE, "base longer than the modulus"),                                      \
+    R(fn, ALEN, IC_BN_MAX_BYTES + 1, IC_ERR_SIZE, "exponent over 8192 bits"),                         \
+    R(fn, ALEN, 0, IC_ERR_EXPONENT, "empty exponent is 0"),                                           \
+    R(fn, EMPTY, 0, IC_ERR_EXPONENT, "NULL base and exponent, lengths 0"),                            \
+    R(fn, BNVAL, BV_BASE_N, IC_ERR_RANGE, "base = modulus"),                                          \
+    R(fn, BNVAL, BV_BASE_ONES, IC_ERR_RANGE, "base all ones"),                                        \
+    R(fn, BNVAL, BV_EXP_ZERO, IC_ERR_EXPONENT, "exponent 32 zero bytes"),                             \
+    R(fn, BNVAL, BV_BASE_N_EXP_ZERO, IC_ERR_RANGE, "base = n and exponent 0: base first"),            \
+    R(fn, C_ZERO | T_NULL, 0, IC_ERR_STATE, "bad ctx, NULL out: step 1 first"),                       \
+    R(fn, T_NULL | TLEN, 63, IC_ERR_NULL, "NULL out, wrong length: step 2 first"),                    \
+    R(fn, TLEN | BNVAL, 63, IC_ERR_SIZE, "wrong length before values")
+    BN_MODEXP_ROWS("ic_modexp"), BN_MODEXP_ROWS("ic_modexp_public"),
+
     /* ---- functions without a status: their documented fallbacks ---- */
     R("ic_wipe", 0, 0, IC_OK, "NULL, 0 and exactly len bytes"),
     R("ic_ct_equal", 0, 0, IC_OK, "NULL, NULL, 0 is equal"),
@@ -1712,8 +1834,9 @@ static const char *status_name(int s)
     static const char *n[] = { "IC_OK", "IC_ERR_NULL", "IC_ERR_KEYLEN", "IC_ERR_LENGTH", "IC_ERR_IVLEN",
                                "IC_ERR_TAGLEN", "IC_ERR_TOOLONG", "IC_ERR_AUTH", "IC_ERR_STATE",
                                "IC_ERR_OVERLAP", "IC_ERR_UNKNOWN", "IC_ERR_UNAVAILABLE", "IC_ERR_PARAM",
-                               "IC_ERR_SYNTAX", "IC_ERR_SELFTEST", "IC_ERR_WEAKKEY" };
-    return s <= 0 && s >= -15 ? n[-s] : "(not a status)";
+                               "IC_ERR_SYNTAX", "IC_ERR_SELFTEST", "IC_ERR_WEAKKEY", "IC_ERR_EVEN",
+                               "IC_ERR_MODULUS", "IC_ERR_EXPONENT", "IC_ERR_RANGE", "IC_ERR_SIZE" };
+    return s <= 0 && s >= IC_ERR_SIZE ? n[-s] : "(not a status)";
 }
 
 static void child(const row *r)
@@ -1830,7 +1953,8 @@ static int check_header(const char *path, int *declared)
 static void coverage(void)
 {
     static const char *headers[] = { "common.h", "aes.h", "gcm.h", "sha.h", "hmac.h", "chacha.h",
-                                     "poly1305.h", "crc.h", "rand.h", "xts.h" };
+                                     "poly1305.h", "crc.h", "rand.h", "xts.h",
+                                     "bignum.h" };
     const char *inc = getenv("INCORE_INCLUDE_DIR");
     char dir[1024], path[1100];
     if (inc && *inc)

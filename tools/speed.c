@@ -119,6 +119,10 @@ static const speed_alg algs[] = {
     {"rand-xstore", SK_RANDSRC, 4, {"hwrand", NULL}, "RAND_bytes"},
     {"rand-os", SK_RANDSRC, 5, {"hwrand", NULL}, "RAND_bytes"},
     {"hwrand", SK_HWRAND, 0, {"hwrand", NULL}, NULL},
+    /* operations per second, not MiB/s: tools/speed_bn.c */
+    {"modexp2048", SK_MODEXP, 2048, {"montmul", NULL}, NULL},
+    {"modexp3072", SK_MODEXP, 3072, {"montmul", NULL}, NULL},
+    {"modexp4096", SK_MODEXP, 4096, {"montmul", NULL}, NULL},
 };
 static const char *const randsrc[] = {"rdseed", "rdrand", "darn", "rndr", "xstore", "os"};
 
@@ -160,6 +164,7 @@ static const char *incore_call(int kind)
         [SK_GHASH] = "ghash blocks",
         [SK_HKDF] = "ic_hkdf",
         [SK_HWRAND] = "ic_rand_hw",
+        [SK_MODEXP] = "ic_modexp",
     };
     return calls[kind];
 }
@@ -214,6 +219,10 @@ typedef struct {
 static int incore_setup(speed_job *j)
 {
     const speed_alg *a = j->alg;
+    if (a->kind == SK_MODEXP) {
+        char why[64];
+        return speed_bn_setup(-1, j, why, sizeof why) ? IC_ERR_PARAM : IC_OK;
+    }
     incore_state *s = aligned_alloc(64, sizeof(incore_state));
     if (!s)
         return IC_ERR_PARAM;
@@ -238,6 +247,10 @@ static int incore_setup(speed_job *j)
 
 static void incore_free(speed_job *j)
 {
+    if (j->alg->kind == SK_MODEXP) {
+        speed_bn_free(-1, j);
+        return;
+    }
     incore_state *s = j->state;
     if (s) {
         ic_aes_wipe(&s->aes);
@@ -317,6 +330,7 @@ static void incore_run(speed_job *j, size_t len)
         st = ic_hkdf((ic_hash_alg)a->param, j->iv, 16, b, len, NULL, 0, j->aux, 32);
         break;
     case SK_HWRAND: st = ic_rand_hw(b, len); break;
+    case SK_MODEXP: speed_bn_run(-1, j, len); break;
     }
     if (st != IC_OK)   /* an error path is fast: never let it pass for speed */
         j->failed = 1;
@@ -436,7 +450,8 @@ static void usage(FILE *f)
             "  --repeats N       batches per measurement, median taken (default 5)\n"
             "  --impl all        every implementation this CPU runs, not only the\n"
             "                    selected one (auto: the selected one, the default)\n"
-            "  --vs LIST         also measure peers: openssl,libsodium,zlib,isal,libgcrypt or all\n"
+            "  --vs LIST         also measure peers: openssl,libsodium,zlib,isal,libgcrypt,gmp\n"
+            "                    or all (modexp rows: openssl, gmp; in ops/s)\n"
             "  --quick           aes-128-gcm sha256 chacha20-poly1305 crc32c at 64 and\n"
             "                    16384 bytes, 0.05 s each\n"
             "  --aad N           N bytes of AAD with every AEAD message (default 0)\n"
@@ -537,7 +552,7 @@ static int parse_peers(speed_opts *o, const char *s)
                 (p == SPEED_LIBSODIUM && n == 6 && strncmp(s, "sodium", 6) == 0))
                 o->peers |= 1u << p, hit = 1;
         if (!hit)
-            return fail_usage("unknown peer '%.*s' in --vs (openssl, libsodium, zlib, isal, libgcrypt, all)",
+            return fail_usage("unknown peer '%.*s' in --vs (openssl, libsodium, zlib, isal, libgcrypt, gmp, all)",
                               (int)n, s);
         s += n + (s[n] == ',');
     }
@@ -705,6 +720,8 @@ static int is_xts(const speed_alg *a)
 }
 static size_t alg_nsizes(const speed_opts *o, const speed_alg *a)
 {
+    if (a->kind == SK_MODEXP)   /* one operand size: the modulus's */
+        return 1;
     return is_xts(a) && !o->sized ? sizeof xts_sizes / sizeof xts_sizes[0] : o->nsizes;
 }
 
@@ -1027,15 +1044,55 @@ static size_t effective(const speed_alg *a, size_t want)
 {
     if ((a->kind == SK_XTS_ENC || a->kind == SK_XTS_DEC) && want < IC_AES_XTS_MIN_LEN)
         return IC_AES_XTS_MIN_LEN;      /* a data unit is at least one block */
+    if (a->kind == SK_MODEXP)      /* one operand size: the modulus's */
+        return a->param / 8;
     return want / block_of(a) * block_of(a);
 }
 
 /* The table of one algorithm: a MiB/s line and a cycles/byte line per
  * provider, one column per size (or, for a long sweep, a row per size). */
+/* A modexp row: one size, operations per second and reference cycles per
+ * operation, with each provider's ratio to the first (incore). */
+static void print_ops(const bench *B, const speed_alg *a, provider *pv, int np)
+{
+    int md = B->o->format == FMT_MD;
+    double base = pv[0].mb[0] * 1048576.0 / (double)(a->param / 8);
+    if (md)
+        printf("\n### %s\n\n| provider | impl | ops/s | Mcycles/op | vs first |\n|---|---|---:|---:|---:|\n",
+               a->name);
+    else
+        printf("\n%-20s %-9s %-28s %10s %11s %9s\n", a->name, "provider", "impl", "ops/s", "Mcycles/op",
+               "vs first");
+    for (int i = 0; i < np; i++) {
+        double ops = pv[i].mb[0] * 1048576.0 / (double)(a->param / 8);
+        double mc = pv[i].cpb[0] * (double)(a->param / 8) / 1e6;
+        char who[80];
+        snprintf(who, sizeof who, "%s%s", pv[i].impl, pv[i].mismatch ? " MISMATCH" : "");
+        if (md)
+            printf("| %s | %s | %.1f | %.3f | %.2fx |\n", pv[i].provider, who, ops, mc, ops / base);
+        else
+            printf("%-20s %-9s %-28s %10.1f %11.3f %8.2fx\n", "", pv[i].provider, who, ops, mc, ops / base);
+    }
+}
+
+static void json_ops_row(FILE *f, const bench *B, const speed_alg *a, const provider *p, size_t size)
+{
+    fprintf(f,
+            "{\"alg\":\"%s\",\"provider\":\"%s\",\"impl\":\"%s\",\"call\":\"%s\","
+            "\"size\":%zu,\"ops_per_s\":%.6g,\"cycles_per_op\":%.6g,\"counter\":\"%s\","
+            "\"counter_hz\":%.0f,\"check\":\"%s\"}\n",
+            a->name, p->provider, p->impl, p->call, size, p->mb[0] * 1048576.0 / (double)size,
+            p->cpb[0] * (double)size, COUNTER_NAME, B->hz, p->mismatch ? "mismatch" : "ok");
+}
+
 static void print_alg(const bench *B, const speed_alg *a, provider *pv, int np)
 {
     const speed_opts *o = B->o;
     char s1[32], s2[32];
+    if (a->kind == SK_MODEXP) {
+        print_ops(B, a, pv, np);
+        return;
+    }
     int md = o->format == FMT_MD, w = 12;
     for (int i = 0; i < np; i++) {
         int l = (int)strlen(pv[i].impl) + (pv[i].mismatch ? 9 : 0);
@@ -1104,7 +1161,8 @@ static void bench_alg_sizes(bench *B, const speed_alg *a, provider *pv, int np)
 {
     const speed_opts *o = B->o;
     double target = o->seconds / o->repeats;
-    for (size_t z = 0; z < o->nsizes; z++) {
+    size_t nz = a->kind == SK_MODEXP ? 1 : o->nsizes;    /* one operand size */
+    for (size_t z = 0; z < nz; z++) {
         size_t len = effective(a, o->sizes[z]);
         progress(B, a, len);
         if (!len)
@@ -1150,7 +1208,9 @@ static void bench_alg_sizes(bench *B, const speed_alg *a, provider *pv, int np)
             }
             p->mb[z] = median(p->rate, o->repeats);
             p->cpb[z] = median(p->tpb, o->repeats);
-            if (o->format == FMT_JSON)
+            if (o->format == FMT_JSON && a->kind == SK_MODEXP)
+                json_ops_row(stdout, B, a, p, len);
+            else if (o->format == FMT_JSON)
                 json_row(stdout, B, a, p, len, p->mb[z], p->cpb[z]);
             else if (o->format == FMT_CSV)
                 csv_row(stdout, B, a, p, len, p->mb[z], p->cpb[z]);
@@ -1469,7 +1529,7 @@ int incore_cmd_speed(int argc, char **argv)
         }
     }
 
-    size_t maxlen = 0;
+    size_t maxlen = 512;       /* the largest modexp operand */
     for (size_t z = 0; z < o.nsizes; z++)
         maxlen = o.sizes[z] > maxlen ? o.sizes[z] : maxlen;
     if (!o.sized && maxlen < xts_sizes[1])

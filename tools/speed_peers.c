@@ -248,6 +248,8 @@ static peer_lib libs[SPEED_NPEERS] = {
     [SPEED_ZLIB] = {"zlib", {"libz.so.1", "libz.so"}, zlib_syms, NSYMS(zlib_syms), 0, ""},
     [SPEED_ISAL] = {"isal", {"libisal.so.2", "libisal.so"}, isal_syms, NSYMS(isal_syms), 0, ""},
     [SPEED_LIBGCRYPT] = {"libgcrypt", {"libgcrypt.so.20", "libgcrypt.so"}, gcry_syms, NSYMS(gcry_syms), 0, ""},
+    /* GMP: only the modexp rows; speed_bn.c looks its functions up */
+    [SPEED_GMP] = {"gmp", {"libgmp.so.10", "libgmp.so"}, NULL, 0, 0, ""},
 };
 
 const char *speed_peer_name(int peer)
@@ -316,6 +318,8 @@ const char *speed_peer_version(int peer)
 const char *speed_peer_call(int peer, const speed_alg *a)
 {
     int k = a->kind;
+    if (k == SK_MODEXP)
+        return speed_bn_peer_call(peer);
     switch (peer) {
     case SPEED_OPENSSL:
         if (k == SK_RANDOM || k == SK_RANDSRC)   /* its DRBG: the peer of ours and of the sources */
@@ -668,6 +672,8 @@ int speed_peer_setup(int peer, speed_job *j, char *why, size_t whylen)
         snprintf(why, whylen, "%s has no %s", libs[peer].name, j->alg->name);
         return -1;
     }
+    if (j->alg->kind == SK_MODEXP)
+        return speed_bn_setup(peer, j, why, whylen);
     if (peer == SPEED_OPENSSL)
         return ossl_setup(j, why, whylen);
     if (peer == SPEED_LIBGCRYPT)
@@ -682,6 +688,10 @@ int speed_peer_setup(int peer, speed_job *j, char *why, size_t whylen)
 
 void speed_peer_run(int peer, speed_job *j, size_t len)
 {
+    if (j->alg->kind == SK_MODEXP) {
+        speed_bn_run(peer, j, len);
+        return;
+    }
     switch (peer) {
     case SPEED_OPENSSL: ossl_run(j, len); return;
     case SPEED_LIBSODIUM: sodium_run(j, len); return;
@@ -699,6 +709,10 @@ void speed_peer_run(int peer, speed_job *j, size_t len)
 
 void speed_peer_free(int peer, speed_job *j)
 {
+    if (j->alg->kind == SK_MODEXP) {
+        speed_bn_free(peer, j);
+        return;
+    }
     if (peer == SPEED_OPENSSL)
         ossl_free(j);
     if (peer == SPEED_LIBGCRYPT)

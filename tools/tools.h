@@ -28,12 +28,13 @@ enum speed_kind {
      * object, and through the raw-key one-shot call (key expanded per
      * message); GHASH alone; HKDF (the message as IKM) */
     SK_GCM_KEY, SK_GCM_ONESHOT, SK_GHASH, SK_HKDF,
+    SK_MODEXP,   /* param: modulus bits; measured in operations per second */
     /* random bytes: no output to compare, kinds from here on */
     SK_RANDOM,   /* ic_random: no input, output differs per call */
     SK_RANDSRC,  /* one entropy source (param: index in speed.c's name list) */
     SK_HWRAND    /* ic_rand_hw: the selected raw hardware source, no health tests */
 };
-enum { SPEED_OPENSSL, SPEED_LIBSODIUM, SPEED_ZLIB, SPEED_ISAL, SPEED_LIBGCRYPT, SPEED_NPEERS };
+enum { SPEED_OPENSSL, SPEED_LIBSODIUM, SPEED_ZLIB, SPEED_ISAL, SPEED_LIBGCRYPT, SPEED_GMP, SPEED_NPEERS };
 
 typedef struct speed_alg {
     const char *name;      /* "aes-128-ctr" */
@@ -68,5 +69,12 @@ const char *speed_peer_call(int peer, const speed_alg *a);
 int  speed_peer_setup(int peer, speed_job *j, char *why, size_t whylen);
 void speed_peer_run(int peer, speed_job *j, size_t len);
 void speed_peer_free(int peer, speed_job *j);
+
+/* tools/speed_bn.c: the SK_MODEXP rows for incore (peer -1), GMP and
+ * OpenSSL; the same contract as the speed_peer_* calls above. */
+const char *speed_bn_peer_call(int peer);
+int  speed_bn_setup(int peer, speed_job *j, char *why, size_t whylen);
+void speed_bn_run(int peer, speed_job *j, size_t len);
+void speed_bn_free(int peer, speed_job *j);
 
 #endif

@@ -19,7 +19,10 @@
  *      IC_ERR_WEAKKEY for a key of the right length that the mode
  *      refuses, such as an XTS key with equal halves), IV or nonce
  *      (IC_ERR_IVLEN), tag (IC_ERR_TAGLEN), block multiple (IC_ERR_LENGTH),
- *      the mode's limit (IC_ERR_TOOLONG);
+ *      the mode's limit (IC_ERR_TOOLONG); for big numbers the byte
+ *      lengths against the modulus (IC_ERR_SIZE), then the values: the
+ *      modulus (IC_ERR_MODULUS, IC_ERR_EVEN), a number not below it
+ *      (IC_ERR_RANGE), a zero exponent (IC_ERR_EXPONENT);
  *   4. buffers that overlap other than exactly (IC_ERR_OVERLAP);
  *   5. the call order of a streaming context (IC_ERR_STATE);
  *   6. authentication (IC_ERR_AUTH, after which no plaintext is released).
@@ -90,7 +93,13 @@ enum {
     IC_ERR_PARAM       = -12, /* other invalid argument                     */
     IC_ERR_SYNTAX      = -13, /* malformed INCORE_CPU / INCORE_IMPL string  */
     IC_ERR_SELFTEST    = -14, /* a known-answer self-test gave a wrong answer */
-    IC_ERR_WEAKKEY     = -15  /* key refused: the two halves of an XTS key are equal */
+    IC_ERR_WEAKKEY     = -15, /* key refused: the two halves of an XTS key are equal */
+    /* big numbers (incore/bignum.h) */
+    IC_ERR_EVEN        = -16, /* modulus is even (Montgomery needs it odd)  */
+    IC_ERR_MODULUS     = -17, /* modulus empty, below 3 or over the maximum */
+    IC_ERR_EXPONENT    = -18, /* exponent is zero                           */
+    IC_ERR_RANGE       = -19, /* number not below the modulus               */
+    IC_ERR_SIZE        = -20  /* number's byte length wrong for the modulus */
 };
 
 /* The version of the library that runs (which may differ from the headers a
@@ -125,7 +134,7 @@ IC_API const char *ic_env_error(void);               /* last INCORE_* parse erro
 
 /* ---- implementations ---------------------------------------------------
  * prim is a primitive name: "aes", "ghash", "sha1", "sha256", "sha512",
- * "chacha20", "poly1305", "crc32", "crc32c", "hwrand".  Index 0 is the best entry; the
+ * "chacha20", "poly1305", "crc32", "crc32c", "hwrand", "montmul".  Index 0 is the best entry; the
  * last one is always the portable implementation.  A NULL or unknown prim
  * counts as a primitive with no implementations: ic_impl_count() 0,
  * ic_impl_name() / ic_impl_selected() NULL, ic_impl_available() 0,

@@ -18,5 +18,6 @@
 #include "incore/poly1305.h"
 #include "incore/crc.h"
 #include "incore/rand.h"
+#include "incore/bignum.h"
 
 #endif

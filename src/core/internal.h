@@ -132,7 +132,7 @@ typedef struct ic_impl {
 typedef enum {
     IC_PRIM_AES, IC_PRIM_GHASH, IC_PRIM_SHA1, IC_PRIM_SHA256, IC_PRIM_SHA512,
     IC_PRIM_CHACHA20, IC_PRIM_POLY1305, IC_PRIM_CRC32, IC_PRIM_CRC32C,
-    IC_PRIM_HWRAND,
+    IC_PRIM_HWRAND, IC_PRIM_MONTMUL,
     IC_PRIM_COUNT
 } ic_prim;
 
@@ -142,7 +142,7 @@ typedef enum {
 IC_IMPL_TABLE(aes);  IC_IMPL_TABLE(ghash);    IC_IMPL_TABLE(sha1);
 IC_IMPL_TABLE(sha256); IC_IMPL_TABLE(sha512); IC_IMPL_TABLE(chacha20);
 IC_IMPL_TABLE(poly1305); IC_IMPL_TABLE(crc32); IC_IMPL_TABLE(crc32c);
-IC_IMPL_TABLE(hwrand);
+IC_IMPL_TABLE(hwrand); IC_IMPL_TABLE(montmul);
 
 /* The ops of the implementation selected for p right now.  Thread-safe;
  * the first call runs detection and reads INCORE_CPU / INCORE_IMPL.       */
@@ -175,6 +175,7 @@ static inline const void *ic_ops_fast(ic_prim p)
 #define IC_CHECK_XTS        UINT32_C(0x6b7e5a11)
 #define IC_CHECK_GCMKEY     UINT32_C(0x6b6c3e17)
 #define IC_CHECK_CPKEY      UINT32_C(0x6bc9a25d)
+#define IC_CHECK_MONT       UINT32_C(0x6b3e7a11)
 
 /* Index of the implementation selected for p right now (for init). */
 uint32_t ic_impl_index(ic_prim p);
@@ -203,5 +204,6 @@ int ic_kat_sha1(void);     int ic_kat_sha256(void);   int ic_kat_sha512(void);
 int ic_kat_chacha20(void); int ic_kat_poly1305(void);
 int ic_kat_crc32(void);    int ic_kat_crc32c(void);
 int ic_kat_hwrand(void);   /* health check: 2 draws differ, not stuck */
+int ic_kat_montmul(void);  /* modexp known answers (src/bn/bn_kat.c) */
 
 #endif

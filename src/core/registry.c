@@ -30,6 +30,7 @@ static const prim_table prims[IC_PRIM_COUNT] = {
     [IC_PRIM_SHA512] = PRIM(sha512),     [IC_PRIM_CHACHA20] = PRIM(chacha20),
     [IC_PRIM_POLY1305] = PRIM(poly1305), [IC_PRIM_CRC32] = PRIM(crc32),
     [IC_PRIM_CRC32C] = PRIM(crc32c),     [IC_PRIM_HWRAND] = PRIM(hwrand),
+    [IC_PRIM_MONTMUL] = PRIM(montmul),
 };
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;

@@ -10,6 +10,7 @@ static int (*const kats[IC_PRIM_COUNT])(void) = {
     [IC_PRIM_SHA512] = ic_kat_sha512,     [IC_PRIM_CHACHA20] = ic_kat_chacha20,
     [IC_PRIM_POLY1305] = ic_kat_poly1305, [IC_PRIM_CRC32] = ic_kat_crc32,
     [IC_PRIM_CRC32C] = ic_kat_crc32c,     [IC_PRIM_HWRAND] = ic_kat_hwrand,
+    [IC_PRIM_MONTMUL] = ic_kat_montmul,
 };
 
 size_t ic_kat_unhex(uint8_t *out, const char *hex)

@@ -26,6 +26,11 @@ const char *ic_status_str(int status)
     case IC_ERR_SYNTAX:      return "malformed specification string";
     case IC_ERR_SELFTEST:    return "self-test gave a wrong answer";
     case IC_ERR_WEAKKEY:     return "key refused (XTS: the two key halves are equal)";
+    case IC_ERR_EVEN:        return "modulus is even";
+    case IC_ERR_MODULUS:     return "modulus is empty, too small or too large";
+    case IC_ERR_EXPONENT:    return "exponent is zero";
+    case IC_ERR_RANGE:       return "number is not below the modulus";
+    case IC_ERR_SIZE:        return "number has the wrong length for the modulus";
     default:                 return "unknown status";
     }
 }

@@ -1,0 +1,336 @@
+/*
+ * bignum.c - the Montgomery context, modular exponentiation (constant time
+ * and public-exponent) and the "montmul" implementation table.
+ *
+ * Backends only multiply (bn_impl.h); everything else is here, once:
+ * conversion between big-endian bytes and limbs, n0 = -n^-1 mod 2^w by
+ * Newton's iteration, R^2 mod n by doubling, the fixed-window ladder and
+ * its masked table lookup.
+ */
+#include "bn/bn_impl.h"
+#include "core/ct.h"
+
+/* ---- implementation table (best first, portable last with needs 0) ---- */
+const ic_impl ic_impls_montmul[] = {
+#if defined(IC_BN_HAVE_ADX)
+    /* IFMA from 3072 bits, the adx rows below (bn_x86_ifma.c) */
+    { "ifma", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512IFMA) | IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX),
+      &ic_mont_ifma_ops },
+    { "adx", IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX), &ic_mont_adx_ops },
+#endif
+    { "port", 0, &ic_mont_port_ops },
+};
+const size_t ic_nimpls_montmul = sizeof ic_impls_montmul / sizeof ic_impls_montmul[0];
+
+/* ---- limbs and bytes ------------------------------------------------------ */
+
+/* r (nl limbs) = the big-endian len bytes at in; len <= nl limbs' bytes. */
+static void bn_from_bytes(ic_limb *r, size_t nl, const uint8_t *in, size_t len)
+{
+    memset(r, 0, nl * sizeof r[0]);
+    for (size_t k = 0; k < len; k++)        /* k: byte weight, 0 = least */
+        r[k / IC_LIMB_BYTES] |= (ic_limb)in[len - 1 - k] << (8 * (k % IC_LIMB_BYTES));
+}
+
+/* The len low bytes of a, big-endian. */
+static void bn_to_bytes(uint8_t *out, size_t len, const ic_limb *a)
+{
+    for (size_t k = 0; k < len; k++)
+        out[len - 1 - k] = (uint8_t)(a[k / IC_LIMB_BYTES] >> (8 * (k % IC_LIMB_BYTES)));
+}
+
+/* All ones when a < n, else 0 (the borrow of a - n); no branch. */
+static ic_limb bn_ct_less(const ic_limb *a, const ic_limb *n, size_t nl)
+{
+    ic_limb borrow = 0;
+    for (size_t j = 0; j < nl; j++) {
+        ic_dlimb x = (ic_dlimb)a[j] - n[j] - borrow;
+        borrow = (ic_limb)(x >> IC_LIMB_BITS) & 1;
+    }
+    return (ic_limb)0 - borrow;
+}
+
+/* All ones when x == y, else 0. */
+static inline ic_limb ct_eq_mask(ic_limb x, ic_limb y)
+{
+    ic_limb d = x ^ y;
+    return ((d | ((ic_limb)0 - d)) >> (IC_LIMB_BITS - 1)) - 1;
+}
+
+/* 1 when the len bytes at p are all zero; time independent of them. */
+static int bytes_ct_zero(const uint8_t *p, size_t len)
+{
+    unsigned acc = 0;
+    for (size_t i = 0; i < len; i++)
+        acc |= p[i];
+    return (int)(((acc | (0u - acc)) >> (sizeof acc * 8 - 1)) ^ 1);
+}
+
+/* Bit length of the big-endian len bytes at p, without a branch on them
+ * (a modulus may be a secret prime; only its length becomes public). */
+static size_t bytes_ct_bitlen(const uint8_t *p, size_t len)
+{
+    size_t bits = 0;
+    for (size_t i = len; i-- > 0;) {          /* least significant first */
+        unsigned b = p[i], bl = 0;
+        for (unsigned k = 0; k < 8; k++)     /* bl = bit length of b */
+            bl += ((b >> k) != 0);
+        size_t here = (len - 1 - i) * 8 + bl;
+        size_t nz = (size_t)0 - (size_t)(b != 0);
+        bits = (here & nz) | (bits & ~nz);
+    }
+    return bits;
+}
+
+/* -n0^-1 mod 2^w for odd n0: Newton's iteration x <- x (2 - n0 x) doubles
+ * the correct low bits, starting from x = n0 (right mod 8). */
+static ic_limb mont_n0(ic_limb n0)
+{
+    ic_limb x = n0;
+    for (int i = 0; i < 5; i++)
+        x *= 2 - n0 * x;
+    return (ic_limb)0 - x;
+}
+
+/* rr = 2^(2 rbits) mod n by doubling 2^(nbits-1) (below n: n is odd and
+ * has nbits bits), one masked subtraction per step. */
+static void mont_rr(ic_limb *rr, const ic_limb *n, size_t nl, size_t nbits, size_t rbits)
+{
+    ic_limb t[IC_BN_MAX_LIMBS];
+    memset(rr, 0, nl * sizeof rr[0]);
+    rr[(nbits - 1) / IC_LIMB_BITS] = (ic_limb)1 << ((nbits - 1) % IC_LIMB_BITS);
+    for (size_t s = nbits - 1; s < 2 * rbits; s++) {
+        ic_limb c = 0;
+        for (size_t j = 0; j < nl; j++) {
+            t[j] = rr[j] << 1 | c;
+            c = rr[j] >> (IC_LIMB_BITS - 1);
+        }
+        ic_mont_final_sub(rr, t, c, n, nl);
+    }
+    ic_wipe(t, nl * sizeof t[0]);
+}
+
+/* ---- the context ---------------------------------------------------------- */
+
+/* The ops of a context init set up and wipe did not end, or NULL; the
+ * lengths used as bounds are checked against each other too. */
+static const ic_mont_ops *mont_ctx_ops(const ic_mont_ctx *ctx)
+{
+    size_t nl = ctx->nlimbs;
+    if (ctx->check != IC_CHECK_MONT || nl == 0 || nl > IC_BN_MAX_LIMBS ||
+        ctx->nbits <= (nl - 1) * IC_LIMB_BITS || ctx->nbits > nl * IC_LIMB_BITS ||
+        ctx->nbytes != (ctx->nbits + 7) / 8)
+        return NULL;
+    return (const ic_mont_ops *)IC_IMPL_OPS(montmul, ctx->impl);
+}
+
+int ic_mont_init(ic_mont_ctx *ctx, const uint8_t *n, size_t nlen)
+{
+    if (ctx == NULL)
+        return IC_ERR_NULL;
+    ic_wipe(ctx, sizeof *ctx);
+    IC_NULL_CHECK(n, nlen);
+    if (nlen == 0)
+        return IC_ERR_MODULUS;
+    size_t nbits = bytes_ct_bitlen(n, nlen);
+    ic_ct_declassify(&nbits, sizeof nbits);     /* the modulus length is public */
+    int odd = n[nlen - 1] & 1;
+    ic_ct_declassify(&odd, sizeof odd);         /* a verdict, as common.h's order wants */
+    /* below 3: 0 and 1 (under 2 bits) and 2 (2 bits, even) */
+    if (nbits < 2 || nbits > IC_BN_MAX_BITS || (nbits == 2 && !odd))
+        return IC_ERR_MODULUS;
+    if (!odd)
+        return IC_ERR_EVEN;
+    size_t nbytes = (nbits + 7) / 8;
+    size_t nl = (nbits + IC_LIMB_BITS - 1) / IC_LIMB_BITS;
+    ic_limb *N = IC_BN_LIMBS(ctx->n);
+    bn_from_bytes(N, nl, n + (nlen - nbytes), nbytes);
+    ctx->n0 = mont_n0(N[0]);
+    uint32_t impl = ic_impl_index(IC_PRIM_MONTMUL);
+    const ic_mont_ops *ops = (const ic_mont_ops *)IC_IMPL_OPS(montmul, impl);
+    mont_rr(IC_BN_LIMBS(ctx->rr), N, nl, nbits, ops->rbits ? ops->rbits(nbits, nl) : IC_LIMB_BITS * nl);
+    ctx->nlimbs = (uint32_t)nl;
+    ctx->nbits = (uint32_t)nbits;
+    ctx->nbytes = (uint32_t)nbytes;
+    ctx->impl = impl;
+    ctx->check = IC_CHECK_MONT;
+    return IC_OK;
+}
+
+size_t ic_mont_size(const ic_mont_ctx *ctx)
+{
+    return ctx != NULL && mont_ctx_ops(ctx) != NULL ? ctx->nbytes : 0;
+}
+
+void ic_mont_wipe(ic_mont_ctx *ctx)
+{
+    if (ctx != NULL)
+        ic_wipe(ctx, sizeof *ctx);
+}
+
+/* ---- modular exponentiation ------------------------------------------------ */
+
+/* Everything both exponentiations share: the checks in common.h's order,
+ * base to Montgomery form (bm = base R mod n) and R mod n (one). */
+typedef struct {
+    const ic_mont_ops *ops;
+    const ic_limb *n;
+    ic_limb n0;
+    size_t nl;
+    ic_limb bm[IC_BN_MAX_LIMBS];
+    ic_limb one[IC_BN_MAX_LIMBS];     /* R mod n: 1 in Montgomery form */
+} mx_setup;
+
+static int mx_check(mx_setup *s, const ic_mont_ctx *ctx, const uint8_t *out, size_t outlen,
+                    const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
+{
+    if (ctx == NULL)
+        return IC_ERR_NULL;
+    s->ops = mont_ctx_ops(ctx);
+    if (s->ops == NULL)
+        return IC_ERR_STATE;
+    if (out == NULL)
+        return IC_ERR_NULL;
+    IC_NULL_CHECK(base, blen);
+    IC_NULL_CHECK(exp, elen);
+    if (outlen != ctx->nbytes || blen > ctx->nbytes || elen > IC_BN_MAX_BYTES)
+        return IC_ERR_SIZE;
+    s->nl = ctx->nlimbs;
+    s->n = IC_BN_LIMBS(ctx->n);
+    s->n0 = (ic_limb)ctx->n0;
+    bn_from_bytes(s->bm, s->nl, base, blen);
+    int below = (int)(bn_ct_less(s->bm, s->n, s->nl) & 1);
+    ic_ct_declassify(&below, sizeof below);
+    if (!below)
+        return IC_ERR_RANGE;
+    int ezero = bytes_ct_zero(exp, elen);
+    ic_ct_declassify(&ezero, sizeof ezero);
+    if (ezero)
+        return IC_ERR_EXPONENT;
+    /* one = R mod n = mont(R^2, 1); bm = mont(base, R^2) = base R */
+    memset(s->one, 0, s->nl * sizeof s->one[0]);
+    s->one[0] = 1;
+    s->ops->mul(s->one, IC_BN_LIMBS(ctx->rr), s->one, s->n, s->n0, s->nl);
+    s->ops->mul(s->bm, s->bm, IC_BN_LIMBS(ctx->rr), s->n, s->n0, s->nl);
+    return IC_OK;
+}
+
+/* r = a^2 R^-1 mod n: the backend's squaring when it has one. */
+static inline void mx_sqr(const mx_setup *s, ic_limb *r, const ic_limb *a)
+{
+    if (s->ops->sqr)
+        s->ops->sqr(r, a, s->n, s->n0, s->nl);
+    else
+        s->ops->mul(r, a, a, s->n, s->n0, s->nl);
+}
+
+/* mx_check, and on a refusal the base read so far wiped. */
+static int mx_begin(mx_setup *s, const ic_mont_ctx *ctx, const uint8_t *out, size_t outlen,
+                    const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
+{
+    int st = mx_check(s, ctx, out, outlen, base, blen, exp, elen);
+    if (st != IC_OK)
+        ic_wipe(s, sizeof *s);
+    return st;
+}
+
+/* acc (Montgomery form) out of Montgomery form, to out (outlen bytes). */
+static void mx_end(mx_setup *s, ic_limb *acc, uint8_t *out, size_t outlen)
+{
+    memset(s->one, 0, s->nl * sizeof s->one[0]);
+    s->one[0] = 1;
+    s->ops->mul(acc, acc, s->one, s->n, s->n0, s->nl);
+    bn_to_bytes(out, outlen, acc);
+}
+
+/* Bits [pos, pos + w) of the exponent (elen bytes, big-endian), bits past
+ * its top reading 0: the positions are public, the bits are not. */
+static ic_limb exp_window(const uint8_t *exp, size_t elen, size_t pos, unsigned w)
+{
+    ic_limb v = 0;
+    for (unsigned k = 0; k < w; k++) {
+        size_t b = pos + k;
+        if (b < elen * 8)
+            v |= (ic_limb)((exp[elen - 1 - b / 8] >> (b % 8)) & 1) << k;
+    }
+    return v;
+}
+
+/* r = table[idx] reading every entry of the table (masks, no index). */
+static void ct_lookup(ic_limb *r, const ic_limb *table, size_t entries, size_t nl, ic_limb idx)
+{
+    memset(r, 0, nl * sizeof r[0]);
+    for (size_t e = 0; e < entries; e++) {
+        ic_limb m = ct_eq_mask((ic_limb)e, idx);
+        for (size_t j = 0; j < nl; j++)
+            r[j] |= table[e * nl + j] & m;
+    }
+}
+
+#define MX_MAX_WIN 5
+/* Window width from the exponent's byte length (public): the table costs
+ * 2^w - 2 multiplications and each window one. */
+static unsigned mx_window(size_t ebits)
+{
+    return ebits >= 512 ? 5 : ebits >= 128 ? 4 : ebits >= 32 ? 3 : 1;
+}
+
+int ic_modexp(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
+              const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
+{
+    mx_setup s;
+    int st = mx_begin(&s, ctx, out, outlen, base, blen, exp, elen);
+    if (st != IC_OK)
+        return st;
+    const size_t nl = s.nl, ebits = elen * 8;
+    const unsigned w = mx_window(ebits);
+    const size_t entries = (size_t)1 << w;
+    ic_limb table[(1u << MX_MAX_WIN) * IC_BN_MAX_LIMBS];
+    ic_limb acc[IC_BN_MAX_LIMBS], t[IC_BN_MAX_LIMBS];
+
+    /* table[i] = base^i R mod n */
+    memcpy(table, s.one, nl * sizeof table[0]);
+    memcpy(table + nl, s.bm, nl * sizeof table[0]);
+    for (size_t i = 2; i < entries; i++)
+        s.ops->mul(table + i * nl, table + (i - 1) * nl, s.bm, s.n, s.n0, nl);
+
+    size_t nwin = (ebits + w - 1) / w;
+    ct_lookup(acc, table, entries, nl, exp_window(exp, elen, (nwin - 1) * w, w));
+    for (size_t win = nwin - 1; win-- > 0;) {
+        for (unsigned k = 0; k < w; k++)
+            mx_sqr(&s, acc, acc);
+        ct_lookup(t, table, entries, nl, exp_window(exp, elen, win * w, w));
+        s.ops->mul(acc, acc, t, s.n, s.n0, nl);
+    }
+    mx_end(&s, acc, out, outlen);
+    ic_wipe(table, entries * nl * sizeof table[0]);
+    ic_wipe(acc, nl * sizeof acc[0]);
+    ic_wipe(t, nl * sizeof t[0]);
+    ic_wipe(&s, sizeof s);
+    return IC_OK;
+}
+
+/* Left-to-right square and multiply over the exponent's bits from its top
+ * set bit: branches on the (public) exponent only. */
+int ic_modexp_public(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
+                     const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
+{
+    mx_setup s;
+    int st = mx_begin(&s, ctx, out, outlen, base, blen, exp, elen);
+    if (st != IC_OK)
+        return st;
+    ic_limb acc[IC_BN_MAX_LIMBS];
+    size_t b = elen * 8;
+    while (!((exp[elen - 1 - (b - 1) / 8] >> ((b - 1) % 8)) & 1))
+        b--;                                    /* exp != 0: stops */
+    memcpy(acc, s.bm, s.nl * sizeof acc[0]);
+    while (--b > 0) {
+        mx_sqr(&s, acc, acc);
+        if ((exp[elen - 1 - (b - 1) / 8] >> ((b - 1) % 8)) & 1)
+            s.ops->mul(acc, acc, s.bm, s.n, s.n0, s.nl);
+    }
+    mx_end(&s, acc, out, outlen);
+    ic_wipe(acc, s.nl * sizeof acc[0]);
+    ic_wipe(&s, sizeof s);
+    return IC_OK;
+}

@@ -1,0 +1,71 @@
+/*
+ * bn_impl.h - what a Montgomery multiplication backend provides to the
+ * big-number driver (bignum.c) through the "montmul" registry table.
+ *
+ * The limb is the widest word whose double-width product the compiler has:
+ * 64 bits with unsigned __int128, 32 bits otherwise (the armhf leg).  It is
+ * one size per build, so the portable and the x86 backends share the
+ * context layout (ic_bn_words.w64 or .w32) and can be compared directly.
+ */
+#ifndef INCORE_BN_IMPL_H
+#define INCORE_BN_IMPL_H
+
+#include "core/internal.h"
+#include "incore/bignum.h"
+
+#if defined(__SIZEOF_INT128__)
+typedef uint64_t ic_limb;
+typedef unsigned __int128 ic_dlimb;
+#define IC_LIMB_BITS 64
+#define IC_BN_LIMBS(words) ((words).w64)
+#else
+typedef uint32_t ic_limb;
+typedef uint64_t ic_dlimb;
+#define IC_LIMB_BITS 32
+#define IC_BN_LIMBS(words) ((words).w32)
+#endif
+#define IC_LIMB_BYTES (IC_LIMB_BITS / 8)
+#define IC_BN_MAX_LIMBS (IC_BN_MAX_BITS / IC_LIMB_BITS)
+
+typedef struct ic_mont_ops {
+    /* r = a * b * R^-1 mod n, R = 2^(IC_LIMB_BITS * nl), for a, b < n;
+     * the result is fully reduced (< n).  r may equal a or b.  n0 is
+     * -n^-1 mod 2^IC_LIMB_BITS.  Constant time: no branch or index on a,
+     * b or n, only on nl.  1 <= nl <= IC_BN_MAX_LIMBS. */
+    void (*mul)(ic_limb *r, const ic_limb *a, const ic_limb *b,
+                const ic_limb *n, ic_limb n0, size_t nl);
+    /* r = a * a * R^-1 mod n, the same contract; NULL: mul(r, a, a). */
+    void (*sqr)(ic_limb *r, const ic_limb *a, const ic_limb *n, ic_limb n0, size_t nl);
+    /* log2 of the backend's R for a modulus of nbits bits in nl limbs;
+     * NULL: IC_LIMB_BITS * nl.  A backend in another radix (IFMA's 2^52)
+     * has its own R; the driver computes R^2 mod n for it at init. */
+    size_t (*rbits)(size_t nbits, size_t nl);
+} ic_mont_ops;
+
+extern const ic_mont_ops ic_mont_port_ops;
+#if defined(__x86_64__) && defined(__SIZEOF_INT128__)
+#define IC_BN_HAVE_ADX 1
+extern const ic_mont_ops ic_mont_adx_ops;
+extern const ic_mont_ops ic_mont_ifma_ops;
+#endif
+
+/* Final step shared by the backends: r = t - n if t (nl limbs plus the
+ * carry limb top, 0 or 1) is >= n, else t; masks, no branch.  t < 2n. */
+static inline void ic_mont_final_sub(ic_limb *r, const ic_limb *t, ic_limb top,
+                                     const ic_limb *n, size_t nl)
+{
+    ic_limb d[IC_BN_MAX_LIMBS];
+    ic_limb borrow = 0;
+    for (size_t j = 0; j < nl; j++) {
+        ic_dlimb x = (ic_dlimb)t[j] - n[j] - borrow;
+        d[j] = (ic_limb)x;
+        borrow = (ic_limb)(x >> IC_LIMB_BITS) & 1;
+    }
+    /* t >= n exactly when the subtraction does not borrow past top */
+    ic_limb keep_t = (ic_limb)0 - (borrow & (top ^ 1));
+    for (size_t j = 0; j < nl; j++)
+        r[j] = (t[j] & keep_t) | (d[j] & ~keep_t);
+    ic_wipe(d, nl * sizeof d[0]);
+}
+
+#endif

@@ -1,0 +1,258 @@
+/*
+ * bn_x86_adx.c - Montgomery multiplication with MULX, ADCX and ADOX
+ * (BMI2 + ADX; built with -mbmi2 -madx, cmake/backend_flags.cmake).
+ *
+ * The same CIOS steps as bn_port.c, but each row a[i] * b (and m * n) is
+ * added with two independent carry chains: the low halves of the MULX
+ * products into limb j on one chain, the high halves into limb j + 1 on
+ * the other, which is what ADCX (carry flag) and ADOX (overflow flag) let
+ * the CPU run side by side (Gopal et al., "Fast and constant-time
+ * implementation of modular exponentiation", Intel 2012, and Intel's
+ * "New instructions supporting large integer arithmetic" white paper).
+ * The reduction row writes limb j to j - 1, so t is shifted for free.
+ */
+#include "bn/bn_impl.h"
+#include "core/ct.h"
+
+#if defined(IC_BN_HAVE_ADX)
+#include <immintrin.h>
+
+typedef unsigned long long ull;
+
+/* *r = a + b + c, returns the carry out.  MemorySanitizer has no rule for
+ * the add-with-carry intrinsic and checks its operands strictly, so its
+ * build (the ct_msan leg, IC_MSAN: core/ct.h) gets the same sum in plain
+ * C; the data flow it checks is the same. */
+static inline unsigned char adc(unsigned char c, ull a, ull b, ull *r)
+{
+#if defined(IC_MSAN)
+    unsigned __int128 s = (unsigned __int128)a + b + c;
+    *r = (ull)s;
+    return (unsigned char)(s >> 64);
+#else
+    return _addcarryx_u64(c, a, b, r);
+#endif
+}
+
+#if !defined(IC_MSAN)
+/* One limb j of a row: MULX x * v[j] (x in RDX), the low half through
+ * ADCX onto limb j of t, the previous limb's high half (in prev) through
+ * ADOX, the sum stored at byte offset so from t (0, or -8 for a row that
+ * shifts t down a limb). */
+#define ADX_STEP(o, so, hi, prev)                          \
+    "mulx " #o "(%[vp]), %[lo], %[" #hi "]\n\t"          \
+    "adcx " #o "(%[tp]), %[lo]\n\t"                      \
+    "adox %[" #prev "], %[lo]\n\t"                       \
+    "mov %[lo], " #so "(%[tp])\n\t"
+/* Four limbs, the high halves alternating between A and B. */
+#define ADX_ROW4(s0, s1, s2, s3) \
+    ADX_STEP(0, s0, A, B) ADX_STEP(8, s1, B, A) ADX_STEP(16, s2, A, B) ADX_STEP(24, s3, B, A)
+
+/* The CIOS rows for nl a multiple of 4 (every RSA size), four limbs per
+ * pass.  row_mac4: t[0..nl+1] += x * v[0..nl-1], t[nl+1] 0 on entry.
+ * MULX; the low half through ADCX into t[j], the previous high half
+ * through ADOX; the high halves alternate between two registers, so no
+ * move carries them; the loop steps with LEA and JRCXZ, which leave CF
+ * and OF alone. */
+static inline void row_mac4(ull *t, ull x, const ull *v, size_t nl)
+{
+    ull lo, A, B;
+    __asm__ volatile(
+        "xor %k[B], %k[B]\n\t"
+        "1:\n\t"
+        ADX_ROW4(0, 8, 16, 24)
+        "lea 32(%[vp]), %[vp]\n\t"
+        "lea 32(%[tp]), %[tp]\n\t"
+        "lea -4(%[cnt]), %[cnt]\n\t"
+        "jrcxz 2f\n\t"
+        "jmp 1b\n"
+        "2:\n\t"                               /* t[nl] += B + CF + OF */
+        "mov $0, %k[A]\n\t"
+        "mov (%[tp]), %[lo]\n\t"
+        "adcx %[B], %[lo]\n\t"
+        "adox %[A], %[lo]\n\t"
+        "mov %[lo], (%[tp])\n\t"
+        "mov $0, %k[lo]\n\t"
+        "adcx %[A], %[lo]\n\t"
+        "adox %[A], %[lo]\n\t"
+        "mov %[lo], 8(%[tp])\n\t"
+        : [tp] "+&r"(t), [vp] "+&r"(v), [cnt] "+&c"(nl), [lo] "=&r"(lo), [A] "=&r"(A), [B] "=&r"(B)
+        : "d"(x)
+        : "cc", "memory");
+}
+
+/* row_red4: t = (t + m * n) / 2^64 over t[0..nl+1], storing limb j at
+ * j - 1 (t[-1] takes the zero low limb, so t must have a limb before it). */
+static inline void row_red4(ull *t, ull m, const ull *n, size_t nl)
+{
+    ull lo, A, B;
+    __asm__ volatile(
+        "xor %k[B], %k[B]\n\t"
+        "1:\n\t"
+        ADX_ROW4(-8, 0, 8, 16)
+        "lea 32(%[vp]), %[vp]\n\t"
+        "lea 32(%[tp]), %[tp]\n\t"
+        "lea -4(%[cnt]), %[cnt]\n\t"
+        "jrcxz 2f\n\t"
+        "jmp 1b\n"
+        "2:\n\t"
+        "mov $0, %k[A]\n\t"
+        "mov (%[tp]), %[lo]\n\t"
+        "adcx %[B], %[lo]\n\t"
+        "adox %[A], %[lo]\n\t"
+        "mov %[lo], -8(%[tp])\n\t"
+        "mov 8(%[tp]), %[lo]\n\t"
+        "adcx %[A], %[lo]\n\t"
+        "adox %[A], %[lo]\n\t"
+        "mov %[lo], (%[tp])\n\t"
+        : [tp] "+&r"(t), [vp] "+&r"(n), [cnt] "+&c"(nl), [lo] "=&r"(lo), [A] "=&r"(A), [B] "=&r"(B)
+        : "d"(m)
+        : "cc", "memory");
+}
+
+/* t[0..len-1] += x * v[0..len-1], returning the limb that carries out of
+ * the top (the sum is below 2^(64 (len + 1)), so it fits); any len >= 1:
+ * len mod 4 single steps first, then four limbs per pass.  For the
+ * squaring, whose rows have every length. */
+static inline ull row_mac_ret(ull *t, ull x, const ull *v, size_t len)
+{
+    ull lo, A, B;
+    size_t rem = len & 3, quads = len >> 2;
+    __asm__ volatile(
+        "xor %k[B], %k[B]\n\t"
+        "1:\n\t"
+        "jrcxz 3f\n\t"
+        "mulx (%[vp]), %[lo], %[A]\n\t"
+        "adcx (%[tp]), %[lo]\n\t"
+        "adox %[B], %[lo]\n\t"
+        "mov %[lo], (%[tp])\n\t"
+        "mov %[A], %[B]\n\t"
+        "lea 8(%[vp]), %[vp]\n\t"
+        "lea 8(%[tp]), %[tp]\n\t"
+        "lea -1(%[cnt]), %[cnt]\n\t"
+        "jmp 1b\n"
+        "3:\n\t"
+        "mov %[quads], %[cnt]\n\t"             /* MOV leaves the flags */
+        "4:\n\t"
+        "jrcxz 2f\n\t"
+        ADX_ROW4(0, 8, 16, 24)
+        "lea 32(%[vp]), %[vp]\n\t"
+        "lea 32(%[tp]), %[tp]\n\t"
+        "lea -1(%[cnt]), %[cnt]\n\t"
+        "jmp 4b\n"
+        "2:\n\t"                               /* carry out = B + CF + OF */
+        "mov $0, %k[A]\n\t"
+        "adcx %[A], %[B]\n\t"
+        "adox %[A], %[B]\n\t"
+        : [tp] "+&r"(t), [vp] "+&r"(v), [cnt] "+&c"(rem), [lo] "=&r"(lo), [A] "=&r"(A), [B] "=&r"(B)
+        : "d"(x), [quads] "r"(quads)
+        : "cc", "memory");
+    return B;
+}
+
+/* r = a^2 R^-1 mod n: the square by halves (each cross product a[i] a[j],
+ * i < j, once; then doubled and the squares a[i]^2 added), about nl^2 / 2
+ * multiplications instead of nl^2, then the Montgomery reduction of the
+ * 2 nl limbs one row per limb (separated operand scanning, Koc et al.). */
+static void adx_sqr(ic_limb *r, const ic_limb *a, const ic_limb *n, ic_limb n0, size_t nl)
+{
+    ull T[2 * IC_BN_MAX_LIMBS];
+    const ull *x = (const ull *)a;
+    memset(T, 0, 2 * nl * sizeof T[0]);
+    for (size_t i = 0; i + 1 < nl; i++)         /* T[2i+1 ..] += a[i] a[i+1 ..] */
+        T[i + nl] = row_mac_ret(T + 2 * i + 1, x[i], x + i + 1, nl - 1 - i);
+    ull shift = 0, carry = 0;
+    for (size_t j = 0; j < nl; j++) {           /* T = 2 T + sum a[j]^2 2^(128 j) */
+        unsigned __int128 sq = (unsigned __int128)x[j] * x[j];
+        ull d0 = T[2 * j] << 1 | shift;
+        shift = T[2 * j] >> 63;
+        ull d1 = T[2 * j + 1] << 1 | shift;
+        shift = T[2 * j + 1] >> 63;
+        unsigned __int128 s0 = (unsigned __int128)d0 + (ull)sq + carry;
+        unsigned __int128 s1 = (unsigned __int128)d1 + (ull)(sq >> 64) + (ull)(s0 >> 64);
+        T[2 * j] = (ull)s0;
+        T[2 * j + 1] = (ull)s1;
+        carry = (ull)(s1 >> 64);
+    }
+    carry = 0;                                  /* a^2 < 2^(128 nl): nothing left */
+    for (size_t i = 0; i < nl; i++) {           /* T += m n 2^(64 i), m clearing T[i] */
+        ull c = row_mac_ret(T + i, T[i] * (ull)n0, (const ull *)n, nl);
+        unsigned __int128 s = (unsigned __int128)T[i + nl] + c + carry;
+        T[i + nl] = (ull)s;
+        carry = (ull)(s >> 64);
+    }
+    ic_mont_final_sub(r, (const ic_limb *)(T + nl), carry, n, nl);
+    ic_wipe(T, 2 * nl * sizeof T[0]);
+}
+
+static void adx_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
+                    const ic_limb *n, ic_limb n0, size_t nl)
+{
+    ull tb[IC_BN_MAX_LIMBS + 3], *t = tb + 1;
+    memset(t, 0, (nl + 2) * sizeof t[0]);
+    for (size_t i = 0; i < nl; i++) {
+        t[nl + 1] = 0;
+        if (nl % 4 == 0) {                      /* nl is public */
+            row_mac4(t, a[i], (const ull *)b, nl);
+            row_red4(t, t[0] * (ull)n0, (const ull *)n, nl);
+        } else {                                /* other sizes: the general row, then in C */
+            unsigned __int128 s = (unsigned __int128)t[nl] + row_mac_ret(t, a[i], (const ull *)b, nl);
+            t[nl] = (ull)s;
+            t[nl + 1] = (ull)(s >> 64);
+            s = (unsigned __int128)t[nl] + row_mac_ret(t, t[0] * (ull)n0, (const ull *)n, nl);
+            t[nl] = (ull)s;
+            t[nl + 1] += (ull)(s >> 64);
+            memmove(t, t + 1, (nl + 1) * sizeof t[0]);   /* t[0] is 0: divide by 2^64 */
+        }
+    }
+    ic_mont_final_sub(r, (const ic_limb *)t, t[nl], n, nl);
+    ic_wipe(tb, (nl + 3) * sizeof tb[0]);
+}
+#else
+/* The MemorySanitizer build: the same steps with the intrinsics (an asm
+ * block's inputs would be checked strictly and its outputs come out clean,
+ * core/ct.h), so the check sees the data flow. */
+static void adx_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
+                    const ic_limb *n, ic_limb n0, size_t nl)
+{
+    ull t[IC_BN_MAX_LIMBS + 2];
+    memset(t, 0, (nl + 1) * sizeof t[0]);
+    for (size_t i = 0; i < nl; i++) {
+        ull ai = a[i], hi, lo;
+        unsigned char c1 = 0, c2 = 0;
+        t[nl + 1] = 0;
+        /* t += a[i] * b */
+        for (size_t j = 0; j < nl; j++) {
+            lo = _mulx_u64(ai, b[j], &hi);
+            c1 = adc(c1, t[j], lo, &t[j]);
+            c2 = adc(c2, t[j + 1], hi, &t[j + 1]);
+        }
+        c1 = adc(c1, t[nl], 0, &t[nl]);
+        t[nl + 1] = (ull)c1 + c2;
+
+        /* t = (t + m * n) / 2^64 with m making the low limb zero */
+        ull m = t[0] * (ull)n0, d;
+        c1 = c2 = 0;
+        lo = _mulx_u64(m, n[0], &hi);
+        c1 = adc(c1, t[0], lo, &d);           /* d == 0 */
+        c2 = adc(c2, t[1], hi, &t[1]);
+        for (size_t j = 1; j < nl; j++) {
+            lo = _mulx_u64(m, n[j], &hi);
+            c1 = adc(c1, t[j], lo, &t[j - 1]);
+            c2 = adc(c2, t[j + 1], hi, &t[j + 1]);
+        }
+        c1 = adc(c1, t[nl], 0, &t[nl - 1]);
+        t[nl] = t[nl + 1] + c1 + c2;
+    }
+    ic_mont_final_sub(r, (const ic_limb *)t, t[nl], n, nl);
+    ic_wipe(t, (nl + 2) * sizeof t[0]);
+}
+
+#endif
+
+#if !defined(IC_MSAN)
+const ic_mont_ops ic_mont_adx_ops = { adx_mul, adx_sqr, NULL };
+#else
+const ic_mont_ops ic_mont_adx_ops = { adx_mul, NULL, NULL };
+#endif
+#endif

@@ -1,0 +1,287 @@
+/*
+ * test_bignum.c - big numbers (incore/bignum.h): ic_mont_init, ic_modexp
+ * and ic_modexp_public through every "montmul" implementation this CPU
+ * can run.
+ *
+ *  1. known answers (tests/vectors/bignum_modexp.txt, from Python's pow;
+ *     every leg): random moduli of 512..8192 bits, moduli 2^k - 1, base 0,
+ *     1 and n - 1, exponent 1 and all ones, exponents longer than the
+ *     modulus, leading zero bytes, limb-edge moduli of 3..129 bits;
+ *  2. Fermat on Mersenne primes 2^p - 1 (p = 521 .. 4423): b^(n-1) = 1 and
+ *     b^n = b for random b, an answer no implementation bug can fake;
+ *  3. consistency in the manner of MMTEST.C (seed 002 chapter 6.4: random
+ *     operands of 256..2048 bits in 128-bit steps, modulus the largest of
+ *     three random numbers, made odd): ic_modexp = ic_modexp_public, and
+ *     (b^e1)^e2 = b^(e1 e2) with the exponent product computed here;
+ *  4. with GMP (native builds, IC_TEST_GMP): mpz_powm on random operands
+ *     of 512..4096 bits and random lengths, and the MMTEST sweep against
+ *     it as MMTEST.C itself does;
+ *  5. a context keeps its backend: init under one implementation, select
+ *     another, the result is unchanged; the selected one's KAT passes.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "testlib.h"
+#include "incore/bignum.h"
+#if defined(IC_TEST_GMP)
+#include <gmp.h>
+#endif
+
+#define MAXB IC_BN_MAX_BYTES
+
+/* out = base^exp mod n through both exponentiations; 1 when both gave st
+ * IC_OK and the same bytes (out holds ic_modexp's). */
+static int both(const ic_mont_ctx *c, uint8_t *out, const uint8_t *b, size_t bl, const uint8_t *e, size_t el,
+                const char *impl, const char *what)
+{
+    static uint8_t pub[MAXB];
+    size_t nb = ic_mont_size(c);
+    int s1 = ic_modexp(c, out, nb, b, bl, e, el);
+    int s2 = ic_modexp_public(c, pub, nb, b, bl, e, el);
+    int ok = CHECK(s1 == IC_OK && s2 == IC_OK, "%s: %s: status %d / %d", impl, what, s1, s2);
+    return ok && CHECK_MEM(pub, out, nb, "%s: %s: modexp_public = modexp", impl, what);
+}
+
+/* ---- 1. known answers ---------------------------------------------------- */
+static void kat_file(const char *impl, void *arg)
+{
+    (void)arg;
+    tl_rsp *r = tl_rsp_openf("%s/bignum_modexp.txt", tl_data_dir());
+    if (!r)
+        return;
+    tl_rec rec;
+    int count = 0;
+    static uint8_t n[MAXB + 1], b[MAXB], e[2 * MAXB], want[MAXB], got[MAXB];
+    while (tl_rsp_next(r, &rec)) {
+        long nl = tl_hex(n, sizeof n, tl_get(&rec, "N")), bl = tl_hex(b, sizeof b, tl_get(&rec, "B"));
+        long el = tl_hex(e, sizeof e, tl_get(&rec, "E")), rl = tl_hex(want, sizeof want, tl_get(&rec, "R"));
+        char what[64];
+        snprintf(what, sizeof what, "line %ld (%ld-byte modulus)", rec.line, nl);
+        if (!CHECK(nl > 0 && bl >= 0 && el > 0 && rl == nl, "%s: %s: record", impl, what))
+            continue;
+        ic_mont_ctx c;
+        if (!CHECK(ic_mont_init(&c, n, (size_t)nl) == IC_OK, "%s: %s: init", impl, what))
+            continue;
+        CHECK(ic_mont_size(&c) == (size_t)nl, "%s: %s: size", impl, what);
+        memset(got, 0xee, sizeof got);
+        if (both(&c, got, b, (size_t)bl, e, (size_t)el, impl, what))
+            CHECK_MEM(got, want, (size_t)nl, "%s: %s: result", impl, what);
+        ic_mont_wipe(&c);
+        count++;
+    }
+    tl_rsp_close(r);
+    CHECK(count >= 40, "%s: only %d known answers read", impl, count);
+}
+
+/* ---- 2. Fermat on Mersenne primes ------------------------------------------ */
+static void mersenne(uint8_t *n, size_t *len, unsigned p)
+{
+    *len = (p + 7) / 8;
+    memset(n, 0xff, *len);
+    n[0] = (uint8_t)((1u << (p % 8 ? p % 8 : 8)) - 1);
+}
+
+static void fermat(const char *impl, void *arg)
+{
+    (void)arg;
+    static const unsigned primes[] = { 521, 607, 1279, 2203, 2281, 3217, 4253, 4423 };
+    static uint8_t n[MAXB], b[MAXB], e[MAXB], got[MAXB];
+    for (size_t i = 0; i < sizeof primes / sizeof primes[0]; i++) {
+        size_t len;
+        char what[64];
+        snprintf(what, sizeof what, "2^%u - 1", primes[i]);
+        mersenne(n, &len, primes[i]);
+        ic_mont_ctx c;
+        if (!CHECK(ic_mont_init(&c, n, len) == IC_OK, "%s: %s: init", impl, what))
+            continue;
+        tl_rand_bytes(b, len);
+        b[0] &= n[0] >> 1;                          /* below n */
+        b[len - 1] |= 2;                            /* not 0 or 1 */
+        memcpy(e, n, len);
+        e[len - 1] ^= 1;                            /* n - 1 */
+        if (both(&c, got, b, len, e, len, impl, what)) {
+            CHECK(tl_all_byte(got, len - 1, 0) && got[len - 1] == 1, "%s: %s: b^(n-1) = 1", impl, what);
+        }
+        if (both(&c, got, b, len, n, len, impl, what))
+            CHECK_MEM(got, b, len, "%s: %s: b^n = b", impl, what);
+        ic_mont_wipe(&c);
+    }
+}
+
+/* ---- 3. MMTEST-style consistency ------------------------------------------- */
+/* r (la + lb bytes) = a * b, all big-endian: the schoolbook product. */
+static void mul_bytes(uint8_t *r, const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
+{
+    static unsigned acc[2 * MAXB];
+    memset(acc, 0, (la + lb) * sizeof acc[0]);
+    for (size_t i = 0; i < la; i++)
+        for (size_t j = 0; j < lb; j++)
+            acc[(la - 1 - i) + (lb - 1 - j)] += (unsigned)a[i] * b[j];
+    unsigned carry = 0;
+    for (size_t k = 0; k < la + lb; k++) {
+        unsigned v = acc[k] + carry;
+        r[la + lb - 1 - k] = (uint8_t)v;
+        carry = v >> 8;
+    }
+}
+
+/* Random x, y, m of words 32-bit words; m the largest, odd (MMTEST.C). */
+static void mm_operands(uint8_t *x, uint8_t *y, uint8_t *m, size_t len)
+{
+    tl_rand_bytes(x, len);
+    tl_rand_bytes(y, len);
+    tl_rand_bytes(m, len);
+    uint8_t *v[3] = { x, y, m }, *t;
+    for (int i = 0; i < 2; i++)
+        if (memcmp(v[i], v[2], len) > 0)
+            t = v[i], v[i] = v[2], v[2] = t;
+    if (v[2] != m) {                   /* keep the names: copy the largest to m */
+        static uint8_t tmp[MAXB];
+        memcpy(tmp, v[2], len);
+        memcpy(v[2], m, len);
+        memcpy(m, tmp, len);
+    }
+    if (m[0] == 0)
+        m[0] = 1;
+    m[len - 1] |= 1;                   /* MMTEST adds 1; or-ing keeps m >= x, y */
+}
+
+static void mmtest(const char *impl, void *arg)
+{
+    (void)arg;
+    static uint8_t x[MAXB], y[MAXB], m[MAXB], got[MAXB], e1[32], e2[32], e12[64], a[MAXB], want[MAXB];
+    for (size_t words = 8; words <= 64; words += 4) {
+        size_t len = words * 4;
+        char what[64];
+        snprintf(what, sizeof what, "MMTEST %zu bits", len * 8);
+        mm_operands(x, y, m, len);
+        ic_mont_ctx c;
+        if (!CHECK(ic_mont_init(&c, m, len) == IC_OK, "%s: %s: init", impl, what))
+            continue;
+        int st = ic_modexp(&c, got, len, x, len, y, len);
+        /* x or y may equal m when m was not made odd by the or */
+        if (memcmp(x, m, len) == 0) {
+            CHECK(st == IC_ERR_RANGE, "%s: %s: base = modulus", impl, what);
+            ic_mont_wipe(&c);
+            continue;
+        }
+        both(&c, got, x, len, y, len, impl, what);
+        /* (x^e1)^e2 = x^(e1 e2) */
+        tl_rand_bytes(e1, sizeof e1);
+        tl_rand_bytes(e2, sizeof e2);
+        e1[0] |= 0x80;
+        mul_bytes(e12, e1, sizeof e1, e2, sizeof e2);
+        if (both(&c, a, x, len, e1, sizeof e1, impl, what) && both(&c, got, a, len, e2, sizeof e2, impl, what) &&
+            both(&c, want, x, len, e12, sizeof e12, impl, what))
+            CHECK_MEM(got, want, len, "%s: %s: (x^e1)^e2 = x^(e1 e2)", impl, what);
+        ic_mont_wipe(&c);
+    }
+}
+
+/* ---- 4. against GMP ----------------------------------------------------------- */
+#if defined(IC_TEST_GMP)
+static void gmp_check(const ic_mont_ctx *c, const uint8_t *n, size_t nl, const uint8_t *b, size_t bl,
+                      const uint8_t *e, size_t el, const char *impl, const char *what)
+{
+    static uint8_t got[MAXB], want[MAXB];
+    mpz_t N, B, E, R;
+    mpz_inits(N, B, E, R, NULL);
+    mpz_import(N, nl, 1, 1, 1, 0, n);
+    mpz_import(B, bl, 1, 1, 1, 0, b);
+    mpz_import(E, el, 1, 1, 1, 0, e);
+    mpz_powm(R, B, E, N);
+    size_t cnt = 0, sz = (mpz_sizeinbase(R, 2) + 7) / 8;
+    memset(want, 0, nl);
+    if (mpz_sgn(R) != 0)
+        mpz_export(want + nl - sz, &cnt, 1, 1, 1, 0, R);
+    if (both(c, got, b, bl, e, el, impl, what))
+        CHECK_MEM(got, want, nl, "%s: %s: = mpz_powm", impl, what);
+    mpz_clears(N, B, E, R, NULL);
+}
+
+static void gmp_random(const char *impl, void *arg)
+{
+    (void)arg;
+    static uint8_t n[MAXB], b[MAXB], e[MAXB], x[MAXB], y[MAXB];
+    static const unsigned sizes[] = { 512, 1024, 2048, 3072, 4096 };
+    for (int round = 0; round < 40; round++) {
+        /* the named sizes, then random ones in 512..4096 */
+        unsigned bits = round < 10 ? sizes[round % 5] : 512 + tl_rand_below(4096 - 512 + 1);
+        size_t nl = (bits + 7) / 8;
+        tl_rand_bytes(n, nl);
+        n[0] &= (uint8_t)(0xff >> ((8 - bits % 8) % 8));
+        n[0] |= (uint8_t)(1u << ((bits - 1) % 8));
+        n[nl - 1] |= 1;
+        size_t bl = round % 3 == 0 ? tl_rand_below((uint32_t)nl) : nl;
+        tl_rand_bytes(b, bl);
+        if (bl == nl)
+            b[0] &= (uint8_t)(n[0] >> 1);       /* below n */
+        size_t el = round % 4 == 0 ? 1 + tl_rand_below((uint32_t)nl) : nl;
+        tl_rand_bytes(e, el);
+        e[el - 1] |= 1;                          /* not zero */
+        ic_mont_ctx c;
+        char what[64];
+        snprintf(what, sizeof what, "GMP round %d, %u bits, base %zu B, exp %zu B", round, bits, bl, el);
+        if (!CHECK(ic_mont_init(&c, n, nl) == IC_OK, "%s: %s: init", impl, what))
+            continue;
+        gmp_check(&c, n, nl, b, bl, e, el, impl, what);
+        ic_mont_wipe(&c);
+    }
+    for (size_t words = 8; words <= 64; words += 4) {    /* MMTEST.C's sweep */
+        size_t len = words * 4;
+        mm_operands(x, y, n, len);
+        if (memcmp(x, n, len) == 0)
+            continue;
+        ic_mont_ctx c;
+        char what[64];
+        snprintf(what, sizeof what, "GMP MMTEST %zu bits", len * 8);
+        if (CHECK(ic_mont_init(&c, n, len) == IC_OK, "%s: %s: init", impl, what))
+            gmp_check(&c, n, len, x, len, y, len, impl, what);
+        ic_mont_wipe(&c);
+    }
+}
+#endif
+
+/* ---- 5. a context keeps its backend ------------------------------------------- */
+static void keeps_backend(void)
+{
+    size_t count = ic_impl_count("montmul");
+    CHECK(count >= 1 && !strcmp(ic_impl_name("montmul", count - 1), "port"), "portable entry last");
+    uint8_t n[256], b[256], e[256], r0[256], r1[256];
+    tl_rand_bytes(n, sizeof n);
+    n[0] |= 0x80;
+    n[255] |= 1;
+    tl_rand_bytes(b, sizeof b);
+    b[0] &= 0x7f;
+    tl_rand_bytes(e, sizeof e);
+    ic_mont_ctx c;
+    CHECK(ic_impl_select("montmul", "port") == IC_OK, "select port");
+    CHECK(ic_mont_init(&c, n, sizeof n) == IC_OK, "init under port");
+    CHECK(ic_modexp(&c, r0, sizeof r0, b, sizeof b, e, sizeof e) == IC_OK, "modexp under port");
+    for (size_t i = 0; i < count; i++) {
+        if (!ic_impl_available("montmul", i))
+            continue;
+        CHECK(ic_impl_select("montmul", ic_impl_name("montmul", i)) == IC_OK, "select");
+        CHECK(ic_selftest("montmul") == IC_OK, "montmul/%s: self-test", ic_impl_name("montmul", i));
+        CHECK(ic_modexp(&c, r1, sizeof r1, b, sizeof b, e, sizeof e) == IC_OK, "modexp after select");
+        CHECK_MEM(r1, r0, sizeof r0, "context made under port, %s selected", ic_impl_name("montmul", i));
+    }
+    ic_impl_select("montmul", NULL);
+    printf("montmul selected on this CPU: %s\n", ic_impl_selected("montmul"));
+}
+
+int main(void)
+{
+    int ran = tl_for_each_impl("montmul", kat_file, NULL);
+    tl_for_each_impl("montmul", fermat, NULL);
+    tl_for_each_impl("montmul", mmtest, NULL);
+#if defined(IC_TEST_GMP)
+    tl_for_each_impl("montmul", gmp_random, NULL);
+    printf("GMP: mpz_powm comparisons ran\n");
+#else
+    printf("GMP: not in this build (cross leg); known answers, Fermat and consistency only\n");
+#endif
+    keeps_backend();
+    printf("montmul implementations tested: %d\n", ran);
+    return tl_finish();
+}
