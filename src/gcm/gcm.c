@@ -246,8 +246,13 @@ static void gcm_first_short(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, cons
     if (dir == GCM_DEC)
         gcm_absorb(c, k, in, len);          /* before out is written: out may be in */
     nb = gcm_first_blocks(c, k, b, out, in, len, dir);
-    if (dir == GCM_ENC)
-        gcm_absorb(c, k, b + 16, len);
+    if (dir == GCM_ENC) {   /* buflen is 0 after gcm_pad: straight to GHASH */
+        k->g->blocks(k->hk, c->y, b + 16, len / 16);
+        if ((len & 15) != 0) {
+            memcpy(c->buf, b + 16 * nb, 16);
+            c->buflen = (unsigned)(len & 15);
+        }
+    }
     /* E(K, J0); decrypting, the plaintext too */
     GCM_WIPE(b, dir == GCM_DEC ? 16 * (nb + 1) : 16);
 }
@@ -304,16 +309,6 @@ static void gcm_full_tag(ic_gcm_ctx *c, const gcm_keys *k, uint8_t t[16])
     ic_store64_be(b + n + 8, c->datalen * 8);
     k->g->blocks(k->hk, c->y, b, n / 16 + 1);
     ic_xor_bytes(t, c->y, c->ekj0, 16);
-}
-
-/* MSB_t: the leftmost taglen bytes of t; the usual full tag as a fixed
- * 16-byte move rather than a libc call (taglen is public). */
-static void gcm_tag_out(uint8_t *tag, const uint8_t t[16], size_t taglen)
-{
-    if (taglen == 16)
-        memcpy(tag, t, 16);
-    else
-        memcpy(tag, t, taglen);
 }
 
 /* The AES schedule and H (section 7.1 step 1: H = E(K, 0^128)) expanded by
@@ -409,6 +404,8 @@ int ic_gcm_aad(ic_gcm_ctx *c, const uint8_t *aad, size_t len)
         return IC_ERR_TOOLONG;
     if (c->state != GCM_AAD)
         return IC_ERR_STATE;
+    if (len == 0)
+        return IC_OK;
     c->aadlen += len;
     gcm_keys k = gcm_keys_of(&c->aes, &c->ghash);
     gcm_absorb(c, &k, aad, len);
@@ -546,9 +543,13 @@ int ic_gcm_finish(ic_gcm_ctx *c, uint8_t *tag, size_t taglen)
     if (r != IC_OK)
         return r;
     gcm_keys k = gcm_keys_of(&c->aes, &c->ghash);
-    gcm_full_tag(c, &k, t);
-    gcm_tag_out(tag, t, taglen);
-    GCM_WIPE(t, sizeof t);
+    if (taglen == 16) {               /* the full tag: no copy to wipe */
+        gcm_full_tag(c, &k, tag);
+    } else {
+        gcm_full_tag(c, &k, t);
+        memcpy(tag, t, taglen);       /* MSB_t: the leftmost taglen bytes */
+        GCM_WIPE(t, sizeof t);
+    }
     gcm_end_message(c);
     return IC_OK;
 }
@@ -690,15 +691,18 @@ static void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, co
 {
     ic_gcm_ctx m;
     uint8_t t[16];
+    uint8_t *dst = taglen == 16 ? tag : t;   /* the full tag: no copy to wipe */
     gcm_msg_begin(&m, k, iv, ivlen, aad, aadlen);
     if (len - 1 < GCM_SHORT) {
-        gcm_seal_short(&m, k, out, in, len, t);
+        gcm_seal_short(&m, k, out, in, len, dst);
     } else {
         gcm_crypt_data(&m, k, out, in, len, GCM_ENC);
-        gcm_full_tag(&m, k, t);
+        gcm_full_tag(&m, k, dst);
     }
-    gcm_tag_out(tag, t, taglen);
-    GCM_WIPE(t, sizeof t);
+    if (dst == t) {
+        memcpy(tag, t, taglen);       /* MSB_t: the leftmost taglen bytes */
+        GCM_WIPE(t, sizeof t);
+    }
     gcm_msg_wipe(&m);
 }
 
