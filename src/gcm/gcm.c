@@ -13,6 +13,14 @@
  * GCM_CHUNK bytes, CTR then GHASH (GHASH then CTR when decrypting), so the
  * second pass reads data that is still in the L1 cache.
  *
+ * Short messages (issue 13): E(K, J0), the tag mask, is not computed when
+ * the message starts but with the first data call, and when that call is
+ * short (up to GCM_SHORT bytes) in the same ctr32 call as the data's
+ * counter blocks (J0, inc32(J0), ...); the one-shot seal of a short message
+ * also hashes the lengths block with the ciphertext, one GHASH call and so
+ * one reduction for the whole message.  A 64-byte message costs one AES
+ * batch and one or two GHASH reductions, not two and two.
+ *
  * ic_aes_gcm_open() authenticates before it decrypts: it hashes the whole
  * ciphertext, compares tags in constant time, and only then runs CTR.  A
  * forgery never puts plaintext in the caller's buffer (DESIGN.md "Bad
@@ -186,7 +194,8 @@ static void gcm_ctr_xor(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const ui
 }
 
 /* In state GCM_AAD the counter holds J0 and E(K, J0) is not made yet
- * (gcm_msg_start).  E(K, J0) on its own, the counter on to inc32(J0): ctr32 of a zero block. */
+ * (gcm_msg_start).  This makes E(K, J0) on its own and moves the counter
+ * on to inc32(J0): ctr32 of a zero block. */
 static void gcm_mask(ic_gcm_ctx *c, const gcm_keys *k)
 {
     static const uint8_t zero[16];
@@ -210,13 +219,14 @@ static void gcm_copy_short(uint8_t *d, const uint8_t *s, size_t len)
 }
 
 /* The first data call of a message, 1 .. GCM_SHORT bytes (state GCM_AAD,
- * the counter at J0, the AAD padded): E(K, J0) and the data's counter blocks in one ctr32
- * call on a copy with a zero block in front, so the short message pays for
- * one call and one batch's latency instead of two.  The tail of a partial
- * last block is zero in the copy, so its output there is the keystream
- * left for the next call (ks).  Returns the copy's length in blocks; b[0]
- * is E(K, J0) (the caller wipes it), then the ciphertext, zero padded to a
- * whole block when the data is plaintext's (encrypting). */
+ * the counter at J0, the AAD padded): E(K, J0) and the data's counter
+ * blocks in one ctr32 call on a copy with a zero block in front, so a
+ * short message pays for one call and one batch's latency instead of two.
+ * The tail of a partial last block is zero in the copy, so its output
+ * there is the keystream left for the next call (ks).  Returns the number
+ * of data blocks nb; b then holds E(K, J0) in block 0 (the caller wipes
+ * it) and the output in blocks 1 .. nb, zero padded to a whole block:
+ * the ciphertext when encrypting, the plaintext when decrypting. */
 static size_t gcm_first_blocks(ic_gcm_ctx *c, const gcm_keys *k, uint8_t b[16 + GCM_SHORT + 16],
                                uint8_t *out, const uint8_t *in, size_t len, int dir)
 {
@@ -256,7 +266,6 @@ static void gcm_first_short(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, cons
     /* E(K, J0); decrypting, the plaintext too */
     GCM_WIPE(b, dir == GCM_DEC ? 16 * (nb + 1) : 16);
 }
-
 
 void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h[16])
 {
@@ -370,7 +379,6 @@ static void gcm_msg_start(ic_gcm_ctx *c, const gcm_keys *k, const uint8_t *iv, s
     c->ctr_public = ivlen == IC_GCM_IV_SIZE;
     c->state = GCM_AAD;
 }
-
 
 int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
 {
@@ -674,7 +682,7 @@ static void gcm_seal_short(ic_gcm_ctx *m, const gcm_keys *k, uint8_t *out, const
     size_t nb;
     gcm_pad(m, k);                          /* the AAD's zero padding */
     nb = gcm_first_blocks(m, k, b, out, in, len, GCM_ENC);
-    m->kslen = 0;                      /* the message ends here */
+    m->kslen = 0;                           /* the message ends here */
     ic_store64_be(b + 16 * (nb + 1), m->aadlen * 8);
     ic_store64_be(b + 16 * (nb + 1) + 8, m->datalen * 8);
     k->g->blocks(k->hk, m->y, b + 16, nb + 1);
