@@ -386,6 +386,23 @@ static size_t rand_len(void)
     }
 }
 
+/* Random key, IV, AAD and plaintext of the given lengths, and their
+ * ciphertext and full tag by the portable implementations, one piece each. */
+static void random_reference(const char *what, uint8_t *key, size_t kl, uint8_t *iv, size_t ivl, uint8_t *aad,
+                             size_t al, uint8_t *pt, size_t pl, uint8_t *rct, uint8_t rtag[16])
+{
+    ic_gcm_ctx ref;
+    tl_rand_bytes(key, kl);
+    tl_rand_bytes(iv, ivl);
+    tl_rand_bytes(aad, al);
+    tl_rand_bytes(pt, pl);
+    ref_init(&ref, key, kl);
+    CHECK(ic_gcm_start(&ref, iv, ivl) == IC_OK && ic_gcm_aad(&ref, aad, al) == IC_OK
+          && ic_gcm_encrypt(&ref, rct, pt, pl) == IC_OK && ic_gcm_finish(&ref, rtag, 16) == IC_OK,
+          "%s: reference", what);
+    ic_gcm_wipe(&ref);
+}
+
 static void diff_one(const char *combo, size_t pl_forced, int forced)
 {
     size_t kl = 16 + 8 * tl_rand_below(3);
@@ -396,21 +413,11 @@ static void diff_one(const char *combo, size_t pl_forced, int forced)
     uint8_t key[32], iv[64], rtag[16], t[16];
     uint8_t *aad = tl_xmalloc(al), *pt = tl_xmalloc(pl), *rct = tl_xmalloc(pl);
     uint8_t *ibuf = tl_xmalloc(pl + 32), *obuf = tl_xmalloc(pl + 32), *in = ibuf + oi, *out = obuf + oo;
-    ic_gcm_ctx ref, c;
+    ic_gcm_ctx c;
     char what[160];
 
-    tl_rand_bytes(key, kl);
-    tl_rand_bytes(iv, ivl);
-    tl_rand_bytes(aad, al);
-    tl_rand_bytes(pt, pl);
     snprintf(what, sizeof what, "%s key %zu iv %zu aad %zu len %zu tag %zu", combo, kl, ivl, al, pl, tl);
-
-    /* reference: portable implementations, one piece each */
-    ref_init(&ref, key, kl);
-    CHECK(ic_gcm_start(&ref, iv, ivl) == IC_OK && ic_gcm_aad(&ref, aad, al) == IC_OK
-          && ic_gcm_encrypt(&ref, rct, pt, pl) == IC_OK && ic_gcm_finish(&ref, rtag, 16) == IC_OK,
-          "%s: reference", what);
-    ic_gcm_wipe(&ref);
+    random_reference(what, key, kl, iv, ivl, aad, al, pt, pl, rct, rtag);
 
     /* one-shot seal, misaligned in and out, guard bytes after out */
     memcpy(in, pt, pl);
@@ -516,20 +523,12 @@ static void short_one(const char *combo, size_t pl, size_t ivl, size_t al)
 {
     uint8_t key[32], iv[32], aad[48], pt[160], rct[160], buf[176], ob[176], rtag[16], t[16];
     size_t kl = 16 + 8 * (pl % 3), tl = pl % 5 == 4 ? 12 : 16;
-    ic_gcm_ctx ref, c;
+    ic_gcm_ctx c;
     ic_aes_gcm_key k;
     char what[160];
 
-    tl_rand_bytes(key, kl);
-    tl_rand_bytes(iv, ivl);
-    tl_rand_bytes(aad, al);
-    tl_rand_bytes(pt, pl);
     snprintf(what, sizeof what, "%s short: key %zu iv %zu aad %zu len %zu tag %zu", combo, kl, ivl, al, pl, tl);
-    ref_init(&ref, key, kl);
-    CHECK(ic_gcm_start(&ref, iv, ivl) == IC_OK && ic_gcm_aad(&ref, aad, al) == IC_OK
-          && ic_gcm_encrypt(&ref, rct, pt, pl) == IC_OK && ic_gcm_finish(&ref, rtag, 16) == IC_OK,
-          "%s: reference", what);
-    ic_gcm_wipe(&ref);
+    random_reference(what, key, kl, iv, ivl, aad, al, pt, pl, rct, rtag);
 
     memset(buf, 0x5A, sizeof buf);
     CHECK(ic_aes_gcm_seal(key, kl, iv, ivl, aad, al, pt, pl, buf + 1, t, tl) == IC_OK
