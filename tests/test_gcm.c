@@ -386,6 +386,23 @@ static size_t rand_len(void)
     }
 }
 
+/* Random key, IV, AAD and plaintext of the given lengths, and their
+ * ciphertext and full tag by the portable implementations, one piece each. */
+static void random_reference(const char *what, uint8_t *key, size_t kl, uint8_t *iv, size_t ivl, uint8_t *aad,
+                             size_t al, uint8_t *pt, size_t pl, uint8_t *rct, uint8_t rtag[16])
+{
+    ic_gcm_ctx ref;
+    tl_rand_bytes(key, kl);
+    tl_rand_bytes(iv, ivl);
+    tl_rand_bytes(aad, al);
+    tl_rand_bytes(pt, pl);
+    ref_init(&ref, key, kl);
+    CHECK(ic_gcm_start(&ref, iv, ivl) == IC_OK && ic_gcm_aad(&ref, aad, al) == IC_OK
+          && ic_gcm_encrypt(&ref, rct, pt, pl) == IC_OK && ic_gcm_finish(&ref, rtag, 16) == IC_OK,
+          "%s: reference", what);
+    ic_gcm_wipe(&ref);
+}
+
 static void diff_one(const char *combo, size_t pl_forced, int forced)
 {
     size_t kl = 16 + 8 * tl_rand_below(3);
@@ -396,21 +413,11 @@ static void diff_one(const char *combo, size_t pl_forced, int forced)
     uint8_t key[32], iv[64], rtag[16], t[16];
     uint8_t *aad = tl_xmalloc(al), *pt = tl_xmalloc(pl), *rct = tl_xmalloc(pl);
     uint8_t *ibuf = tl_xmalloc(pl + 32), *obuf = tl_xmalloc(pl + 32), *in = ibuf + oi, *out = obuf + oo;
-    ic_gcm_ctx ref, c;
+    ic_gcm_ctx c;
     char what[160];
 
-    tl_rand_bytes(key, kl);
-    tl_rand_bytes(iv, ivl);
-    tl_rand_bytes(aad, al);
-    tl_rand_bytes(pt, pl);
     snprintf(what, sizeof what, "%s key %zu iv %zu aad %zu len %zu tag %zu", combo, kl, ivl, al, pl, tl);
-
-    /* reference: portable implementations, one piece each */
-    ref_init(&ref, key, kl);
-    CHECK(ic_gcm_start(&ref, iv, ivl) == IC_OK && ic_gcm_aad(&ref, aad, al) == IC_OK
-          && ic_gcm_encrypt(&ref, rct, pt, pl) == IC_OK && ic_gcm_finish(&ref, rtag, 16) == IC_OK,
-          "%s: reference", what);
-    ic_gcm_wipe(&ref);
+    random_reference(what, key, kl, iv, ivl, aad, al, pt, pl, rct, rtag);
 
     /* one-shot seal, misaligned in and out, guard bytes after out */
     memcpy(in, pt, pl);
@@ -505,6 +512,59 @@ static void diff_one(const char *combo, size_t pl_forced, int forced)
     free(aad); free(pt); free(rct); free(ibuf); free(obuf);
 }
 
+/* Short messages at every length around gcm.c's short path (E(K, J0) made
+ * with a first data call of 1..112 bytes, the seal's lengths block hashed
+ * with its data): every length 0..144 against the portable reference, by
+ * one-shot seal and open, the key object, and streaming with a first piece
+ * of every kind (the whole message, a partial block, one block) followed by
+ * the rest in one or two pieces, in place and not, 12-byte IV (public
+ * counter) or not, AAD empty, partial or whole blocks. */
+static void short_one(const char *combo, size_t pl, size_t ivl, size_t al)
+{
+    uint8_t key[32], iv[32], aad[48], pt[160], rct[160], buf[176], ob[176], rtag[16], t[16];
+    size_t kl = 16 + 8 * (pl % 3), tl = pl % 5 == 4 ? 12 : 16;
+    ic_gcm_ctx c;
+    ic_aes_gcm_key k;
+    char what[160];
+
+    snprintf(what, sizeof what, "%s short: key %zu iv %zu aad %zu len %zu tag %zu", combo, kl, ivl, al, pl, tl);
+    random_reference(what, key, kl, iv, ivl, aad, al, pt, pl, rct, rtag);
+
+    memset(buf, 0x5A, sizeof buf);
+    CHECK(ic_aes_gcm_seal(key, kl, iv, ivl, aad, al, pt, pl, buf + 1, t, tl) == IC_OK
+          && !memcmp(buf + 1, rct, pl) && !memcmp(t, rtag, tl), "%s: seal", what);
+    CHECK(buf[0] == 0x5A && tl_all_byte(buf + 1 + pl, sizeof buf - 1 - pl, 0x5A), "%s: seal wrote outside", what);
+    CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, buf + 1, pl, buf + 1, rtag, tl) == IC_OK
+          && !memcmp(buf + 1, pt, pl), "%s: open in place", what);
+    CHECK(ic_aes_gcm_key_init(&k, key, kl) == IC_OK, "%s: key init", what);
+    memcpy(buf, pt, pl);
+    CHECK(ic_aes_gcm_key_seal(&k, iv, ivl, aad, al, buf, pl, buf, t, tl) == IC_OK && !memcmp(buf, rct, pl)
+          && !memcmp(t, rtag, tl), "%s: key seal in place", what);
+    ic_aes_gcm_key_wipe(&k);
+
+    CHECK(ic_gcm_init(&c, key, kl) == IC_OK, "%s: init", what);
+    size_t firsts[4] = { pl, pl ? 1 + pl % 15 : 0, pl >= 16 ? 16 : pl, pl / 2 };
+    for (int f = 0; f < 4; f++) {
+        size_t a = firsts[f] < pl ? firsts[f] : pl, b = (pl - a) / 2;
+        int inplace = f & 1;
+        uint8_t *dst = inplace ? buf : ob + 3;
+        memcpy(buf, pt, pl);
+        CHECK(ic_gcm_start(&c, iv, ivl) == IC_OK && ic_gcm_aad(&c, aad, al) == IC_OK
+              && ic_gcm_encrypt(&c, dst, buf, a) == IC_OK && ic_gcm_encrypt(&c, dst + a, buf + a, b) == IC_OK
+              && ic_gcm_encrypt(&c, dst + a + b, buf + a + b, pl - a - b) == IC_OK
+              && ic_gcm_finish(&c, t, tl) == IC_OK, "%s: streamed, first piece %zu", what, a);
+        CHECK(!memcmp(dst, rct, pl) && !memcmp(t, rtag, tl), "%s: streamed ciphertext, first piece %zu", what, a);
+        memcpy(buf, rct, pl);
+        dst = inplace ? buf : ob + 3;
+        CHECK(ic_gcm_start(&c, iv, ivl) == IC_OK && ic_gcm_aad(&c, aad, al) == IC_OK
+              && ic_gcm_decrypt(&c, dst, buf, a) == IC_OK && ic_gcm_decrypt(&c, dst + a, buf + a, b) == IC_OK
+              && ic_gcm_decrypt(&c, dst + a + b, buf + a + b, pl - a - b) == IC_OK
+              && ic_gcm_verify(&c, rtag, tl) == IC_OK && !memcmp(dst, pt, pl),
+              "%s: streamed decryption, first piece %zu", what, a);
+    }
+    ic_gcm_wipe(&c);
+}
+
 static void diff_aes(const char *aes_impl, void *arg)
 {
     char combo[64];
@@ -512,6 +572,8 @@ static void diff_aes(const char *aes_impl, void *arg)
     diff_one(combo, 65536 + 13, 1);
     diff_one(combo, (1u << 20) + 5, 1);
     diff_one(combo, 0, 1);
+    for (size_t pl = 0; pl <= 144; pl++)
+        short_one(combo, pl, pl % 4 == 3 ? 1 + pl % 31 : 12, (size_t[]){0, 7, 16, 33}[pl % 4]);
     for (int it = 0; it < 300; it++)
         diff_one(combo, 0, 0);
 }

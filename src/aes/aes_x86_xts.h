@@ -139,8 +139,9 @@ AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV])
 AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], uint8_t *out,
                            const uint8_t *in, size_t n, int decrypt, int advance)
 {
-    AESX_V b[AESX_NV] = {0}, kt[AESX_NV];
+    AESX_V b[AESX_NV], kt[AESX_NV];
     const int nv = AESX_NV;   /* MIDDLE_ROUNDS runs on the first nv registers: all of them */
+    ZERO_NV(b, nv);           /* not "= {0}": no REP STOSQ (aes_x86_modes.h) */
     load_n(b, in, n);
     AESX_V k0 = AESX_KEY(rk, 0), kl = AESX_KEY(rk, nr);
     for (int j = 0; j < AESX_NV; j++) {

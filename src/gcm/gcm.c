@@ -13,6 +13,14 @@
  * GCM_CHUNK bytes, CTR then GHASH (GHASH then CTR when decrypting), so the
  * second pass reads data that is still in the L1 cache.
  *
+ * Short messages (issue 13): E(K, J0), the tag mask, is not computed when
+ * the message starts but with the first data call, and when that call is
+ * short (up to GCM_SHORT bytes) in the same ctr32 call as the data's
+ * counter blocks (J0, inc32(J0), ...); the one-shot seal of a short message
+ * also hashes the lengths block with the ciphertext, one GHASH call and so
+ * one reduction for the whole message.  A 64-byte message costs one AES
+ * batch and one or two GHASH reductions, not two and two.
+ *
  * ic_aes_gcm_open() authenticates before it decrypts: it hashes the whole
  * ciphertext, compares tags in constant time, and only then runs CTR.  A
  * forgery never puts plaintext in the caller's buffer (DESIGN.md "Bad
@@ -58,6 +66,20 @@ enum {
 };
 
 #define GCM_CHUNK 4096
+
+/* A first data call of 1 .. GCM_SHORT bytes runs E(K, J0) and its counter
+ * blocks as one ctr32 call of J0, inc32(J0), ... (gcm_first_short).  Seven
+ * blocks: with J0 a batch of eight, and no length an x86 stitched hook
+ * (8 blocks at least) would have taken. */
+#define GCM_SHORT 112
+
+/* Zero n bytes that the compiler must not drop as dead stores (as
+ * ic_wipe), inline: the per-message wipes of fixed small sizes. */
+#if defined(__GNUC__)
+#define GCM_WIPE(p, n) do { memset((p), 0, (n)); __asm__ __volatile__("" : : "r"(p) : "memory"); } while (0)
+#else
+#define GCM_WIPE(p, n) ic_wipe((p), (n))
+#endif
 
 /* The key half of a message: the AES schedule and H with their ops, from a
  * streaming context or from an ic_aes_gcm_key.  The message half (counter,
@@ -171,7 +193,79 @@ static void gcm_ctr_xor(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const ui
     }
 }
 
-/* ---- message state ------------------------------------------------------ */
+/* In state GCM_AAD the counter holds J0 and E(K, J0) is not made yet
+ * (gcm_msg_start).  This makes E(K, J0) on its own and moves the counter
+ * on to inc32(J0): ctr32 of a zero block. */
+static void gcm_mask(ic_gcm_ctx *c, const gcm_keys *k)
+{
+    static const uint8_t zero[16];
+    k->a->ctr32(k->aes, c->ctr, c->ekj0, zero, 1);
+}
+
+/* Copy len <= GCM_SHORT bytes: whole blocks as fixed-size moves, which the
+ * compiler inlines (a variable-length memcpy is a libc call, 10 % of a
+ * 64-byte message), then the rest. */
+static void gcm_copy_short(uint8_t *d, const uint8_t *s, size_t len)
+{
+    size_t i = 0;
+#pragma GCC unroll 7
+    for (int j = 0; j < GCM_SHORT / 16; j++)
+        if (i + 16 <= len) {
+            memcpy(d + i, s + i, 16);
+            i += 16;
+        }
+    if (i < len)
+        memcpy(d + i, s + i, len - i);
+}
+
+/* The first data call of a message, 1 .. GCM_SHORT bytes (state GCM_AAD,
+ * the counter at J0, the AAD padded): E(K, J0) and the data's counter
+ * blocks in one ctr32 call on a copy with a zero block in front, so a
+ * short message pays for one call and one batch's latency instead of two.
+ * The tail of a partial last block is zero in the copy, so its output
+ * there is the keystream left for the next call (ks).  Returns the number
+ * of data blocks nb; b then holds E(K, J0) in block 0 (the caller wipes
+ * it) and the output in blocks 1 .. nb, zero padded to a whole block:
+ * the ciphertext when encrypting, the plaintext when decrypting. */
+static size_t gcm_first_blocks(ic_gcm_ctx *c, const gcm_keys *k, uint8_t b[16 + GCM_SHORT + 16],
+                               uint8_t *out, const uint8_t *in, size_t len, int dir)
+{
+    size_t nb = (len + 15) / 16, tail = len & 15;
+    c->state = dir;
+    c->datalen += len;
+    memset(b, 0, 16);
+    memset(b + 16 * nb, 0, 16);
+    gcm_copy_short(b + 16, in, len);
+    k->a->ctr32(k->aes, c->ctr, b, b, nb + 1);
+    memcpy(c->ekj0, b, 16);
+    gcm_copy_short(out, b + 16, len);
+    if (tail != 0) {
+        memcpy(c->ks, b + 16 * nb, 16);
+        c->kslen = (unsigned)(16 - tail);
+        memset(b + 16 + len, 0, 16 - tail);   /* keystream: wiped, and GHASH's zero padding */
+    }
+    return nb;
+}
+
+static void gcm_first_short(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len,
+                            int dir)
+{
+    uint8_t b[16 + GCM_SHORT + 16];
+    size_t nb;
+    gcm_pad(c, k);                          /* the AAD's zero padding */
+    if (dir == GCM_DEC)
+        gcm_absorb(c, k, in, len);          /* before out is written: out may be in */
+    nb = gcm_first_blocks(c, k, b, out, in, len, dir);
+    if (dir == GCM_ENC) {   /* buflen is 0 after gcm_pad: straight to GHASH */
+        k->g->blocks(k->hk, c->y, b + 16, len / 16);
+        if ((len & 15) != 0) {
+            memcpy(c->buf, b + 16 * nb, 16);
+            c->buflen = (unsigned)(len & 15);
+        }
+    }
+    /* E(K, J0); decrypting, the plaintext too */
+    GCM_WIPE(b, dir == GCM_DEC ? 16 * (nb + 1) : 16);
+}
 
 void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h[16])
 {
@@ -197,9 +291,9 @@ static int gcm_ready(const ic_gcm_ctx *c)
  * so it is kept to the 48 bytes that matter. */
 static void gcm_end_message(ic_gcm_ctx *c)
 {
-    ic_wipe(c->ekj0, sizeof c->ekj0);
-    ic_wipe(c->y, sizeof c->y);
-    ic_wipe(c->ks, sizeof c->ks);
+    GCM_WIPE(c->ekj0, sizeof c->ekj0);
+    GCM_WIPE(c->y, sizeof c->y);
+    GCM_WIPE(c->ks, sizeof c->ks);
     c->aadlen = c->datalen = 0;
     c->buflen = c->kslen = 0;
     c->state = GCM_IDLE;
@@ -212,6 +306,8 @@ static void gcm_full_tag(ic_gcm_ctx *c, const gcm_keys *k, uint8_t t[16])
 {
     uint8_t b[32];
     size_t n = 0;
+    if (c->state == GCM_AAD)   /* no data call: E(K, J0) is still to come */
+        gcm_mask(c, k);
     if (c->buflen != 0) {
         memcpy(b, c->buf, 16);
         memset(b + c->buflen, 0, 16 - c->buflen);
@@ -256,36 +352,29 @@ int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen)
     return IC_OK;
 }
 
-/* Begin a message in c under the keys k (IV checked): J0, E(K, J0), the
- * first counter block; state GCM_AAD. */
+/* Begin a message in c under the keys k (IV checked): the counter at J0;
+ * state GCM_AAD.  E(K, J0) is left for later: in state GCM_AAD the counter
+ * still holds J0, and the first data call (or the tag of a message without
+ * data) computes E(K, J0) and moves the counter on to inc32(J0), the first
+ * block of the plaintext's (steps 3 and 6) - for a short message in one
+ * ctr32 call with its data (gcm_first_short). */
 static void gcm_msg_start(ic_gcm_ctx *c, const gcm_keys *k, const uint8_t *iv, size_t ivlen)
 {
-    uint8_t j0[16];
-
     memset(c->y, 0, sizeof c->y);
     c->aadlen = c->datalen = 0;
     c->buflen = c->kslen = 0;
 
     /* Pre-counter block J0 (section 7.1 step 2). */
     if (ivlen == IC_GCM_IV_SIZE) {
-        memcpy(j0, iv, 12);
-        memset(j0 + 12, 0, 3);
-        j0[15] = 1;
+        memcpy(c->ctr, iv, 12);
+        ic_store32_be(c->ctr + 12, 1);
     } else {
         gcm_absorb(c, k, iv, ivlen);
         gcm_pad(c, k);
         gcm_absorb_lengths(c, k, 0, ivlen);
-        memcpy(j0, c->y, 16);
+        memcpy(c->ctr, c->y, 16);
         memset(c->y, 0, sizeof c->y);
     }
-
-    /* E(K, J0) masks the tag (step 6); the plaintext's counter blocks
-     * start at inc32(J0) (step 3). */
-    k->a->ecb_enc(k->aes, c->ekj0, j0, 1);
-    memcpy(c->ctr, j0, 12);
-    ic_store32_be(c->ctr + 12, ic_load32_be(j0 + 12) + 1);
-    if (ivlen != IC_GCM_IV_SIZE)
-        ic_wipe(j0, sizeof j0);   /* derived from H: no copy left on the stack */
     /* Only a 12-byte IV makes the counter public (ghash_impl.h). */
     c->ctr_public = ivlen == IC_GCM_IV_SIZE;
     c->state = GCM_AAD;
@@ -323,6 +412,8 @@ int ic_gcm_aad(ic_gcm_ctx *c, const uint8_t *aad, size_t len)
         return IC_ERR_TOOLONG;
     if (c->state != GCM_AAD)
         return IC_ERR_STATE;
+    if (len == 0)
+        return IC_OK;
     c->aadlen += len;
     gcm_keys k = gcm_keys_of(&c->aes, &c->ghash);
     gcm_absorb(c, &k, aad, len);
@@ -356,6 +447,7 @@ static void gcm_data_account(ic_gcm_ctx *c, const gcm_keys *k, size_t len, int d
 {
     if (c->state == GCM_AAD) {
         gcm_pad(c, k);
+        gcm_mask(c, k);
         c->state = dir;
     }
     c->datalen += len;
@@ -388,6 +480,10 @@ static void gcm_step(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8
 static void gcm_crypt_data(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len,
                            int dir)
 {
+    if (c->state == GCM_AAD && len - 1 < GCM_SHORT) {
+        gcm_first_short(c, k, out, in, len, dir);
+        return;
+    }
     gcm_data_account(c, k, len, dir);
     if (c->kslen != 0 && len != 0) {
         size_t n = len < c->kslen ? len : c->kslen;
@@ -455,9 +551,13 @@ int ic_gcm_finish(ic_gcm_ctx *c, uint8_t *tag, size_t taglen)
     if (r != IC_OK)
         return r;
     gcm_keys k = gcm_keys_of(&c->aes, &c->ghash);
-    gcm_full_tag(c, &k, t);
-    memcpy(tag, t, taglen);           /* MSB_t: the leftmost taglen bytes */
-    ic_wipe(t, sizeof t);
+    if (taglen == 16) {               /* the full tag: no copy to wipe */
+        gcm_full_tag(c, &k, tag);
+    } else {
+        gcm_full_tag(c, &k, t);
+        memcpy(tag, t, taglen);       /* MSB_t: the leftmost taglen bytes */
+        GCM_WIPE(t, sizeof t);
+    }
     gcm_end_message(c);
     return IC_OK;
 }
@@ -473,7 +573,7 @@ int ic_gcm_verify(ic_gcm_ctx *c, const uint8_t *tag, size_t taglen)
     gcm_full_tag(c, &k, t);
     ok = ic_ct_equal(t, tag, taglen);
     ic_ct_declassify(&ok, sizeof ok);   /* the verdict is public; t is not */
-    ic_wipe(t, sizeof t);
+    GCM_WIPE(t, sizeof t);
     gcm_end_message(c);
     return ok ? IC_OK : IC_ERR_AUTH;
 }
@@ -571,6 +671,25 @@ static void gcm_msg_wipe(ic_gcm_ctx *m)
     ic_wipe(m->ctr, sizeof m->ctr);
 }
 
+/* A whole short message after its AAD (1 .. GCM_SHORT bytes): E(K, J0)
+ * with the counter blocks (gcm_first_blocks), and the ciphertext and the
+ * lengths block to GHASH in one call, so that an aggregating backend
+ * reduces once for the whole of it. */
+static void gcm_seal_short(ic_gcm_ctx *m, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len,
+                           uint8_t t[16])
+{
+    uint8_t b[16 + GCM_SHORT + 16];
+    size_t nb;
+    gcm_pad(m, k);                          /* the AAD's zero padding */
+    nb = gcm_first_blocks(m, k, b, out, in, len, GCM_ENC);
+    m->kslen = 0;                           /* the message ends here */
+    ic_store64_be(b + 16 * (nb + 1), m->aadlen * 8);
+    ic_store64_be(b + 16 * (nb + 1) + 8, m->datalen * 8);
+    k->g->blocks(k->hk, m->y, b + 16, nb + 1);
+    ic_xor_bytes(t, m->y, m->ekj0, 16);
+    GCM_WIPE(b, 16);
+}
+
 /* Seal under checked keys.  m is only the message half of a context: its
  * key fields are never read (the keys come from k), so they stay as the
  * stack left them and nothing but the message needs wiping. */
@@ -580,11 +699,18 @@ static void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, co
 {
     ic_gcm_ctx m;
     uint8_t t[16];
+    uint8_t *dst = taglen == 16 ? tag : t;   /* the full tag: no copy to wipe */
     gcm_msg_begin(&m, k, iv, ivlen, aad, aadlen);
-    gcm_crypt_data(&m, k, out, in, len, GCM_ENC);
-    gcm_full_tag(&m, k, t);
-    memcpy(tag, t, taglen);           /* MSB_t: the leftmost taglen bytes */
-    ic_wipe(t, sizeof t);
+    if (len - 1 < GCM_SHORT) {
+        gcm_seal_short(&m, k, out, in, len, dst);
+    } else {
+        gcm_crypt_data(&m, k, out, in, len, GCM_ENC);
+        gcm_full_tag(&m, k, dst);
+    }
+    if (dst == t) {
+        memcpy(tag, t, taglen);       /* MSB_t: the leftmost taglen bytes */
+        GCM_WIPE(t, sizeof t);
+    }
     gcm_msg_wipe(&m);
 }
 
@@ -607,7 +733,7 @@ static int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, con
         gcm_ctr_xor(&m, k, out, in, len);
     else if (len != 0)
         memset(out, 0, len);
-    ic_wipe(t, sizeof t);
+    GCM_WIPE(t, sizeof t);
     gcm_msg_wipe(&m);
     return ok ? IC_OK : IC_ERR_AUTH;
 }
