@@ -107,16 +107,7 @@ NE_INLINE void chacha4(const uint32_t input[16], uint8_t *out, const uint8_t *in
         x[i] = vdupq_n_u32(input[i]);
     const uint32x4_t c12 = vaddq_u32(vdupq_n_u32(ctr), vld1q_u32(lane));
     x[12] = c12;
-    for (int i = 0; i < 10; i++) {
-        QR(x[0], x[4], x[8], x[12]);
-        QR(x[1], x[5], x[9], x[13]);
-        QR(x[2], x[6], x[10], x[14]);
-        QR(x[3], x[7], x[11], x[15]);
-        QR(x[0], x[5], x[10], x[15]);
-        QR(x[1], x[6], x[11], x[12]);
-        QR(x[2], x[7], x[8], x[13]);
-        QR(x[3], x[4], x[9], x[14]);
-    }
+    IC_CHACHA20_ROUNDS(QR, x);
     /* feed-forward: the input state (reloaded: AArch32 has 16 Q registers) */
     for (int i = 0; i < 16; i++)
         x[i] = vaddq_u32(x[i], i == 12 ? c12 : vdupq_n_u32(input[i]));

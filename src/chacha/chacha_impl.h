@@ -44,6 +44,23 @@ static inline void ic_chacha20_hchacha(const ic_chacha20_ops *ops, uint8_t subke
         ic_chacha20_c_hchacha20(subkey, key, in);
 }
 
+/* The 20 rounds on a state transposed across lanes (x[i] = word i of
+ * every block in flight), with the backend's quarter round QR: ten times
+ * a column round then a diagonal round (RFC 8439 2.3).  Written once for
+ * the backends that issue one quarter round at a time (avx2, neon). */
+#define IC_CHACHA20_ROUNDS(QR, x) do {              \
+    for (int r_ = 0; r_ < 10; r_++) {               \
+        QR((x)[0], (x)[4], (x)[8], (x)[12]);        \
+        QR((x)[1], (x)[5], (x)[9], (x)[13]);        \
+        QR((x)[2], (x)[6], (x)[10], (x)[14]);       \
+        QR((x)[3], (x)[7], (x)[11], (x)[15]);       \
+        QR((x)[0], (x)[5], (x)[10], (x)[15]);       \
+        QR((x)[1], (x)[6], (x)[11], (x)[12]);       \
+        QR((x)[2], (x)[7], (x)[8], (x)[13]);        \
+        QR((x)[3], (x)[4], (x)[9], (x)[14]);        \
+    }                                               \
+} while (0)
+
 /* NEON, AArch64 and 32-bit ARM (chacha_arm_neon.c). */
 #include "core/cpu_arm.h"
 #if IC_ARM_LE

@@ -82,16 +82,7 @@ static void chacha8(const uint32_t input[16], uint8_t *out, const uint8_t *in, u
     s[12] = _mm256_add_epi32(_mm256_set1_epi32((int)ctr), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     for (int i = 0; i < 16; i++)
         x[i] = s[i];
-    for (int i = 0; i < 10; i++) {
-        QR(x[0], x[4], x[8], x[12]);
-        QR(x[1], x[5], x[9], x[13]);
-        QR(x[2], x[6], x[10], x[14]);
-        QR(x[3], x[7], x[11], x[15]);
-        QR(x[0], x[5], x[10], x[15]);
-        QR(x[1], x[6], x[11], x[12]);
-        QR(x[2], x[7], x[8], x[13]);
-        QR(x[3], x[4], x[9], x[14]);
-    }
+    IC_CHACHA20_ROUNDS(QR, x);
     for (int i = 0; i < 16; i++)
         x[i] = _mm256_add_epi32(x[i], s[i]);
     /* words 4g..4g+3 of blocks j (low lane) and 4+j (high lane) in x[4g+j] */
