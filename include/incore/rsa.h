@@ -9,8 +9,8 @@
  * bits; e odd, 3 <= e < n.  Everything here is public data, so the
  * exponentiation is ic_modexp_public (variable time in e).
  *
- * Hashes: any ic_hash_alg (SHA-1, SHA-224, SHA-256, SHA-384, SHA-512,
- * SHA-512/224, SHA-512/256), for the message and for MGF1.  SHA-1 is there
+ * Hashes: every ic_hash_alg: SHA-1, SHA-224, SHA-256, SHA-384, SHA-512,
+ * SHA-512/224, SHA-512/256, for the message and for MGF1.  SHA-1 is there
  * for old signatures; new ones should use SHA-256 or stronger.
  *
  * Statuses, in the order of common.h's checks:
