@@ -3,7 +3,7 @@
  * and signature verification with RSASSA-PKCS1-v1_5 and RSASSA-PSS (MGF1).
  * Private keys, signing and OAEP come later (issue 16).
  *
- * The key is a complete type the caller owns (about 3.8 KB, no allocation):
+ * The key is a complete type the caller owns (about 3.7 KB, no allocation):
  * the Montgomery context of n (incore/bignum.h, so the "montmul" backend
  * selected at init) and e.  Moduli of IC_RSA_MIN_BITS..IC_RSA_MAX_BITS
  * bits; e odd, 3 <= e < n.  Everything here is public data, so the
