@@ -319,7 +319,7 @@ const char *speed_peer_call(int peer, const speed_alg *a)
 {
     int k = a->kind;
     if (k == SK_MODEXP)
-        return speed_bn_peer_call(peer);
+        return speed_bn_peer_call(peer, a);
     switch (peer) {
     case SPEED_OPENSSL:
         if (k == SK_RANDOM || k == SK_RANDSRC)   /* its DRBG: the peer of ours and of the sources */

@@ -19,5 +19,6 @@
 #include "incore/crc.h"
 #include "incore/rand.h"
 #include "incore/bignum.h"
+#include "incore/rsa.h"
 
 #endif

@@ -1,0 +1,238 @@
+/*
+ * rsa.c - RSA public keys and signature verification (RFC 8017):
+ * RSASSA-PKCS1-v1_5 by comparing the whole re-encoded EM, RSASSA-PSS with
+ * MGF1.  The exponentiation is ic_modexp_public on the key's Montgomery
+ * context; everything else is byte strings of at most IC_RSA_MAX_BYTES on
+ * the stack.  All inputs here are public (key, message, signature), so
+ * the checks may branch; the final comparisons use ic_ct_equal anyway.
+ */
+#include "core/internal.h"
+#include "incore/rsa.h"
+
+#include <string.h>
+
+/* ---- the key ---------------------------------------------------------------- */
+
+/* Skip leading zero bytes (public values: n and e). */
+static const uint8_t *strip(const uint8_t *p, size_t *len)
+{
+    while (*len > 0 && p[0] == 0)
+        p++, (*len)--;
+    return p;
+}
+
+/* a < b for big-endian strings of equal length. */
+static int be_less(const uint8_t *a, const uint8_t *b, size_t len)
+{
+    return memcmp(a, b, len) < 0;
+}
+
+int ic_rsa_public_init(ic_rsa_public_key *key, const uint8_t *n, size_t nlen,
+                       const uint8_t *e, size_t elen)
+{
+    if (key == NULL)
+        return IC_ERR_NULL;
+    ic_wipe(key, sizeof *key);
+    IC_NULL_CHECK(n, nlen);
+    IC_NULL_CHECK(e, elen);
+    n = strip(n, &nlen);
+    e = strip(e, &elen);
+    if (elen > nlen)
+        return IC_ERR_SIZE;
+    if (nlen == 0 || nlen > IC_RSA_MAX_BYTES)
+        return IC_ERR_MODULUS;
+    int st = ic_mont_init(&key->mont, n, nlen);
+    if (st != IC_OK)
+        return st;
+    if (key->mont.nbits < IC_RSA_MIN_BITS || key->mont.nbits > IC_RSA_MAX_BITS) {
+        ic_mont_wipe(&key->mont);
+        return IC_ERR_MODULUS;
+    }
+    if (elen == nlen && !be_less(e, n, nlen)) {
+        ic_mont_wipe(&key->mont);
+        return IC_ERR_RANGE;
+    }
+    /* e = 0 (elen 0 after stripping), 1, or even: no RSA exponent */
+    if (elen == 0 || (elen == 1 && e[0] == 1) || (e[elen - 1] & 1) == 0) {
+        ic_mont_wipe(&key->mont);
+        return IC_ERR_EXPONENT;
+    }
+    memcpy(key->e, e, elen);
+    key->elen = (uint32_t)elen;
+    key->check = IC_CHECK_RSAPUB;
+    return IC_OK;
+}
+
+/* 1 for a key init set up and wipe did not end; the length used as a
+ * bound (elen) is checked against the modulus too. */
+static int key_ok(const ic_rsa_public_key *key)
+{
+    size_t k = ic_mont_size(&key->mont);
+    return key->check == IC_CHECK_RSAPUB && k != 0 && key->mont.nbits >= IC_RSA_MIN_BITS &&
+           key->elen >= 1 && key->elen <= k;
+}
+
+size_t ic_rsa_public_size(const ic_rsa_public_key *key)
+{
+    return key != NULL && key_ok(key) ? key->mont.nbytes : 0;
+}
+
+void ic_rsa_public_wipe(ic_rsa_public_key *key)
+{
+    if (key != NULL)
+        ic_wipe(key, sizeof *key);
+}
+
+/* ---- the RSA verification primitive ----------------------------------------- */
+
+/* Common steps of both verifies: argument checks in common.h's order, then
+ * RSAVP1 (RFC 8017 5.2.2): em = sig^e mod n, k bytes.  Returns IC_OK, an
+ * argument status, or IC_ERR_AUTH for a signature of the wrong length or
+ * not below n. */
+static int rsavp1(const ic_rsa_public_key *key, const uint8_t *sig, size_t siglen, uint8_t *em)
+{
+    size_t k = key->mont.nbytes;
+    if (siglen != k)
+        return IC_ERR_AUTH;
+    int st = ic_modexp_public(&key->mont, em, k, sig, siglen, key->e, key->elen);
+    return st == IC_OK ? IC_OK : IC_ERR_AUTH;   /* IC_ERR_RANGE: sig >= n */
+}
+
+static int check_args(const ic_rsa_public_key *key, const uint8_t *msg, size_t msglen,
+                      const uint8_t *sig, size_t siglen)
+{
+    if (key == NULL)
+        return IC_ERR_NULL;
+    if (!key_ok(key))
+        return IC_ERR_STATE;
+    IC_NULL_CHECK(msg, msglen);
+    IC_NULL_CHECK(sig, siglen);
+    return IC_OK;
+}
+
+/* ---- RSASSA-PKCS1-v1_5 ------------------------------------------------------ */
+
+/* The DER DigestInfo prefix of alg (RFC 8017 9.2 note 1) into out; returns
+ * its length, 0 for an alg without one.  The SHA-2 OIDs are
+ * 2.16.840.1.101.3.4.2.x and differ in x alone. */
+static size_t digestinfo_prefix(ic_hash_alg alg, size_t hlen, uint8_t out[19])
+{
+    static const uint8_t sha1[15] = { 0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e,
+                                      0x03, 0x02, 0x1a, 0x05, 0x00, 0x04, 0x14 };
+    static const uint8_t sha2[19] = { 0x30, 0x00, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
+                                      0x65, 0x03, 0x04, 0x02, 0x00, 0x05, 0x00, 0x04, 0x00 };
+    uint8_t x;
+    switch (alg) {
+    case IC_HASH_SHA1:       memcpy(out, sha1, sizeof sha1); return sizeof sha1;
+    case IC_HASH_SHA256:     x = 1; break;
+    case IC_HASH_SHA384:     x = 2; break;
+    case IC_HASH_SHA512:     x = 3; break;
+    case IC_HASH_SHA224:     x = 4; break;
+    case IC_HASH_SHA512_224: x = 5; break;
+    case IC_HASH_SHA512_256: x = 6; break;
+    default: return 0;
+    }
+    memcpy(out, sha2, sizeof sha2);
+    out[1] = (uint8_t)(sizeof sha2 - 2 + hlen);   /* the outer SEQUENCE's length */
+    out[14] = x;
+    out[18] = (uint8_t)hlen;
+    return sizeof sha2;
+}
+
+int ic_rsa_verify_pkcs1v15(const ic_rsa_public_key *key, ic_hash_alg hash_alg,
+                           const uint8_t *msg, size_t msglen, const uint8_t *sig, size_t siglen)
+{
+    int st = check_args(key, msg, msglen, sig, siglen);
+    if (st != IC_OK)
+        return st;
+    size_t hlen = ic_hash_digest_size(hash_alg), k = key->mont.nbytes;
+    uint8_t prefix[19];
+    size_t plen = hlen ? digestinfo_prefix(hash_alg, hlen, prefix) : 0;
+    if (plen == 0)
+        return IC_ERR_PARAM;
+    /* k >= 128 (IC_RSA_MIN_BITS) > 11 + 19 + 64: EM' always fits */
+    uint8_t em[IC_RSA_MAX_BYTES], want[IC_RSA_MAX_BYTES];
+    st = rsavp1(key, sig, siglen, em);
+    if (st != IC_OK)
+        return st;
+    size_t tlen = plen + hlen;
+    want[0] = 0x00;
+    want[1] = 0x01;
+    memset(want + 2, 0xff, k - tlen - 3);
+    want[k - tlen - 1] = 0x00;
+    memcpy(want + k - tlen, prefix, plen);
+    if (ic_hash(hash_alg, want + k - hlen, msg, msglen) != IC_OK)
+        return IC_ERR_PARAM;
+    return ic_ct_equal(em, want, k) ? IC_OK : IC_ERR_AUTH;
+}
+
+/* ---- RSASSA-PSS ---------------------------------------------------------------- */
+
+/* out ^= MGF1(seed, len) (RFC 8017 B.2.1). */
+static void mgf1_xor(ic_hash_alg alg, const uint8_t *seed, size_t slen, uint8_t *out, size_t len)
+{
+    size_t hlen = ic_hash_digest_size(alg);
+    uint8_t t[IC_HASH_MAX_DIGEST_SIZE];
+    for (uint32_t c = 0; len > 0; c++) {
+        uint8_t cb[4] = { (uint8_t)(c >> 24), (uint8_t)(c >> 16), (uint8_t)(c >> 8), (uint8_t)c };
+        ic_hash_ctx h;
+        if (ic_hash_init(&h, alg) != IC_OK)   /* alg was checked by the caller */
+            return;
+        ic_hash_update(&h, seed, slen);
+        ic_hash_update(&h, cb, sizeof cb);
+        ic_hash_final(&h, t);
+        size_t m = len < hlen ? len : hlen;
+        for (size_t i = 0; i < m; i++)
+            out[i] ^= t[i];
+        out += m, len -= m;
+    }
+}
+
+int ic_rsa_verify_pss(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                      size_t salt_len, const uint8_t *msg, size_t msglen,
+                      const uint8_t *sig, size_t siglen)
+{
+    int st = check_args(key, msg, msglen, sig, siglen);
+    if (st != IC_OK)
+        return st;
+    size_t hlen = ic_hash_digest_size(hash_alg);
+    if (hlen == 0 || ic_hash_digest_size(mgf1_hash) == 0)
+        return IC_ERR_PARAM;
+    size_t k = key->mont.nbytes, embits = key->mont.nbits - 1, emlen = (embits + 7) / 8;
+    if (emlen < hlen + 2 || salt_len > emlen - hlen - 2)          /* 9.1.2 step 3 */
+        return IC_ERR_PARAM;
+    uint8_t m[IC_RSA_MAX_BYTES];
+    st = rsavp1(key, sig, siglen, m);
+    if (st != IC_OK)
+        return st;
+    /* I2OSP(m, emLen): when emLen = k - 1 (nbits = 8j + 1) the top byte must be 0 */
+    if (emlen < k && m[0] != 0)
+        return IC_ERR_AUTH;
+    uint8_t *em = m + (k - emlen);
+    size_t dblen = emlen - hlen - 1;
+    uint8_t *db = em, *h = em + dblen;
+    unsigned topmask = 0xffu >> (8 * emlen - embits);            /* bits DB may use in byte 0 */
+    if (em[emlen - 1] != 0xbc || (db[0] & ~topmask) != 0)        /* steps 4, 6 */
+        return IC_ERR_AUTH;
+    mgf1_xor(mgf1_hash, h, hlen, db, dblen);                     /* steps 7, 8 */
+    db[0] &= (uint8_t)topmask;                                   /* step 9 */
+    size_t ps = dblen - salt_len - 1;                            /* step 10 */
+    for (size_t i = 0; i < ps; i++)
+        if (db[i] != 0)
+            return IC_ERR_AUTH;
+    if (db[ps] != 0x01)
+        return IC_ERR_AUTH;
+    /* steps 2, 12, 13: H' = Hash(00 x 8 || mHash || salt) */
+    uint8_t mhash[IC_HASH_MAX_DIGEST_SIZE], h2[IC_HASH_MAX_DIGEST_SIZE];
+    static const uint8_t zeros[8] = { 0 };
+    if (ic_hash(hash_alg, mhash, msg, msglen) != IC_OK)
+        return IC_ERR_PARAM;
+    ic_hash_ctx hc;
+    if (ic_hash_init(&hc, hash_alg) != IC_OK)
+        return IC_ERR_PARAM;
+    ic_hash_update(&hc, zeros, sizeof zeros);
+    ic_hash_update(&hc, mhash, hlen);
+    ic_hash_update(&hc, db + dblen - salt_len, salt_len);
+    ic_hash_final(&hc, h2);
+    return ic_ct_equal(h, h2, hlen) ? IC_OK : IC_ERR_AUTH;       /* step 14 */
+}
