@@ -17,7 +17,10 @@
 # more on a modelled CPU without ACE2 (CTR through ECB).  The checksum
 # commands run against coreutils under the model too (the guide's PHE.C).  The leg fails unless
 # aes/padlock, sha1/padlock, sha256/padlock and hwrand/xstore all ran.
-build=$1; shift
+# absolute: LD_PRELOAD is resolved in every child, and cli_sums.sh runs its
+# commands from a temporary directory (a relative path is then ignored by
+# ld.so, and the first PadLock instruction dies of SIGILL)
+build=$(cd "$1" && pwd); shift
 src=$(cd "$(dirname "$0")/../.." && pwd)
 case "$(uname -m)-$(uname -s)" in
     x86_64-Linux) ;;
