@@ -113,3 +113,6 @@ ic_backend_flags(${IC_X86} "crc/crc_x86_vpclmul512.c" -msse4.2 -mpclmul -mavx2 -
 ic_backend_flags(${IC_X86} "bn/bn_x86_adx.c" -mbmi2 -madx)
 # AVX-512 IFMA in radix 2^52 (VPMADD52LUQ/HUQ on ZMM registers).
 ic_backend_flags(${IC_X86} "bn/bn_x86_ifma.c" -mavx512f -mavx512ifma)
+# VIA PadLock REP MONTMUL (bn/bn_x86_padlock.c) is emitted as bytes in
+# inline assembly, as the other PadLock files do: no flag; the "padlock"
+# montmul entry needs padlock-pmm at run time.

@@ -18,6 +18,12 @@ const ic_impl ic_impls_montmul[] = {
       &ic_mont_ifma_ops },
     { "adx", IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX), &ic_mont_adx_ops },
 #endif
+#if defined(IC_BN_HAVE_PADLOCK)
+    /* VIA PadLock PMM, REP MONTMUL (bn_x86_padlock.c), R = 2^ECX: after
+     * adx, as no CPU with both has been measured (the guide's Esther and
+     * the Nano have no ADX) */
+    { "padlock", IC_F(IC_CPU_PADLOCK_PMM), &ic_mont_padlock_ops },
+#endif
     { "port", 0, &ic_mont_port_ops },
 };
 const size_t ic_nimpls_montmul = sizeof ic_impls_montmul / sizeof ic_impls_montmul[0];

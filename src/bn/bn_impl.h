@@ -47,6 +47,8 @@ extern const ic_mont_ops ic_mont_port_ops;
 #define IC_BN_HAVE_ADX 1
 extern const ic_mont_ops ic_mont_adx_ops;
 extern const ic_mont_ops ic_mont_ifma_ops;
+#define IC_BN_HAVE_PADLOCK 1      /* VIA PadLock PMM (bn_x86_padlock.c) */
+extern const ic_mont_ops ic_mont_padlock_ops;
 #endif
 
 /* Final step shared by the backends: r = t - n if t (nl limbs plus the

@@ -70,6 +70,21 @@ static inline regs xstore(void *out, unsigned long quality, int rep, unsigned lo
     return r;
 }
 
+/* REP MONTMUL (chapter 5): ECX bits, EAX 0, ESI the context (its layout
+ * as the C struct of 5.1 compiled for x86-64). */
+typedef struct {
+    uint32_t mzeroprime;
+    uint32_t *a, *b, *t, *m, *scratch;
+} mm_ctx;
+typedef struct { const void *esi; unsigned long ecx, eax, edx; } mm_regs;
+static inline mm_regs montmul(const mm_ctx *ctx, unsigned long bits)
+{
+    mm_regs r = {ctx, bits, 0, 0x1234};
+    __asm__ __volatile__(".byte 0xf3,0x0f,0xa6,0xc0"
+                         : "+S"(r.esi), "+c"(r.ecx), "+a"(r.eax), "+d"(r.edx) :: "memory", "cc");
+    return r;
+}
+
 /* ---- a caller-side key schedule (FIPS 197 5.2 / 5.3.5), as software must
  * provide for 192/256-bit keys (guide 3.2) ------------------------------ */
 static uint8_t sb[256];   /* filled by make_sbox() */

@@ -11,6 +11,9 @@
  *    ACE's 16-bit counter gives the same blocks);
  *  - FIPS 180-2 / 180-4 examples: SHA-1 and SHA-256 of "abc", of the
  *    448-bit two-block message, of "" and of a million 'a';
+ *  - REP MONTMUL: MM.C's two Mathematica cases (6.5), A R R^-1 = A for
+ *    Mersenne moduli up to 4096 bits, and (M - 1)^2 R^-1 = 1 for
+ *    M = 2^ECX - 1 (where the partial product overflows ECX bits, 5.2);
  *  - the guide: the BAES.C Monte Carlo results (6.2, cbc_monte_e128 /
  *    cbc_monte_d128; only with --baes, as its 8 million single-block
  *    instructions take minutes through signals), the register and memory
@@ -312,6 +315,131 @@ static void test_xstore(void)
     CHECK(memcmp(x, y, 37) != 0, "two REP XSTOREs differ");
 }
 
+/* ---- PMM ---------------------------------------------------------------------- */
+/* Numbers of up to 4096 + 128 bits as 32-bit words, least significant first. */
+#define MMW (4096 / 32 + 4)
+static _Alignas(16) uint32_t mm_a[MMW], mm_b[MMW], mm_t[MMW], mm_m[MMW], mm_s[8];
+
+/* -m^-1 mod 2^32 by Newton's iteration (the guide's bigIntInvMon computes
+ * the same bit by bit). */
+static uint32_t neg_inv32(uint32_t m0)
+{
+    uint32_t x = m0;
+    for (int i = 0; i < 5; i++)
+        x *= 2 - m0 * x;
+    return (uint32_t)0 - x;
+}
+
+/* r = x 2^k mod m for 64-bit m, by doubling (the checker's own arithmetic). */
+static uint64_t mul_pow2_mod(uint64_t x, unsigned k, uint64_t m)
+{
+    unsigned __int128 v = x % m;
+    while (k--)
+        v = (v << 1) % m;
+    return (uint64_t)v;
+}
+
+static mm_regs run_montmul(unsigned bits, uint32_t mzp)
+{
+    static mm_ctx c;
+    c.mzeroprime = mzp;
+    c.a = mm_a; c.b = mm_b; c.t = mm_t; c.m = mm_m; c.scratch = mm_s;
+    memset(mm_t, 0, sizeof mm_t);
+    return montmul(&c, bits);
+}
+
+static void set_words(uint32_t *w, uint64_t v)
+{
+    memset(w, 0, 4 * MMW);
+    w[0] = (uint32_t)v;
+    w[1] = (uint32_t)(v >> 32);
+}
+
+/* MM.C's two sample cases (6.5, from Mathematica): c = a b mod m, and
+ * rm = R^2 mod m for their R = 2^k (which checks the checker's doubling).
+ * REP MONTMUL with ECX = 256 gives T = a b 2^-256 mod m (+ m at most);
+ * T 2^256 mod m must be c. */
+static void test_montmul_guide(void)
+{
+    static const struct { uint64_t m, a, b, k, rm, c; } cases[] = {
+        {0x10a4201d, 0xa46aa5a, 0xb4a3016, 0x20, 0xa65c865, 0xd71a93},
+        {0xf180d8c8b1ad8f1fu, 0xa78c9241808a4e34u, 0x9c8a755b17821505u, 0x40,
+         0x5cdcb8ef8a4e7317u, 0x3b5ab8b2823c75b5u},
+    };
+    for (unsigned i = 0; i < 2; i++) {
+        CHECK(mul_pow2_mod(1, (unsigned)(2 * cases[i].k), cases[i].m) == cases[i].rm,
+              "MM.C case %u: rm = 2^(2k) mod m", i + 1);
+        set_words(mm_a, cases[i].a);
+        set_words(mm_b, cases[i].b);
+        set_words(mm_m, cases[i].m);
+        memset(mm_s, 0xEE, sizeof mm_s);
+        mm_regs r = run_montmul(256, neg_inv32(mm_m[0]));
+        uint64_t t = (uint64_t)mm_t[0] | (uint64_t)mm_t[1] << 32;
+        int small = 1;
+        for (unsigned j = 2; j < MMW; j++)
+            small &= mm_t[j] == 0;
+        CHECK(small && t < 2 * (unsigned __int128)cases[i].m, "MM.C case %u: T < 2m", i + 1);
+        CHECK(mul_pow2_mod(t, 256, cases[i].m) == cases[i].c, "MM.C case %u: T 2^256 = a b mod m",
+              i + 1);
+        CHECK(r.ecx == 0 && r.edx == 0 && r.esi != NULL, "MONTMUL: ECX = 0, EDX = 0 after");
+        CHECK(mm_s[0] != 0xEEEEEEEEu, "MONTMUL: the scratch area is the microcode's");
+    }
+}
+
+/* Identities that need no big arithmetic: for M = 2^p - 1 < 2^ECX,
+ * R = 2^ECX = 2^(ECX - p) mod M, so MONTMUL(A, 2^(ECX - p)) = A mod M; with
+ * p = ECX (M just below R, where the partial product overflows ECX bits,
+ * 5.2) MONTMUL(A, 1) = A.  T may exceed M by one M: T is A or A + M. */
+static void test_montmul_mersenne(void)
+{
+    static const unsigned cases[][2] = {{256, 255}, {640, 521}, {1280, 1279}, {2304, 2203},
+                                        {256, 256}, {2048, 2048}, {4096, 4096}, {4096, 4095}};
+    unsigned seed = 12345;
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        unsigned bits = cases[i][0], p = cases[i][1], len = bits / 32;
+        memset(mm_m, 0, sizeof mm_m);
+        for (unsigned j = 0; j < p; j++)
+            mm_m[j / 32] |= 1u << (j % 32);
+        memset(mm_a, 0, sizeof mm_a);
+        for (unsigned j = 0; j < len; j++) {
+            seed = seed * 1103515245u + 12345u;
+            mm_a[j] = seed ^ (seed << 13);
+        }
+        if (p % 32)
+            mm_a[p / 32] &= (1u << (p % 32)) - 1;
+        for (unsigned j = (p + 31) / 32; j < len; j++)
+            mm_a[j] = 0;
+        mm_a[(p - 1) / 32] &= ~(1u << ((p - 1) % 32));      /* A < M */
+        memset(mm_b, 0, sizeof mm_b);
+        mm_b[(bits - p) / 32] = 1u << ((bits - p) % 32);
+        run_montmul(bits, neg_inv32(mm_m[0]));
+        /* T == A, or T == A + M */
+        int eq = memcmp(mm_t, mm_a, 4 * (size_t)(len + 4)) == 0;
+        uint64_t carry = 0;
+        int eq_plus_m = 1;
+        for (unsigned j = 0; j < len + 4; j++) {
+            uint64_t s = (uint64_t)mm_a[j] + mm_m[j] + carry;
+            eq_plus_m &= (uint32_t)s == mm_t[j];
+            carry = s >> 32;
+        }
+        CHECK(eq || eq_plus_m, "MONTMUL(A, R mod M) = A for M = 2^%u - 1, ECX = %u", p, bits);
+        if (p != bits)
+            continue;
+        /* (M - 1)^2 R^-1 = 1 mod M when R = 1 mod M: the partial product
+         * runs above 2^ECX here (the overflow of 5.2); T is 1 or M + 1 */
+        memcpy(mm_a, mm_m, sizeof mm_a);
+        mm_a[0] ^= 1;
+        memcpy(mm_b, mm_a, sizeof mm_b);
+        run_montmul(bits, neg_inv32(mm_m[0]));
+        int one = 1, mp1 = 1;               /* T = 1, or T = M + 1 = 2^ECX */
+        for (unsigned j = 0; j < len + 4; j++) {
+            one &= mm_t[j] == (j == 0);
+            mp1 &= mm_t[j] == (j == len);
+        }
+        CHECK(one || mp1, "MONTMUL(M - 1, M - 1) = R^-1 = 1 for M = 2^%u - 1", p);
+    }
+}
+
 /* ---- faults, each in a child ------------------------------------------------ */
 static int child_signal(void (*fn)(void))
 {
@@ -334,6 +462,15 @@ static void misaligned_cw(void) { set_cw(10); xcrypt_0xd0(cw + 4, key, iv, buf_i
 static void misaligned_hash(void) { xsha(0, "abc", 3, buf_out + 4, 0); }
 static void sha_no_rep(void) { __asm__ __volatile__(".byte 0x0f,0xa6,0xc8" ::: "memory"); }
 static void xcrypt_opsize(void) { __asm__ __volatile__(".byte 0x66,0xf3,0x0f,0xa7,0xc8" ::: "memory"); }
+static void montmul_misaligned(void)
+{
+    static mm_ctx c;
+    set_words(mm_m, 0x10a4201d);
+    c.mzeroprime = neg_inv32(mm_m[0]);
+    c.a = mm_a + 1; c.b = mm_b; c.t = mm_t; c.m = mm_m; c.scratch = mm_s;
+    montmul(&c, 256);
+}
+static void montmul_no_rep(void) { __asm__ __volatile__(".byte 0x0f,0xa6,0xc0" ::: "memory"); }
 
 static void test_faults(void)
 {
@@ -344,6 +481,8 @@ static void test_faults(void)
     CHECK(child_signal(misaligned_hash) == SIGSEGV, "misaligned hash pointer: #GP");
     CHECK(child_signal(sha_no_rep) == SIGILL, "XSHA without REP: #UD");
     CHECK(child_signal(xcrypt_opsize) == SIGILL, "operand-size prefix on XCRYPT: #UD");
+    CHECK(child_signal(montmul_misaligned) == SIGSEGV, "MONTMUL with a misaligned A: #GP");
+    CHECK(child_signal(montmul_no_rep) == SIGILL, "MONTMUL without REP: #UD");
     /* with ALIGN, CBC takes misaligned data and uses the 112 bytes after
      * the control word as scratch */
     uint8_t k[16], ivc[16], ct[64], pt[64];
@@ -369,6 +508,8 @@ int main(int argc, char **argv)
     test_key_reload();
     test_sha();
     test_xstore();
+    test_montmul_guide();
+    test_montmul_mersenne();
     test_faults();
     if (argc > 1 && strcmp(argv[1], "--baes") == 0)
         test_baes();

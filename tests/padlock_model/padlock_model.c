@@ -15,12 +15,11 @@
  *   F3 0F A7 C8/D0/D8/E0/E8  REP XCRYPTECB/CBC/CTR/CFB/OFB  chapter 3
  *   F3 0F A6 C8/D0           REP XSHA1/XSHA256               chapter 4
  *   0F A7 C0, F3 0F A7 C0    XSTORE, REP XSTORE              chapter 2
- *   F3 0F A6 C0              REP MONTMUL: not modelled (the big-number
- *                            layer that would use it does not exist yet);
- *                            the model stops the program with a message.
+ *   F3 0F A6 C0              REP MONTMUL                     chapter 5
  *
- * The arithmetic is this file's own textbook AES (FIPS 197) and SHA-1 /
- * SHA-256 (FIPS 180-4): table-driven, simple, and independent of incore
+ * The arithmetic is this file's own textbook AES (FIPS 197), SHA-1 /
+ * SHA-256 (FIPS 180-4) and 32-bit-digit Montgomery multiplication (MM.C,
+ * 6.5): table-driven, simple, and independent of incore
  * (this object does not link the library), so a backend checked under the
  * model is checked against separate code.  model_check.c checks the model
  * alone against FIPS 197 / FIPS 180 / SP 800-38A vectors and the guide's
@@ -76,12 +75,20 @@
  *    the byte count, EDI advanced by the random bytes stored; REP XSTORE
  *    leaves ECX = 0 and an undefined count field (the model puts 0x15 there)
  *    and may store up to 7 bytes past the end (2.1 "REP Count").
+ *    REP MONTMUL (5.1): ECX = 0, EDX = 0, EAX undefined (the model puts
+ *    0xA5A5A5A5 there), ESI unchanged, T = A B 2^-ECX mod M plus at most
+ *    one M; the 32 scratch bytes overwritten.  ECX must be 256..32768 in
+ *    steps of 128 and EAX 0 (else: undefined, the model stops); A, B, T,
+ *    M and Scratch 16-byte aligned (else #GP); T all zero at the start
+ *    and A, B, M zero in the 128 bits above ECX (else: the model stops,
+ *    5.1 and MM.C); mZeroPrime must be -M^-1 mod 2^32 (else it stops).
  *  - interrupts (1 "REP Prefixes and Exception Handling", 2.1, 3.1, 4.1):
  *    with PADLOCK_MODEL_INTERRUPT=N every N-th PadLock instruction stops
  *    half way with the registers and memory the guide describes for an
  *    interrupted instruction (XCRYPT: ECX decremented, ESI/EDI and the
  *    chaining state advanced; XSHA: ESI and EAX advanced, intermediate hash
- *    stored; REP XSTORE: ECX and EDI), RIP left on the instruction and
+ *    stored; REP XSTORE: ECX and EDI; REP MONTMUL: ECX kept, the partial
+ *    product in T, the restart state in EAX), RIP left on the instruction and
  *    EFLAGS[30] cleared, so the instruction restarts as after an interrupt.
  *  - XSTORE availability (2.1): with PADLOCK_MODEL_RNG_EMPTY=N (default 4)
  *    every N-th plain XSTORE finds fewer than 8 bytes ready and stores
@@ -351,11 +358,11 @@ static int ctr_errata, quiet, stats;
 static struct sigaction old_ill, old_segv;
 static int cpuid_faulting;
 
-enum { I_ECB, I_CBC, I_CTR, I_CFB, I_OFB, I_SHA1, I_SHA256, I_XSTORE, I_REPXSTORE, I_CPUID,
-       I_INTR, I_N };
+enum { I_ECB, I_CBC, I_CTR, I_CFB, I_OFB, I_SHA1, I_SHA256, I_XSTORE, I_REPXSTORE, I_MONTMUL,
+       I_MONTMUL_CARRY, I_CPUID, I_INTR, I_N };
 static const char *const stat_names[I_N] = {
     "xcrypt-ecb", "xcrypt-cbc", "xcrypt-ctr", "xcrypt-cfb", "xcrypt-ofb", "xsha1", "xsha256",
-    "xstore", "rep-xstore", "cpuid", "interrupted"};
+    "xstore", "rep-xstore", "montmul", "montmul-carry", "cpuid", "interrupted"};
 static _Atomic unsigned long counts[I_N];
 static _Atomic unsigned long executed, xstores;
 
@@ -782,6 +789,158 @@ static void do_xsha(insn *in)
 }
 
 /* ======================================================================
+ * PMM: REP MONTMUL (chapter 5).
+ *
+ * T = A * B * 2^-ECX mod M, not fully reduced (T < 2M for A, B < M: the
+ * caller subtracts M once when T >= M, as MMTEST.C's MulMon does), from
+ * the definition (P. Montgomery, "Modular multiplication without trial
+ * division", Math. Comp. 44, 1985) one 32-bit digit of B at a time, the
+ * digit size of the hardware's mZeroPrime and of MM.C's loop (6.5):
+ *   for i < ECX/32:  t = (t + A b_i + u M) / 2^32,  u = (t + A b_i) m' mod 2^32
+ * where m' is the context's mZeroPrime (-M^-1 mod 2^32).  The partial
+ * product lives in the T buffer itself and is stored after every step
+ * ("continuously updated in memory", 5.1), which is also the restart
+ * state of an interrupted instruction.  Plain 32x32->64-bit arithmetic of
+ * its own; it shares nothing with incore's 64-bit CIOS code.
+ *
+ * The context at ESI (5.1 "Pointer to Montgomery Context"): the guide
+ * gives the 32-bit layout (a 32-bit mZeroPrime, then the pointers A, B, T,
+ * M and Scratch).  In 64-bit mode the model reads it as that C struct
+ * compiled for x86-64: mZeroPrime at 0, the five 64-bit pointers at 8, 16,
+ * 24, 32, 40 (an assumption: the guide predates 64-bit VIA CPUs; an
+ * address-size prefix, which would make the pointers 32-bit, is left
+ * undefined).
+ * ==================================================================== */
+#define PMM_MAX_WORDS (32768 / 32 + 4)
+
+typedef struct {
+    uint32_t mzp;
+    uint64_t a, b, t, m, scratch;
+} pmm_ctx;
+
+static void pmm_read_ctx(const insn *in, pmm_ctx *c)
+{
+    const uint8_t *p = (const uint8_t *)(uintptr_t)reg(in, REG_RSI);
+    uint64_t ptr[5];
+    memcpy(&c->mzp, p, 4);
+    memcpy(ptr, p + 8, sizeof ptr);
+    c->a = ptr[0];
+    c->b = ptr[1];
+    c->t = ptr[2];
+    c->m = ptr[3];
+    c->scratch = ptr[4];
+}
+
+/* A big integer of the context: 16-byte aligned (5.1 "Memory Formats"),
+ * ECX bits plus the 128 bits of the guide's bigint (VALUE[MAX_WORDS+4]),
+ * read whole before anything is written (5.1: every buffer is touched
+ * before the calculation starts, so a page fault comes first).  For A, B
+ * and M those extra words must be zero: MM.C's loop reads them once the
+ * partial product has overflowed. */
+static const uint32_t *pmm_operand(const insn *in, const char *what, uint64_t addr, unsigned len,
+                                   uint32_t *copy, int pad_zero)
+{
+    if (addr & 15)
+        fault_gp(what, addr, in->rip);
+    memcpy(copy, (const void *)(uintptr_t)addr, 4 * (size_t)(len + 4));
+    for (unsigned i = len; pad_zero && i < len + 4; i++)
+        if (copy[i] != 0)
+            undefined("a MONTMUL operand has non-zero words in the 128 bits above ECX", in->rip);
+    return copy;
+}
+
+/* One step of the loop: t = (t + a bi + u m) / 2^32 over len + 4 words
+ * (the top ones hold the carries); returns 1 when the partial product
+ * reached above ECX bits, the overflow of 5.2 that costs the hardware
+ * extra inner-loop passes. */
+static int pmm_step(uint32_t *t, const uint32_t *a, uint32_t bi, const uint32_t *m, uint32_t mzp,
+                    unsigned len)
+{
+    uint64_t x = (uint64_t)a[0] * bi + t[0];
+    uint32_t u = (uint32_t)x * mzp;
+    uint64_t y = (uint64_t)u * m[0] + (uint32_t)x;      /* low word becomes 0 */
+    uint64_t c1 = x >> 32, c2 = y >> 32;
+    for (unsigned j = 1; j < len + 4; j++) {
+        x = (uint64_t)a[j] * bi + t[j] + c1;
+        y = (uint64_t)u * m[j] + (uint32_t)x + c2;
+        c1 = x >> 32;
+        c2 = y >> 32;
+        t[j - 1] = (uint32_t)y;
+    }
+    t[len + 3] = (uint32_t)(c1 + c2);
+    return t[len] != 0 || t[len + 1] != 0;
+}
+
+static void do_montmul(insn *in)
+{
+    if (!in->rep)
+        fault_ud("MONTMUL without the REP prefix", in->rip);
+    if (in->repne)
+        undefined("REPNE prefix on MONTMUL (5.1: undefined)", in->rip);
+    if (in->amask != ~UINT64_C(0))
+        undefined("address-size prefix on MONTMUL in 64-bit mode (the context layout with "
+                  "32-bit addresses is not specified)", in->rip);
+    if (!(units & U_PMM))
+        fault_ud("PMM not present or not enabled", in->rip);
+    /* "the full 32 bit EAX and ECX registers are used regardless of any
+     * address or operand prefix" */
+    uint32_t bits = (uint32_t)in->g[REG_RCX], state = (uint32_t)in->g[REG_RAX];
+    if (bits < 256 || bits > 32768 || bits % 128 != 0)
+        undefined("MONTMUL ECX outside 256..32768 or not a multiple of 128", in->rip);
+    unsigned len = bits / 32;
+    if (state >= len)
+        undefined("MONTMUL EAX is neither 0 nor a restart state this model left", in->rip);
+
+    pmm_ctx c;
+    pmm_read_ctx(in, &c);
+    uint32_t a[PMM_MAX_WORDS], b[PMM_MAX_WORDS], m[PMM_MAX_WORDS], t[PMM_MAX_WORDS];  /* 16 KiB */
+    pmm_operand(in, "MONTMUL A", c.a, len, a, 1);
+    pmm_operand(in, "MONTMUL B", c.b, len, b, 1);
+    pmm_operand(in, "MONTMUL M", c.m, len, m, 1);
+    pmm_operand(in, "MONTMUL T", c.t, len, t, 0);
+    if (c.scratch & 15)
+        fault_gp("MONTMUL scratch buffer", c.scratch, in->rip);
+    if (!(m[0] & 1))
+        undefined("MONTMUL with an even modulus (no mZeroPrime exists)", in->rip);
+    if ((uint32_t)(m[0] * c.mzp) != 0xFFFFFFFFu)
+        undefined("MONTMUL mZeroPrime is not -M^-1 mod 2^32", in->rip);
+    if (state == 0)
+        for (unsigned i = 0; i < len + 4; i++)
+            if (t[i] != 0)
+                undefined("MONTMUL T buffer not all zero at the start (5.1: \"initially must be "
+                          "all zero\")", in->rip);
+    /* the scratch area belongs to the microcode: leave marks in it */
+    memset((void *)(uintptr_t)c.scratch, 0x5A, 32);
+
+    unsigned stop = len;
+    int intr = 0;
+    if (interrupt_now() && len - state >= 2) {
+        stop = state + (len - state) / 2;
+        intr = 1;
+    }
+    uint32_t *tm = (uint32_t *)(uintptr_t)c.t;
+    int carried = 0;
+    for (unsigned i = state; i < stop; i++) {
+        carried |= pmm_step(t, a, b[i], m, c.mzp, len);
+        memcpy(tm, t, 4 * (size_t)(len + 4));        /* partial product in memory */
+    }
+    atomic_fetch_add(&counts[I_MONTMUL], 1);
+    if (carried)
+        atomic_fetch_add(&counts[I_MONTMUL_CARRY], 1);
+    if (intr) {
+        /* ECX kept, the state in EAX, EDX some temporary (5.1) */
+        in->g[REG_RAX] = (greg_t)stop;
+        in->g[REG_RDX] = (greg_t)t[0];
+        atomic_fetch_add(&counts[I_INTR], 1);
+        return;                                      /* RIP stays: restarts */
+    }
+    in->g[REG_RCX] = 0;
+    in->g[REG_RDX] = 0;
+    in->g[REG_RAX] = (greg_t)0xA5A5A5A5u;            /* undefined after completion */
+    in->g[REG_RIP] += in->len;
+}
+
+/* ======================================================================
  * RNG: XSTORE / REP XSTORE (chapter 2).
  * ==================================================================== */
 static void random_bytes(uint8_t *p, size_t n)
@@ -871,12 +1030,9 @@ static void on_sigill(int sig, siginfo_t *si, void *ctx)
         do_xstore(&in);
     else if (in.op == 0xA7)
         do_xcrypt(&in);
-    else if (in.modrm == 0xC0) {
-        if (!(units & U_PMM))
-            fault_ud("PMM not present or not enabled", in.rip);
-        undefined("REP MONTMUL is not modelled (the big-number layer that would use it does "
-                  "not exist yet)", in.rip);
-    } else
+    else if (in.modrm == 0xC0)
+        do_montmul(&in);
+    else
         do_xsha(&in);
 }
 

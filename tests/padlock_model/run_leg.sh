@@ -15,8 +15,13 @@
 # on (PADLOCK_MODEL_INTERRUPT=7, PADLOCK_MODEL_CTR_ERRATA=1), so the
 # restart paths and the CTR_ERRATA.C check are taken, and test_aes once
 # more on a modelled CPU without ACE2 (CTR through ECB).  The checksum
-# commands run against coreutils under the model too (the guide's PHE.C).  The leg fails unless
-# aes/padlock, sha1/padlock, sha256/padlock and hwrand/xstore all ran.
+# commands run against coreutils under the model too (the guide's PHE.C).
+# MULX/ADX and IFMA are masked too, so that the montmul choice is PadLock's
+# PMM (REP MONTMUL): test_bignum (modexp against GMP and MMTEST.C's sweep),
+# test_montmul (each multiplication against port) and test_rsa run on it,
+# and test_montmul once more under the model's overflow counter (below).
+# The leg fails unless aes/padlock, sha1/padlock, sha256/padlock,
+# hwrand/xstore and montmul/padlock all ran.
 # absolute: LD_PRELOAD is resolved in every child, and cli_sums.sh runs its
 # commands from a temporary directory (a relative path is then ignored by
 # ld.so, and the first PadLock instruction dies of SIGILL)
@@ -29,13 +34,13 @@ esac
 model=$build/libincore_padlock_model.so
 [ -f "$model" ] || { echo "padlock-model leg: $model missing (build first)"; exit 1; }
 
-mask="-aesni,-vaes,-sha-ni,-rdrand,-rdseed"
+mask="-aesni,-vaes,-sha-ni,-rdrand,-rdseed,-adx,-bmi2,-avx512ifma"
 if LD_PRELOAD=$model "$build/incore" info | grep '^detected' | grep -q padlock-ace; then
     how="CPUID faulting: the library's detection sees the model's CentaurHauls CPU"
     cpu=$mask
 else
     how="no CPUID faulting on this CPU: features forced with INCORE_CPU=+name"
-    cpu="$mask,+padlock-ace,+padlock-ace2,+padlock-phe,+padlock-rng"
+    cpu="$mask,+padlock-ace,+padlock-ace2,+padlock-phe,+padlock-rng,+padlock-pmm"
 fi
 echo "== padlock-model leg: $how"
 echo "   LD_PRELOAD=$model INCORE_CPU=$cpu"
@@ -56,21 +61,37 @@ run() {   # run NAME ENV... -- CMD...
 for t in "$@"; do
     run "$t" "$build/tests/$t"
 done
-for f in aes gcm sha hmac; do
+for f in aes gcm sha hmac bignum; do
     [ -x "$build/tests/fuzz/fuzz_${f}_replay" ] &&
         run "fuzz_replay_$f" "$build/tests/fuzz/fuzz_${f}_replay" "$src/tests/fuzz/corpus/$f"
 done
 # PHE.C of the guide (6.3) as the incore command: sha1sum / sha256sum on
 # sha1/padlock and sha256/padlock against coreutils
 run "cli_sums (incore *sum)" sh "$src/tests/cli_sums.sh" "$build/incore"
-for t in test_aes test_sha test_gcm; do
+for t in test_aes test_sha test_gcm test_montmul; do
     run "$t (interrupted, CTR errata)" PADLOCK_MODEL_INTERRUPT=7 PADLOCK_MODEL_CTR_ERRATA=1 "$build/tests/$t"
 done
 # a CPU with ACE but no ACE2 (C3 Nehemiah C5P): CTR through ECB
 run "test_aes (ACE without ACE2)" PADLOCK_MODEL_UNITS=rng,ace,phe \
     INCORE_CPU="$mask,+padlock-ace,+padlock-phe,+padlock-rng" "$build/tests/test_aes"
+# REP MONTMUL's time depends on the data only when the partial product
+# overflows ECX bits (guide 5.2); bn_x86_padlock.c sizes ECX so that it
+# never does: the model counts every overflow (montmul-carry) and there
+# must be none over test_montmul's operands (n - 1 squared included)
+start=$(date +%s)
+out=$(env LD_PRELOAD="$model" INCORE_CPU="$cpu" PADLOCK_MODEL_QUIET=1 PADLOCK_MODEL_STATS=1 \
+      INCORE_TEST_IMPLS=montmul/padlock "$build/tests/test_montmul" 2>&1)
+st=$?
+stats=$(printf '%s\n' "$out" | grep 'padlock model: pid' | tail -1)
+printf '   %-36s %4ss  %s\n' "montmul: no partial-product overflow" "$(( $(date +%s) - start ))" \
+    "$(printf '%s\n' "$stats" | grep -o 'montmul [0-9]*\( montmul-carry [0-9]*\)\{0,1\}')"
+if [ $st -ne 0 ] || ! printf '%s\n' "$stats" | grep -q ' montmul [1-9]' ||
+   printf '%s\n' "$stats" | grep -q 'montmul-carry'; then
+    echo "padlock-model leg: REP MONTMUL did not run, or its partial product overflowed"
+    fails=$((fails + 1))
+fi
 sh "$src/scripts/exercised.sh" "$build" padlock-model
-for want in aes/padlock sha1/padlock sha256/padlock hwrand/xstore; do
+for want in aes/padlock sha1/padlock sha256/padlock hwrand/xstore montmul/padlock; do
     grep -qx "$want" "$build/exercised.txt" 2>/dev/null ||
         { echo "padlock-model leg: $want did not run"; fails=$((fails + 1)); }
 done
