@@ -116,3 +116,6 @@ ic_backend_flags(${IC_X86} "bn/bn_x86_ifma.c" -mavx512f -mavx512ifma)
 # VIA PadLock REP MONTMUL (bn/bn_x86_padlock.c) is emitted as bytes in
 # inline assembly, as the other PadLock files do: no flag; the "padlock"
 # montmul entry needs padlock-pmm at run time.
+# POWER9 maddld/maddhdu (Power ISA 3.0) for the Montgomery multiplication
+# of bn/bn_ppc_p9.c only; dispatch picks it from AT_HWCAP2 ARCH_3_00.
+ic_backend_flags(${IC_PPC64} "bn/bn_ppc_p9.c" -mcpu=power9)

@@ -24,6 +24,10 @@ const ic_impl ic_impls_montmul[] = {
      * the Nano have no ADX) */
     { "padlock", IC_F(IC_CPU_PADLOCK_PMM), &ic_mont_padlock_ops },
 #endif
+#if defined(IC_BN_HAVE_P9)
+    /* POWER9 multiply-add (bn_ppc_p9.c): four instructions a limb step, port six */
+    { "p9", IC_F(IC_CPU_PPC_ARCH300), &ic_mont_p9_ops },
+#endif
     { "port", 0, &ic_mont_port_ops },
 };
 const size_t ic_nimpls_montmul = sizeof ic_impls_montmul / sizeof ic_impls_montmul[0];

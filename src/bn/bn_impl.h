@@ -51,6 +51,11 @@ extern const ic_mont_ops ic_mont_ifma_ops;
 extern const ic_mont_ops ic_mont_padlock_ops;
 #endif
 
+#if defined(__powerpc64__) && defined(__SIZEOF_INT128__)
+#define IC_BN_HAVE_P9 1           /* POWER9 maddld/maddhdu (bn_ppc_p9.c) */
+extern const ic_mont_ops ic_mont_p9_ops;
+#endif
+
 /* Final step shared by the backends: r = t - n if t (nl limbs plus the
  * carry limb top, 0 or 1) is >= n, else t; masks, no branch.  t < 2n. */
 static inline void ic_mont_final_sub(ic_limb *r, const ic_limb *t, ic_limb top,
