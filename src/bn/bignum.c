@@ -18,13 +18,13 @@ const ic_impl ic_impls_montmul[] = {
       &ic_mont_ifma_ops },
     { "adx", IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX), &ic_mont_adx_ops },
 #endif
-#if defined(IC_BN_HAVE_PADLOCK)
+#if defined(__x86_64__) && defined(IC_BN_HAVE_PADLOCK)
     /* VIA PadLock PMM, REP MONTMUL (bn_x86_padlock.c), R = 2^ECX: after
      * adx, as no CPU with both has been measured (the guide's Esther and
      * the Nano have no ADX) */
     { "padlock", IC_F(IC_CPU_PADLOCK_PMM), &ic_mont_padlock_ops },
 #endif
-#if defined(IC_BN_HAVE_P9)
+#if defined(__powerpc64__) && defined(IC_BN_HAVE_P9)
     /* POWER9 multiply-add (bn_ppc_p9.c): four instructions a limb step, port six */
     { "p9", IC_F(IC_CPU_PPC_ARCH300), &ic_mont_p9_ops },
 #endif
