@@ -106,6 +106,7 @@ static void padlock_mul(ic_limb *r, const ic_limb *a, const ic_limb *b, const ic
     ic_mont_final_sub(r, w.t, w.t[nl], n, nl);
     ic_wipe(w.a, words * sizeof w.a[0]);
     ic_wipe(w.b, words * sizeof w.b[0]);
+    ic_wipe(w.m, words * sizeof w.m[0]);      /* a modulus may be a secret prime */
     ic_wipe(w.t, words * sizeof w.t[0]);
     ic_wipe(w.scratch, sizeof w.scratch);
 }
