@@ -349,8 +349,8 @@ static void adx_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
 #endif
 
 #if !defined(IC_MSAN)
-const ic_mont_ops ic_mont_adx_ops = { adx_mul, adx_sqr, NULL };
+const ic_mont_ops ic_mont_adx_ops = { adx_mul, adx_sqr, NULL, 0 };
 #else
-const ic_mont_ops ic_mont_adx_ops = { adx_mul, NULL, NULL };
+const ic_mont_ops ic_mont_adx_ops = { adx_mul, NULL, NULL, 0 };
 #endif
 #endif
