@@ -26,8 +26,9 @@
  *
  * INCORE_TEST_EMULATED=1 (make test-x86emu: x86emu-run, ~100x slower, with
  * INCORE_TEST_IMPLS=montmul/ifma): a lighter sweep that still reaches the
- * IFMA code (moduli of 3072 bits and more): known answers up to 4096 bits,
- * Fermat on 2^3217 - 1, four GMP rounds at 3072 and 4096 bits, no MMTEST.
+ * IFMA code (moduli of 3072 bits and more): the 3072-bit known answers,
+ * Fermat on 2^3217 - 1, GMP at 3072 and 4096 bits, the dual exponentiation
+ * at 3072 + 3072 and 4096 + 2048 bits, no MMTEST.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static void kat_file(const char *impl, void *arg)
         long el = tl_hex(e, sizeof e, tl_get(&rec, "E")), rl = tl_hex(want, sizeof want, tl_get(&rec, "R"));
         char what[64];
         snprintf(what, sizeof what, "line %ld (%ld-byte modulus)", rec.line, nl);
-        if (emulated && nl > 512)
+        if (emulated && (nl <= 256 || nl > 384))   /* the 3072-bit ones: smaller run adx */
             continue;
         if (!CHECK(nl > 0 && bl >= 0 && el > 0 && rl == nl, "%s: %s: record", impl, what))
             continue;
@@ -85,7 +86,7 @@ static void kat_file(const char *impl, void *arg)
         count++;
     }
     tl_rsp_close(r);
-    CHECK(count >= (emulated ? 39 : 40), "%s: only %d known answers read", impl, count);
+    CHECK(count >= (emulated ? 1 : 40), "%s: only %d known answers read", impl, count);
 }
 
 /* ---- 2. Fermat on Mersenne primes ------------------------------------------ */
@@ -221,7 +222,7 @@ static void gmp_random(const char *impl, void *arg)
     (void)arg;
     static uint8_t n[MAXB], b[MAXB], e[MAXB], x[MAXB], y[MAXB];
     static const unsigned sizes[] = { 512, 1024, 2048, 3072, 4096 };
-    for (int round = 0; round < (emulated ? 4 : 40); round++) {
+    for (int round = 0; round < (emulated ? 2 : 40); round++) {
         /* the named sizes, then random ones in 512..4096 */
         unsigned bits = emulated ? 3072u + 1024u * (unsigned)(round % 2) :
                         round < 10 ? sizes[round % 5] : 512 + tl_rand_below(4096 - 512 + 1);
@@ -370,7 +371,7 @@ int main(void)
 {
     emulated = getenv("INCORE_TEST_EMULATED") != NULL;
     if (emulated)
-        printf("INCORE_TEST_EMULATED: the lighter sweep (moduli up to 4096 bits, no MMTEST)\n");
+        printf("INCORE_TEST_EMULATED: the lighter sweep (3072 and 4096 bits for ifma, no MMTEST)\n");
     int ran = tl_for_each_impl("montmul", kat_file, NULL);
     tl_for_each_impl("montmul", fermat, NULL);
     if (!emulated)
