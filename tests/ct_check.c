@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testlib.h"
+#include "bn/bn_impl.h"
 #include "drbg/ctr_drbg.h"
 #include "rand/rand_source.h"
 
@@ -178,6 +179,31 @@ static void case_modexp(void)
         put(r, len);
         ic_mont_wipe(&c);
     }
+    /* the dual exponentiation (two RSA-CRT halves): 1024-bit moduli, each
+     * with its own secret base and exponent */
+    static uint8_t n2[2][128], b2[2][128], e2[2][32], r2[2][128];
+    ic_mont_ctx c2[2];
+    ic_bn_modexp_job job[2];
+    for (int k = 0; k < 2; k++) {
+        fill(n2[k], 128, 70 + (uint32_t)k);
+        n2[k][0] |= 0x80;
+        n2[k][127] |= 1;
+        fill(b2[k], 128, 72 + (uint32_t)k);
+        b2[k][0] = 0;
+        fill(e2[k], 32, 74 + (uint32_t)k);
+        if (marking) {
+            SECRET(n2[k], 128);
+            SECRET(b2[k], 128);
+            SECRET(e2[k], 32);
+        }
+        put_status(ic_mont_init(&c2[k], n2[k], 128));
+        job[k] = (ic_bn_modexp_job){ &c2[k], r2[k], 128, b2[k], 128, e2[k], 32 };
+    }
+    put_status(ic_bn_modexp2(&job[0], &job[1]));
+    put(r2[0], 128);
+    put(r2[1], 128);
+    ic_mont_wipe(&c2[0]);
+    ic_mont_wipe(&c2[1]);
 }
 
 /* ---- AES modes ------------------------------------------------------------ */

@@ -1,6 +1,6 @@
 /*
  * speed_bn.c - the modular exponentiation rows of `incore speed`
- * (modexp2048, modexp3072, modexp4096): incore's ic_modexp and the peers
+ * (modexp1024 .. modexp4096): incore's ic_modexp and the peers
  * GMP (mpz_powm_sec) and OpenSSL (BN_mod_exp_mont_consttime), both opened
  * at run time like the other peers (speed_peers.c), prototypes written out
  * here from gmp.h 6.2 and openssl/bn.h 3.0.
@@ -193,6 +193,26 @@ const char *speed_bn_peer_call(int peer, const speed_alg *a)
     if (is_rsa(a))
         return peer == SPEED_OPENSSL ? "RSA_verify" : NULL;
     return peer == SPEED_GMP ? "mpz_powm_sec" : peer == SPEED_OPENSSL ? "BN_mod_exp_mont_consttime" : NULL;
+}
+
+/* The "montmul" entry a context for the row's modulus runs when selected
+ * is selected: a backend may hand small moduli to the next entry, and the
+ * context records which (ic_mont_ctx.impl), so the row says what ran. */
+const char *speed_bn_impl(const speed_alg *a, const char *selected)
+{
+    uint8_t n[IC_BN_MAX_BYTES], e[IC_BN_MAX_BYTES];
+    size_t len = a->param / 8;
+    const char *saved = ic_impl_selected("montmul"), *ran = selected;
+    ic_mont_ctx c;
+    bn_operands(a, n, e);
+    if (is_rsa(a))
+        memcpy(n, rv_n, len);
+    if (ic_impl_select("montmul", selected) == IC_OK && ic_mont_init(&c, n, len) == IC_OK)
+        ran = ic_impl_name("montmul", c.impl);
+    ic_mont_wipe(&c);
+    if (saved)
+        (void)ic_impl_select("montmul", saved);
+    return ran ? ran : selected;
 }
 
 /* peer -1 is incore.  0, or -1 with why. */

@@ -73,6 +73,7 @@ void speed_peer_free(int peer, speed_job *j);
 /* tools/speed_bn.c: the SK_MODEXP rows for incore (peer -1), GMP and
  * OpenSSL; the same contract as the speed_peer_* calls above. */
 const char *speed_bn_peer_call(int peer, const speed_alg *a);
+const char *speed_bn_impl(const speed_alg *a, const char *selected);
 int  speed_bn_setup(int peer, speed_job *j, char *why, size_t whylen);
 void speed_bn_run(int peer, speed_job *j, size_t len);
 void speed_bn_free(int peer, speed_job *j);

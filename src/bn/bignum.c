@@ -13,7 +13,7 @@
 /* ---- implementation table (best first, portable last with needs 0) ---- */
 const ic_impl ic_impls_montmul[] = {
 #if defined(IC_BN_HAVE_ADX)
-    /* IFMA from 3072 bits, the adx rows below (bn_x86_ifma.c) */
+    /* IFMA from 3072 bits; a smaller context records adx (min_limbs) */
     { "ifma", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512IFMA) | IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX),
       &ic_mont_ifma_ops },
     { "adx", IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX), &ic_mont_adx_ops },
@@ -158,6 +158,8 @@ int ic_mont_init(ic_mont_ctx *ctx, const uint8_t *n, size_t nlen)
     ctx->n0 = mont_n0(N[0]);
     uint32_t impl = ic_impl_index(IC_PRIM_MONTMUL);
     const ic_mont_ops *ops = (const ic_mont_ops *)IC_IMPL_OPS(montmul, impl);
+    while (nl < ops->min_limbs && impl + 1 < ic_nimpls_montmul)   /* nl is public */
+        ops = (const ic_mont_ops *)IC_IMPL_OPS(montmul, ++impl);
     mont_rr(IC_BN_LIMBS(ctx->rr), N, nl, nbits, ops->rbits ? ops->rbits(nbits, nl) : IC_LIMB_BITS * nl);
     ctx->nlimbs = (uint32_t)nl;
     ctx->nbits = (uint32_t)nbits;
@@ -285,38 +287,95 @@ static unsigned mx_window(size_t ebits)
     return ebits >= 512 ? 5 : ebits >= 128 ? 4 : ebits >= 32 ? 3 : 1;
 }
 
+/* One fixed-window exponentiation in steps, so that two can run side by
+ * side (ic_bn_modexp2): the set-up, the table, and the windows from the
+ * top, each w squarings and one multiplication by a masked table read. */
+typedef struct {
+    mx_setup s;
+    const uint8_t *exp;
+    size_t elen, nwin;
+    unsigned w;
+    ic_limb table[(1u << MX_MAX_WIN) * IC_BN_MAX_LIMBS];
+    ic_limb acc[IC_BN_MAX_LIMBS], t[IC_BN_MAX_LIMBS];
+} mx_run;
+
+/* The checks, table[i] = base^i R mod n and acc = the top window's entry. */
+static int mx_run_begin(mx_run *x, const ic_mont_ctx *ctx, const uint8_t *out, size_t outlen,
+                        const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
+{
+    int st = mx_begin(&x->s, ctx, out, outlen, base, blen, exp, elen);
+    if (st != IC_OK)
+        return st;
+    const size_t nl = x->s.nl, ebits = elen * 8;
+    x->exp = exp;
+    x->elen = elen;
+    x->w = mx_window(ebits);
+    x->nwin = (ebits + x->w - 1) / x->w;
+    const size_t entries = (size_t)1 << x->w;
+    memcpy(x->table, x->s.one, nl * sizeof x->table[0]);
+    memcpy(x->table + nl, x->s.bm, nl * sizeof x->table[0]);
+    for (size_t i = 2; i < entries; i++)
+        x->s.ops->mul(x->table + i * nl, x->table + (i - 1) * nl, x->s.bm, x->s.n, x->s.n0, nl);
+    ct_lookup(x->acc, x->table, entries, nl, exp_window(exp, elen, (x->nwin - 1) * x->w, x->w));
+    return IC_OK;
+}
+
+/* Window win (counted from the bottom; below the top one): acc = acc^(2^w)
+ * times the entry its bits pick. */
+static void mx_run_window(mx_run *x, size_t win)
+{
+    for (unsigned k = 0; k < x->w; k++)
+        mx_sqr(&x->s, x->acc, x->acc);
+    ct_lookup(x->t, x->table, (size_t)1 << x->w, x->s.nl, exp_window(x->exp, x->elen, win * x->w, x->w));
+    x->s.ops->mul(x->acc, x->acc, x->t, x->s.n, x->s.n0, x->s.nl);
+}
+
+/* The result out of Montgomery form into out, and everything wiped. */
+static void mx_run_end(mx_run *x, uint8_t *out, size_t outlen)
+{
+    mx_end(&x->s, x->acc, out, outlen);
+    ic_wipe(x, sizeof *x);
+}
+
 int ic_modexp(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
               const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
 {
-    mx_setup s;
-    int st = mx_begin(&s, ctx, out, outlen, base, blen, exp, elen);
+    mx_run x;
+    int st = mx_run_begin(&x, ctx, out, outlen, base, blen, exp, elen);
     if (st != IC_OK)
         return st;
-    const size_t nl = s.nl, ebits = elen * 8;
-    const unsigned w = mx_window(ebits);
-    const size_t entries = (size_t)1 << w;
-    ic_limb table[(1u << MX_MAX_WIN) * IC_BN_MAX_LIMBS];
-    ic_limb acc[IC_BN_MAX_LIMBS], t[IC_BN_MAX_LIMBS];
+    for (size_t win = x.nwin - 1; win-- > 0;)
+        mx_run_window(&x, win);
+    mx_run_end(&x, out, outlen);
+    return IC_OK;
+}
 
-    /* table[i] = base^i R mod n */
-    memcpy(table, s.one, nl * sizeof table[0]);
-    memcpy(table + nl, s.bm, nl * sizeof table[0]);
-    for (size_t i = 2; i < entries; i++)
-        s.ops->mul(table + i * nl, table + (i - 1) * nl, s.bm, s.n, s.n0, nl);
-
-    size_t nwin = (ebits + w - 1) / w;
-    ct_lookup(acc, table, entries, nl, exp_window(exp, elen, (nwin - 1) * w, w));
-    for (size_t win = nwin - 1; win-- > 0;) {
-        for (unsigned k = 0; k < w; k++)
-            mx_sqr(&s, acc, acc);
-        ct_lookup(t, table, entries, nl, exp_window(exp, elen, win * w, w));
-        s.ops->mul(acc, acc, t, s.n, s.n0, nl);
+/* Two exponentiations window by window in turn (the two halves of an RSA
+ * CRT signature): the same results as two ic_modexp calls, the same
+ * constant-time steps; the longer exponent's extra windows come first, so
+ * both end together.  Either refusal wipes both and returns its status. */
+int ic_bn_modexp2(const ic_bn_modexp_job *a, const ic_bn_modexp_job *b)
+{
+    mx_run x[2];                                   /* about 2 x 35 KB of stack at 8192 bits */
+    const ic_bn_modexp_job *job[2] = { a, b };
+    if (a == NULL || b == NULL)
+        return IC_ERR_NULL;
+    for (int k = 0; k < 2; k++) {
+        int st = mx_run_begin(&x[k], job[k]->ctx, job[k]->out, job[k]->outlen, job[k]->base, job[k]->blen,
+                              job[k]->exp, job[k]->elen);
+        if (st != IC_OK) {
+            if (k == 1)
+                ic_wipe(&x[0], sizeof x[0]);
+            return st;
+        }
     }
-    mx_end(&s, acc, out, outlen);
-    ic_wipe(table, entries * nl * sizeof table[0]);
-    ic_wipe(acc, nl * sizeof acc[0]);
-    ic_wipe(t, nl * sizeof t[0]);
-    ic_wipe(&s, sizeof s);
+    size_t most = x[0].nwin > x[1].nwin ? x[0].nwin : x[1].nwin;   /* public lengths */
+    for (size_t left = most - 1; left-- > 0;)      /* windows still to go after this one */
+        for (int k = 0; k < 2; k++)
+            if (left < x[k].nwin - 1)
+                mx_run_window(&x[k], left);
+    for (int k = 0; k < 2; k++)
+        mx_run_end(&x[k], job[k]->out, job[k]->outlen);
     return IC_OK;
 }
 

@@ -40,6 +40,11 @@ typedef struct ic_mont_ops {
      * NULL: IC_LIMB_BITS * nl.  A backend in another radix (IFMA's 2^52)
      * has its own R; the driver computes R^2 mod n for it at init. */
     size_t (*rbits)(size_t nbits, size_t nl);
+    /* Smallest nl this backend is worth running at; 0: every size.  For a
+     * smaller modulus ic_mont_init takes the next registry entry instead
+     * (whose needs must be a subset of this one's) and records that entry
+     * in the context, so the context's impl names the code that runs. */
+    size_t min_limbs;
 } ic_mont_ops;
 
 extern const ic_mont_ops ic_mont_port_ops;
@@ -55,6 +60,23 @@ extern const ic_mont_ops ic_mont_padlock_ops;
 #define IC_BN_HAVE_P9 1           /* POWER9 maddld/maddhdu (bn_ppc_p9.c) */
 extern const ic_mont_ops ic_mont_p9_ops;
 #endif
+
+/* One exponentiation of ic_bn_modexp2: ic_modexp's arguments. */
+typedef struct ic_bn_modexp_job {
+    const ic_mont_ctx *ctx;
+    uint8_t *out;
+    size_t outlen;
+    const uint8_t *base;
+    size_t blen;
+    const uint8_t *exp;
+    size_t elen;
+} ic_bn_modexp_job;
+
+/* Two constant-time exponentiations (two moduli, e.g. the primes of an
+ * RSA-CRT key) run window by window in turn: each job's result is the one
+ * ic_modexp gives, with its checks and statuses; the first refusal is
+ * returned and nothing is written.  Internal (bignum.c). */
+int ic_bn_modexp2(const ic_bn_modexp_job *a, const ic_bn_modexp_job *b);
 
 /* Final step shared by the backends: r = t - n if t (nl limbs plus the
  * carry limb top, 0 or 1) is >= n, else t; masks, no branch.  t < 2n. */

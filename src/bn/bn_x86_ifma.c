@@ -17,8 +17,9 @@
  * never overflow (D <= 160: 640 * 2^52 < 2^62).  The backend keeps the
  * driver's contract (bn_impl.h): radix 2^64 in and out, fully reduced; it
  * converts on entry and exit and ends with a masked subtraction.
- * Constant time: every step depends on nl only.  Moduli under 3072 bits
- * go to the adx rows (IFMA_MIN_LIMBS), so the entry needs ADX too.
+ * Constant time: every step depends on nl only.  For moduli under 3072
+ * bits ic_mont_init takes the next entry, adx (min_limbs), so the entry
+ * needs ADX too; called directly, the code here is right at every size.
  */
 #include "bn/bn_impl.h"
 
@@ -39,14 +40,14 @@ static size_t ifma_digits(size_t nl)
 
 /* Below 48 limbs (3072 bits) one product at a time is faster on the
  * scalar MULX/ADX rows (docs/benchmarks.md: 0.9x at 2048 bits, 1.1x at
- * 3072, 1.3-1.4x at 4096 on Zen 4), so this entry hands those sizes to
- * `adx`, with adx's R: the choice hangs on nl alone, which is public. */
+ * 3072, 1.3-1.4x at 4096 on Zen 4), so contexts of those sizes take the
+ * `adx` entry at init and say so (ic_mont_ops.min_limbs). */
 #define IFMA_MIN_LIMBS 48
 
 static size_t ifma_rbits(size_t nbits, size_t nl)
 {
     (void)nbits;
-    return nl < IFMA_MIN_LIMBS ? 64 * nl : 52 * ifma_digits(nl);
+    return 52 * ifma_digits(nl);
 }
 
 /* x (nl limbs of 64 bits) to d digits of 52 bits. */
@@ -134,10 +135,6 @@ static void amm52(uint64_t *r52, const uint64_t *a52, const uint64_t *b52, const
 static void ifma_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
                      const ic_limb *n, ic_limb n0, size_t nl)
 {
-    if (nl < IFMA_MIN_LIMBS) {
-        ic_mont_adx_ops.mul(r, a, b, n, n0, nl);
-        return;
-    }
     size_t d = ifma_digits(nl);
     uint64_t a52[MAXD], b52[MAXD], n52[MAXD], r52[MAXD];
     uint64_t t[IC_BN_MAX_LIMBS + 1];
@@ -154,13 +151,5 @@ static void ifma_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
     ic_wipe(t, (nl + 1) * sizeof t[0]);
 }
 
-static void ifma_sqr(ic_limb *r, const ic_limb *a, const ic_limb *n, ic_limb n0, size_t nl)
-{
-    if (nl < IFMA_MIN_LIMBS && ic_mont_adx_ops.sqr)
-        ic_mont_adx_ops.sqr(r, a, n, n0, nl);
-    else
-        ifma_mul(r, a, a, n, n0, nl);
-}
-
-const ic_mont_ops ic_mont_ifma_ops = { ifma_mul, ifma_sqr, ifma_rbits };
+const ic_mont_ops ic_mont_ifma_ops = { ifma_mul, NULL, ifma_rbits, IFMA_MIN_LIMBS };
 #endif
