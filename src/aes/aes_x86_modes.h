@@ -121,14 +121,19 @@ AESX_INLINE void xor_batch(AESX_V b[AESX_NV], const AESX_V x[AESX_NV], int nv)
 #define FOR_BATCHES(nblocks, in, out, BATCH) do { \
     for (; (nblocks) >= AESX_NBLK; (nblocks) -= AESX_NBLK, (in) += 16 * AESX_NBLK, (out) += 16 * AESX_NBLK) \
         BATCH(AESX_NBLK, AESX_NV); \
-    if ((nblocks) > 4 * AESX_LANES) \
-        BATCH(nblocks, AESX_NV); \
-    else if ((nblocks) > 2 * AESX_LANES) \
-        BATCH(nblocks, 4); \
-    else if ((nblocks) > AESX_LANES) \
-        BATCH(nblocks, 2); \
-    else if ((nblocks) > 0) \
-        BATCH(nblocks, 1); \
+    BATCH_FEWEST(nblocks, BATCH); \
+} while (0)
+/* One padded batch of 0 <= n < AESX_NBLK blocks (none for 0) on the
+ * fewest of 1, 2, 4 or 8 registers that hold it. */
+#define BATCH_FEWEST(n, BATCH) do { \
+    if ((n) > 4 * AESX_LANES) \
+        BATCH(n, AESX_NV); \
+    else if ((n) > 2 * AESX_LANES) \
+        BATCH(n, 4); \
+    else if ((n) > AESX_LANES) \
+        BATCH(n, 2); \
+    else if ((n) > 0) \
+        BATCH(n, 1); \
 } while (0)
 
 /* ---- ECB ------------------------------------------------------------------- */
