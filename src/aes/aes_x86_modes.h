@@ -277,9 +277,15 @@ AESX_INLINE void ctr_batch(const __m128i *rk, unsigned nr, __m128i c, uint64_t h
     AESX_FITS(n, nv);
     ZERO_NV(x, nv);
     ctr_blocks(b, c, hi, lo, inc32);   /* the registers past nv are dead code */
-    enc_batch(rk, nr, b, nv);
+    /* the input goes into the last round key (AESENCLAST ends with
+     * AddRoundKey), as in the stitched GCM loop: the XOR leaves the chain
+     * of dependent rounds (Zen 3, 16 KiB: 0.89x -> 0.93x libgcrypt) */
     load_n(x, in, n);
-    xor_batch(b, x, nv);
+    ROUND_ALL(b, AESX_XOR, AESX_KEY(rk, 0));
+    MIDDLE_ROUNDS(b, rk, nr, AESX_ENC);
+    AESX_V kl = AESX_KEY(rk, nr);
+    for (int j = 0; j < nv; j++)
+        b[j] = AESX_ENCLAST(b[j], AESX_XOR(kl, x[j]));
     store_n(out, b, n);
 }
 
