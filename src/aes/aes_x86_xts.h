@@ -148,7 +148,11 @@ AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], u
 {
     AESX_V b[AESX_NV], kt[AESX_NV];
     AESX_FITS(n, nv);
-    ZERO_NV(b, AESX_NV);      /* not "= {0}": no REP STOSQ (aes_x86_modes.h) */
+    /* not "= {0}": no REP STOSQ (aes_x86_modes.h).  All AESX_NV registers,
+     * not nv: with nv, GCC 12 warned that store_n might read an unset
+     * register (it does not carry AESX_FITS into store_n's switch); in a
+     * short batch the extra zeros are dead code. */
+    ZERO_NV(b, AESX_NV);
     load_n(b, in, n);
     AESX_V k0 = AESX_KEY(rk, 0), kl = AESX_KEY(rk, nr);
     for (int j = 0; j < nv; j++) {
@@ -163,20 +167,19 @@ AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], u
         MIDDLE_ROUNDS(b, rk, nr, AESX_ENC);
     for (int j = 0; j < nv; j++)
         b[j] = decrypt ? AESX_DECLAST(b[j], kt[j]) : AESX_ENCLAST(b[j], kt[j]);
-    AESX_FITS(n, nv);
     store_n(out, b, n);
 }
 
-/* After the last batch (n blocks on nv registers): T_n, the tweak of the
- * block after it, is its last block's tweak times x, read at a public
- * position of the tweak array; then the nv registers of tweaks, which are
- * key-derived, are cleared on the stack (inline, as ic_wipe does it: the
- * empty asm makes the zeroing observable; nv a constant, so no call). */
-AESX_INLINE void xts_done(AESX_V tw[AESX_NV], uint8_t t[16], size_t n, int nv)
+/* After the last batch (n blocks): T_n, the tweak of the block after it,
+ * is its last block's tweak times x, read at a public position of the
+ * tweak array; then the first nw registers of tweaks, all that held any
+ * (key-derived), are cleared on the stack (inline, as ic_wipe does it:
+ * the empty asm makes the zeroing observable; nw a constant, so no call). */
+AESX_INLINE void xts_done(AESX_V tw[AESX_NV], uint8_t t[16], size_t n, int nw)
 {
     __m128i last = _mm_loadu_si128((const __m128i *)((const uint8_t *)tw + 16 * (n - 1)));
     _mm_storeu_si128((__m128i *)t, xts_mulx128(last));
-    memset(tw, 0, (size_t)nv * sizeof tw[0]);
+    memset(tw, 0, (size_t)nw * sizeof tw[0]);
     __asm__ __volatile__("" : : "r"(tw) : "memory");
 }
 
@@ -197,11 +200,12 @@ AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16
      * are two YMM registers, not eight). */
 #define XTS_LAST(n, nv) do { \
         xts_batch(rk, nr, tw, out, in, n, nv, decrypt, 0); \
-        xts_done(tw, t, n, nv); \
+        xts_done(tw, t, n, AESX_NV);   /* the batches before set all of tw */ \
     } while (0)
 #define XTS_SHORT(n, nv) do { \
         xts_first_tweaks(tw, t0, nv); \
-        XTS_LAST(n, nv); \
+        xts_batch(rk, nr, tw, out, in, n, nv, decrypt, 0); \
+        xts_done(tw, t, n, nv); \
     } while (0)
     if (nblocks < AESX_NBLK) {
         BATCH_FEWEST(nblocks, XTS_SHORT);
