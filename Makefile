@@ -110,8 +110,9 @@ $(addprefix test-cross-,$(CROSS_LEGS)): test-cross-%:
 # the leg itself).  The AES and GCM differential tests (issue 13) run the
 # 512-bit backends only (INCORE_TEST_IMPLS in X86EMU_ENV; the others ran natively).
 X86EMU       ?= $(CURDIR)/../shared/tools/x86emu/x86emu-run
-X86EMU_TESTS ?= test_chacha test_chacha_stream test_poly1305 test_ct_insncount test_aes_x86 test_gcm_x86 test_hash_diff
-# the x86 AES/GCM/hash tests there run only the AVX-512 backends, and
+X86EMU_TESTS ?= test_chacha test_chacha_stream test_poly1305 test_ct_insncount test_aes_x86 test_gcm_x86 test_xts test_hash_diff
+# the x86 AES/GCM/XTS/hash tests there run only the AVX-512 backends, and
+# test_xts a lighter sweep (4 random lengths, a 64 KiB largest unit),
 # test_hash_diff a lighter sweep (INCORE_TEST_EMULATED)
 X86EMU_ENV   ?= INCORE_TEST_EMULATED=1 INCORE_TEST_IMPLS=aes/vaes512,ghash/vpclmul512,sha512/avx512,crc32/vpclmul512,crc32c/vpclmul512
 test-x86emu:
