@@ -110,10 +110,12 @@ $(addprefix test-cross-,$(CROSS_LEGS)): test-cross-%:
 # the leg itself).  The AES and GCM differential tests (issue 13) run the
 # 512-bit backends only (INCORE_TEST_IMPLS in X86EMU_ENV; the others ran natively).
 X86EMU       ?= $(CURDIR)/../shared/tools/x86emu/x86emu-run
-X86EMU_TESTS ?= test_chacha test_chacha_stream test_poly1305 test_ct_insncount test_aes_x86 test_gcm_x86 test_hash_diff test_bignum
-# the x86 AES/GCM/hash/bignum tests there run only the AVX-512 backends, and
-# test_hash_diff and test_bignum a lighter sweep (INCORE_TEST_EMULATED;
-# test_bignum's reaches the IFMA Montgomery product at 3072 and 4096 bits)
+X86EMU_TESTS ?= test_chacha test_chacha_stream test_poly1305 test_ct_insncount test_aes_x86 test_gcm_x86 test_xts test_hash_diff test_bignum test_montmul
+# the x86 AES/GCM/XTS/hash/bignum tests there run only the AVX-512 backends, and
+# test_xts, test_hash_diff and test_bignum a lighter sweep (INCORE_TEST_EMULATED:
+# test_xts 4 random lengths and a 64 KiB largest unit; test_bignum reaches the
+# IFMA Montgomery product at 3072 and 4096 bits; test_montmul checks ifma
+# against port one product at a time)
 X86EMU_ENV   ?= INCORE_TEST_EMULATED=1 INCORE_TEST_IMPLS=aes/vaes512,ghash/vpclmul512,sha512/avx512,crc32/vpclmul512,crc32c/vpclmul512,montmul/ifma
 test-x86emu:
 	@if [ -z "$(FORCE_X86EMU)" ] && grep -qw avx512f /proc/cpuinfo && grep -qw avx512ifma /proc/cpuinfo \

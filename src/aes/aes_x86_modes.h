@@ -121,14 +121,19 @@ AESX_INLINE void xor_batch(AESX_V b[AESX_NV], const AESX_V x[AESX_NV], int nv)
 #define FOR_BATCHES(nblocks, in, out, BATCH) do { \
     for (; (nblocks) >= AESX_NBLK; (nblocks) -= AESX_NBLK, (in) += 16 * AESX_NBLK, (out) += 16 * AESX_NBLK) \
         BATCH(AESX_NBLK, AESX_NV); \
-    if ((nblocks) > 4 * AESX_LANES) \
-        BATCH(nblocks, AESX_NV); \
-    else if ((nblocks) > 2 * AESX_LANES) \
-        BATCH(nblocks, 4); \
-    else if ((nblocks) > AESX_LANES) \
-        BATCH(nblocks, 2); \
-    else if ((nblocks) > 0) \
-        BATCH(nblocks, 1); \
+    BATCH_FEWEST(nblocks, BATCH); \
+} while (0)
+/* One padded batch of 0 <= n < AESX_NBLK blocks (none for 0) on the
+ * fewest of 1, 2, 4 or 8 registers that hold it. */
+#define BATCH_FEWEST(n, BATCH) do { \
+    if ((n) > 4 * AESX_LANES) \
+        BATCH(n, AESX_NV); \
+    else if ((n) > 2 * AESX_LANES) \
+        BATCH(n, 4); \
+    else if ((n) > AESX_LANES) \
+        BATCH(n, 2); \
+    else if ((n) > 0) \
+        BATCH(n, 1); \
 } while (0)
 
 /* ---- ECB ------------------------------------------------------------------- */
@@ -272,9 +277,23 @@ AESX_INLINE void ctr_batch(const __m128i *rk, unsigned nr, __m128i c, uint64_t h
     AESX_FITS(n, nv);
     ZERO_NV(x, nv);
     ctr_blocks(b, c, hi, lo, inc32);   /* the registers past nv are dead code */
-    enc_batch(rk, nr, b, nv);
+    if (nv < AESX_NV) {   /* a short batch: the input after the rounds */
+        enc_batch(rk, nr, b, nv);
+        load_n(x, in, n);
+        xor_batch(b, x, nv);
+        store_n(out, b, n);
+        return;
+    }
+    /* a whole batch: the input goes into the last round key (AESENCLAST
+     * ends with AddRoundKey), as in the stitched GCM loop, so the XOR
+     * leaves the chain of dependent rounds (Zen 3, 16 KiB: 0.89x -> 0.93x
+     * libgcrypt; in a 4-block call it measured slower, 0.54 -> 0.58 c/B) */
     load_n(x, in, n);
-    xor_batch(b, x, nv);
+    ROUND_ALL(b, AESX_XOR, AESX_KEY(rk, 0));
+    MIDDLE_ROUNDS(b, rk, nr, AESX_ENC);
+    AESX_V kl = AESX_KEY(rk, nr);
+    for (int j = 0; j < nv; j++)
+        b[j] = AESX_ENCLAST(b[j], AESX_XOR(kl, x[j]));
     store_n(out, b, n);
 }
 

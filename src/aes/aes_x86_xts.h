@@ -42,10 +42,12 @@
  *  - the whitening XORs fold into the rounds: the first AddRoundKey takes
  *    in ^ T ^ rk0, and AESENCLAST / AESDECLAST end with "^ round key", so
  *    the last round key ^ T gives E(in ^ T) ^ T directly.
- * A last batch of 1..AESX_NBLK-1 blocks runs padded as in aes_x86_modes.h.
- * The last batch does not advance the tweaks: the tweak handed back (that
- * of the block after the last) is the last block's, read from the batch's
- * tweak array at its position, times x.
+ * A last batch of 1..AESX_NBLK-1 blocks runs padded as in aes_x86_modes.h,
+ * on the fewest registers that hold it (BATCH_FEWEST), and a data unit
+ * that short computes only those registers' tweaks.  The last batch does
+ * not advance the tweaks: the tweak handed back (that of the block after
+ * the last) is the last block's, read from the batch's tweak array at its
+ * position, times x.
  *
  * No branch or memory index depends on the key, the tweak or the data;
  * the branches are on the public length and round count.
@@ -113,12 +115,15 @@ AESX_INLINE AESX_V xts_mul_x4lanes(AESX_V v)
     return xts_mul_xs(v, 4 * AESX_LANES);
 }
 
-AESX_INLINE void xts_first_tweaks(AESX_V tw[AESX_NV], __m128i t)
+/* The first nv registers only: a short data unit (the padded batch of
+ * 1 .. AESX_NBLK-1 blocks on nv registers) makes no tweaks it does not
+ * use. */
+AESX_INLINE void xts_first_tweaks(AESX_V tw[AESX_NV], __m128i t, int nv)
 {
     tw[0] = AESX_XTS_LANES0(t);
-    for (int j = 1; j < 4; j++)
+    for (int j = 1; j < 4 && j < nv; j++)
         tw[j] = xts_mul_xs(tw[0], AESX_LANES * j);
-    for (int j = 4; j < AESX_NV; j++)
+    for (int j = 4; j < nv; j++)
         tw[j] = xts_mul_x4lanes(tw[j - 4]);
 }
 
@@ -129,22 +134,28 @@ AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV])
 }
 
 
-/* One batch of n blocks (1 <= n <= AESX_NBLK): the first AddRoundKey with
- * the tweak, MIDDLE_ROUNDS of aes_x86_modes.h, the last round with the
- * tweak in its key; every load before the first store, so out == in is
- * fine.  With advance, the next batch's tweaks are computed right after
- * the whitening, ahead of the rounds in program order: the out-of-order
- * core then fits them between this batch's AES rounds instead of running
- * them after the batch, in front of the next one (10% on Zen 4). */
+/* One batch of n blocks (1 <= n <= AESX_NBLK) on the first nv registers
+ * (n fits; advance only with a whole batch, nv = AESX_NV): the first
+ * AddRoundKey with the tweak, MIDDLE_ROUNDS of aes_x86_modes.h, the last
+ * round with the tweak in its key; every load before the first store, so
+ * out == in is fine.  With advance, the next batch's tweaks are computed
+ * right after the whitening, ahead of the rounds in program order: the
+ * out-of-order core then fits them between this batch's AES rounds
+ * instead of running them after the batch, in front of the next one (10%
+ * on Zen 4). */
 AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], uint8_t *out,
-                           const uint8_t *in, size_t n, int decrypt, int advance)
+                           const uint8_t *in, size_t n, int nv, int decrypt, int advance)
 {
     AESX_V b[AESX_NV], kt[AESX_NV];
-    const int nv = AESX_NV;   /* MIDDLE_ROUNDS runs on the first nv registers: all of them */
-    ZERO_NV(b, nv);           /* not "= {0}": no REP STOSQ (aes_x86_modes.h) */
+    AESX_FITS(n, nv);
+    /* not "= {0}": no REP STOSQ (aes_x86_modes.h).  All AESX_NV registers,
+     * not nv: with nv, GCC 12 warned that store_n might read an unset
+     * register (it does not carry AESX_FITS into store_n's switch); in a
+     * short batch the extra zeros are dead code. */
+    ZERO_NV(b, AESX_NV);
     load_n(b, in, n);
     AESX_V k0 = AESX_KEY(rk, 0), kl = AESX_KEY(rk, nr);
-    for (int j = 0; j < AESX_NV; j++) {
+    for (int j = 0; j < nv; j++) {
         b[j] = AESX_XOR3(b[j], tw[j], k0);
         kt[j] = AESX_XOR(kl, tw[j]);
     }
@@ -154,9 +165,22 @@ AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], u
         MIDDLE_ROUNDS(b, rk, nr, AESX_DEC);
     else
         MIDDLE_ROUNDS(b, rk, nr, AESX_ENC);
-    for (int j = 0; j < AESX_NV; j++)
+    for (int j = 0; j < nv; j++)
         b[j] = decrypt ? AESX_DECLAST(b[j], kt[j]) : AESX_ENCLAST(b[j], kt[j]);
     store_n(out, b, n);
+}
+
+/* After the last batch (n blocks): T_n, the tweak of the block after it,
+ * is its last block's tweak times x, read at a public position of the
+ * tweak array; then the first nw registers of tweaks, all that held any
+ * (key-derived), are cleared on the stack (inline, as ic_wipe does it:
+ * the empty asm makes the zeroing observable; nw a constant, so no call). */
+AESX_INLINE void xts_done(AESX_V tw[AESX_NV], uint8_t t[16], size_t n, int nw)
+{
+    __m128i last = _mm_loadu_si128((const __m128i *)((const uint8_t *)tw + 16 * (n - 1)));
+    _mm_storeu_si128((__m128i *)t, xts_mulx128(last));
+    memset(tw, 0, (size_t)nw * sizeof tw[0]);
+    __asm__ __volatile__("" : : "r"(tw) : "memory");
 }
 
 AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16], uint8_t *out,
@@ -168,23 +192,34 @@ AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16
     __m128i t0 = _mm_loadu_si128((const __m128i *)t);
     if (k2 != NULL)
         t0 = xts_encrypt_tweak(k2, t0);
-    xts_first_tweaks(tw, t0);
-    /* whole batches with more blocks after them advance the tweaks; the
+    /* Whole batches with more blocks after them advance the tweaks; the
      * last batch (1..AESX_NBLK blocks, nblocks >= 1 by the op's contract)
-     * does not, and T_n is its last block's tweak times x (read at a public
-     * position of the tweak array) */
+     * does not.  A last batch of fewer than AESX_NBLK blocks runs on the
+     * fewest registers that hold it, and a data unit shorter than a batch
+     * makes the tweaks of those registers only (the short path: 64 bytes
+     * are two YMM registers, not eight). */
+#define XTS_LAST(n, nv) do { \
+        xts_batch(rk, nr, tw, out, in, n, nv, decrypt, 0); \
+        xts_done(tw, t, n, AESX_NV);   /* the batches before set all of tw */ \
+    } while (0)
+#define XTS_SHORT(n, nv) do { \
+        xts_first_tweaks(tw, t0, nv); \
+        xts_batch(rk, nr, tw, out, in, n, nv, decrypt, 0); \
+        xts_done(tw, t, n, nv); \
+    } while (0)
+    if (nblocks < AESX_NBLK) {
+        BATCH_FEWEST(nblocks, XTS_SHORT);
+        return;
+    }
+    xts_first_tweaks(tw, t0, AESX_NV);
     for (; nblocks > AESX_NBLK; nblocks -= AESX_NBLK, in += 16 * AESX_NBLK, out += 16 * AESX_NBLK)
-        xts_batch(rk, nr, tw, out, in, AESX_NBLK, decrypt, 1);
+        xts_batch(rk, nr, tw, out, in, AESX_NBLK, AESX_NV, decrypt, 1);
     if (nblocks == AESX_NBLK)   /* a constant n: the loads and stores fold */
-        xts_batch(rk, nr, tw, out, in, AESX_NBLK, decrypt, 0);
+        XTS_LAST(AESX_NBLK, AESX_NV);
     else
-        xts_batch(rk, nr, tw, out, in, nblocks, decrypt, 0);
-    __m128i last = _mm_loadu_si128((const __m128i *)((const uint8_t *)tw + 16 * (nblocks - 1)));
-    _mm_storeu_si128((__m128i *)t, xts_mulx128(last));
-    /* the tweaks are key-derived: clear the stack copy (inline, as
-     * ic_wipe does it: the empty asm makes the zeroing observable) */
-    memset(tw, 0, sizeof tw);
-    __asm__ __volatile__("" : : "r"(tw) : "memory");
+        BATCH_FEWEST(nblocks, XTS_LAST);
+#undef XTS_SHORT
+#undef XTS_LAST
 }
 
 static void AESX_FN(xts)(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16], uint8_t *out,
