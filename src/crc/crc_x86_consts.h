@@ -10,8 +10,9 @@
 
 typedef struct {
     uint64_t fold[CRC_X86_NFOLD + 1][2]; /* [n]: x^(128n+31), x^(128n-33) mod P; [0] unused */
-    uint64_t k95, k63;                   /* x^95, x^63 mod P: 128 -> 96 -> 64 bits (read one frame up) */
+    uint64_t k95;                        /* x^95 mod P: 128 -> 96 bits (read one frame up) */
     uint64_t mu, poly;                   /* floor(x^64 / P), P: 33 bits, frame 32 */
+    uint64_t mu96;                       /* floor(x^96 / P) less x^64: 64 bits, frame 63 */
     uint64_t stream[CRC_X86_NSTREAM][3]; /* N bytes, x^(8N-33), x^(16N-33) mod P */
     uint64_t lanes[4][2];                /* fold[3], fold[2], fold[1], 0: a ZMM's lanes onto its last */
     uint64_t lanes16[16][2];             /* fold[15] .. fold[1], 0: four ZMMs' lanes onto the last */
@@ -41,8 +42,9 @@ static const crc_x86_consts ic_crc32_x86_k = {
         { 0x0077f00d, 0x1f0c2cdd },  /* D = 1920 */
         { 0xce3371cb, 0xe95c1271 },  /* D = 2048 */
     },
-    .k95 = 0xccaa009e, .k63 = 0xb8bc6765,
+    .k95 = 0xccaa009e,
     .mu = UINT64_C(0x1f7011641), .poly = UINT64_C(0x1db710641),
+    .mu96 = UINT64_C(0x5a72d812fb808b20),
     .stream = {
         { 4096, 0x68c0a2c5, 0x2339d155 },
         { 512, 0x0c30f51d, 0xbbf2f6d6 },
@@ -133,8 +135,9 @@ static const crc_x86_consts ic_crc32c_x86_k = {
         { 0xffd852c6, 0x299847d5 },  /* D = 1920 */
         { 0xdcb17aa4, 0xb9e02b86 },  /* D = 2048 */
     },
-    .k95 = 0x493c7d27, .k63 = 0xdd45aab8,
+    .k95 = 0x493c7d27,
     .mu = UINT64_C(0x0dea713f1), .poly = UINT64_C(0x105ec76f1),
+    .mu96 = UINT64_C(0xa434f61c6f5389f8),
     .stream = {
         { 4096, 0x82f89c77, 0x54a86326 },
         { 512, 0xdd7e3b0c, 0x170076fa },

@@ -50,6 +50,29 @@ static inline __m256i ymm_load(const uint8_t *p)
     return _mm256_loadu_si256((const __m256i *)p);
 }
 
+/* 64 <= len (CRC-32 below CRC_X86_YMM_MIN): two YMM accumulators, 64 bytes
+ * a step (fold by 512 bits), then their four lanes folded straight onto
+ * the last by 384, 256 and 128 bits (c->lanes: one YMM fold and one XMM
+ * fold), then crc_x86_finish.  Half the products of crc_x86_xmm's four
+ * XMM lanes, which counts where PCLMULQDQ issues once per two cycles
+ * (Zen 3) and short calls are bound by it. */
+static inline __attribute__((always_inline))
+uint32_t crc_ymm2(uint32_t crc, const uint8_t *p, size_t len, const crc_x86_consts *c, int c32)
+{
+    __m256i y0 = _mm256_xor_si256(ymm_load(p), _mm256_zextsi128_si256(_mm_cvtsi32_si128((int)crc)));
+    __m256i y1 = ymm_load(p + 32);
+    __m256i k4 = ymm_k(c, 4);
+    for (p += 64, len -= 64; len >= 64; p += 64, len -= 64) {
+        y0 = _mm256_xor_si256(ymm_fold(y0, k4), ymm_load(p));
+        y1 = _mm256_xor_si256(ymm_fold(y1, k4), ymm_load(p + 32));
+    }
+    __m256i t = ymm_fold(y0, _mm256_loadu_si256((const __m256i *)c->lanes));
+    __m128i x = _mm_xor_si128(_mm_xor_si128(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1)),
+                              _mm_xor_si128(crc_x86_fold(_mm256_castsi256_si128(y1), crc_x86_k(c, 1)),
+                                            _mm256_extracti128_si256(y1, 1)));
+    return crc_x86_finish(x, p, len, c, c32);
+}
+
 /* Four accumulators covering 128 bytes, folded forward by the distance k
  * is for and the next 128 bytes at p xored on, with the register in (a
  * CRC-32C carry, else zero) xored into their first four bytes. */
@@ -166,8 +189,10 @@ static uint32_t crc32_vpclmul_update(uint32_t crc, const uint8_t *p, size_t len)
 {
     if (len < 16)
         return ic_crc32_slice8_ops.update(crc, p, len);
-    if (len < CRC_X86_YMM_MIN)
+    if (len < 64)
         return crc_x86_xmm(crc, p, len, &ic_crc32_x86_k, 0);
+    if (len < CRC_X86_YMM_MIN)
+        return crc_ymm2(crc, p, len, &ic_crc32_x86_k, 0);
     return crc_ymm(crc, p, len, &ic_crc32_x86_k, 0);
 }
 
