@@ -14,12 +14,14 @@
  * the 128-bit path of crc_x86_clmul.c (crc_x86_xmm), shorter than 16 bytes
  * slice-by-8.
  *
- * CRC-32C: below C32_SHORT bytes the CRC32 instruction alone
- * (crc_x86_c32_short: one unrolled chain, from 192 bytes three streams);
- * above, the folding loop fused with three CRC32 streams (c32_fused), and
- * the accumulator reduced by two CRC32 instructions.  On Zen 3 PCLMULQDQ
- * (XMM or YMM) issues once per two cycles and CRC32 r64 once per cycle, so
- * each alone takes 8 bytes a cycle and together 15-16.
+ * CRC-32C: below 64 bytes one unrolled chain of the CRC32 instruction;
+ * below C32_SHORT the two-YMM path of CRC-32 (crc_ymm2: measured faster on
+ * Zen 3 than one chain or three streams of CRC32 from 64 bytes, it has the
+ * shortest dependency chain); above, the folding loop fused with three
+ * CRC32 streams (c32_fused).  Every path ends with two CRC32 instructions
+ * on the 128-bit accumulator instead of Barrett.  On Zen 3 PCLMULQDQ (XMM
+ * or YMM) issues once per two cycles and CRC32 r64 once per cycle, so each
+ * alone takes 8 bytes a cycle and together about 12.
  * An empty input returns the register without reading memory.
  *
  * This file is built with -mavx2 -mvpclmulqdq -mpclmul -msse4.2 and no
@@ -33,7 +35,7 @@
 #include "crc/crc_x86_fold.h"
 
 #define CRC_X86_YMM_MIN 256
-#define C32_SHORT (24 * (CRC_X86_NRUN + 1))   /* below: crc_x86_c32_short */
+#define C32_SHORT 408   /* CRC-32C below: crc_ymm2 (from 64 bytes) */
 
 static inline __m256i ymm_k(const crc_x86_consts *c, int n)
 {
@@ -50,12 +52,12 @@ static inline __m256i ymm_load(const uint8_t *p)
     return _mm256_loadu_si256((const __m256i *)p);
 }
 
-/* 64 <= len (CRC-32 below CRC_X86_YMM_MIN): two YMM accumulators, 64 bytes
- * a step (fold by 512 bits), then their four lanes folded straight onto
- * the last by 384, 256 and 128 bits (c->lanes: one YMM fold and one XMM
- * fold), then crc_x86_finish.  Half the products of crc_x86_xmm's four
- * XMM lanes, which counts where PCLMULQDQ issues once per two cycles
- * (Zen 3) and short calls are bound by it. */
+/* 64 <= len (CRC-32 below CRC_X86_YMM_MIN, CRC-32C below C32_SHORT): two
+ * YMM accumulators, 64 bytes a step (fold by 512 bits), then their four
+ * lanes folded straight onto the last by 384, 256 and 128 bits (c->lanes:
+ * one YMM fold and one XMM fold), then crc_x86_finish.  Half the products
+ * of crc_x86_xmm's four XMM lanes, which counts where PCLMULQDQ issues
+ * once per two cycles (Zen 3) and short calls are bound by it. */
 static inline __attribute__((always_inline))
 uint32_t crc_ymm2(uint32_t crc, const uint8_t *p, size_t len, const crc_x86_consts *c, int c32)
 {
@@ -204,8 +206,10 @@ static __attribute__((noinline)) uint32_t crc32c_ymm(uint32_t crc, const uint8_t
 
 static uint32_t crc32c_vpclmul_update(uint32_t crc, const uint8_t *p, size_t len)
 {
+    if (len < 64)
+        return crc_x86_c32_serial(crc, p, len);
     if (len < C32_SHORT)
-        return crc_x86_c32_short(crc, p, len);
+        return crc_ymm2(crc, p, len, &ic_crc32c_x86_k, 1);
     return crc32c_ymm(crc, p, len);
 }
 
