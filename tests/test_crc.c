@@ -72,6 +72,7 @@ static uint32_t ref_crc(const fam *f, uint32_t crc, const uint8_t *p, size_t n)
 /* Up to here every length is tried at every alignment: over four 8-chunk
  * batches of a vpmsumd/PCLMUL folding loop, plus head and tail. */
 #define EXHAUST_LEN 600
+#define MID_LEN 10240
 
 static size_t rand_len(void)
 {
@@ -203,6 +204,20 @@ static void diff_impl(const fam *f, const char *impl)
         }
     CHECK(bad == 0, "%s/%s: %d of %d length/alignment pairs wrong", f->prim, impl, bad,
           16 * (EXHAUST_LEN + 1));
+
+    /* Every length from there to MID_LEN at one random alignment each:
+     * blocked loops switch on lengths far above EXHAUST_LEN (the fused
+     * CRC-32C loop of crc_x86_vpclmul.c takes blocks of 1..16 steps of
+     * 272 bytes, 528 to 4608 bytes and more, then a smaller block). */
+    bad = 0;
+    for (size_t n = EXHAUST_LEN + 1; n <= MID_LEN; n++) {
+        size_t off = tl_rand_below(16);
+        uint32_t reg = (uint32_t)tl_rand64();
+        if (ops->update(reg, rnd + off, n) != ref_ops(f)->update(reg, rnd + off, n) && bad++ < 5)
+            printf("  %s/%s: len %zu off %zu reg %08x wrong\n", f->prim, impl, n, off, reg);
+    }
+    CHECK(bad == 0, "%s/%s: %d of %d lengths %d..%d wrong", f->prim, impl, bad, MID_LEN - EXHAUST_LEN,
+          EXHAUST_LEN + 1, MID_LEN);
 
     /* Public API, large sizes. */
     static const size_t big[] = { 65536 + 13, 65536, 100003, BIG, BIG - 1 };
@@ -345,7 +360,8 @@ static void test_edges(const fam *f)
         return;
     CHECK(mprotect(map + pg, (size_t)pg, PROT_NONE) == 0, "mprotect");
     memcpy(map, rnd, (size_t)pg);
-    for (size_t n = 0; n <= 80; n++) {
+    /* up to 700: past every short path and into the fused CRC-32C loop */
+    for (size_t n = 0; n <= 700 && n <= (size_t)pg; n++) {
         const uint8_t *p = map + pg - n;
         CHECK(f->crc(7, p, n) == ref_crc(f, 7, rnd + pg - n, n), "%s guard len %zu", f->prim, n);
     }

@@ -205,7 +205,7 @@ static int digest_fd(const sum_algo *a, int fd, uint8_t out[MAX_DIGEST])
         return st;
     }
     for (;;) {
-        ssize_t n = read(fd, buf, sizeof buf);
+        ssize_t n = read(fd, buf, CHUNK);   /* buf is a pointer: not sizeof buf */
         if (n < 0) {
             if (errno == EINTR)
                 continue;

@@ -4,14 +4,21 @@
 
 #define CRC_X86_NFOLD 16
 #define CRC_X86_NSTREAM 3
+#define CRC_X86_NRUN 16
+#define CRC_X86_FUSE_Q 6
+#define CRC_X86_NFUSE 16
 
 typedef struct {
     uint64_t fold[CRC_X86_NFOLD + 1][2]; /* [n]: x^(128n+31), x^(128n-33) mod P; [0] unused */
-    uint64_t k95, k63;                   /* x^95, x^63 mod P: 128 -> 96 -> 64 bits (read one frame up) */
+    uint64_t k95;                        /* x^95 mod P: 128 -> 96 bits (read one frame up) */
     uint64_t mu, poly;                   /* floor(x^64 / P), P: 33 bits, frame 32 */
+    uint64_t mu96;                       /* floor(x^96 / P) less x^64: 64 bits, frame 63 */
     uint64_t stream[CRC_X86_NSTREAM][3]; /* N bytes, x^(8N-33), x^(16N-33) mod P */
     uint64_t lanes[4][2];                /* fold[3], fold[2], fold[1], 0: a ZMM's lanes onto its last */
     uint64_t lanes16[16][2];             /* fold[15] .. fold[1], 0: four ZMMs' lanes onto the last */
+    uint64_t run[CRC_X86_NRUN + 1][2];   /* [k]: x^(64k-33), x^(128k-33) mod P: three streams of 8k bytes */
+    uint64_t fused[CRC_X86_NFUSE + 1][4]; /* [n]: fold pair for D = 8 * (128 + 3 * S), then
+                                           * x^(8S-33), x^(16S-33) mod P; S = 8 * FUSE_Q * n bytes */
 } crc_x86_consts;
 
 /* CRC-32 (zlib), P = 0x04C11DB7 reflected */
@@ -35,8 +42,9 @@ static const crc_x86_consts ic_crc32_x86_k = {
         { 0x0077f00d, 0x1f0c2cdd },  /* D = 1920 */
         { 0xce3371cb, 0xe95c1271 },  /* D = 2048 */
     },
-    .k95 = 0xccaa009e, .k63 = 0xb8bc6765,
+    .k95 = 0xccaa009e,
     .mu = UINT64_C(0x1f7011641), .poly = UINT64_C(0x1db710641),
+    .mu96 = UINT64_C(0x5a72d812fb808b20),
     .stream = {
         { 4096, 0x68c0a2c5, 0x2339d155 },
         { 512, 0x0c30f51d, 0xbbf2f6d6 },
@@ -66,6 +74,44 @@ static const crc_x86_consts ic_crc32_x86_k = {
         { 0xae689191, 0xccaa009e },
         { 0, 0 },
     },
+    .run = {
+        { 0, 0 },
+        { 0x00000001, 0xccaa009e },  /* N = 8 */
+        { 0xccaa009e, 0x81256527 },  /* N = 16 */
+        { 0xae689191, 0xaf449247 },  /* N = 24 */
+        { 0x81256527, 0x1d9513d7 },  /* N = 32 */
+        { 0xf1da05aa, 0xae0b5394 },  /* N = 40 */
+        { 0xaf449247, 0x57c54819 },  /* N = 48 */
+        { 0x3db1ecdc, 0x0cbec0ed },  /* N = 56 */
+        { 0x1d9513d7, 0x910eeec1 },  /* N = 64 */
+        { 0x8f352d95, 0x3f41287a },  /* N = 72 */
+        { 0xae0b5394, 0x9026d5b1 },  /* N = 80 */
+        { 0x1c279815, 0xd1df2327 },  /* N = 88 */
+        { 0x57c54819, 0xf5e48c85 },  /* N = 96 */
+        { 0xdf068dc2, 0x3c656ced },  /* N = 104 */
+        { 0x0cbec0ed, 0xfe807bbd },  /* N = 112 */
+        { 0x31f8303f, 0x1f0c2cdd },  /* N = 120 */
+        { 0x910eeec1, 0xe95c1271 },  /* N = 128 */
+    },
+    .fused = {
+        { 0, 0, 0, 0 },
+        { 0xa749e894, 0xb918a347, 0xaf449247, 0x57c54819 },  /* S = 48 */
+        { 0x4b700aa8, 0xeea395c4, 0x57c54819, 0xf5e48c85 },  /* S = 96 */
+        { 0x5a6413ee, 0x2586d334, 0x3f41287a, 0x71d54a59 },  /* S = 144 */
+        { 0x9fab948c, 0xe95c7216, 0xf5e48c85, 0xd31343ea },  /* S = 192 */
+        { 0x3d1e7612, 0x87441142, 0x1f0c2cdd, 0x9ee62949 },  /* S = 240 */
+        { 0xe5a87735, 0x9dbdc100, 0x71d54a59, 0x21aa2b26 },  /* S = 288 */
+        { 0x7f651907, 0xdec87e5b, 0x1c63267b, 0xd8110ff1 },  /* S = 336 */
+        { 0xb8b4266a, 0xb8e0e4a8, 0xd31343ea, 0x1d6708a0 },  /* S = 384 */
+        { 0x5c8e379e, 0x6a26a0d9, 0xf9d9c7ee, 0xd14bcc9b },  /* S = 432 */
+        { 0xe4982f99, 0xbec81497, 0x9ee62949, 0xd8af8e46 },  /* S = 480 */
+        { 0x594e275b, 0x841d3769, 0xa55d1514, 0x631bc508 },  /* S = 528 */
+        { 0xd57df140, 0x1af62fb8, 0x21aa2b26, 0xdb3839f3 },  /* S = 576 */
+        { 0x81d1717d, 0xca6a5e14, 0x9d842b80, 0x6ce68f2a },  /* S = 624 */
+        { 0x17d2ed0c, 0x892b6e55, 0xd8110ff1, 0xb46f7cff },  /* S = 672 */
+        { 0xada67062, 0x94a4b99a, 0x3f9e9356, 0x8e976a7d },  /* S = 720 */
+        { 0x429daa70, 0x6cb21510, 0x1d6708a0, 0x1753ab84 },  /* S = 768 */
+    },
 };
 
 /* CRC-32C (Castagnoli), P = 0x1EDC6F41 reflected */
@@ -89,8 +135,9 @@ static const crc_x86_consts ic_crc32c_x86_k = {
         { 0xffd852c6, 0x299847d5 },  /* D = 1920 */
         { 0xdcb17aa4, 0xb9e02b86 },  /* D = 2048 */
     },
-    .k95 = 0x493c7d27, .k63 = 0xdd45aab8,
+    .k95 = 0x493c7d27,
     .mu = UINT64_C(0x0dea713f1), .poly = UINT64_C(0x105ec76f1),
+    .mu96 = UINT64_C(0xa434f61c6f5389f8),
     .stream = {
         { 4096, 0x82f89c77, 0x54a86326 },
         { 512, 0xdd7e3b0c, 0x170076fa },
@@ -119,6 +166,44 @@ static const crc_x86_consts ic_crc32c_x86_k = {
         { 0x3da6d0cb, 0xba4fc28e },
         { 0xf20c0dfe, 0x493c7d27 },
         { 0, 0 },
+    },
+    .run = {
+        { 0, 0 },
+        { 0x00000001, 0x493c7d27 },  /* N = 8 */
+        { 0x493c7d27, 0xba4fc28e },  /* N = 16 */
+        { 0xf20c0dfe, 0xddc0152b },  /* N = 24 */
+        { 0xba4fc28e, 0x9e4addf8 },  /* N = 32 */
+        { 0x3da6d0cb, 0x39d3b296 },  /* N = 40 */
+        { 0xddc0152b, 0x0715ce53 },  /* N = 48 */
+        { 0x1c291d04, 0x47db8317 },  /* N = 56 */
+        { 0x9e4addf8, 0x0d3b6092 },  /* N = 64 */
+        { 0x740eef02, 0xc96cfdc0 },  /* N = 72 */
+        { 0x39d3b296, 0x878a92a7 },  /* N = 80 */
+        { 0x083a6eec, 0xdaece73e },  /* N = 88 */
+        { 0x0715ce53, 0xab7aff2a },  /* N = 96 */
+        { 0xc49f4f67, 0x2162d385 },  /* N = 104 */
+        { 0x47db8317, 0x83348832 },  /* N = 112 */
+        { 0x2ad91c30, 0x299847d5 },  /* N = 120 */
+        { 0x0d3b6092, 0xb9e02b86 },  /* N = 128 */
+    },
+    .fused = {
+        { 0, 0, 0, 0 },
+        { 0xf37c5aee, 0x18b33a4e, 0xddc0152b, 0x0715ce53 },  /* S = 48 */
+        { 0x96638b34, 0x2b3cac5d, 0x0715ce53, 0xab7aff2a },  /* S = 96 */
+        { 0x4c144932, 0xc7a68855, 0xc96cfdc0, 0xb6dd949b },  /* S = 144 */
+        { 0xd104b8fc, 0xe6fc4e6a, 0xab7aff2a, 0xd270f1a2 },  /* S = 192 */
+        { 0xde87806c, 0xa741c1bf, 0x299847d5, 0xb3e32c28 },  /* S = 240 */
+        { 0xdf99fc11, 0x2178513a, 0xb6dd949b, 0x271d9844 },  /* S = 288 */
+        { 0x6bebd73c, 0x1e41e9fc, 0xa60ce07b, 0xcec3662e },  /* S = 336 */
+        { 0x74922601, 0xdd66cbbb, 0xd270f1a2, 0xd7a4825c },  /* S = 384 */
+        { 0x71971d5c, 0x0df04680, 0x65863b64, 0x98d8d9cb },  /* S = 432 */
+        { 0x0e766b11, 0xf2271e60, 0xb3e32c28, 0x3771e98f },  /* S = 480 */
+        { 0xe0a22e29, 0x35ec3279, 0xf285651c, 0x6f345e45 },  /* S = 528 */
+        { 0x38edfaf3, 0x6d390dec, 0x271d9844, 0x86d8e4d2 },  /* S = 576 */
+        { 0xcf4bfaef, 0xa563905d, 0x6cb08e5c, 0xca6ef3ac },  /* S = 624 */
+        { 0x63209873, 0x75451b04, 0xcec3662e, 0xc9c8b782 },  /* S = 672 */
+        { 0x4860285d, 0x1f1dd124, 0x8227bb8a, 0x2342001e },  /* S = 720 */
+        { 0xea1cb6e7, 0x63d097e9, 0xd7a4825c, 0x9ef68d35 },  /* S = 768 */
     },
 };
 

@@ -29,13 +29,15 @@
  * The final reduction of a 128-bit X (CRC = X * x^32 mod P):
  *   1. A = H * x^95 mod P (frame 94, read in frame 95 = times x^96) xor L:
  *      96 bits in frame 95, congruent to X * x^32.
- *   2. B = (low 32 bits of A) * x^63 mod P (read in frame 63 = times x^64)
- *      xor (A >> 32): 64 bits in frame 63.
- *   3. Barrett: q = floor(B1 * mu / x^32) with B1 the high powers of B and
- *      mu = floor(x^64 / P); B xor q * P leaves the remainder in B's low
- *      powers (bits 32..63).
- * Checked first against a bit-at-a-time CRC in a Python model of exactly
- * these steps, then by tests/test_crc.c against slice-by-8.
+ *   2. Barrett on the 96 bits at once (crc_x86_reduce, with mu96 =
+ *      floor(x^96 / P)): two more products.
+ * combine's a * b mod P (crc_x86_clmul.c) reduces a 64-bit product in frame
+ * 63 instead: Barrett with mu = floor(x^64 / P) (crc_x86_barrett): q =
+ * floor(B1 * mu / x^32) with B1 the high powers of B; B xor q * P leaves
+ * the remainder in B's low powers (bits 32..63).
+ * The folds and the two-step form this replaced (128 -> 96 -> 64 bits,
+ * then Barrett) were checked against a bit-at-a-time CRC in a Python model;
+ * everything here is checked by tests/test_crc.c against slice-by-8.
  */
 #ifndef INCORE_CRC_X86_FOLD_H
 #define INCORE_CRC_X86_FOLD_H
@@ -72,15 +74,33 @@ static inline uint32_t crc_x86_barrett(__m128i b, const crc_x86_consts *c)
     return (uint32_t)_mm_extract_epi32(r, 1);
 }
 
-/* Steps 1-3 of the file comment: the 32-bit register of X * x^32 mod P. */
+/*
+ * The 32-bit register of X * x^32 mod P in three dependent products (one
+ * fewer than 128 -> 96 -> 64 bits and a 64-bit Barrett, which matters
+ * where PCLMULQDQ issues once per two cycles, as on Zen 3):
+ *   1. A = H * x^95 mod P xor L, 96 bits in frame 95 (step 1 above).
+ *   2. Barrett on all 96 bits at once: with A1 = floor(A / x^32), its low
+ *      qword in frame 63, and mu96 = floor(x^96 / P) = x^64 + m (64-bit m),
+ *      the quotient is Q = floor(A1 * mu96 / x^64) = A1 + floor(A1 * m /
+ *      x^64).  A1 * m is in frame 126; its powers from x^64 up are bits
+ *      0..62 of the low qword, in frame 62: one left shift makes them frame
+ *      63 (bit 63, the power x^63, falls out of the qword as it must).
+ *   3. A + Q * P: Q (frame 63) times P (33 bits, frame 32) is in frame 95
+ *      like A; their x^95..x^32 cancel and bits 64..95 are the remainder,
+ *      the register in frame 31.
+ * Q is exact for polynomials (deg A1 <= 63 = deg mu96 - 1).  The same
+ * one-step reduction is in the Linux kernel's x86 CRC code (E. Biggers,
+ * crc-pclmul-template, 2025); written here from the algebra above and
+ * checked by tests/test_crc.c against slice-by-8.
+ */
 static inline uint32_t crc_x86_reduce(__m128i x, const crc_x86_consts *c)
 {
-    const __m128i lo32 = _mm_set_epi32(0, 0, 0, -1);
-    __m128i k = _mm_set_epi64x((long long)c->k63, (long long)c->k95);
+    __m128i k = _mm_set_epi64x((long long)c->poly, (long long)c->k95);
     __m128i a = _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_srli_si128(x, 8));
-    __m128i b = _mm_xor_si128(_mm_clmulepi64_si128(_mm_and_si128(a, lo32), k, 0x10),
-                              _mm_srli_si128(a, 4));
-    return crc_x86_barrett(b, c);
+    __m128i t = _mm_clmulepi64_si128(a, _mm_cvtsi64_si128((long long)c->mu96), 0x00);
+    __m128i q = _mm_xor_si128(_mm_slli_epi64(t, 1), a);
+    __m128i r = _mm_xor_si128(a, _mm_clmulepi64_si128(q, k, 0x10));
+    return (uint32_t)_mm_extract_epi32(r, 2);
 }
 
 /* PSHUFB controls: 16 x 0x80 (zero), 0..15, 16 x 0x80.  Loading 16 bytes at
@@ -122,8 +142,23 @@ static inline __m128i crc_x86_tail(__m128i x, const uint8_t *p, size_t r, const 
 static inline uint32_t crc_x86_c32_serial(uint32_t crc, const uint8_t *p, size_t len)
 {
     uint64_t c = crc;
-    for (; len >= 8; len -= 8, p += 8)
+    for (; len >= 64; len -= 64, p += 64)
+        for (int i = 0; i < 64; i += 8)
+            c = _mm_crc32_u64(c, ic_load64_le(p + i));
+    /* the rest by the bits of len: straight-line code, no loop counter */
+    if (len & 32) {
+        for (int i = 0; i < 32; i += 8)
+            c = _mm_crc32_u64(c, ic_load64_le(p + i));
+        p += 32;
+    }
+    if (len & 16) {
+        c = _mm_crc32_u64(_mm_crc32_u64(c, ic_load64_le(p)), ic_load64_le(p + 8));
+        p += 16;
+    }
+    if (len & 8) {
         c = _mm_crc32_u64(c, ic_load64_le(p));
+        p += 8;
+    }
     crc = (uint32_t)c;
     if (len & 4) {
         crc = _mm_crc32_u32(crc, ic_load32_le(p));
@@ -136,6 +171,67 @@ static inline uint32_t crc_x86_c32_serial(uint32_t crc, const uint8_t *p, size_t
     if (len & 1)
         crc = _mm_crc32_u8(crc, *p);
     return crc;
+}
+
+/*
+ * Three CRC32 chains instead of one (Gopal et al., "Fast CRC computation
+ * for iSCSI polynomial using CRC32 instruction", Intel 2011): one chain is
+ * bound by the instruction's 3-cycle latency, three keep its 1-per-cycle
+ * throughput.  Consecutive stripes A, B, C of n bytes each are joined by
+ * the linearity of the CRC,
+ *     crc(A || B || C) = crc(A) * x^(16n) + crc'(B) * x^(8n) + crc'(C)  mod P
+ * (crc' from a zero register): two PCLMULQDQ of the 32-bit registers by
+ * k_2n = x^(16n-33) and k_n = x^(8n-33) mod P, xored, reduced by one more
+ * CRC32 r64 on a zero register, which computes v(x) * x^32 mod P for the
+ * 64-bit v.  The product of two frame-31 values is in frame 62, one power
+ * short of the frame 63 the instruction reads, hence the -33 (constants in
+ * crc_x86_consts.h).  n is a multiple of 8.
+ */
+static inline uint64_t crc_x86_c32_mul(uint32_t r, uint64_t k)
+{
+    __m128i v = _mm_clmulepi64_si128(_mm_cvtsi32_si128((int)r), _mm_cvtsi64_si128((long long)k), 0x00);
+    return (uint64_t)_mm_cvtsi128_si64(v);
+}
+
+/* c0 * x^(16n) + c1 * x^(8n) + c2 mod P, as the register after C. */
+static inline uint32_t crc_x86_c32_join(uint64_t c0, uint64_t c1, uint64_t c2, uint64_t k_n, uint64_t k_2n)
+{
+    uint64_t v = crc_x86_c32_mul((uint32_t)c0, k_2n) ^ crc_x86_c32_mul((uint32_t)c1, k_n);
+    return (uint32_t)_mm_crc32_u64(0, v) ^ (uint32_t)c2;
+}
+
+static inline uint32_t crc_x86_c32_stripe(uint32_t crc, const uint8_t *p, size_t n, uint64_t k_n,
+                                          uint64_t k_2n)
+{
+    uint64_t c0 = crc, c1 = 0, c2 = 0;
+    for (size_t i = 0; i < n; i += 8) {
+        c0 = _mm_crc32_u64(c0, ic_load64_le(p + i));
+        c1 = _mm_crc32_u64(c1, ic_load64_le(p + n + i));
+        c2 = _mm_crc32_u64(c2, ic_load64_le(p + 2 * n + i));
+    }
+    return crc_x86_c32_join(c0, c1, c2, k_n, k_2n);
+}
+
+/*
+ * CRC-32C of len < 24 * (CRC_X86_NRUN + 1) bytes: from 48 bytes on one
+ * stripe of three streams of 8k bytes, k = floor(len / 24) (constants
+ * run[k]), then the rest (under 24 bytes) on one chain.  On AMD Zen 3,
+ * where PCLMULQDQ issues once per two cycles and CRC32 once per cycle,
+ * this beats folding at every length it takes.
+ */
+#ifndef C32_RUN_MIN
+#define C32_RUN_MIN 8   /* 192 bytes: below, one unrolled chain measured faster (Zen 3) */
+#endif
+static inline uint32_t crc_x86_c32_short(uint32_t crc, const uint8_t *p, size_t len)
+{
+    size_t k = len / 24;
+    if (k >= C32_RUN_MIN) {
+        const uint64_t *r = ic_crc32c_x86_k.run[k];
+        crc = crc_x86_c32_stripe(crc, p, 8 * k, r[0], r[1]);
+        p += 24 * k;
+        len -= 24 * k;
+    }
+    return crc_x86_c32_serial(crc, p, len);
 }
 
 /* The register for X: Barrett for CRC-32, the instruction for CRC-32C
