@@ -3,7 +3,8 @@
  * for x86-64 with the message schedule of two blocks at once in YMM
  * registers and the rounds in general registers: the body of
  * sha512_x86_avx2.c ("avx2") and sha512_x86_avx512.c ("avx512"), which
- * differ only in how the schedule's small sigmas are done (S512_SIG0/1).
+ * differ only in how the schedule's small sigmas are done (S512_SIG0/1,
+ * and S512_ASM_SIG0/1 for the assembly form).
  * Included by those two files only, each compiled with its own flags.
  *
  * Schedule (6.4.2 step 1).  A YMM register holds two consecutive words of
@@ -25,9 +26,10 @@
  * vector work goes to the FP/vector pipes while the rounds keep the
  * integer ALUs busy; an odd last block runs alone in both lanes.
  *
- * Rounds (6.4.2 steps 2-4) in general registers, as inline assembly (see
- * S512_R: with the round in C, GCC 12 spilled working variables and
- * copied W + K words through the stack, some 25% slower on Zen 3); the
+ * Rounds (6.4.2 steps 2-4) in general registers, as inline assembly, and
+ * the schedule step too (S512_R, S512_STEP: written in C, GCC 12 spilled
+ * working variables and x[] and copied W + K words through the stack:
+ * 0.8x OpenSSL on Zen 3, against about 0.95x now); the
  * working variables are renamed per round by rotating macro arguments (as
  * in sha2_rounds.h); the rotations are RORX (BMI2, no flags,
  * non-destructive) and Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), where b ^ c
