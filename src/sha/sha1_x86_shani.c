@@ -48,13 +48,23 @@
         if (p_)                                                                    \
             __msan_poison(&r_, 16);                                                \
         r_; })
+#define NEXTE(p, w) _mm_sha1nexte_epu32(p, w)
 #else
-#define RNDS4(a, e, F) _mm_sha1rnds4_epu32(a, e, F)
+/* As volatile asm, which GCC keeps in program order: left to itself it
+ * placed each SHA1NEXTE that reads the newest abcd ahead of the SHA1RNDS4
+ * that reads it too, and the two competed for the SHA unit on the
+ * critical path (the SHA1RNDS4 chain) every group on Zen 3. */
+#define RNDS4(a, e, F) __extension__({ __m128i r_ = (a);                            \
+        __asm__ __volatile__("sha1rnds4 %[FN], %[EW], %[R]" : [R] "+x"(r_) : [EW] "x"(e), [FN] "i"(F)); \
+        r_; })
+#define NEXTE(p, w) __extension__({ __m128i r_ = (p);                               \
+        __asm__ __volatile__("sha1nexte %[W], %[R]" : [R] "+x"(r_) : [W] "x"(w));  \
+        r_; })
 #endif
 
 /* Four rounds of group g (function/constant F = g / 5) on words w. */
 #define QROUND(w, F) do {                                   \
-        e = _mm_sha1nexte_epu32(prev, w);                   \
+        e = NEXTE(prev, w);                                 \
         prev = abcd;                                        \
         abcd = RNDS4(abcd, e, F);             \
     } while (0)
@@ -98,7 +108,7 @@ static void sha1_shani_compress(uint32_t state[5], const uint8_t *p, size_t nblo
         ROUNDS16(2, 2, 2, 3, 1);                  /* rounds 48-63 */
         ROUNDS16(3, 3, 3, 3, 0);                  /* rounds 64-79 */
 
-        e0 = _mm_sha1nexte_epu32(prev, e0);       /* e + ROTL30(a of round 76) */
+        e0 = NEXTE(prev, e0);                     /* e + ROTL30(a of round 76) */
         abcd = _mm_add_epi32(abcd, abcd_in);
     }
     _mm_storeu_si128((__m128i *)state, _mm_shuffle_epi32(abcd, 0x1b));

@@ -29,6 +29,14 @@
 /* 4.1.3 (4.12), (4.13); VPTERNLOGQ 0x96 is a ^ b ^ c */
 #define S512_SIG0(x) S512_XOR3(S512_VROR(x, 1), S512_VROR(x, 8), _mm256_srli_epi64(x, 7))
 #define S512_SIG1(x) S512_XOR3(S512_VROR(x, 19), S512_VROR(x, 61), _mm256_srli_epi64(x, 6))
+/* The same in the assembly of sha512_x86.h's schedule step (not built
+ * under MSan, where the step is intrinsics). */
+#define S512_ASM_SIG0                                                                   \
+        "vprorq $1, %[w], %[s]\n\t"        "vprorq $8, %[w], %[t]\n\t"                    \
+        "vpsrlq $7, %[w], %[u]\n\t"        "vpternlogq $0x96, %[u], %[t], %[s]\n\t"
+#define S512_ASM_SIG1                                                                   \
+        "vprorq $19, %[x7], %[s]\n\t"      "vprorq $61, %[x7], %[t]\n\t"                  \
+        "vpsrlq $6, %[x7], %[u]\n\t"       "vpternlogq $0x96, %[u], %[t], %[s]\n\t"
 #include "sha/sha512_x86.h"
 
 static void sha512_avx512_compress(uint64_t state[8], const uint8_t *p, size_t nblocks)
