@@ -1299,8 +1299,8 @@ static int run_void(fx *x, const char *w)
                  ic_version_number() % 100);
         CHECK(ic_version_number() == IC_VERSION_NUMBER && !strcmp(v, ic_version()), "%s: %s", w, v);
     } else if (!strcmp(fn, "ic_status_str")) {
-        for (int s = IC_OK; s >= IC_ERR_SIZE; s--)
-            for (int t = s - 1; t >= IC_ERR_SIZE; t--)
+        for (int s = IC_OK; s >= IC_ERR_FAULT; s--)
+            for (int t = s - 1; t >= IC_ERR_FAULT; t--)
                 CHECK(ic_status_str(s) && ic_status_str(t) && strcmp(ic_status_str(s), ic_status_str(t)),
                       "%s: %d and %d share a text", w, s, t);
         CHECK(ic_status_str(-999) != NULL && ic_status_str(1) != NULL, "%s: unknown status", w);
@@ -2051,8 +2051,9 @@ static const char *status_name(int s)
                                "IC_ERR_TAGLEN", "IC_ERR_TOOLONG", "IC_ERR_AUTH", "IC_ERR_STATE",
                                "IC_ERR_OVERLAP", "IC_ERR_UNKNOWN", "IC_ERR_UNAVAILABLE", "IC_ERR_PARAM",
                                "IC_ERR_SYNTAX", "IC_ERR_SELFTEST", "IC_ERR_WEAKKEY", "IC_ERR_EVEN",
-                               "IC_ERR_MODULUS", "IC_ERR_EXPONENT", "IC_ERR_RANGE", "IC_ERR_SIZE" };
-    return s <= 0 && s >= IC_ERR_SIZE ? n[-s] : "(not a status)";
+                               "IC_ERR_MODULUS", "IC_ERR_EXPONENT", "IC_ERR_RANGE", "IC_ERR_SIZE",
+                               "IC_ERR_FAULT" };
+    return s <= 0 && s >= IC_ERR_FAULT ? n[-s] : "(not a status)";
 }
 
 static void child(const row *r)
