@@ -124,6 +124,9 @@ static const speed_alg algs[] = {
     {"modexp3072", SK_MODEXP, 3072, {"montmul", NULL}, NULL},
     {"modexp4096", SK_MODEXP, 4096, {"montmul", NULL}, NULL},
     {"rsa2048-verify", SK_MODEXP, 2048, {"montmul", NULL}, NULL},   /* PKCS#1 v1.5, SHA-256 */
+    {"rsa2048-sign", SK_MODEXP, 2048, {"montmul", NULL}, NULL},     /* PKCS#1 v1.5, SHA-256 */
+    {"rsa3072-sign", SK_MODEXP, 3072, {"montmul", NULL}, NULL},
+    {"rsa4096-sign", SK_MODEXP, 4096, {"montmul", NULL}, NULL},
 };
 static const char *const randsrc[] = {"rdseed", "rdrand", "darn", "rndr", "xstore", "os"};
 
@@ -452,8 +455,8 @@ static void usage(FILE *f)
             "  --impl all        every implementation this CPU runs, not only the\n"
             "                    selected one (auto: the selected one, the default)\n"
             "  --vs LIST         also measure peers: openssl,libsodium,zlib,isal,libgcrypt,gmp\n"
-            "                    or all (modexp rows: openssl, gmp; rsa2048-verify:\n"
-            "                    openssl; in ops/s)\n"
+            "                    or all (modexp rows: openssl, gmp; rsa2048-verify,\n"
+            "                    rsaNNNN-sign: openssl; in ops/s)\n"
             "  --quick           aes-128-gcm sha256 chacha20-poly1305 crc32c at 64 and\n"
             "                    16384 bytes, 0.05 s each\n"
             "  --aad N           N bytes of AAD with every AEAD message (default 0)\n"

@@ -171,18 +171,18 @@ int ic_bn_ct_below(const ic_mont_ctx *ctx, const uint8_t *a, size_t alen)
     return (int)(below & (((high | (0u - high)) >> (sizeof high * 8 - 1)) ^ 1));
 }
 
-/* ---- the inverse of a blinded value --------------------------------------- */
+/* ---- the inverse of a blinded value ---------------------------------------
+ * Variable time throughout: branches on u, v, x1, x2 and their lengths. */
 
-static int limbs_is_word(const ic_limb *a, size_t nl, ic_limb w0)
+/* Length of a (nl limbs) without its top zero limbs. */
+static size_t limbs_len(const ic_limb *a, size_t nl)
 {
-    if (a[0] != w0)
-        return 0;
-    for (size_t j = 1; j < nl; j++)
-        if (a[j] != 0)
-            return 0;
-    return 1;
+    while (nl > 0 && a[nl - 1] == 0)
+        nl--;
+    return nl;
 }
 
+/* a >= b, both of nl limbs. */
 static int limbs_geq(const ic_limb *a, const ic_limb *b, size_t nl)
 {
     for (size_t j = nl; j-- > 0;)
@@ -191,31 +191,30 @@ static int limbs_geq(const ic_limb *a, const ic_limb *b, size_t nl)
     return 1;
 }
 
-/* While u is even: u /= 2^k and x = x 2^-k mod n, k up to W - 1 bits at a
- * time: x + m n with m = x n0 mod 2^k (n0 = -n^-1) is divisible by 2^k,
- * and (x + m n) / 2^k < 2n. */
-static void halve_while_even(ic_limb *u, ic_limb *x, const ic_mont_ctx *ctx)
+/* u /= 2^k (ul limbs; returns the new length), k = its trailing zeros up
+ * to W - 1; x = x 2^-k mod n at the same time: x + m n with m = x n0 mod
+ * 2^k (n0 = -n^-1 mod 2^W) is divisible by 2^k, and (x + m n) / 2^k < 2n. */
+static size_t halve_step(ic_limb *u, size_t ul, ic_limb *x, const ic_limb *n, ic_limb n0, size_t nl)
 {
-    const size_t nl = ctx->nlimbs;
-    const ic_limb *n = IC_BN_LIMBS(ctx->n), n0 = (ic_limb)ctx->n0;
-    while ((u[0] & 1) == 0) {
-        unsigned k = 0;
-        while (k < W - 1 && ((u[0] >> k) & 1) == 0)
-            k++;
-        for (size_t j = 0; j < nl; j++)
-            u[j] = (u[j] >> k) | (j + 1 < nl ? u[j + 1] << (W - k) : 0);
-        ic_limb m = (x[0] * n0) & (((ic_limb)1 << k) - 1), c = 0;
-        ic_limb t[IC_BN_MAX_LIMBS + 1];
-        for (size_t j = 0; j < nl; j++) {
-            ic_dlimb s = (ic_dlimb)m * n[j] + x[j] + c;
-            t[j] = (ic_limb)s;
-            c = (ic_limb)(s >> W);
-        }
-        t[nl] = c;
-        for (size_t j = 0; j < nl; j++)
-            t[j] = (t[j] >> k) | (t[j + 1] << (W - k));
-        ic_mont_final_sub(x, t, t[nl] >> k, n, nl);
+    unsigned k = 0;
+    while (k < W - 1 && ((u[0] >> k) & 1) == 0)
+        k++;
+    for (size_t j = 0; j + 1 < ul; j++)
+        u[j] = (u[j] >> k) | (u[j + 1] << (W - k));
+    u[ul - 1] >>= k;
+    ic_limb m = (x[0] * n0) & (((ic_limb)1 << k) - 1), c = 0;
+    ic_limb lo = 0;
+    for (size_t j = 0; j < nl; j++) {
+        ic_dlimb t = (ic_dlimb)m * n[j] + x[j] + c;
+        c = (ic_limb)(t >> W);
+        if (j > 0)
+            x[j - 1] = lo | ((ic_limb)t << (W - k));
+        lo = (ic_limb)t >> k;
     }
+    x[nl - 1] = lo | (c << (W - k));
+    if ((c >> k) != 0 || limbs_geq(x, n, nl))
+        limbs_sub(x, x, n, nl);
+    return u[ul - 1] == 0 && ul > 1 ? ul - 1 : ul;
 }
 
 /* x = x - y mod n (x, y < n). */
@@ -225,37 +224,60 @@ static void limbs_mod_sub(ic_limb *x, const ic_limb *y, const ic_limb *n, size_t
         limbs_add(x, x, n, nl);
 }
 
+/* a - b for a >= b of al limbs (b's top limbs past bl read as 0); returns
+ * the length of the difference. */
+static size_t limbs_sub_len(ic_limb *a, size_t al, const ic_limb *b, size_t bl)
+{
+    ic_limb borrow = 0;
+    for (size_t j = 0; j < al; j++) {
+        ic_dlimb x = (ic_dlimb)a[j] - (j < bl ? b[j] : 0) - borrow;
+        a[j] = (ic_limb)x;
+        borrow = (ic_limb)(x >> W) & 1;
+    }
+    return limbs_len(a, al);
+}
+
+/* a >= b by lengths first. */
+static int len_geq(const ic_limb *a, size_t al, const ic_limb *b, size_t bl)
+{
+    return al != bl ? al > bl : limbs_geq(a, b, al);
+}
+
 /* The binary extended Euclid for an odd modulus (Menezes, van Oorschot and
  * Vanstone, Handbook of Applied Cryptography, algorithm 14.61, with x1, x2
  * kept mod n): x1 a = u and x2 a = v (mod n) throughout, u = a and v = n
- * at the start; both odd after halving, the larger loses the smaller. */
+ * at the start; both odd after halving, the larger loses the smaller.
+ * u and v shrink, and are handled at their current lengths. */
 int ic_bn_mod_inv_vartime(const ic_mont_ctx *ctx, uint8_t *out, const uint8_t *a)
 {
     const size_t nl = ctx->nlimbs;
-    const ic_limb *n = IC_BN_LIMBS(ctx->n);
+    const ic_limb *n = IC_BN_LIMBS(ctx->n), n0 = (ic_limb)ctx->n0;
     ic_limb u[IC_BN_MAX_LIMBS], v[IC_BN_MAX_LIMBS], x1[IC_BN_MAX_LIMBS], x2[IC_BN_MAX_LIMBS];
     ic_bn_from_bytes(u, nl, a, ctx->nbytes);
     memcpy(v, n, nl * sizeof v[0]);
     memset(x1, 0, nl * sizeof x1[0]);
     memset(x2, 0, nl * sizeof x2[0]);
     x1[0] = 1;
+    size_t ul = limbs_len(u, nl), vl = nl;
     const ic_limb *res = NULL;
-    while (!limbs_is_word(u, nl, 0)) {          /* u = 0: gcd(a, n) = v > 1 */
-        halve_while_even(u, x1, ctx);
-        if (limbs_is_word(u, nl, 1)) {
+    while (ul > 0) {                          /* u = 0: gcd(a, n) = v > 1 */
+        while ((u[0] & 1) == 0)
+            ul = halve_step(u, ul, x1, n, n0, nl);
+        if (ul == 1 && u[0] == 1) {
             res = x1;
             break;
         }
-        halve_while_even(v, x2, ctx);
-        if (limbs_is_word(v, nl, 1)) {
+        while ((v[0] & 1) == 0)
+            vl = halve_step(v, vl, x2, n, n0, nl);
+        if (vl == 1 && v[0] == 1) {
             res = x2;
             break;
         }
-        if (limbs_geq(u, v, nl)) {
-            limbs_sub(u, u, v, nl);
+        if (len_geq(u, ul, v, vl)) {
+            ul = limbs_sub_len(u, ul, v, vl);
             limbs_mod_sub(x1, x2, n, nl);
         } else {
-            limbs_sub(v, v, u, nl);
+            vl = limbs_sub_len(v, vl, u, ul);
             limbs_mod_sub(x2, x1, n, nl);
         }
     }
