@@ -31,6 +31,12 @@
  *     including a length other than the modulus's byte length and a
  *     representative >= n (RFC 8017 8.1.2/8.2.2 say "invalid signature"
  *     for both; a caller needs no other status for attacker data).
+ *   ic_rsa_encrypt_oaep / _seed: NULL key: IC_ERR_NULL; a bad key:
+ *     IC_ERR_STATE; NULL label or msg with a non-zero length, NULL ct, a
+ *     NULL seed with seedlen > 0: IC_ERR_NULL; a hash or MGF1 hash that
+ *     is not an ic_hash_alg, or one too long for the key (k < 2 hLen +
+ *     2), or seedlen != hLen: IC_ERR_PARAM; ctlen != k: IC_ERR_SIZE;
+ *     msglen > k - 2 hLen - 2: IC_ERR_TOOLONG.
  *
  * PKCS #1 v1.5 is checked by building the whole expected encoding
  * EM' = 00 01 FF..FF 00 || DigestInfo(hash) and comparing it with the
