@@ -1251,7 +1251,8 @@ static int incore_variants(const bench *B, const speed_alg *a, provider *pv)
             memset(p, 0, sizeof *p);
             p->peer = -1;
             p->provider = "incore";
-            p->call = strncmp(a->name, "rsa", 3) == 0 ? "ic_rsa_verify_pkcs1v15" : incore_call(a->kind);
+            p->call = strncmp(a->name, "rsa", 3) != 0 ? incore_call(a->kind)
+                      : strstr(a->name, "-sign") ? "ic_rsa_sign_pkcs1v15" : "ic_rsa_verify_pkcs1v15";
             snprintf(p->impl, sizeof p->impl, "%s%s%s", names[0][x], names[1][y] ? "+" : "",
                      names[1][y] ? names[1][y] : "");
             if (B->o->impl_all) {
