@@ -104,6 +104,10 @@ static int rsa_blinding(const ic_rsa_public_key *pub, uint8_t *re, uint8_t *rinv
             break;
         ic_bn_mod_reduce(mn, a, buf, k + 16);
         ic_bn_mod_mul(mn, rinv, r, a);
+        /* r a is independent of r (a is uniform and secret): it may become
+         * public, which the variable-time inverse needs (the checkers see
+         * ic_random's output as secret) */
+        ic_ct_declassify(rinv, k);
         if (!ic_bn_mod_inv_vartime(mn, rinv, rinv)) {
             st = IC_ERR_FAULT;
             continue;
