@@ -34,6 +34,7 @@
  * choice made here from common.h's order, are marked "GAP:".
  */
 #include "testlib.h"
+#include "rsa_testkey.h"
 
 #include <ctype.h>
 #include <signal.h>
@@ -107,7 +108,7 @@ typedef struct {
     size_t tlen;
     void *ctx;                    /* compared with snap after a refusal */
     size_t ctxsize;
-    uint8_t snap[4096];
+    uint8_t snap[16384];          /* the largest context: an RSA private key */
     int alg;
     unsigned long long ctr;
 } fx;
@@ -1058,6 +1059,121 @@ static int run_rsa(fx *x, const char *w)
     return st;
 }
 
+
+/* The values BNVAL puts into a private-key call (row field n). */
+enum { RP_P_EVEN = 1, RP_P_PLUS2, RP_QINV_P, RP_DQ_ZERO, RP_DP_PLUS2, RP_D_LONG, RP_N_EVEN,
+       RP_SALT_OVER, RP_MSG_MAX, RP_OUTCAP_LOW, RP_LABEL };
+
+static void rsa_priv_wipe_v(void *k) { ic_rsa_private_wipe(k); }
+
+/* k = the 2048-bit key, with the row's BNVAL fault in one part. */
+static int rsa_priv_make(ic_rsa_private_key *k, long long rv, int null_n)
+{
+    static uint8_t part[6][IC_RSA_MAX_BYTES + 1], n[256];
+    size_t len[6];
+    static const uint8_t e[3] = { 1, 0, 1 };
+    for (int i = 0; i < 6; i++)             /* d .. qinv */
+        len[i] = (size_t)tl_hex(part[i], sizeof part[i], rsa_testkey_hex[RK_D + i]);
+    memcpy(n, rsa_v15_n, 256);
+    if (rv == RP_P_EVEN)
+        part[1][len[1] - 1] ^= 1;
+    if (rv == RP_P_PLUS2)
+        part[1][len[1] - 1] += 2;
+    if (rv == RP_QINV_P)
+        memcpy(part[5], part[1], len[1]), len[5] = len[1];
+    if (rv == RP_DQ_ZERO)
+        memset(part[4], 0, len[4]);
+    if (rv == RP_DP_PLUS2)
+        part[3][len[3] - 1] += 2;
+    if (rv == RP_D_LONG) {
+        memmove(part[0] + 1, part[0], len[0]);
+        part[0][0] = 0;
+        len[0] = 257;
+    }
+    if (rv == RP_N_EVEN)
+        n[255] ^= 1;
+    return ic_rsa_private_init(k, null_n ? NULL : n, 256, e, 3, part[0], len[0], part[1], len[1], part[2], len[2],
+                               part[3], len[3], part[4], len[4], part[5], len[5]);
+}
+
+/* The private-key calls and OAEP encryption: the message in the fixture's
+ * input (4 bytes), the signature / ciphertext / plaintext in out (TLEN:
+ * its length, 256 by default), a 32-byte salt or seed (VLEN, V_NULL). */
+static int run_rsa_priv(fx *x, const char *w)
+{
+    static ic_rsa_private_key k;
+    static uint8_t out[IC_RSA_MAX_BYTES + 1], ct[256];
+    const char *fn = x->r->fn;
+    const long long rv = x->r->f & BNVAL ? x->r->n : 0;
+    fx_make(x, x->r, 0, 32, 0, rv == RP_MSG_MAX ? 191 : 4, 256);
+    memset(out, FILL, sizeof out);
+    if (!strcmp(fn, "ic_rsa_private_init")) {
+        memset(&k, 0xa5, sizeof k);
+        fx_arm(x, NULL, 0);
+        int st = x->r->f & C_NULL ? rsa_priv_make(NULL, rv, 0) : rsa_priv_make(&k, rv, !!(x->r->f & K_NULL));
+        if (st == IC_OK)
+            CHECK(ic_rsa_private_size(&k) == 256, "%s: size", w);
+        else if (!(x->r->f & C_NULL))
+            CHECK(ic_rsa_private_size(&k) == 0 && tl_all_byte(&k, sizeof k, 0),
+                  "%s: a failed init leaves a wiped key", w);
+        return st;
+    }
+    MUST(rsa_priv_make(&k, 0, 0));
+    if (!strcmp(fn, "ic_rsa_private_size")) {
+        CHECK(ic_rsa_private_size(&k) == 256 && ic_rsa_private_size(NULL) == 0, "%s: 256, NULL 0", w);
+        void *kp = ctx_fault(x, &k, sizeof k, rsa_priv_wipe_v);
+        CHECK(ic_rsa_private_size(kp) == 0 || !(x->r->f & C_ANY), "%s: bad key gives 0", w);
+        return IC_OK;
+    }
+    ic_hash_alg h = (ic_hash_alg)x->alg, mh = x->r->f & VARIANT ? (ic_hash_alg)99 : IC_HASH_SHA256;
+    size_t salt = rv == RP_SALT_OVER ? 256 - 32 - 1 : 32;
+    uint8_t *op = x->r->f & O_NULL ? NULL : out;
+    const uint8_t *lab = rv == RP_LABEL ? (const uint8_t *)"other" : (const uint8_t *)"label";
+    int st;
+    if (strstr(fn, "_encrypt_")) {                     /* the public half */
+        ic_rsa_public_key *kp = ctx_fault(x, &k.pub, sizeof k.pub, rsa_wipe_v);
+        fx_arm(x, kp, sizeof k.pub);
+        if (!strcmp(fn, "ic_rsa_encrypt_oaep"))
+            st = ic_rsa_encrypt_oaep(kp, h, mh, lab, 5, x->i, x->len, op, x->tlen);
+        else
+            st = ic_rsa_encrypt_oaep_seed(kp, h, mh, lab, 5, x->v, x->vlen, x->i, x->len, op, x->tlen);
+    } else if (!strcmp(fn, "ic_rsa_decrypt_oaep")) {
+        size_t got = 12345, cap = rv == RP_OUTCAP_LOW ? 256 - 2 * 32 - 3 : 256;
+        MUST(ic_rsa_encrypt_oaep(&k.pub, IC_HASH_SHA256, IC_HASH_SHA256, (const uint8_t *)"label", 5,
+                                 x->ibuf, 4, ct, 256));
+        if (x->r->f & BADTAG)
+            ct[100] ^= 0x04;
+        ic_rsa_private_key *kp = ctx_fault(x, &k, sizeof k, rsa_priv_wipe_v);
+        fx_arm(x, kp, sizeof k);
+        st = ic_rsa_decrypt_oaep(kp, h, mh, lab, 5, x->r->f & I_NULL ? NULL : ct, x->tlen, op, cap, &got);
+        if (st == IC_OK)
+            CHECK(got == 4 && !memcmp(out, x->ibuf, 4), "%s: the message back", w);
+        else
+            CHECK(got == 12345 && tl_all_byte(out, sizeof out, FILL), "%s: a refusal wrote output", w);
+        return st;
+    } else {
+        ic_rsa_private_key *kp = ctx_fault(x, &k, sizeof k, rsa_priv_wipe_v);
+        fx_arm(x, kp, sizeof k);
+        if (!strcmp(fn, "ic_rsa_sign_pkcs1v15"))
+            st = ic_rsa_sign_pkcs1v15(kp, h, x->i, x->len, op, x->tlen);
+        else if (!strcmp(fn, "ic_rsa_sign_pss"))
+            st = ic_rsa_sign_pss(kp, h, mh, salt, x->i, x->len, op, x->tlen);
+        else {
+            static uint8_t sb[256];             /* a salt of up to 256 bytes */
+            memcpy(sb, x->iv, 32);
+            salt = x->r->f & VLEN ? x->vlen : salt;
+            st = ic_rsa_sign_pss_salt(kp, h, mh, x->r->f & V_NULL ? NULL : sb, salt, x->i, x->len, op, x->tlen);
+        }
+        if (st == IC_OK)
+            CHECK(strstr(fn, "pss") ? ic_rsa_verify_pss(&k.pub, h, mh, salt, x->i, x->len, out, 256) == IC_OK
+                                    : ic_rsa_verify_pkcs1v15(&k.pub, h, x->i, x->len, out, 256) == IC_OK,
+                  "%s: the signature verifies", w);
+    }
+    if (st != IC_OK)
+        CHECK(tl_all_byte(out, sizeof out, FILL), "%s: a refusal wrote output", w);
+    return st;
+}
+
 /* ---- ChaCha20 and the AEADs ------------------------------------------------ */
 static void cp_key_wipe_v(void *k) { ic_chacha20_poly1305_key_wipe(k); }
 
@@ -1273,6 +1389,8 @@ static int run_void(fx *x, const char *w)
         ic_mont_wipe(NULL);
     } else if (!strcmp(fn, "ic_rsa_public_wipe")) {
         ic_rsa_public_wipe(NULL);
+    } else if (!strcmp(fn, "ic_rsa_private_wipe")) {
+        ic_rsa_private_wipe(NULL);
     } else if (!strcmp(fn, "ic_wipe")) {
         ic_wipe(NULL, 0);
         uint8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -1299,8 +1417,8 @@ static int run_void(fx *x, const char *w)
                  ic_version_number() % 100);
         CHECK(ic_version_number() == IC_VERSION_NUMBER && !strcmp(v, ic_version()), "%s: %s", w, v);
     } else if (!strcmp(fn, "ic_status_str")) {
-        for (int s = IC_OK; s >= IC_ERR_SIZE; s--)
-            for (int t = s - 1; t >= IC_ERR_SIZE; t--)
+        for (int s = IC_OK; s >= IC_ERR_FAULT; s--)
+            for (int t = s - 1; t >= IC_ERR_FAULT; t--)
                 CHECK(ic_status_str(s) && ic_status_str(t) && strcmp(ic_status_str(s), ic_status_str(t)),
                       "%s: %d and %d share a text", w, s, t);
         CHECK(ic_status_str(-999) != NULL && ic_status_str(1) != NULL, "%s: unknown status", w);
@@ -1425,7 +1543,9 @@ static int run_row(fx *x, const char *w)
     if (!strncmp(fn, "ic_hkdf", 7)) return run_hkdf(x, w);
     if (!strncmp(fn, "ic_poly1305", 11) && strcmp(fn, "ic_poly1305_wipe")) return run_poly(x, w);
     if (!strcmp(fn, "ic_chacha20_poly1305_key_init")) return run_cp_key_init(x, w);
-    if (!strncmp(fn, "ic_rsa_", 7) && strcmp(fn, "ic_rsa_public_wipe")) return run_rsa(x, w);
+    if (!strncmp(fn, "ic_rsa_private_", 15) && strcmp(fn, "ic_rsa_private_wipe")) return run_rsa_priv(x, w);
+    if (!strncmp(fn, "ic_rsa_sign_", 12) || strstr(fn, "crypt_oaep")) return run_rsa_priv(x, w);
+    if (!strncmp(fn, "ic_rsa_", 7) && !strstr(fn, "_wipe")) return run_rsa(x, w);
     if (strstr(fn, "_wipe")) return run_void(x, w);
     if ((strstr(fn, "chacha20_poly1305_") && !strstr(fn, "_seal") && !strstr(fn, "_open")))
         return run_cp_stream(x, w);
@@ -2005,6 +2125,67 @@ static const row rows[] = {
     R("ic_rsa_verify_pss", BNVAL, RV_SALT_MAX, IC_ERR_AUTH, "salt emLen - hLen - 2: fits, wrong salt length"),
     R("ic_rsa_verify_pss", BNVAL, RV_SALT_OVER, IC_ERR_PARAM, "salt emLen - hLen - 1: cannot fit the key"),
     R("ic_rsa_verify_pss", BNVAL | BADTAG, RV_SALT_OVER, IC_ERR_PARAM, "salt too long, bad signature: parameters first"),
+    R("ic_rsa_private_init", 0, 0, IC_OK, "the 2048-bit key"),
+    R("ic_rsa_private_init", C_NULL, 0, IC_ERR_NULL, "NULL key"),
+    R("ic_rsa_private_init", K_NULL, 0, IC_ERR_NULL, "NULL n, 256 bytes"),
+    R("ic_rsa_private_init", BNVAL, RP_D_LONG, IC_ERR_SIZE, "d in 257 bytes, n 256"),
+    R("ic_rsa_private_init", BNVAL, RP_N_EVEN, IC_ERR_EVEN, "even n"),
+    R("ic_rsa_private_init", BNVAL, RP_P_EVEN, IC_ERR_EVEN, "even p"),
+    R("ic_rsa_private_init", BNVAL, RP_P_PLUS2, IC_ERR_MODULUS, "p + 2: p q != n"),
+    R("ic_rsa_private_init", BNVAL, RP_QINV_P, IC_ERR_RANGE, "qinv = p"),
+    R("ic_rsa_private_init", BNVAL, RP_DQ_ZERO, IC_ERR_EXPONENT, "dq = 0"),
+    R("ic_rsa_private_init", BNVAL, RP_DP_PLUS2, IC_ERR_PARAM, "dp + 2: the CRT check fails"),
+    R("ic_rsa_private_size", 0, 0, IC_OK, "256 for the key, 0 for NULL"),
+    R("ic_rsa_private_size", C_ZERO, 0, IC_OK, "never initialised: 0"),
+    R("ic_rsa_private_size", C_JUNK, 0, IC_OK, "garbage: 0"),
+    R("ic_rsa_private_size", C_WIPED, 0, IC_OK, "wiped: 0"),
+    R("ic_rsa_private_wipe", 0, 0, IC_OK, "NULL does nothing"),
+#define RSA_PRIV_ROWS(fn)                                                                             \
+    R(fn, 0, 0, IC_OK, "valid call"),                                                                 \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "never initialised"),                                              \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "garbage key"),                                                    \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped key"),                                                     \
+    R(fn, O_NULL, 0, IC_ERR_NULL, "NULL output"),                                                     \
+    R(fn, ALG, 0, IC_ERR_PARAM, "hash 99"),                                                           \
+    R(fn, C_ZERO | O_NULL, 0, IC_ERR_STATE, "bad key, NULL output: step 1 first"),                    \
+    R(fn, O_NULL | ALG, 0, IC_ERR_NULL, "NULL output, hash 99: step 2 first")
+#define RSA_SIGN_ROWS(fn)                                                                             \
+    RSA_PRIV_ROWS(fn),                                                                                \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL message, 4 bytes"),                                           \
+    R(fn, EMPTY, 0, IC_OK, "NULL message, length 0"),                                                 \
+    R(fn, TLEN, 255, IC_ERR_SIZE, "signature buffer 255 bytes"),                                      \
+    R(fn, TLEN, 257, IC_ERR_SIZE, "signature buffer 257 bytes"),                                      \
+    R(fn, ALG | TLEN, 255, IC_ERR_PARAM, "hash 99, wrong length: the hash first")
+    RSA_SIGN_ROWS("ic_rsa_sign_pkcs1v15"), RSA_SIGN_ROWS("ic_rsa_sign_pss"), RSA_SIGN_ROWS("ic_rsa_sign_pss_salt"),
+    R("ic_rsa_sign_pss", VARIANT, 0, IC_ERR_PARAM, "MGF1 hash 99"),
+    R("ic_rsa_sign_pss", BNVAL, RP_SALT_OVER, IC_ERR_PARAM, "salt emLen - hLen - 1: cannot fit"),
+    R("ic_rsa_sign_pss_salt", V_NULL, 0, IC_ERR_NULL, "NULL salt, 32 bytes"),
+    R("ic_rsa_sign_pss_salt", VARIANT, 0, IC_ERR_PARAM, "MGF1 hash 99"),
+    R("ic_rsa_sign_pss_salt", VLEN, 222, IC_OK, "salt emLen - hLen - 2: the longest"),
+    R("ic_rsa_sign_pss_salt", VLEN, 223, IC_ERR_PARAM, "salt emLen - hLen - 1: cannot fit"),
+    R("ic_rsa_sign_pss_salt", VLEN, 0, IC_OK, "empty salt (deterministic PSS)"),
+#define RSA_ENC_ROWS(fn)                                                                              \
+    RSA_PRIV_ROWS(fn),                                                                                \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL message, 4 bytes"),                                           \
+    R(fn, EMPTY, 0, IC_OK, "NULL message, length 0"),                                                 \
+    R(fn, VARIANT, 0, IC_ERR_PARAM, "MGF1 hash 99"),                                                  \
+    R(fn, TLEN, 255, IC_ERR_SIZE, "ciphertext buffer 255 bytes"),                                     \
+    R(fn, BNVAL, RP_MSG_MAX, IC_ERR_TOOLONG, "message k - 2 hLen - 1 bytes"),                         \
+    R(fn, TLEN | BNVAL, 255, IC_ERR_SIZE, "wrong buffer, long message: lengths before the limit")
+    RSA_ENC_ROWS("ic_rsa_encrypt_oaep"), RSA_ENC_ROWS("ic_rsa_encrypt_oaep_seed"),
+    R("ic_rsa_encrypt_oaep_seed", V_NULL, 0, IC_ERR_NULL, "NULL seed, 32 bytes"),
+    R("ic_rsa_encrypt_oaep_seed", VLEN, 31, IC_ERR_PARAM, "seed 31 bytes"),
+    R("ic_rsa_encrypt_oaep_seed", VLEN, 33, IC_ERR_PARAM, "seed 33 bytes"),
+    RSA_PRIV_ROWS("ic_rsa_decrypt_oaep"),
+    R("ic_rsa_decrypt_oaep", I_NULL, 0, IC_ERR_NULL, "NULL ciphertext, 256 bytes"),
+    R("ic_rsa_decrypt_oaep", VARIANT, 0, IC_ERR_PARAM, "MGF1 hash 99"),
+    R("ic_rsa_decrypt_oaep", BNVAL, RP_OUTCAP_LOW, IC_ERR_SIZE, "out below k - 2 hLen - 2 bytes"),
+    R("ic_rsa_decrypt_oaep", BADTAG, 0, IC_ERR_AUTH, "one bit of the ciphertext flipped"),
+    R("ic_rsa_decrypt_oaep", BNVAL, RP_LABEL, IC_ERR_AUTH, "another label"),
+    R("ic_rsa_decrypt_oaep", TLEN, 255, IC_ERR_AUTH, "ciphertext 255 bytes"),
+    R("ic_rsa_decrypt_oaep", TLEN, 0, IC_ERR_AUTH, "empty ciphertext"),
+    R("ic_rsa_decrypt_oaep", ALG | BADTAG, 0, IC_ERR_PARAM, "hash 99, bad ciphertext: parameters first"),
 
     /* ---- functions without a status: their documented fallbacks ---- */
     R("ic_wipe", 0, 0, IC_OK, "NULL, 0 and exactly len bytes"),
@@ -2051,8 +2232,9 @@ static const char *status_name(int s)
                                "IC_ERR_TAGLEN", "IC_ERR_TOOLONG", "IC_ERR_AUTH", "IC_ERR_STATE",
                                "IC_ERR_OVERLAP", "IC_ERR_UNKNOWN", "IC_ERR_UNAVAILABLE", "IC_ERR_PARAM",
                                "IC_ERR_SYNTAX", "IC_ERR_SELFTEST", "IC_ERR_WEAKKEY", "IC_ERR_EVEN",
-                               "IC_ERR_MODULUS", "IC_ERR_EXPONENT", "IC_ERR_RANGE", "IC_ERR_SIZE" };
-    return s <= 0 && s >= IC_ERR_SIZE ? n[-s] : "(not a status)";
+                               "IC_ERR_MODULUS", "IC_ERR_EXPONENT", "IC_ERR_RANGE", "IC_ERR_SIZE",
+                               "IC_ERR_FAULT" };
+    return s <= 0 && s >= IC_ERR_FAULT ? n[-s] : "(not a status)";
 }
 
 static void child(const row *r)

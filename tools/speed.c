@@ -125,6 +125,9 @@ static const speed_alg algs[] = {
     {"modexp3072", SK_MODEXP, 3072, {"montmul", NULL}, NULL},
     {"modexp4096", SK_MODEXP, 4096, {"montmul", NULL}, NULL},
     {"rsa2048-verify", SK_MODEXP, 2048, {"montmul", NULL}, NULL},   /* PKCS#1 v1.5, SHA-256 */
+    {"rsa2048-sign", SK_MODEXP, 2048, {"montmul", NULL}, NULL},     /* PKCS#1 v1.5, SHA-256 */
+    {"rsa3072-sign", SK_MODEXP, 3072, {"montmul", NULL}, NULL},
+    {"rsa4096-sign", SK_MODEXP, 4096, {"montmul", NULL}, NULL},
 };
 static const char *const randsrc[] = {"rdseed", "rdrand", "darn", "rndr", "xstore", "os"};
 
@@ -453,8 +456,8 @@ static void usage(FILE *f)
             "  --impl all        every implementation this CPU runs, not only the\n"
             "                    selected one (auto: the selected one, the default)\n"
             "  --vs LIST         also measure peers: openssl,libsodium,zlib,isal,libgcrypt,gmp\n"
-            "                    or all (modexp rows: openssl, gmp; rsa2048-verify:\n"
-            "                    openssl; in ops/s)\n"
+            "                    or all (modexp rows: openssl, gmp; rsa2048-verify,\n"
+            "                    rsaNNNN-sign: openssl; in ops/s)\n"
             "  --quick           aes-128-gcm sha256 chacha20-poly1305 crc32c at 64 and\n"
             "                    16384 bytes, 0.05 s each\n"
             "  --aad N           N bytes of AAD with every AEAD message (default 0)\n"
@@ -1249,7 +1252,8 @@ static int incore_variants(const bench *B, const speed_alg *a, provider *pv)
             memset(p, 0, sizeof *p);
             p->peer = -1;
             p->provider = "incore";
-            p->call = strncmp(a->name, "rsa", 3) == 0 ? "ic_rsa_verify_pkcs1v15" : incore_call(a->kind);
+            p->call = strncmp(a->name, "rsa", 3) != 0 ? incore_call(a->kind)
+                      : strstr(a->name, "-sign") ? "ic_rsa_sign_pkcs1v15" : "ic_rsa_verify_pkcs1v15";
             /* a modexp row names the entry its context runs (bn_impl.h: min_limbs) */
             const char *first = a->kind == SK_MODEXP ? speed_bn_impl(a, names[0][x]) : names[0][x];
             snprintf(p->impl, sizeof p->impl, "%s%s%s", first, names[1][y] ? "+" : "",

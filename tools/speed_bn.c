@@ -21,6 +21,16 @@
  * built once with RSA_set0_key).  GMP has no such call.  Every provider
  * writes its verdict over the buffer (all 1 bytes for a good signature),
  * so speed.c's output comparison checks the verdicts.
+ *
+ * rsa2048-sign, rsa3072-sign, rsa4096-sign: one operation is one
+ * RSASSA-PKCS1-v1_5 SHA-256 signature of the same 4-byte message with the
+ * row's private key (speed_rsakeys.h), message hash included:
+ * ic_rsa_sign_pkcs1v15 (CRT, blinding, the result checked with e), and
+ * OpenSSL's SHA256 + EVP_PKEY_sign on an EVP_PKEY_CTX set up once per job
+ * (PKCS #1 padding, SHA-256; the key built from its parts with
+ * RSA_set0_key / _factors / _crt_params, so OpenSSL's CRT and blinding
+ * run too).  The signature is deterministic: speed.c's output comparison
+ * checks that both providers wrote the same one.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -28,6 +38,7 @@
 #include <string.h>
 #include "incore/incore.h"
 #include "tools.h"
+#include "speed_rsakeys.h"
 
 /* The row's modulus and exponent (a->param bits each): fixed patterns, the
  * modulus odd with its top bit set, the exponent with its top bit set. */
@@ -90,7 +101,34 @@ static int is_rsa(const speed_alg *a)
     return strncmp(a->name, "rsa", 3) == 0;
 }
 
+static int is_sign(const speed_alg *a)
+{
+    return is_rsa(a) && strstr(a->name, "-sign") != NULL;
+}
+
+/* The row's key as bytes: part i in key[i], klen[i] bytes; 0 or -1. */
+static int rsakey_bytes(unsigned bits, uint8_t key[8][IC_RSA_MAX_BYTES], size_t klen[8])
+{
+    for (size_t r = 0; r < sizeof speed_rsakeys / sizeof speed_rsakeys[0]; r++) {
+        if (speed_rsakeys[r].bits != bits)
+            continue;
+        for (int i = 0; i < 8; i++) {
+            const char *h = speed_rsakeys[r].part[i];
+            klen[i] = strlen(h) / 2;
+            for (size_t b = 0; b < klen[i]; b++) {
+                unsigned v;
+                if (sscanf(h + 2 * b, "%2x", &v) != 1)
+                    return -1;
+                key[i][b] = (uint8_t)v;
+            }
+        }
+        return 0;
+    }
+    return -1;
+}
+
 typedef struct {
+    ic_rsa_private_key priv;
     ic_rsa_public_key rsa;
     ic_mont_ctx mont;
     uint8_t n[IC_BN_MAX_BYTES], e[IC_BN_MAX_BYTES];
@@ -130,6 +168,24 @@ static struct {
     uint8_t *(*sha256)(const uint8_t *, size_t, uint8_t *);
     int loaded;
 } obn;
+/* OpenSSL's signing through EVP (the rsaNNNN-sign rows) */
+static struct {
+    int (*set0_factors)(void *, bn_opaque *, bn_opaque *);
+    int (*set0_crt)(void *, bn_opaque *, bn_opaque *, bn_opaque *);
+    void *(*pkey_new)(void);
+    void (*pkey_free)(void *);
+    int (*pkey_assign)(void *, int, void *);
+    void *(*ctx_new)(void *, void *);
+    void (*ctx_free)(void *);
+    int (*sign_init)(void *);
+    int (*set_padding)(void *, int);
+    int (*set_md)(void *, const void *);
+    const void *(*sha256_md)(void);
+    int (*sign)(void *, uint8_t *, size_t *, const uint8_t *, size_t);
+    int loaded;
+} osg;
+#define EVP_PKEY_RSA 6
+#define RSA_PKCS1_PADDING 1
 #define NID_sha256 672
 #define BN_FLG_CONSTTIME 0x04
 
@@ -188,8 +244,64 @@ static int obn_load(char *why, size_t whylen)
     return obn.loaded > 0 ? 0 : -1;
 }
 
+static int osg_load(char *why, size_t whylen)
+{
+    static const char *const so[] = {"libcrypto.so.3", "libcrypto.so", NULL};
+    const bn_sym s[] = {
+        {&osg.set0_factors, "RSA_set0_factors"}, {&osg.set0_crt, "RSA_set0_crt_params"},
+        {&osg.pkey_new, "EVP_PKEY_new"}, {&osg.pkey_free, "EVP_PKEY_free"},
+        {&osg.pkey_assign, "EVP_PKEY_assign"}, {&osg.ctx_new, "EVP_PKEY_CTX_new"},
+        {&osg.ctx_free, "EVP_PKEY_CTX_free"}, {&osg.sign_init, "EVP_PKEY_sign_init"},
+        {&osg.set_padding, "EVP_PKEY_CTX_set_rsa_padding"}, {&osg.set_md, "EVP_PKEY_CTX_set_signature_md"},
+        {&osg.sha256_md, "EVP_sha256"}, {&osg.sign, "EVP_PKEY_sign"},
+    };
+    if (obn_load(why, whylen))
+        return -1;
+    if (!osg.loaded)
+        osg.loaded = bn_load(so, s, sizeof s / sizeof s[0], why, whylen);
+    else if (osg.loaded < 0)
+        snprintf(why, whylen, "libcrypto lacks the EVP signing calls");
+    return osg.loaded > 0 ? 0 : -1;
+}
+
+/* The row's key into incore (peer -1) or an OpenSSL EVP_PKEY_CTX ready to
+ * sign (s->p[0], its EVP_PKEY in s->p[1]).  0, or -1 with why. */
+static int sign_setup(int peer, bn_state *s, const speed_alg *a, char *why, size_t whylen)
+{
+    static uint8_t key[8][IC_RSA_MAX_BYTES];
+    size_t kl[8];
+    if (rsakey_bytes((unsigned)a->param, key, kl)) {
+        snprintf(why, whylen, "no key for %s", a->name);
+        return -1;
+    }
+    if (peer < 0) {
+        int st = ic_rsa_private_init(&s->priv, key[0], kl[0], key[1], kl[1], key[2], kl[2], key[3], kl[3],
+                                     key[4], kl[4], key[5], kl[5], key[6], kl[6], key[7], kl[7]);
+        snprintf(why, whylen, "%s", ic_status_str(st));
+        return st == IC_OK ? 0 : -1;
+    }
+    if (peer != SPEED_OPENSSL || osg_load(why, whylen))
+        return -1;
+    bn_opaque *b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = obn.bin2bn(key[i], (int)kl[i], NULL);
+    void *rsa = obn.rsa_new();
+    s->p[1] = osg.pkey_new();
+    if (!rsa || !s->p[1] || obn.rsa_set0_key(rsa, b[0], b[1], b[2]) != 1 ||
+        osg.set0_factors(rsa, b[3], b[4]) != 1 || osg.set0_crt(rsa, b[5], b[6], b[7]) != 1 ||
+        osg.pkey_assign(s->p[1], EVP_PKEY_RSA, rsa) != 1 || !(s->p[0] = osg.ctx_new(s->p[1], NULL)) ||
+        osg.sign_init(s->p[0]) != 1 || osg.set_padding(s->p[0], RSA_PKCS1_PADDING) != 1 ||
+        osg.set_md(s->p[0], osg.sha256_md()) != 1) {
+        snprintf(why, whylen, "OpenSSL RSA signing set-up failed");
+        return -1;
+    }
+    return 0;
+}
+
 const char *speed_bn_peer_call(int peer, const speed_alg *a)
 {
+    if (is_sign(a))
+        return peer == SPEED_OPENSSL ? "EVP_PKEY_sign" : NULL;
     if (is_rsa(a))
         return peer == SPEED_OPENSSL ? "RSA_verify" : NULL;
     return peer == SPEED_GMP ? "mpz_powm_sec" : peer == SPEED_OPENSSL ? "BN_mod_exp_mont_consttime" : NULL;
@@ -225,6 +337,8 @@ int speed_bn_setup(int peer, speed_job *j, char *why, size_t whylen)
         return -1;
     }
     size_t len = j->alg->param / 8;
+    if (is_sign(j->alg))
+        return sign_setup(peer, s, j->alg, why, whylen);
     if (is_rsa(j->alg)) {
         static const uint8_t e[3] = {1, 0, 1};
         if (peer < 0) {
@@ -289,6 +403,19 @@ int speed_bn_setup(int peer, speed_job *j, char *why, size_t whylen)
 void speed_bn_run(int peer, speed_job *j, size_t len)
 {
     bn_state *s = j->state;
+    if (is_sign(j->alg)) {
+        int ok;
+        if (peer < 0) {
+            ok = ic_rsa_sign_pkcs1v15(&s->priv, IC_HASH_SHA256, rv_msg, sizeof rv_msg, j->buf, len) == IC_OK;
+        } else {
+            uint8_t md[32];
+            size_t siglen = len;
+            obn.sha256(rv_msg, sizeof rv_msg, md);
+            ok = osg.sign(s->p[0], j->buf, &siglen, md, 32) == 1 && siglen == len;
+        }
+        j->failed |= !ok;
+        return;
+    }
     if (is_rsa(j->alg)) {
         int ok;
         if (peer < 0) {
@@ -328,7 +455,12 @@ void speed_bn_free(int peer, speed_job *j)
     bn_state *s = j->state;
     if (!s)
         return;
-    if (is_rsa(j->alg)) {
+    if (is_sign(j->alg)) {
+        if (peer == SPEED_OPENSSL && s->p[0])
+            osg.ctx_free(s->p[0]);
+        if (peer == SPEED_OPENSSL && s->p[1])
+            osg.pkey_free(s->p[1]);           /* frees the RSA key and its numbers */
+    } else if (is_rsa(j->alg)) {
         if (peer == SPEED_OPENSSL && s->p[0])
             obn.rsa_free(s->p[0]);            /* frees n and e with it */
     } else if (peer == SPEED_GMP && s->p[0]) {
@@ -347,6 +479,7 @@ void speed_bn_free(int peer, speed_job *j)
     }
     ic_mont_wipe(&s->mont);
     ic_rsa_public_wipe(&s->rsa);
+    ic_rsa_private_wipe(&s->priv);
     free(s);
     j->state = NULL;
 }

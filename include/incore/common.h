@@ -99,7 +99,10 @@ enum {
     IC_ERR_MODULUS     = -17, /* modulus empty, below 3 or over the maximum */
     IC_ERR_EXPONENT    = -18, /* exponent is zero                           */
     IC_ERR_RANGE       = -19, /* number not below the modulus               */
-    IC_ERR_SIZE        = -20  /* number's byte length wrong for the modulus */
+    IC_ERR_SIZE        = -20, /* number's byte length wrong for the modulus */
+    IC_ERR_FAULT       = -21  /* RSA private operation failed its own check
+                                 (a fault, or a key whose parts disagree);
+                                 nothing was released */
 };
 
 /* The version of the library that runs (which may differ from the headers a

@@ -1,7 +1,8 @@
 /*
- * incore/rsa.h - RSA public-key operations (RFC 8017): a public key (n, e)
- * and signature verification with RSASSA-PKCS1-v1_5 and RSASSA-PSS (MGF1).
- * Private keys, signing and OAEP come later (issue 16).
+ * incore/rsa.h - RSA (RFC 8017): public keys (n, e) and private keys (n, e,
+ * d, p, q, dp, dq, qinv); RSASSA-PKCS1-v1_5 and RSASSA-PSS (MGF1)
+ * signatures, sign and verify; RSAES-OAEP (MGF1) encryption and
+ * decryption.  No key generation.
  *
  * The key is a complete type the caller owns (about 3.7 KB, no allocation):
  * the Montgomery context of n (incore/bignum.h, so the "montmul" backend
@@ -30,6 +31,12 @@
  *     including a length other than the modulus's byte length and a
  *     representative >= n (RFC 8017 8.1.2/8.2.2 say "invalid signature"
  *     for both; a caller needs no other status for attacker data).
+ *   ic_rsa_encrypt_oaep / _seed: NULL key: IC_ERR_NULL; a bad key:
+ *     IC_ERR_STATE; NULL label or msg with a non-zero length, NULL ct, a
+ *     NULL seed with seedlen > 0: IC_ERR_NULL; a hash or MGF1 hash that
+ *     is not an ic_hash_alg, or one too long for the key (k < 2 hLen +
+ *     2), or seedlen != hLen: IC_ERR_PARAM; ctlen != k: IC_ERR_SIZE;
+ *     msglen > k - 2 hLen - 2: IC_ERR_TOOLONG.
  *
  * PKCS #1 v1.5 is checked by building the whole expected encoding
  * EM' = 00 01 FF..FF 00 || DigestInfo(hash) and comparing it with the
@@ -51,6 +58,8 @@ extern "C" {
 #define IC_RSA_MIN_BITS   1024
 #define IC_RSA_MAX_BITS   IC_BN_MAX_BITS            /* 8192 */
 #define IC_RSA_MAX_BYTES  (IC_RSA_MAX_BITS / 8)
+/* Each prime of a private key has at most half the maximum bits. */
+#define IC_RSA_MAX_PRIME_BYTES (IC_RSA_MAX_BYTES / 2)
 
 typedef struct ic_rsa_public_key {
     ic_mont_ctx mont;                 /* n and its Montgomery constants       */
@@ -77,6 +86,117 @@ IC_NODISCARD IC_API int ic_rsa_verify_pss(const ic_rsa_public_key *key, ic_hash_
                                           ic_hash_alg mgf1_hash, size_t salt_len,
                                           const uint8_t *msg, size_t msglen,
                                           const uint8_t *sig, size_t siglen);
+
+/* RSAES-OAEP-ENCRYPT (RFC 8017 7.1.1) with the label (any length, NULL
+ * for none) hashed with hash_alg and MGF1 over mgf1_hash; the seed comes
+ * from ic_random.  ct is exactly k bytes.  IC_OK, an argument status (see
+ * above), IC_ERR_TOOLONG for msglen > k - 2 hLen - 2, or ic_random's
+ * failure (IC_ERR_UNAVAILABLE, ct untouched). */
+IC_NODISCARD IC_API int ic_rsa_encrypt_oaep(const ic_rsa_public_key *key, ic_hash_alg hash_alg,
+                                            ic_hash_alg mgf1_hash, const uint8_t *label, size_t labellen,
+                                            const uint8_t *msg, size_t msglen, uint8_t *ct, size_t ctlen);
+/* The same with the caller's seed (seedlen = hLen, else IC_ERR_PARAM): for
+ * known-answer tests only; a seed that is not fresh and random breaks
+ * OAEP's security. */
+IC_NODISCARD IC_API int ic_rsa_encrypt_oaep_seed(const ic_rsa_public_key *key, ic_hash_alg hash_alg,
+                                                 ic_hash_alg mgf1_hash, const uint8_t *label, size_t labellen,
+                                                 const uint8_t *seed, size_t seedlen,
+                                                 const uint8_t *msg, size_t msglen, uint8_t *ct, size_t ctlen);
+
+/* ---- private keys ------------------------------------------------------------
+ *
+ * A private key is the public key (n, e) plus the CRT parts (p, q, dp, dq,
+ * qinv), a complete type of about 10 KB the caller owns.  d is checked
+ * (0 < d < n) but not kept: every private operation runs by the CRT.
+ *
+ * ic_rsa_private_init(key, n, e, d, p, q, dp, dq, qinv), all big-endian with
+ * leading zero bytes allowed, checks in common.h's order (the key is wiped
+ * first, and again on every failure):
+ *   NULL key or a NULL part with a non-zero length: IC_ERR_NULL;
+ *   IC_ERR_SIZE: e longer than n (leading zeros stripped) or any secret
+ *     part given in more bytes than n has;
+ *   n and e as ic_rsa_public_init (IC_ERR_MODULUS, IC_ERR_EVEN,
+ *     IC_ERR_RANGE, IC_ERR_EXPONENT);
+ *   p and q: below 3 or over IC_RSA_MAX_BITS / 2 bits: IC_ERR_MODULUS;
+ *     even: IC_ERR_EVEN; their bit lengths not summing to n's (or n's +
+ *     1), or p q != n: IC_ERR_MODULUS;
+ *   d >= n, dp >= p, dq >= q, qinv >= p: IC_ERR_RANGE;
+ *   d, dp or dq zero: IC_ERR_EXPONENT;
+ *   q qinv != 1 mod p, or a CRT decryption of x^e (a fixed x) that does
+ *     not give x back (dp or dq wrong): IC_ERR_PARAM.
+ * The secret parts are checked in constant time; only the verdicts and
+ * the bit lengths of p and q become public.  Init costs about one private
+ * operation (the last check).
+ *
+ * The private operation (RSASP1 / RSADP, RFC 8017 5.1.2, 5.2.1) on a
+ * representative c < n:
+ *   - base blinding (Kocher 1996): c' = c r^e mod n for a fresh random r
+ *     from ic_random, unblinded by r^-1.  r^-1 comes from a variable-time
+ *     inverse of r a for a second random a (r^-1 = a (r a)^-1), so the
+ *     inverse's timing sees only a value independent of r;
+ *   - the CRT (RFC 8017 5.1.2 step 2b): m1 = c'^dp mod p, m2 = c'^dq mod
+ *     q (ic_modexp, constant time), h = (m1 - m2) qinv mod p, m' = m2 +
+ *     h q; c' mod p, c' mod q by a constant-time reduction;
+ *   - the result m is checked, m^e = c mod n, before it is released: a
+ *     fault in one half (the Boneh-DeMillo-Lipton attack) would otherwise
+ *     give away a factor of n.  A failed check is IC_ERR_FAULT and nothing
+ *     is written.
+ * Time depends on the lengths of n, p, q and e and on e's value, never on
+ * the secret parts nor on c.
+ *
+ * Sign and decrypt statuses, in common.h's order: NULL key: IC_ERR_NULL;
+ * a key init never set up (wiped, garbage): IC_ERR_STATE; NULL data with a
+ * non-zero length, a NULL sig/out/outlen: IC_ERR_NULL; a hash that is not
+ * an ic_hash_alg: IC_ERR_PARAM; a PSS salt that cannot fit (emLen < hLen
+ * + salt_len + 2) or an OAEP hash too long for the key (k < 2 hLen + 2):
+ * IC_ERR_PARAM; siglen other than k, an OAEP out buffer below k - 2 hLen
+ * - 2 bytes: IC_ERR_SIZE; then ic_random's failure (IC_ERR_UNAVAILABLE),
+ * IC_ERR_FAULT, and for decryption IC_ERR_AUTH.
+ */
+typedef struct ic_rsa_private_key {
+    ic_rsa_public_key pub;                  /* n and e: the public half         */
+    ic_mont_ctx p, q;                       /* the primes' Montgomery contexts   */
+    uint8_t dp[IC_RSA_MAX_PRIME_BYTES];     /* d mod (p - 1), in p's byte length */
+    uint8_t dq[IC_RSA_MAX_PRIME_BYTES];     /* d mod (q - 1), in q's byte length */
+    uint8_t qinv[IC_RSA_MAX_PRIME_BYTES];   /* q^-1 mod p, in p's byte length    */
+    uint32_t check;                         /* set by init, cleared by wipe      */
+} ic_rsa_private_key;
+
+IC_NODISCARD IC_API int ic_rsa_private_init(ic_rsa_private_key *key,
+                                            const uint8_t *n, size_t nlen, const uint8_t *e, size_t elen,
+                                            const uint8_t *d, size_t dlen,
+                                            const uint8_t *p, size_t plen, const uint8_t *q, size_t qlen,
+                                            const uint8_t *dp, size_t dplen, const uint8_t *dq, size_t dqlen,
+                                            const uint8_t *qinv, size_t qinvlen);
+/* k, the byte length of n; 0 for a NULL or invalid key. */
+IC_API size_t ic_rsa_private_size(const ic_rsa_private_key *key);
+IC_API void ic_rsa_private_wipe(ic_rsa_private_key *key);
+
+/* RSASSA-PKCS1-V1_5-SIGN (RFC 8017 8.2.1): sig = k bytes, deterministic. */
+IC_NODISCARD IC_API int ic_rsa_sign_pkcs1v15(const ic_rsa_private_key *key, ic_hash_alg hash_alg,
+                                             const uint8_t *msg, size_t msglen, uint8_t *sig, size_t siglen);
+/* RSASSA-PSS-SIGN (RFC 8017 8.1.1, EMSA-PSS-ENCODE 9.1.1) with MGF1 over
+ * mgf1_hash and a salt of salt_len bytes from ic_random (hLen is the usual
+ * choice). */
+IC_NODISCARD IC_API int ic_rsa_sign_pss(const ic_rsa_private_key *key, ic_hash_alg hash_alg,
+                                        ic_hash_alg mgf1_hash, size_t salt_len,
+                                        const uint8_t *msg, size_t msglen, uint8_t *sig, size_t siglen);
+/* The same with the caller's salt (NULL only with salt_len 0): for
+ * known-answer tests, or a deliberate deterministic (salt_len 0) PSS. */
+IC_NODISCARD IC_API int ic_rsa_sign_pss_salt(const ic_rsa_private_key *key, ic_hash_alg hash_alg,
+                                             ic_hash_alg mgf1_hash, const uint8_t *salt, size_t salt_len,
+                                             const uint8_t *msg, size_t msglen, uint8_t *sig, size_t siglen);
+/* RSAES-OAEP-DECRYPT (RFC 8017 7.1.2): on IC_OK the message is in
+ * out[0..*outlen); outcap must be at least k - 2 hLen - 2 (the longest
+ * message) whatever the message.  Every defect of the ciphertext (length
+ * other than k, c >= n, any padding fault) is the one status IC_ERR_AUTH,
+ * with out and *outlen untouched; the padding is checked in constant
+ * time, the leading zero byte together with the rest, so that no Manger
+ * (2001) or Bleichenbacher-style oracle exists in the status or the time. */
+IC_NODISCARD IC_API int ic_rsa_decrypt_oaep(const ic_rsa_private_key *key, ic_hash_alg hash_alg,
+                                            ic_hash_alg mgf1_hash, const uint8_t *label, size_t labellen,
+                                            const uint8_t *ct, size_t ctlen,
+                                            uint8_t *out, size_t outcap, size_t *outlen);
 
 #ifdef __cplusplus
 }

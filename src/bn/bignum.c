@@ -35,7 +35,7 @@ const size_t ic_nimpls_montmul = sizeof ic_impls_montmul / sizeof ic_impls_montm
 /* ---- limbs and bytes ------------------------------------------------------ */
 
 /* r (nl limbs) = the big-endian len bytes at in; len <= nl limbs' bytes. */
-static void bn_from_bytes(ic_limb *r, size_t nl, const uint8_t *in, size_t len)
+void ic_bn_from_bytes(ic_limb *r, size_t nl, const uint8_t *in, size_t len)
 {
     memset(r, 0, nl * sizeof r[0]);
     for (size_t k = 0; k < len; k++)        /* k: byte weight, 0 = least */
@@ -43,14 +43,14 @@ static void bn_from_bytes(ic_limb *r, size_t nl, const uint8_t *in, size_t len)
 }
 
 /* The len low bytes of a, big-endian. */
-static void bn_to_bytes(uint8_t *out, size_t len, const ic_limb *a)
+void ic_bn_to_bytes(uint8_t *out, size_t len, const ic_limb *a)
 {
     for (size_t k = 0; k < len; k++)
         out[len - 1 - k] = (uint8_t)(a[k / IC_LIMB_BYTES] >> (8 * (k % IC_LIMB_BYTES)));
 }
 
 /* All ones when a < n, else 0 (the borrow of a - n); no branch. */
-static ic_limb bn_ct_less(const ic_limb *a, const ic_limb *n, size_t nl)
+ic_limb ic_bn_ct_less(const ic_limb *a, const ic_limb *n, size_t nl)
 {
     ic_limb borrow = 0;
     for (size_t j = 0; j < nl; j++) {
@@ -124,7 +124,7 @@ static void mont_rr(ic_limb *rr, const ic_limb *n, size_t nl, size_t nbits, size
 
 /* The ops of a context init set up and wipe did not end, or NULL; the
  * lengths used as bounds are checked against each other too. */
-static const ic_mont_ops *mont_ctx_ops(const ic_mont_ctx *ctx)
+const ic_mont_ops *ic_mont_ctx_ops(const ic_mont_ctx *ctx)
 {
     size_t nl = ctx->nlimbs;
     if (ctx->check != IC_CHECK_MONT || nl == 0 || nl > IC_BN_MAX_LIMBS ||
@@ -154,7 +154,7 @@ int ic_mont_init(ic_mont_ctx *ctx, const uint8_t *n, size_t nlen)
     size_t nbytes = (nbits + 7) / 8;
     size_t nl = (nbits + IC_LIMB_BITS - 1) / IC_LIMB_BITS;
     ic_limb *N = IC_BN_LIMBS(ctx->n);
-    bn_from_bytes(N, nl, n + (nlen - nbytes), nbytes);
+    ic_bn_from_bytes(N, nl, n + (nlen - nbytes), nbytes);
     ctx->n0 = mont_n0(N[0]);
     uint32_t impl = ic_impl_index(IC_PRIM_MONTMUL);
     const ic_mont_ops *ops = (const ic_mont_ops *)IC_IMPL_OPS(montmul, impl);
@@ -171,7 +171,7 @@ int ic_mont_init(ic_mont_ctx *ctx, const uint8_t *n, size_t nlen)
 
 size_t ic_mont_size(const ic_mont_ctx *ctx)
 {
-    return ctx != NULL && mont_ctx_ops(ctx) != NULL ? ctx->nbytes : 0;
+    return ctx != NULL && ic_mont_ctx_ops(ctx) != NULL ? ctx->nbytes : 0;
 }
 
 void ic_mont_wipe(ic_mont_ctx *ctx)
@@ -198,7 +198,7 @@ static int mx_check(mx_setup *s, const ic_mont_ctx *ctx, const uint8_t *out, siz
 {
     if (ctx == NULL)
         return IC_ERR_NULL;
-    s->ops = mont_ctx_ops(ctx);
+    s->ops = ic_mont_ctx_ops(ctx);
     if (s->ops == NULL)
         return IC_ERR_STATE;
     if (out == NULL)
@@ -210,8 +210,8 @@ static int mx_check(mx_setup *s, const ic_mont_ctx *ctx, const uint8_t *out, siz
     s->nl = ctx->nlimbs;
     s->n = IC_BN_LIMBS(ctx->n);
     s->n0 = (ic_limb)ctx->n0;
-    bn_from_bytes(s->bm, s->nl, base, blen);
-    int below = (int)(bn_ct_less(s->bm, s->n, s->nl) & 1);
+    ic_bn_from_bytes(s->bm, s->nl, base, blen);
+    int below = (int)(ic_bn_ct_less(s->bm, s->n, s->nl) & 1);
     ic_ct_declassify(&below, sizeof below);
     if (!below)
         return IC_ERR_RANGE;
@@ -252,7 +252,7 @@ static void mx_end(mx_setup *s, ic_limb *acc, uint8_t *out, size_t outlen)
     memset(s->one, 0, s->nl * sizeof s->one[0]);
     s->one[0] = 1;
     s->ops->mul(acc, acc, s->one, s->n, s->n0, s->nl);
-    bn_to_bytes(out, outlen, acc);
+    ic_bn_to_bytes(out, outlen, acc);
 }
 
 /* Bits [pos, pos + w) of the exponent (elen bytes, big-endian), bits past

@@ -77,6 +77,15 @@ typedef struct ic_bn_modexp_job {
  * ic_modexp gives, with its checks and statuses; the first refusal is
  * returned and nothing is written.  Internal (bignum.c). */
 int ic_bn_modexp2(const ic_bn_modexp_job *a, const ic_bn_modexp_job *b);
+/* Shared by the driver (bignum.c) and the modular arithmetic of bn_mod.c. */
+/* r (nl limbs) = the big-endian len bytes at in; len <= nl limbs' bytes. */
+void ic_bn_from_bytes(ic_limb *r, size_t nl, const uint8_t *in, size_t len);
+/* The len low bytes of a, big-endian. */
+void ic_bn_to_bytes(uint8_t *out, size_t len, const ic_limb *a);
+/* All ones when a < n (nl limbs each), else 0; no branch. */
+ic_limb ic_bn_ct_less(const ic_limb *a, const ic_limb *n, size_t nl);
+/* The ops of a context that init set up and wipe did not end, or NULL. */
+const ic_mont_ops *ic_mont_ctx_ops(const ic_mont_ctx *ctx);
 
 /* Final step shared by the backends: r = t - n if t (nl limbs plus the
  * carry limb top, 0 or 1) is >= n, else t; masks, no branch.  t < 2n. */

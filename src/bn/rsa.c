@@ -6,8 +6,8 @@
  * the stack.  All inputs here are public (key, message, signature), so
  * the checks may branch; the final comparisons use ic_ct_equal anyway.
  */
-#include "core/internal.h"
-#include "incore/rsa.h"
+#include "bn/rsa_impl.h"
+#include "incore/rand.h"
 
 #include <string.h>
 
@@ -65,7 +65,7 @@ int ic_rsa_public_init(ic_rsa_public_key *key, const uint8_t *n, size_t nlen,
 
 /* 1 for a key init set up and wipe did not end; the length used as a
  * bound (elen) is checked against the modulus too. */
-static int key_ok(const ic_rsa_public_key *key)
+int ic_rsa_public_ok(const ic_rsa_public_key *key)
 {
     size_t k = ic_mont_size(&key->mont);
     return key->check == IC_CHECK_RSAPUB && k != 0 && key->mont.nbits >= IC_RSA_MIN_BITS &&
@@ -74,7 +74,7 @@ static int key_ok(const ic_rsa_public_key *key)
 
 size_t ic_rsa_public_size(const ic_rsa_public_key *key)
 {
-    return key != NULL && key_ok(key) ? key->mont.nbytes : 0;
+    return key != NULL && ic_rsa_public_ok(key) ? key->mont.nbytes : 0;
 }
 
 void ic_rsa_public_wipe(ic_rsa_public_key *key)
@@ -103,7 +103,7 @@ static int check_args(const ic_rsa_public_key *key, const uint8_t *msg, size_t m
 {
     if (key == NULL)
         return IC_ERR_NULL;
-    if (!key_ok(key))
+    if (!ic_rsa_public_ok(key))
         return IC_ERR_STATE;
     IC_NULL_CHECK(msg, msglen);
     IC_NULL_CHECK(sig, siglen);
@@ -139,37 +139,44 @@ static size_t digestinfo_prefix(ic_hash_alg alg, size_t hlen, uint8_t out[19])
     return sizeof sha2;
 }
 
+int ic_rsa_emsa_pkcs1v15(ic_hash_alg alg, const uint8_t *msg, size_t msglen, uint8_t *em, size_t k)
+{
+    size_t hlen = ic_hash_digest_size(alg);
+    uint8_t prefix[19];
+    size_t plen = hlen ? digestinfo_prefix(alg, hlen, prefix) : 0;
+    if (plen == 0)
+        return IC_ERR_PARAM;
+    /* k >= 128 (IC_RSA_MIN_BITS) > 11 + 19 + 64: EM always fits */
+    size_t tlen = plen + hlen;
+    em[0] = 0x00;
+    em[1] = 0x01;
+    memset(em + 2, 0xff, k - tlen - 3);
+    em[k - tlen - 1] = 0x00;
+    memcpy(em + k - tlen, prefix, plen);
+    return ic_hash(alg, em + k - hlen, msg, msglen) == IC_OK ? IC_OK : IC_ERR_PARAM;
+}
+
 int ic_rsa_verify_pkcs1v15(const ic_rsa_public_key *key, ic_hash_alg hash_alg,
                            const uint8_t *msg, size_t msglen, const uint8_t *sig, size_t siglen)
 {
     int st = check_args(key, msg, msglen, sig, siglen);
     if (st != IC_OK)
         return st;
-    size_t hlen = ic_hash_digest_size(hash_alg), k = key->mont.nbytes;
-    uint8_t prefix[19];
-    size_t plen = hlen ? digestinfo_prefix(hash_alg, hlen, prefix) : 0;
-    if (plen == 0)
-        return IC_ERR_PARAM;
-    /* k >= 128 (IC_RSA_MIN_BITS) > 11 + 19 + 64: EM' always fits */
+    size_t k = key->mont.nbytes;
     uint8_t em[IC_RSA_MAX_BYTES], want[IC_RSA_MAX_BYTES];
+    if (ic_hash_digest_size(hash_alg) == 0)
+        return IC_ERR_PARAM;
     st = rsavp1(key, sig, siglen, em);
     if (st != IC_OK)
         return st;
-    size_t tlen = plen + hlen;
-    want[0] = 0x00;
-    want[1] = 0x01;
-    memset(want + 2, 0xff, k - tlen - 3);
-    want[k - tlen - 1] = 0x00;
-    memcpy(want + k - tlen, prefix, plen);
-    if (ic_hash(hash_alg, want + k - hlen, msg, msglen) != IC_OK)
+    if (ic_rsa_emsa_pkcs1v15(hash_alg, msg, msglen, want, k) != IC_OK)
         return IC_ERR_PARAM;
     return ic_ct_equal(em, want, k) ? IC_OK : IC_ERR_AUTH;
 }
 
 /* ---- RSASSA-PSS ---------------------------------------------------------------- */
 
-/* out ^= MGF1(seed, len) (RFC 8017 B.2.1). */
-static void mgf1_xor(ic_hash_alg alg, const uint8_t *seed, size_t slen, uint8_t *out, size_t len)
+void ic_rsa_mgf1_xor(ic_hash_alg alg, const uint8_t *seed, size_t slen, uint8_t *out, size_t len)
 {
     size_t hlen = ic_hash_digest_size(alg);
     uint8_t t[IC_HASH_MAX_DIGEST_SIZE];
@@ -214,7 +221,7 @@ int ic_rsa_verify_pss(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_has
     unsigned topmask = 0xffu >> (8 * emlen - embits);            /* bits DB may use in byte 0 */
     if (em[emlen - 1] != 0xbc || (db[0] & ~topmask) != 0)        /* steps 4, 6 */
         return IC_ERR_AUTH;
-    mgf1_xor(mgf1_hash, h, hlen, db, dblen);                     /* steps 7, 8 */
+    ic_rsa_mgf1_xor(mgf1_hash, h, hlen, db, dblen);                     /* steps 7, 8 */
     db[0] &= (uint8_t)topmask;                                   /* step 9 */
     size_t ps = dblen - salt_len - 1;                            /* step 10 */
     for (size_t i = 0; i < ps; i++)
@@ -235,4 +242,86 @@ int ic_rsa_verify_pss(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_has
     ic_hash_update(&hc, db + dblen - salt_len, salt_len);
     ic_hash_final(&hc, h2);
     return ic_ct_equal(h, h2, hlen) ? IC_OK : IC_ERR_AUTH;       /* step 14 */
+}
+
+/* ---- RSAES-OAEP encryption ---------------------------------------------------- */
+
+/* The checks of both encrypts, common.h's order; *hlen set on IC_OK. */
+static int oaep_enc_args(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                         const uint8_t *label, size_t labellen, const uint8_t *msg, size_t msglen,
+                         const uint8_t *ct, size_t ctlen, size_t *hlen)
+{
+    if (key == NULL)
+        return IC_ERR_NULL;
+    if (!ic_rsa_public_ok(key))
+        return IC_ERR_STATE;
+    IC_NULL_CHECK(label, labellen);
+    IC_NULL_CHECK(msg, msglen);
+    if (ct == NULL)
+        return IC_ERR_NULL;
+    size_t k = key->mont.nbytes;
+    *hlen = ic_hash_digest_size(hash_alg);
+    if (*hlen == 0 || ic_hash_digest_size(mgf1_hash) == 0 || k < 2 * *hlen + 2)
+        return IC_ERR_PARAM;
+    if (ctlen != k)
+        return IC_ERR_SIZE;
+    if (msglen > k - 2 * *hlen - 2)                              /* 7.1.1 step 1b */
+        return IC_ERR_TOOLONG;
+    return IC_OK;
+}
+
+/* EME-OAEP encoding (RFC 8017 7.1.1 step 2) with the given seed, then
+ * RSAEP: EM = 00 || maskedSeed || maskedDB, DB = lHash || PS || 01 || M. */
+static int oaep_encrypt(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                        const uint8_t *label, size_t labellen, const uint8_t *seed, size_t hlen,
+                        const uint8_t *msg, size_t msglen, uint8_t *ct)
+{
+    size_t k = key->mont.nbytes, dblen = k - hlen - 1;
+    uint8_t em[IC_RSA_MAX_BYTES];
+    uint8_t *mseed = em + 1, *db = em + 1 + hlen;
+    em[0] = 0;
+    if (ic_hash(hash_alg, db, label, labellen) != IC_OK)
+        return IC_ERR_PARAM;
+    memset(db + hlen, 0, dblen - hlen - msglen - 1);
+    db[dblen - msglen - 1] = 0x01;
+    if (msglen)
+        memcpy(db + dblen - msglen, msg, msglen);
+    memcpy(mseed, seed, hlen);
+    ic_rsa_mgf1_xor(mgf1_hash, mseed, hlen, db, dblen);          /* maskedDB */
+    ic_rsa_mgf1_xor(mgf1_hash, db, dblen, mseed, hlen);          /* maskedSeed */
+    /* EM < 2^(8(k-1)) <= n: never IC_ERR_RANGE */
+    int st = ic_modexp_public(&key->mont, ct, k, em, k, key->e, key->elen);
+    ic_wipe(em, k);
+    return st;
+}
+
+int ic_rsa_encrypt_oaep_seed(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                             const uint8_t *label, size_t labellen, const uint8_t *seed, size_t seedlen,
+                             const uint8_t *msg, size_t msglen, uint8_t *ct, size_t ctlen)
+{
+    size_t hlen = 0;
+    if (key != NULL && ic_rsa_public_ok(key))
+        IC_NULL_CHECK(seed, seedlen);
+    int st = oaep_enc_args(key, hash_alg, mgf1_hash, label, labellen, msg, msglen, ct, ctlen, &hlen);
+    if (st != IC_OK)
+        return st;
+    if (seedlen != hlen)
+        return IC_ERR_PARAM;
+    return oaep_encrypt(key, hash_alg, mgf1_hash, label, labellen, seed, hlen, msg, msglen, ct);
+}
+
+int ic_rsa_encrypt_oaep(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                        const uint8_t *label, size_t labellen, const uint8_t *msg, size_t msglen,
+                        uint8_t *ct, size_t ctlen)
+{
+    size_t hlen = 0;
+    int st = oaep_enc_args(key, hash_alg, mgf1_hash, label, labellen, msg, msglen, ct, ctlen, &hlen);
+    if (st != IC_OK)
+        return st;
+    uint8_t seed[IC_HASH_MAX_DIGEST_SIZE];
+    st = ic_random(seed, hlen);
+    if (st == IC_OK)
+        st = oaep_encrypt(key, hash_alg, mgf1_hash, label, labellen, seed, hlen, msg, msglen, ct);
+    ic_wipe(seed, sizeof seed);
+    return st;
 }

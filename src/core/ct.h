@@ -12,7 +12,11 @@
  * it as public from there on.  Exactly the verdict: declassifying the
  * computed tag or the difference bytes would hide a leak in the compare.
  * The one other verdict is XTS key setup's "the two halves are equal"
- * (src/aes/xts.c), which its status reports anyway.
+ * (src/aes/xts.c), which its status reports anyway.  RSA (src/bn/rsa_priv.c)
+ * declassifies its verdicts (key checks, the fault check, the OAEP padding
+ * verdict, then the released message length) and one value: the product
+ * r a of two random numbers whose inverse gives the blinding factor's,
+ * independent of r by construction.
  *
  * At run time this is nothing (no valgrind, no MSan) or a valgrind client
  * request, a few instructions that do nothing on a real CPU.

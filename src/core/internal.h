@@ -177,6 +177,7 @@ static inline const void *ic_ops_fast(ic_prim p)
 #define IC_CHECK_CPKEY      UINT32_C(0x6bc9a25d)
 #define IC_CHECK_MONT       UINT32_C(0x6b3e7a11)
 #define IC_CHECK_RSAPUB     UINT32_C(0x6b25a0b7)
+#define IC_CHECK_RSAPRIV    UINT32_C(0x6b25a1c3)
 
 /* Index of the implementation selected for p right now (for init). */
 uint32_t ic_impl_index(ic_prim p);

@@ -1,0 +1,41 @@
+/*
+ * bn_mod.h - modular arithmetic on big-endian byte strings over a
+ * Montgomery context (bn_mod.c), for the RSA private-key operation
+ * (rsa.c): reduction of a longer number, multiplication, subtraction, a
+ * plain multiply-add, and an inverse for blinded values.
+ *
+ * Internal: ctx must be a context ic_mont_init set up (the caller checked
+ * it), every "< n" operand is below the modulus, and every byte string
+ * named by the modulus has exactly ic_mont_size(ctx) bytes.  All but
+ * ic_bn_mod_inv_vartime are constant time in the values (modulus included:
+ * it may be a secret prime); only lengths steer them.
+ */
+#ifndef INCORE_BN_MOD_H
+#define INCORE_BN_MOD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "incore/bignum.h"
+
+/* out = a mod n for any a of alen <= 2 * IC_BN_MAX_BYTES + 16 bytes. */
+void ic_bn_mod_reduce(const ic_mont_ctx *ctx, uint8_t *out, const uint8_t *a, size_t alen);
+/* out = a * b mod n, for a, b < n; out may equal a or b. */
+void ic_bn_mod_mul(const ic_mont_ctx *ctx, uint8_t *out, const uint8_t *a, const uint8_t *b);
+/* out = a - b mod n, for a, b < n; out may equal a or b. */
+void ic_bn_mod_sub(const ic_mont_ctx *ctx, uint8_t *out, const uint8_t *a, const uint8_t *b);
+/* out (outlen bytes) = a * b + c, the plain product; the result must fit
+ * in outlen bytes (it is cut to them); alen, blen, clen, outlen <=
+ * IC_BN_MAX_BYTES. */
+void ic_bn_mul_add(uint8_t *out, size_t outlen, const uint8_t *a, size_t alen,
+                   const uint8_t *b, size_t blen, const uint8_t *c, size_t clen);
+/* 1 when the alen bytes at a (any alen <= 2 * IC_BN_MAX_BYTES) are < n, else 0. */
+int ic_bn_ct_below(const ic_mont_ctx *ctx, const uint8_t *a, size_t alen);
+/* out = n itself, ic_mont_size(ctx) bytes. */
+void ic_bn_modulus(const ic_mont_ctx *ctx, uint8_t *out);
+/* out = a^-1 mod n and 1, or 0 (out zeroed) when a has no inverse; a < n.
+ * VARIABLE TIME in a and n: only for values that are public or uniformly
+ * random and independent of every secret (a blinded value). */
+int ic_bn_mod_inv_vartime(const ic_mont_ctx *ctx, uint8_t *out, const uint8_t *a);
+
+#endif

@@ -1,0 +1,453 @@
+/*
+ * rsa_priv.c - RSA private keys (RFC 8017 3.2, the CRT form) and what
+ * they do: RSASSA-PKCS1-v1_5 and RSASSA-PSS signing, RSAES-OAEP
+ * decryption.  incore/rsa.h describes the checks and the private
+ * operation: base blinding, the CRT, and the result checked with e before
+ * it leaves.
+ *
+ * Secrets here: p, q, dp, dq, qinv, the blinded and unblinded values, and
+ * for decryption the recovered EM.  Nothing branches on them or indexes
+ * with them; the verdicts that must become public (a check at init, the
+ * fault check, the OAEP padding verdict) go through ic_ct_declassify().
+ */
+#include "bn/bn_mod.h"
+#include "bn/rsa_impl.h"
+#include "core/ct.h"
+#include "incore/rand.h"
+
+#include <string.h>
+
+#define PB IC_RSA_MAX_PRIME_BYTES
+
+/* ---- constant-time helpers -------------------------------------------------- */
+
+/* 1 when the len bytes at p are all zero, else 0; no branch on them. */
+static unsigned ct_is_zero(const uint8_t *p, size_t len)
+{
+    unsigned acc = 0;
+    for (size_t i = 0; i < len; i++)
+        acc |= p[i];
+    return ((acc | (0u - acc)) >> (sizeof acc * 8 - 1)) ^ 1;
+}
+
+/* All ones when a == b (bytes or small values), else 0. */
+static unsigned ct_eq_mask(unsigned a, unsigned b)
+{
+    unsigned d = a ^ b;
+    return ((d | (0u - d)) >> (sizeof d * 8 - 1)) - 1u;
+}
+
+/* A secret verdict made public (the checkers then let it be branched on). */
+static int reveal(unsigned v)
+{
+    int r = (int)(v & 1);
+    ic_ct_declassify(&r, sizeof r);
+    return r;
+}
+
+/* ---- the private operation -------------------------------------------------- */
+
+/* Both CRT exponentiations, m1 = cp^dp mod p and m2 = cq^dq mod q, in
+ * constant time.  The one place they happen, so that a dual
+ * exponentiation (both moduli at once) can take their place. */
+static int rsa_crt_exp(const ic_rsa_private_key *key, uint8_t *m1, const uint8_t *cp,
+                       uint8_t *m2, const uint8_t *cq)
+{
+    size_t pb = key->p.nbytes, qb = key->q.nbytes;
+    int st = ic_modexp(&key->p, m1, pb, cp, pb, key->dp, pb);
+    if (st == IC_OK)
+        st = ic_modexp(&key->q, m2, qb, cq, qb, key->dq, qb);
+    return st;
+}
+
+/* m = c^d mod n by the CRT (RFC 8017 5.1.2 step 2b, Garner's form), c < n:
+ * m1 = c^dp mod p, m2 = c^dq mod q, h = (m1 - m2) qinv mod p, m = m2 + h q
+ * (< q + (p - 1) q = n). */
+static int rsa_crt(const ic_rsa_private_key *key, uint8_t *m, const uint8_t *c)
+{
+    const ic_mont_ctx *mp = &key->p, *mq = &key->q;
+    size_t k = key->pub.mont.nbytes, pb = mp->nbytes, qb = mq->nbytes;
+    uint8_t cp[PB], cq[PB], m1[PB], m2[PB], h[PB], qbytes[PB];
+    ic_bn_mod_reduce(mp, cp, c, k);
+    ic_bn_mod_reduce(mq, cq, c, k);
+    int st = rsa_crt_exp(key, m1, cp, m2, cq);
+    if (st == IC_OK) {
+        ic_bn_mod_reduce(mp, h, m2, qb);                 /* m2 mod p: q may exceed p */
+        ic_bn_mod_sub(mp, h, m1, h);
+        ic_bn_mod_mul(mp, h, h, key->qinv);
+        ic_bn_modulus(mq, qbytes);
+        ic_bn_mul_add(m, k, h, pb, qbytes, qb, m2, qb);
+    }
+    ic_wipe(cp, pb), ic_wipe(cq, qb), ic_wipe(m1, pb), ic_wipe(m2, qb), ic_wipe(h, pb);
+    ic_wipe(qbytes, qb);
+    return st;
+}
+
+/* A blinding pair for n: re = r^e and rinv = r^-1 mod n for a random r.
+ * r^-1 = a (r a)^-1 with a second random a: the variable-time inverse
+ * sees only r a, uniformly random and independent of r (the way
+ * BoringSSL's bn_mod_inverse_blinded avoids a constant-time inverse).
+ * r and a are drawn 16 bytes longer than n and reduced, so their bias is
+ * below 2^-128; a pair without an inverse (a factor of n drawn, or 0) is
+ * drawn again. */
+static int rsa_blinding(const ic_rsa_public_key *pub, uint8_t *re, uint8_t *rinv)
+{
+    const ic_mont_ctx *mn = &pub->mont;
+    size_t k = mn->nbytes;
+    uint8_t buf[IC_RSA_MAX_BYTES + 16], r[IC_RSA_MAX_BYTES], a[IC_RSA_MAX_BYTES];
+    int st = IC_ERR_FAULT;
+    for (int tries = 0; tries < 4 && st == IC_ERR_FAULT; tries++) {
+        if ((st = ic_random(buf, k + 16)) != IC_OK)
+            break;
+        ic_bn_mod_reduce(mn, r, buf, k + 16);
+        if ((st = ic_random(buf, k + 16)) != IC_OK)
+            break;
+        ic_bn_mod_reduce(mn, a, buf, k + 16);
+        ic_bn_mod_mul(mn, rinv, r, a);
+        /* r a is independent of r (a is uniform and secret): it may become
+         * public, which the variable-time inverse needs (the checkers see
+         * ic_random's output as secret) */
+        ic_ct_declassify(rinv, k);
+        if (!ic_bn_mod_inv_vartime(mn, rinv, rinv)) {
+            st = IC_ERR_FAULT;
+            continue;
+        }
+        ic_bn_mod_mul(mn, rinv, rinv, a);
+        st = ic_modexp_public(mn, re, k, r, k, pub->e, pub->elen);
+    }
+    ic_wipe(buf, k + 16), ic_wipe(r, k), ic_wipe(a, k);
+    return st;
+}
+
+/* out = in^d mod n (in < n, k bytes each), blinded, by the CRT, checked
+ * with e; out is written only on IC_OK. */
+static int rsa_private_op(const ic_rsa_private_key *key, uint8_t *out, const uint8_t *in)
+{
+    const ic_rsa_public_key *pub = &key->pub;
+    const ic_mont_ctx *mn = &pub->mont;
+    size_t k = mn->nbytes;
+    uint8_t re[IC_RSA_MAX_BYTES], rinv[IC_RSA_MAX_BYTES], m[IC_RSA_MAX_BYTES];
+    int st = rsa_blinding(pub, re, rinv);
+    if (st == IC_OK) {
+        ic_bn_mod_mul(mn, m, in, re);                        /* c r^e */
+        st = rsa_crt(key, m, m);                             /* m r   */
+    }
+    if (st == IC_OK) {
+        ic_bn_mod_mul(mn, m, m, rinv);                       /* m     */
+        st = ic_modexp_public(mn, re, k, m, k, pub->e, pub->elen);
+        if (st == IC_OK && !reveal((unsigned)ic_ct_equal(re, in, k)))
+            st = IC_ERR_FAULT;
+    }
+    if (st == IC_OK)
+        memcpy(out, m, k);
+    ic_wipe(re, k), ic_wipe(rinv, k), ic_wipe(m, k);
+    return st;
+}
+
+/* ---- the key ------------------------------------------------------------------ */
+
+static int priv_ok(const ic_rsa_private_key *key)
+{
+    size_t nbits = key->pub.mont.nbits, pbits = key->p.nbits, qbits = key->q.nbits;
+    return key->check == IC_CHECK_RSAPRIV && ic_rsa_public_ok(&key->pub) &&
+           ic_mont_size(&key->p) != 0 && ic_mont_size(&key->q) != 0 &&
+           key->p.nbytes <= PB && key->q.nbytes <= PB &&
+           (pbits + qbits == nbits || pbits + qbits == nbits + 1);
+}
+
+size_t ic_rsa_private_size(const ic_rsa_private_key *key)
+{
+    return key != NULL && priv_ok(key) ? key->pub.mont.nbytes : 0;
+}
+
+void ic_rsa_private_wipe(ic_rsa_private_key *key)
+{
+    if (key != NULL)
+        ic_wipe(key, sizeof *key);
+}
+
+/* Strip public leading zero bytes (n and e only). */
+static const uint8_t *strip(const uint8_t *p, size_t *len)
+{
+    while (*len > 0 && p[0] == 0)
+        p++, (*len)--;
+    return p;
+}
+
+/* One prime: its context, then its size limits (IC_ERR_MODULUS). */
+static int prime_init(ic_mont_ctx *ctx, const uint8_t *p, size_t plen)
+{
+    int st = ic_mont_init(ctx, p, plen);
+    if (st == IC_OK && ctx->nbits > IC_RSA_MAX_BITS / 2)
+        st = IC_ERR_MODULUS;
+    return st;
+}
+
+/* 1 when a (alen bytes) < ctx's modulus; the low bytes of a copied to out
+ * (the modulus's length) when so. */
+static int below_copy(const ic_mont_ctx *ctx, uint8_t *out, const uint8_t *a, size_t alen)
+{
+    if (!reveal((unsigned)ic_bn_ct_below(ctx, a, alen)))
+        return 0;
+    size_t nb = ctx->nbytes, take = alen < nb ? alen : nb;
+    memset(out, 0, nb - take);
+    memcpy(out + nb - take, a + alen - take, take);
+    return 1;
+}
+
+/* p q == n, in constant time (p and q are secret). */
+static int product_is_n(const ic_rsa_private_key *key)
+{
+    size_t k = key->pub.mont.nbytes;
+    uint8_t pb[PB], qb[PB], prod[IC_RSA_MAX_BYTES], n[IC_RSA_MAX_BYTES];
+    ic_bn_modulus(&key->p, pb);
+    ic_bn_modulus(&key->q, qb);
+    ic_bn_mul_add(prod, k, pb, key->p.nbytes, qb, key->q.nbytes, NULL, 0);
+    ic_bn_modulus(&key->pub.mont, n);
+    int eq = reveal((unsigned)ic_ct_equal(prod, n, k));
+    ic_wipe(pb, sizeof pb), ic_wipe(qb, sizeof qb), ic_wipe(prod, k);
+    return eq;
+}
+
+/* q qinv == 1 mod p, and the CRT gives x back from x^e for a fixed x (a
+ * wrong dp or dq is caught there: RFC 8017 does not ask for it, FIPS 186-5
+ * B.4 calls it the pairwise consistency test). */
+static int crt_consistent(const ic_rsa_private_key *key)
+{
+    const ic_mont_ctx *mn = &key->pub.mont;
+    size_t k = mn->nbytes, pb = key->p.nbytes;
+    uint8_t t[IC_RSA_MAX_BYTES], x[IC_RSA_MAX_BYTES], c[IC_RSA_MAX_BYTES];
+    ic_bn_modulus(&key->q, x);
+    ic_bn_mod_reduce(&key->p, t, x, key->q.nbytes);          /* q mod p */
+    ic_bn_mod_mul(&key->p, t, t, key->qinv);
+    memset(c, 0, pb);
+    c[pb - 1] = 1;
+    int ok = reveal((unsigned)ic_ct_equal(t, c, pb));
+    /* x = 0x5a5a...5a, k - 1 bytes: below n */
+    memset(x, 0, k);
+    memset(x + 1, 0x5a, k - 1);
+    if (ok && ic_modexp_public(mn, c, k, x, k, key->pub.e, key->pub.elen) == IC_OK &&
+        rsa_crt(key, t, c) == IC_OK)
+        ok = reveal((unsigned)ic_ct_equal(t, x, k));
+    else
+        ok = 0;
+    ic_wipe(t, k);
+    return ok;
+}
+
+/* init without the final wipe on failure. */
+static int private_init(ic_rsa_private_key *key, const uint8_t *n, size_t nlen, const uint8_t *e, size_t elen,
+                        const uint8_t *d, size_t dlen, const uint8_t *p, size_t plen,
+                        const uint8_t *q, size_t qlen, const uint8_t *dp, size_t dplen,
+                        const uint8_t *dq, size_t dqlen, const uint8_t *qinv, size_t qinvlen)
+{
+    IC_NULL_CHECK(n, nlen);
+    IC_NULL_CHECK(e, elen);
+    IC_NULL_CHECK(d, dlen);
+    IC_NULL_CHECK(p, plen);
+    IC_NULL_CHECK(q, qlen);
+    IC_NULL_CHECK(dp, dplen);
+    IC_NULL_CHECK(dq, dqlen);
+    IC_NULL_CHECK(qinv, qinvlen);
+    size_t k = nlen, el = elen;
+    strip(n, &k);
+    strip(e, &el);
+    if (el > k || dlen > k || plen > k || qlen > k || dplen > k || dqlen > k || qinvlen > k)
+        return IC_ERR_SIZE;
+    int st = ic_rsa_public_init(&key->pub, n, nlen, e, elen);
+    if (st != IC_OK)
+        return st;
+    if ((st = prime_init(&key->p, p, plen)) != IC_OK || (st = prime_init(&key->q, q, qlen)) != IC_OK)
+        return st;
+    size_t nbits = key->pub.mont.nbits, sum = (size_t)key->p.nbits + key->q.nbits;
+    if ((sum != nbits && sum != nbits + 1) || !product_is_n(key))
+        return IC_ERR_MODULUS;
+    if (!reveal((unsigned)ic_bn_ct_below(&key->pub.mont, d, dlen)) ||
+        !below_copy(&key->p, key->dp, dp, dplen) || !below_copy(&key->q, key->dq, dq, dqlen) ||
+        !below_copy(&key->p, key->qinv, qinv, qinvlen))
+        return IC_ERR_RANGE;
+    if (reveal(ct_is_zero(d, dlen) | ct_is_zero(key->dp, key->p.nbytes) | ct_is_zero(key->dq, key->q.nbytes)))
+        return IC_ERR_EXPONENT;
+    if (!crt_consistent(key))
+        return IC_ERR_PARAM;
+    key->check = IC_CHECK_RSAPRIV;
+    return IC_OK;
+}
+
+int ic_rsa_private_init(ic_rsa_private_key *key, const uint8_t *n, size_t nlen, const uint8_t *e, size_t elen,
+                        const uint8_t *d, size_t dlen, const uint8_t *p, size_t plen,
+                        const uint8_t *q, size_t qlen, const uint8_t *dp, size_t dplen,
+                        const uint8_t *dq, size_t dqlen, const uint8_t *qinv, size_t qinvlen)
+{
+    if (key == NULL)
+        return IC_ERR_NULL;
+    ic_wipe(key, sizeof *key);
+    int st = private_init(key, n, nlen, e, elen, d, dlen, p, plen, q, qlen, dp, dplen, dq, dqlen, qinv, qinvlen);
+    if (st != IC_OK)
+        ic_wipe(key, sizeof *key);
+    return st;
+}
+
+/* ---- signatures ------------------------------------------------------------------ */
+
+/* Key, data pointers, hash: common.h steps 1-3 shared by every call here. */
+static int priv_args(const ic_rsa_private_key *key, const uint8_t *in, size_t inlen, const uint8_t *out,
+                     ic_hash_alg hash_alg, ic_hash_alg mgf1_hash)
+{
+    if (key == NULL)
+        return IC_ERR_NULL;
+    if (!priv_ok(key))
+        return IC_ERR_STATE;
+    IC_NULL_CHECK(in, inlen);
+    if (out == NULL)
+        return IC_ERR_NULL;
+    if (ic_hash_digest_size(hash_alg) == 0 || ic_hash_digest_size(mgf1_hash) == 0)
+        return IC_ERR_PARAM;
+    return IC_OK;
+}
+
+int ic_rsa_sign_pkcs1v15(const ic_rsa_private_key *key, ic_hash_alg hash_alg,
+                         const uint8_t *msg, size_t msglen, uint8_t *sig, size_t siglen)
+{
+    int st = priv_args(key, msg, msglen, sig, hash_alg, hash_alg);
+    if (st != IC_OK)
+        return st;
+    size_t k = key->pub.mont.nbytes;
+    if (siglen != k)
+        return IC_ERR_SIZE;
+    uint8_t em[IC_RSA_MAX_BYTES];
+    st = ic_rsa_emsa_pkcs1v15(hash_alg, msg, msglen, em, k);
+    if (st == IC_OK)
+        st = rsa_private_op(key, sig, em);                   /* EM < 2^(8(k-1)) <= n */
+    return st;
+}
+
+/* EMSA-PSS-ENCODE (RFC 8017 9.1.1) into em (k bytes, emLen = k or k - 1
+ * bytes of it at the end), then RSASP1. */
+static int pss_sign(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                    const uint8_t *salt, size_t salt_len, const uint8_t *msg, size_t msglen,
+                    uint8_t *sig)
+{
+    size_t hlen = ic_hash_digest_size(hash_alg), k = key->pub.mont.nbytes;
+    size_t embits = key->pub.mont.nbits - 1, emlen = (embits + 7) / 8, dblen = emlen - hlen - 1;
+    uint8_t buf[IC_RSA_MAX_BYTES], mhash[IC_HASH_MAX_DIGEST_SIZE];
+    static const uint8_t zeros[8] = { 0 };
+    memset(buf, 0, k);
+    uint8_t *em = buf + (k - emlen), *db = em, *h = em + dblen;
+    ic_hash_ctx hc;
+    if (ic_hash(hash_alg, mhash, msg, msglen) != IC_OK || ic_hash_init(&hc, hash_alg) != IC_OK)
+        return IC_ERR_PARAM;
+    ic_hash_update(&hc, zeros, sizeof zeros);                /* steps 5, 6: H = Hash(M') */
+    ic_hash_update(&hc, mhash, hlen);
+    ic_hash_update(&hc, salt, salt_len);
+    ic_hash_final(&hc, h);
+    db[dblen - salt_len - 1] = 0x01;                         /* steps 7, 8: PS || 01 || salt */
+    if (salt_len)
+        memcpy(db + dblen - salt_len, salt, salt_len);
+    ic_rsa_mgf1_xor(mgf1_hash, h, hlen, db, dblen);          /* steps 9, 10 */
+    db[0] &= (uint8_t)(0xffu >> (8 * emlen - embits));       /* step 11 */
+    em[emlen - 1] = 0xbc;                                    /* step 12 */
+    return rsa_private_op(key, sig, buf);
+}
+
+int ic_rsa_sign_pss_salt(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                         const uint8_t *salt, size_t salt_len, const uint8_t *msg, size_t msglen,
+                         uint8_t *sig, size_t siglen)
+{
+    int st = priv_args(key, msg, msglen, sig, hash_alg, mgf1_hash);
+    if (st != IC_OK)
+        return st;
+    IC_NULL_CHECK(salt, salt_len);
+    size_t hlen = ic_hash_digest_size(hash_alg), embits = key->pub.mont.nbits - 1;
+    size_t emlen = (embits + 7) / 8;
+    if (emlen < hlen + 2 || salt_len > emlen - hlen - 2)        /* 9.1.1 step 3 */
+        return IC_ERR_PARAM;
+    if (siglen != key->pub.mont.nbytes)
+        return IC_ERR_SIZE;
+    return pss_sign(key, hash_alg, mgf1_hash, salt, salt_len, msg, msglen, sig);
+}
+
+int ic_rsa_sign_pss(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                    size_t salt_len, const uint8_t *msg, size_t msglen, uint8_t *sig, size_t siglen)
+{
+    int st = priv_args(key, msg, msglen, sig, hash_alg, mgf1_hash);
+    if (st != IC_OK)
+        return st;
+    size_t hlen = ic_hash_digest_size(hash_alg), embits = key->pub.mont.nbits - 1;
+    size_t emlen = (embits + 7) / 8;
+    if (emlen < hlen + 2 || salt_len > emlen - hlen - 2)
+        return IC_ERR_PARAM;
+    if (siglen != key->pub.mont.nbytes)
+        return IC_ERR_SIZE;
+    uint8_t salt[IC_RSA_MAX_BYTES];
+    st = ic_random(salt, salt_len);
+    if (st == IC_OK)
+        st = pss_sign(key, hash_alg, mgf1_hash, salt, salt_len, msg, msglen, sig);
+    ic_wipe(salt, salt_len);
+    return st;
+}
+
+/* ---- RSAES-OAEP decryption ---------------------------------------------------------- */
+
+/* EME-OAEP decoding (RFC 8017 7.1.2 step 3) of em (k bytes, secret) in
+ * constant time: every byte is looked at whatever the faults, and all of
+ * them (Y != 0, lHash' != lHash, no 01 after the zeros, a non-zero byte
+ * before it) fold into the one verdict.  Returns the verdict (1 good) and
+ * the message's offset in em in *off (meaningful only when good). */
+static unsigned oaep_decode(const uint8_t *em, size_t k, size_t hlen, const uint8_t *lhash, size_t *off)
+{
+    const uint8_t *db = em + 1 + hlen;
+    size_t dblen = k - hlen - 1;
+    unsigned good = ct_eq_mask(em[0], 0) & (0u - (unsigned)ic_ct_equal(db, lhash, hlen));
+    unsigned found = 0, bad = 0;
+    size_t idx = 0;
+    for (size_t i = hlen; i < dblen; i++) {
+        unsigned one = ct_eq_mask(db[i], 1), zero = ct_eq_mask(db[i], 0);
+        unsigned first = one & ~found;                        /* the separator */
+        size_t sel = (size_t)0 - (size_t)(first & 1);
+        idx = (idx & ~sel) | (i & sel);
+        bad |= ~found & ~one & ~zero;                         /* junk before it */
+        found |= one;
+    }
+    *off = 1 + hlen + idx + 1;
+    return good & found & ~bad & 1;
+}
+
+int ic_rsa_decrypt_oaep(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                        const uint8_t *label, size_t labellen, const uint8_t *ct, size_t ctlen,
+                        uint8_t *out, size_t outcap, size_t *outlen)
+{
+    int st = priv_args(key, ct, ctlen, out, hash_alg, mgf1_hash);
+    if (st != IC_OK)
+        return st;
+    IC_NULL_CHECK(label, labellen);
+    if (outlen == NULL)
+        return IC_ERR_NULL;
+    size_t hlen = ic_hash_digest_size(hash_alg), k = key->pub.mont.nbytes;
+    if (k < 2 * hlen + 2)
+        return IC_ERR_PARAM;
+    if (outcap < k - 2 * hlen - 2)
+        return IC_ERR_SIZE;
+    /* public facts about the ciphertext: length and range (7.1.2 steps 1, 2a) */
+    if (ctlen != k || !ic_bn_ct_below(&key->pub.mont, ct, ctlen))
+        return IC_ERR_AUTH;
+    uint8_t em[IC_RSA_MAX_BYTES], lhash[IC_HASH_MAX_DIGEST_SIZE];
+    if (ic_hash(hash_alg, lhash, label, labellen) != IC_OK)
+        return IC_ERR_PARAM;
+    st = rsa_private_op(key, em, ct);
+    if (st != IC_OK)
+        return st;
+    uint8_t *seed = em + 1, *db = em + 1 + hlen;
+    size_t dblen = k - hlen - 1, off = 0;
+    ic_rsa_mgf1_xor(mgf1_hash, db, dblen, seed, hlen);           /* seed */
+    ic_rsa_mgf1_xor(mgf1_hash, seed, hlen, db, dblen);           /* DB */
+    if (reveal(oaep_decode(em, k, hlen, lhash, &off))) {
+        ic_ct_declassify(&off, sizeof off);                      /* the length is released */
+        memcpy(out, em + off, k - off);
+        *outlen = k - off;
+    } else {
+        st = IC_ERR_AUTH;
+    }
+    ic_wipe(em, k);
+    return st;
+}
