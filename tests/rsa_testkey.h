@@ -3,49 +3,15 @@
  * key but no vector file (test_badinput, ct_check): the first key of
  * Project Wycheproof's rsa_oaep_2048_sha256_mgf1sha256_test.json (also
  * the key of rsa_signature_2048_sha256_test.json), as hex strings in the
- * order n, e, d, p, q, dp, dq, qinv.
+ * order n, e, d, p, q, dp, dq, qinv: the 2048-bit key of the speed rows
+ * (tools/speed_rsakeys.h), so the hex is written once.
  */
 #ifndef INCORE_TEST_RSA_TESTKEY_H
 #define INCORE_TEST_RSA_TESTKEY_H
 
+#include "../tools/speed_rsakeys.h"
+
 enum { RK_N, RK_E, RK_D, RK_P, RK_Q, RK_DP, RK_DQ, RK_QINV, RK_PARTS };
-static const char *const rsa_testkey_hex[RK_PARTS] = {
-    /* modulus */
-    "a2b451a07d0aa5f96e455671513550514a8a5b462ebef717094fa1fee82224e637f9746d3f7cafd31878d80325b6ef5a"
-    "1700f65903b469429e89d6eac8845097b5ab393189db92512ed8a7711a1253facd20f79c15e8247f3d3e42e46e48c98e"
-    "254a2fe9765313a03eff8f17e1a029397a1fa26a8dce26f490ed81299615d9814c22da610428e09c7d9658594266f5c0"
-    "21d0fceca08d945a12be82de4d1ece6b4c03145b5d3495d4ed5411eb878daf05fd7afc3e09ada0f1126422f590975a19"
-    "69816f48698bcbba1b4d9cae79d460d8f9f85e7975005d9bc22c4e5ac0f7c1a45d12569a62807d3b9a02e5a530e77306"
-    "6f453d1f5b4c2e9cf7820283f742b9d5",
-    /* publicExponent */
-    "010001",
-    /* privateExponent */
-    "24cdc62317f5d72a6f6ba6cc9632899b01d1ff28867d72f61688995bc855a4e420a8405250089bdb13cf8e09543827b7"
-    "48b9d27fbb2b4d9e20af8c5a6a862796d1a4cc18ad16ea678bc1bd4a83bbbe9c5e57453b5ce7388e41a3ba4ce2b77b44"
-    "38a229e954f720dae0353dc088ac8a76b26dc276f8e1b7851ddd6398ad16ff2e78195123b9b036e945c38c9d12434f6d"
-    "f76fe22359eb3e1ac9c011678fc926fad3ae475a4fffff55feb2d147e9c894f4c0e29a599e762462482d968bf4278094"
-    "5fc0d2c31c573c4431b8f4fe8b8c67bec815abd44f7a86edca1c2308737358d2c2ae5e2e0e2dadf730980262377e58b1"
-    "3b7d9992060a0bc870ccfdb4a9319ee1",
-    /* prime1 */
-    "dc431050f782e894fb5248247d98cb7d58b8d1e24f3b55d041c56e4de086b0d5bb028bda42eeb5d234d5681e5809d415"
-    "e6a289ad4cfbf78f978f6c35814f50eebff1c5b80a69f788e81e6bab5ddaa78369d659d143ec6f17e79813a575cfad9c"
-    "569156b90113e2e9110ad9e7b48a1c9348a6e653321191290ea36cfb3a5b18f1",
-    /* prime2 */
-    "bd1a81e7977f9898122273ae3222b598ea5fb19eb4eabc38308a5e32196603b2e500ffb79f5b886816611debc472fac4"
-    "5544070beb057c941378a6868af3b7a03d3f9880ec47d5e089b94fbde542aba9ae8d72c57088d7abf5b131f39098f7bc"
-    "160f90536abc9492fd4e06f3ed7299d4b97bb03677207d95669f140cfbc20f25",
-    /* exponent1 */
-    "a94b528b28f291599121d91952ffd1c7f21d7c1479d99d478885fb161870ee1218bf08472612dbe5497e8d9c650688e0"
-    "9c786961ae3e2c354dc48ae34514759c4c23c4588488961dc06b414e61c0e1e7fbbd2923d31532fe289f96da220711e5"
-    "8c14019808e00414276933bb07e4efb9b4a9b37656917205209f33f09515d7c1",
-    /* exponent2 */
-    "3af0e72a933aef09ff2503df78bafed531c02ff1a2bc437c540cdcbd4ad35435cf511763596543480629b114ca7f780f"
-    "f7efa32ea0cb6e000d6d9ea1f2ef71fd9cf9948422a165557e37e755edfe70d90b920502eb478bc98a63f788ce3a0f85"
-    "6d6ede7251a383bfa8fa480a81a925af7b3cc538c4bab8c9f7597ffb68011d8d",
-    /* coefficient */
-    "2640fbfbcfefb163ee7a87b6483a66ee41f956d90fa8a7939bfc042ee0924b1b7993d0445f758d51933e85179c0320b0"
-    "c968b48a91c38b5be923e1097c0c562f88d42294b6a2759bafa5428a74f1270874e45f6fcc60f21602de5eccd143cf31"
-    "241f5921b5ad3983fb54ef17be3b285367e50c999c67247b552fe4bfce945f7b",
-};
+#define rsa_testkey_hex (speed_rsakeys[0].part)       /* speed_rsakeys[0] is the 2048-bit key */
 
 #endif
