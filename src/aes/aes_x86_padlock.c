@@ -370,17 +370,10 @@ static void ctr_ecb(const ic_aes_key *k, uint8_t ctr[16], int wide, uint8_t *out
     ic_wipe(ks, sizeof ks);
 }
 
-/* The ACE2 path (REP XCRYPTCTR) is switched off: under the PadLock model
- * the fuzz corpus replay (fuzz_replay_aes, in-place CTR of 5090 bytes in 6
- * streamed pieces, after the corpus's earlier inputs) gets wrong output
- * from byte 0 on it, while each input alone passes; not yet understood.
- * ctr_ecb is correct on every PadLock and is the guide's fastest mode. */
-#define IC_PADLOCK_USE_ACE2_CTR 0
-
 static void padlock_ctr(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                         size_t nblocks)
 {
-    if (IC_PADLOCK_USE_ACE2_CTR && (ic_cpu_features() & IC_F(IC_CPU_PADLOCK_ACE2)))
+    if (ic_cpu_features() & IC_F(IC_CPU_PADLOCK_ACE2))
         ctr_ace2(k, ctr, out, in, nblocks);
     else
         ctr_ecb(k, ctr, 1, out, in, nblocks);

@@ -207,6 +207,44 @@ static void test_key_reload(void)
     CHECK(memcmp(a, b, 16) == 0, "after XSHA the key is reloaded");
 }
 
+/* REP XCRYPTECB at the first byte of a page with its PUSHF;POPF in the
+ * last two bytes of the page before: the model must see that reload across
+ * the page boundary (it once looked only within RIP's page and kept a stale
+ * key, which sent incore's CTR wrong when the library's layout put an
+ * XCRYPT just past a page boundary). */
+static void ecb_reload_at_page_start(const void *cwp, const void *k, const void *in, void *out,
+                                     unsigned long n)
+{
+    __asm__ __volatile__("lea -128(%%rsp), %%rsp\n\t"
+                         "jmp 2f\n\t"
+                         ".p2align 12\n"
+                         "2:\n\t"
+                         ".fill 4094,1,0x90\n\t"
+                         "pushfq\n\t"
+                         "popfq\n\t"
+                         ".byte 0xf3,0x0f,0xa7,0xc8\n\t"
+                         "lea 128(%%rsp), %%rsp"
+                         : "+S"(in), "+D"(out), "+c"(n)
+                         : "b"(k), "d"(cwp) : "memory", "cc");
+}
+
+static void test_key_reload_page_start(void)
+{
+    uint8_t a[16], b[16], c[16];
+    set_cw(10);
+    memset(buf_in, 0, 32);
+    memset(key, 0x33, 16);
+    xcrypt_0xc8(cw, key, NULL, buf_in, a, 2);             /* loads key 0x33.. */
+    memset(key, 0x44, 16);
+    xcrypt_0xc8(cw, key, NULL, buf_in, b, 2);             /* E(0x44.., 0) */
+    memset(key, 0x33, 16);
+    xcrypt_0xc8(cw, key, NULL, buf_in, c, 2);             /* back to 0x33.. */
+    memset(key, 0x44, 16);
+    ecb_reload_at_page_start(cw, key, buf_in, c, 2);
+    CHECK(memcmp(a, b, 16) != 0 && memcmp(b, c, 16) == 0,
+          "PUSHF;POPF at the end of the page before the instruction: the new key is loaded");
+}
+
 /* BAES.C (guide 6.2): 400 x 10000 CBC single-block encryptions with the
  * key (dtxt) changed every 10000 and reloaded by PUSHF;POPF; the final
  * values are the guide's cbc_monte_e128 / cbc_monte_d128. */
@@ -506,6 +544,7 @@ int main(int argc, char **argv)
     test_ctr_wrap();
     test_ecb_odd();
     test_key_reload();
+    test_key_reload_page_start();
     test_sha();
     test_xstore();
     test_montmul_guide();

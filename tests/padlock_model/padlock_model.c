@@ -53,8 +53,8 @@
  *    sigreturn), so the model keeps it per thread: it is cleared by XSHA
  *    (4 "PHE": the XSHA microcode overwrites the control word), by a
  *    modelled interrupt, and by a PUSHF;POPF pair (0x9C 0x9D, the guide's
- *    recommended sequence) among the 64 bytes before the instruction (in the
- *    same page) - the model cannot watch every instruction, so it takes the
+ *    recommended sequence) among the 64 bytes before the instruction (also
+ *    across a page boundary) - the model cannot watch every instruction, so it takes the
  *    code that reloads near the XCRYPT as reloading each time, as BAES.C's
  *    loops and incore's backends do.  When bit 30 is set and the control
  *    word or key in memory differ from what was loaded, the model does
@@ -122,6 +122,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -480,11 +481,23 @@ typedef struct {
 static TLS ace_regs ace;
 
 /* The guide's recommended PUSHF; POPF (0x9C 0x9D) shortly before this
- * instruction: the model takes it as an EFLAGS store that cleared bit 30. */
+ * instruction: the model takes it as an EFLAGS store that cleared bit 30.
+ * The 64 bytes before RIP may start on the previous page (the instruction
+ * can sit just past a page boundary with its PUSHF; POPF before it), which
+ * may be unmapped: they are read with process_vm_readv on this process,
+ * which fails instead of faulting; if it fails, only the bytes in RIP's own
+ * page are looked at. */
 static int reload_sequence_before(uint64_t rip)
 {
-    unsigned back = (unsigned)(rip & 0xFFF) < 64 ? (unsigned)(rip & 0xFFF) : 64;
-    const uint8_t *p = (const uint8_t *)(uintptr_t)rip;
+    uint8_t buf[64];
+    unsigned back = 64;
+    const uint8_t *p = buf + sizeof buf;
+    struct iovec local = {buf, sizeof buf};
+    struct iovec remote = {(void *)(uintptr_t)(rip - sizeof buf), sizeof buf};
+    if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != (ssize_t)sizeof buf) {
+        back = (unsigned)(rip & 0xFFF) < 64 ? (unsigned)(rip & 0xFFF) : 64;
+        p = (const uint8_t *)(uintptr_t)rip;
+    }
     for (unsigned i = 2; i <= back; i++)
         if (p[-(long)i] == 0x9C && p[-(long)i + 1] == 0x9D)
             return 1;
