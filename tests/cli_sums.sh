@@ -257,6 +257,30 @@ big: OK"
     [ $r -eq 1 ] && grep -q '^nine: FAILED$' o && grep -q "$alg: WARNING: 1 computed checksum did NOT match" e \
         && pass || fail "$alg -c mismatch: exit $r"
 done
+# a regular file of 16 MiB or more: crc32/crc32c read it in parts on threads
+# and join them; CRC-32 against gzip's trailer, CRC-32C against the
+# sequential read of a pipe, also from stdin and from an offset into it
+dd if=/dev/urandom of=huge bs=1048576 count=17 2>/dev/null
+head -c 12345 big >> huge
+hexof() { sed 's/ .*//' "$1"; }
+if command -v gzip >/dev/null 2>&1; then
+    want=$(gzip -1 -c huge | tail -c 8 | od -An -tx4 -N4 | tr -d ' ')
+    ic crc32 huge > o
+    [ "$(hexof o)" = "$want" ] && pass || fail "crc32 of 17 MiB: $(hexof o), gzip says $want"
+else
+    fail "gzip not found: cannot check crc32 of a large file"
+fi
+for alg in crc32 crc32c; do
+    cat huge | ic $alg > seq.o
+    ic $alg huge > par.o
+    [ "$(hexof par.o)" = "$(hexof seq.o)" ] && pass || fail "$alg of 17 MiB in parts differs from a pipe"
+    ic $alg - < huge > par.o
+    [ "$(hexof par.o)" = "$(hexof seq.o)" ] && pass || fail "$alg of 17 MiB on stdin differs from a pipe"
+    tail -c +1001 huge | ic $alg > seq.o
+    { dd bs=1000 count=1 of=/dev/null 2>/dev/null; ic $alg; } < huge > par.o
+    [ "$(hexof par.o)" = "$(hexof seq.o)" ] && pass || fail "$alg of stdin from offset 1000 differs"
+done
+rm -f huge
 # a CRC list is not a SHA-256 list, and the other way round
 ic sha256sum -c crc.sums > o 2> e
 [ $? -eq 1 ] && grep -q 'no properly formatted checksum lines found' e && pass || fail "sha256sum -c on crc list"

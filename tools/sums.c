@@ -24,7 +24,9 @@
  *
  * Data is read with read(2) in 64 KiB chunks and fed to the streaming APIs
  * (ic_hash_* or the chained ic_crc32 / ic_crc32c), so any file size works in
- * constant memory.  -j N (--jobs N) digests up to N files at once on N
+ * constant memory; crc32 / crc32c read a regular file of 16 MiB or more in
+ * parts on up to 8 threads (one per CPU) and join the parts' CRCs with
+ * ic_crc32(c)_combine.  -j N (--jobs N) digests up to N files at once on N
  * threads when printing sums; lines and diagnostics still come in argument
  * order, each as soon as it and every file before it are done.  (-c checks
  * the files of a list one after another.)  Options may come anywhere (GNU argument permutation),
@@ -39,6 +41,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "incore/incore.h"
 #include "tools.h"
@@ -189,6 +192,104 @@ static void help(const sum_algo *a)
 
 /* ---- digests ---------------------------------------------------------- */
 
+/* ---- CRC of one large file on several threads ------------------------
+ * A CRC is the one digest that splits: the parts of a regular file are
+ * read with pread(2) and checksummed on up to SPLIT_THREADS threads, then
+ * joined with ic_crc32(c)_combine (O(log n) carry-less products).  The copy
+ * out of the page cache is what reading a file costs (it is all `cat`
+ * does), and here each core copies its own part.  Used from SPLIT_MIN
+ * bytes on; pipes, terminals and small files take the sequential loop. */
+#define SPLIT_MIN ((off_t)16 << 20)
+#define SPLIT_THREADS 8
+
+typedef struct {
+    int fd, kind;
+    off_t off, len;       /* the part */
+    off_t got;            /* bytes read: < len when the file shrank */
+    uint32_t crc;
+    int err;              /* errno of a failed read, or 0 */
+} crc_part;
+
+static uint32_t crc_update(int kind, uint32_t crc, const void *p, size_t n)
+{
+    return kind == K_CRC32 ? ic_crc32(crc, p, n) : ic_crc32c(crc, p, n);
+}
+
+static void *crc_part_run(void *arg)
+{
+    crc_part *c = arg;
+    uint8_t *buf = malloc(CHUNK);
+    if (!buf) {
+        c->err = ENOMEM;
+        return NULL;
+    }
+    while (c->got < c->len) {
+        size_t want = c->len - c->got < CHUNK ? (size_t)(c->len - c->got) : CHUNK;
+        ssize_t n = pread(c->fd, buf, want, c->off + c->got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            c->err = errno;
+        if (n <= 0)
+            break;
+        c->crc = crc_update(c->kind, c->crc, buf, (size_t)n);
+        c->got += n;
+    }
+    free(buf);
+    return NULL;
+}
+
+/* The CRC of fd from its offset to the size fstat gives, in parts on
+ * threads.  Returns 0 with *crc set and the offset moved past what was
+ * read (the caller's loop then reads whatever was appended meanwhile), 0
+ * with *crc = 0 and the offset unchanged when the file is not split (not
+ * regular, small, one CPU, or it shrank while read), or a positive errno. */
+static int crc_split(int kind, int fd, uint32_t *crc)
+{
+    struct stat sb;
+    off_t start = lseek(fd, 0, SEEK_CUR);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    *crc = 0;
+    if (start < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size - start < SPLIT_MIN ||
+        ncpu < 2)
+        return 0;
+    int np = ncpu < SPLIT_THREADS ? (int)ncpu : SPLIT_THREADS;
+    off_t total = sb.st_size - start;
+    off_t each = (total / np + CHUNK - 1) / CHUNK * CHUNK;   /* whole chunks */
+    crc_part part[SPLIT_THREADS];
+    pthread_t tid[SPLIT_THREADS];
+    int threaded[SPLIT_THREADS] = {0};
+    for (int i = 0; i < np; i++) {
+        off_t off = (off_t)i * each < total ? (off_t)i * each : total;
+        off_t end = off + each < total ? off + each : total;
+        part[i] = (crc_part){fd, kind, start + off, end - off, 0, 0, 0};
+    }
+    /* part 0 on this thread; a part whose thread cannot start runs here too */
+    for (int i = 1; i < np; i++)
+        threaded[i] = pthread_create(&tid[i], NULL, crc_part_run, &part[i]) == 0;
+    crc_part_run(&part[0]);
+    for (int i = 1; i < np; i++) {
+        if (threaded[i])
+            pthread_join(tid[i], NULL);
+        else
+            crc_part_run(&part[i]);
+    }
+    uint32_t c = part[0].crc;
+    for (int i = 0; i < np; i++) {
+        if (part[i].err)
+            return part[i].err;
+        if (part[i].got != part[i].len)
+            return 0;                      /* shrank: read it again in order */
+        if (i > 0)
+            c = kind == K_CRC32 ? ic_crc32_combine(c, part[i].crc, (uint64_t)part[i].len)
+                                : ic_crc32c_combine(c, part[i].crc, (uint64_t)part[i].len);
+    }
+    if (lseek(fd, start + total, SEEK_SET) < 0)
+        return errno;
+    *crc = c;
+    return 0;
+}
+
 /* Digest everything readable from fd.  Returns 0, a positive errno, or a
  * negative incore status. */
 static int digest_fd(const sum_algo *a, int fd, uint8_t out[MAX_DIGEST])
@@ -204,6 +305,10 @@ static int digest_fd(const sum_algo *a, int fd, uint8_t out[MAX_DIGEST])
         free(buf);
         return st;
     }
+    if (a->kind != K_HASH && (st = crc_split(a->kind, fd, &crc)) != 0) {
+        free(buf);
+        return st;
+    }
     for (;;) {
         ssize_t n = read(fd, buf, CHUNK);   /* buf is a pointer: not sizeof buf */
         if (n < 0) {
@@ -216,10 +321,8 @@ static int digest_fd(const sum_algo *a, int fd, uint8_t out[MAX_DIGEST])
             break;
         if (a->kind == K_HASH)
             st = ic_hash_update(&h, buf, (size_t)n);
-        else if (a->kind == K_CRC32)
-            crc = ic_crc32(crc, buf, (size_t)n);
         else
-            crc = ic_crc32c(crc, buf, (size_t)n);
+            crc = crc_update(a->kind, crc, buf, (size_t)n);
         if (st != IC_OK)
             break;
     }
