@@ -188,6 +188,9 @@ static void help(const sum_algo *a)
            : a->kind == K_CRC32 ? " (zlib's CRC-32, printed as %08x)"
                                 : " (Castagnoli CRC-32C, printed as %08x)",
            a->kind == K_HASH ? a->cmd : "sha256sum");
+    if (a->kind != K_HASH)
+        printf("\nA regular file of 16 MiB or more is read in parts on up to 8 threads (one\n"
+               "per online CPU) and the parts' CRCs are joined.\n");
 }
 
 /* ---- digests ---------------------------------------------------------- */
