@@ -331,7 +331,7 @@ static int aead_check(const uint8_t *key, const uint8_t *nonce, const uint8_t *a
     IC_NULL_CHECK(aad, aadlen);
     IC_NULL_CHECK(in, len);
     IC_NULL_CHECK(out, len);
-    if ((uint64_t)len > IC_CHACHA20_POLY1305_MAX_LEN)
+    if (ic_len_over(len, IC_CHACHA20_POLY1305_MAX_LEN))
         return IC_ERR_TOOLONG;
     if (ic_bad_overlap(out, in, len))
         return IC_ERR_OVERLAP;

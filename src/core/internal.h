@@ -71,6 +71,11 @@ static inline void ic_xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b
 /* Bad-input helper: a NULL pointer is only fine when its length is 0. */
 #define IC_NULL_CHECK(p, len) do { if ((p) == NULL && (len) != 0) return IC_ERR_NULL; } while (0)
 
+/* len > max for a byte count against a 64-bit limit of a standard.  A
+ * function, not the comparison written inline: where size_t has 32 bits
+ * the inline form is always false and -Wtype-limits says so. */
+static inline int ic_len_over(uint64_t len, uint64_t max) { return len > max; }
+
 /* 1 when [out, out+len) and [in, in+len) overlap other than exactly. */
 static inline int ic_bad_overlap(const void *out, const void *in, size_t len)
 {

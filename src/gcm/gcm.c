@@ -117,7 +117,7 @@ static void ghash_key_setup_at(ic_ghash_key *hk, uint32_t idx, const uint8_t h[1
 static int gcm_taglen_ok(size_t t) { return t == 4 || t == 8 || (t >= 12 && t <= 16); }
 static int gcm_keylen_ok(size_t n) { return n == 16 || n == 24 || n == 32; }
 /* len(IV) is coded on 64 bits in bits (section 7.1 step 2): 2^61 - 1 bytes. */
-static int gcm_ivlen_ok(size_t n) { return n != 0 && (uint64_t)n <= IC_GCM_MAX_AAD; }
+static int gcm_ivlen_ok(size_t n) { return n != 0 && !ic_len_over(n, IC_GCM_MAX_AAD); }
 
 /* ---- GHASH with a partial-block buffer ---------------------------------- */
 
@@ -615,7 +615,7 @@ static int gcm_msg_params(size_t ivlen, size_t aadlen, const uint8_t *in, size_t
         return IC_ERR_IVLEN;
     if (!gcm_taglen_ok(taglen))
         return IC_ERR_TAGLEN;
-    if ((uint64_t)len > IC_GCM_MAX_DATA || (uint64_t)aadlen > IC_GCM_MAX_AAD)
+    if (ic_len_over(len, IC_GCM_MAX_DATA) || ic_len_over(aadlen, IC_GCM_MAX_AAD))
         return IC_ERR_TOOLONG;
     if (ic_bad_overlap(out, in, len))
         return IC_ERR_OVERLAP;
