@@ -169,6 +169,57 @@ static inline ull row_mac_ret(ull *t, ull x, const ull *v, size_t len)
     return B;
 }
 
+/* The cross products of the squaring for a fixed nl (16 and 32: the
+ * CRT halves of RSA-2048 and RSA-4096, and 2048-bit moduli): rows
+ * T[2i+1 ..] += a[i] a[i+1 .. nl-1], each carry limb stored at T[i+nl],
+ * i = 0 .. nl-2, written out by the assembler with no branch at all: the
+ * row length L (a symbol of the assembly, counted down by .set) picks
+ * L mod 4 single steps and L / 4 four-limb blocks.  row_mac_ret's loop
+ * and branches per row cost about a tenth of a squaring at 16 limbs.
+ * T zero on entry over T[1 .. 2nl-2]. */
+#define SQR_TRI_ASM(NL)                                                       \
+    __asm__ volatile(                                                         \
+        ".set ic_adx_L, " #NL " - 1\n\t"                                      \
+        ".rept " #NL " - 1\n\t"                                               \
+        "mov (%[vp]), %%rdx\n\t"             /* rdx = a[i], vp = a + i + 1 */ \
+        "lea 8(%[vp]), %[vp]\n\t"                                            \
+        "xor %k[B], %k[B]\n\t"                                               \
+        ".rept ic_adx_L %% 4\n\t"                                              \
+        "mulx (%[vp]), %[lo], %[A]\n\t"                                      \
+        "adcx (%[tp]), %[lo]\n\t"                                            \
+        "adox %[B], %[lo]\n\t"                                               \
+        "mov %[lo], (%[tp])\n\t"                                             \
+        "mov %[A], %[B]\n\t"                                                 \
+        "lea 8(%[vp]), %[vp]\n\t"                                            \
+        "lea 8(%[tp]), %[tp]\n\t"                                            \
+        ".endr\n\t"                                                           \
+        ".rept ic_adx_L / 4\n\t"                                              \
+        ADX_ROW4(0, 8, 16, 24)                                                \
+        "lea 32(%[vp]), %[vp]\n\t"                                           \
+        "lea 32(%[tp]), %[tp]\n\t"                                           \
+        ".endr\n\t"                                                           \
+        "mov $0, %k[A]\n\t"                  /* T[i+nl] = B + CF + OF */     \
+        "adcx %[A], %[B]\n\t"                                                \
+        "adox %[A], %[B]\n\t"                                                \
+        "mov %[B], (%[tp])\n\t"                                              \
+        "lea (16 - 8 * ic_adx_L)(%[tp]), %[tp]\n\t"   /* T + 2 (i+1) + 1 */  \
+        "lea (-8 * ic_adx_L)(%[vp]), %[vp]\n\t"       /* a + i + 1 */        \
+        ".set ic_adx_L, ic_adx_L - 1\n\t"                                     \
+        ".endr\n\t"                                                           \
+        : [tp] "+&r"(tp), [vp] "+&r"(vp), [lo] "=&r"(lo), [A] "=&r"(A), [B] "=&r"(B) \
+        :                                                                     \
+        : "rdx", "cc", "memory")
+
+static void sqr_tri_fixed(ull *T, const ull *a, size_t nl)
+{
+    ull *tp = T + 1, lo, A, B;
+    const ull *vp = a;
+    if (nl == 16)
+        SQR_TRI_ASM(16);
+    else
+        SQR_TRI_ASM(32);
+}
+
 /* T[k..k+nl] += x * n, nl a multiple of 4, then the row's top limb (its
  * carry out, B + CF + OF, below 2^64 by the sizes) and cin (0 or 1) added
  * into T[k+nl]; returns that addition's carry out (0 or 1).  The SOS
@@ -283,8 +334,11 @@ static void adx_sqr(ic_limb *r, const ic_limb *a, const ic_limb *n, ic_limb n0, 
     ull T[2 * IC_BN_MAX_LIMBS];
     const ull *x = (const ull *)a;
     memset(T, 0, 2 * nl * sizeof T[0]);
-    for (size_t i = 0; i + 1 < nl; i++)         /* T[2i+1 ..] += a[i] a[i+1 ..] */
-        T[i + nl] = row_mac_ret(T + 2 * i + 1, x[i], x + i + 1, nl - 1 - i);
+    if (nl == 16 || nl == 32)                   /* nl is public */
+        sqr_tri_fixed(T, x, nl);
+    else
+        for (size_t i = 0; i + 1 < nl; i++)     /* T[2i+1 ..] += a[i] a[i+1 ..] */
+            T[i + nl] = row_mac_ret(T + 2 * i + 1, x[i], x + i + 1, nl - 1 - i);
     sqr_diag(T, x, nl);                         /* a^2 < 2^(128 nl): no carry out */
     ull carry = 0;
     if (nl % 4 == 0) {                          /* nl is public */
