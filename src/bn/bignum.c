@@ -320,24 +320,14 @@ static int mx_run_begin(mx_run *x, const ic_mont_ctx *ctx, const uint8_t *out, s
     return IC_OK;
 }
 
-/* Step k (0 .. w) of window win (counted from the bottom; below the top
- * one): k < w squares acc, k == w multiplies it by the entry the window's
- * bits pick. */
-static void mx_run_step(mx_run *x, size_t win, unsigned k)
-{
-    if (k < x->w) {
-        mx_sqr(&x->s, x->acc, x->acc);
-        return;
-    }
-    ct_lookup(x->t, x->table, (size_t)1 << x->w, x->s.nl, exp_window(x->exp, x->elen, win * x->w, x->w));
-    x->s.ops->mul(x->acc, x->acc, x->t, x->s.n, x->s.n0, x->s.nl);
-}
-
-/* Window win: acc = acc^(2^w) times the entry its bits pick. */
+/* Window win (counted from the bottom; below the top one): acc = acc^(2^w)
+ * times the entry its bits pick. */
 static void mx_run_window(mx_run *x, size_t win)
 {
-    for (unsigned k = 0; k <= x->w; k++)
-        mx_run_step(x, win, k);
+    for (unsigned k = 0; k < x->w; k++)
+        mx_sqr(&x->s, x->acc, x->acc);
+    ct_lookup(x->t, x->table, (size_t)1 << x->w, x->s.nl, exp_window(x->exp, x->elen, win * x->w, x->w));
+    x->s.ops->mul(x->acc, x->acc, x->t, x->s.n, x->s.n0, x->s.nl);
 }
 
 /* The result out of Montgomery form into out, and everything wiped. */
@@ -380,23 +370,10 @@ int ic_bn_modexp2(const ic_bn_modexp_job *a, const ic_bn_modexp_job *b)
         }
     }
     size_t most = x[0].nwin > x[1].nwin ? x[0].nwin : x[1].nwin;   /* public lengths */
-    for (size_t left = most - 1; left-- > 0;) {    /* windows still to go after this one */
-        int on0 = left < x[0].nwin - 1, on1 = left < x[1].nwin - 1;
-        if (on0 && on1 && x[0].w == x[1].w) {
-            /* product by product in turn: each next product does not wait
-             * for the one before it, so the CPU overlaps the end of one
-             * (final subtraction, last rows) with the start of the other */
-            for (unsigned k = 0; k <= x[0].w; k++) {
-                mx_run_step(&x[0], left, k);
-                mx_run_step(&x[1], left, k);
-            }
-        } else {
-            if (on0)
-                mx_run_window(&x[0], left);
-            if (on1)
-                mx_run_window(&x[1], left);
-        }
-    }
+    for (size_t left = most - 1; left-- > 0;)      /* windows still to go after this one */
+        for (int k = 0; k < 2; k++)
+            if (left < x[k].nwin - 1)
+                mx_run_window(&x[k], left);
     for (int k = 0; k < 2; k++)
         mx_run_end(&x[k], job[k]->out, job[k]->outlen);
     return IC_OK;
