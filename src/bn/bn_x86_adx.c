@@ -281,48 +281,34 @@ static inline void sqr_diag(ull *T, const ull *a, size_t nl)
         : "rdx", "cc", "memory");
 }
 
-/* r = t - n when t (nl limbs and top, 0 or 1) is >= n, else t (t < 2n):
- * the borrow of t - n by an SBB chain, then t - (n & mask) by another;
- * the loops count nl, the only branch. */
+/* r = t - n when t (nl limbs and top, 0 or 1) is >= n, else t (t < 2n);
+ * r must not overlap t.  One SBB chain writes t - n into r and leaves the
+ * borrow; then each limb is picked by masks.  (Subtracting n & mask in a
+ * second chain needed the borrow saved across the AND, a SETC/BT round
+ * trip of about 3 cycles a limb: a tenth of a 16-limb product.)  The loop
+ * counts nl, the only branch. */
 static inline void adx_final_sub(ull *r, const ull *t, ull top, const ull *n, size_t nl)
 {
-    ull x, mask, tp = (ull)t, np = (ull)n, cnt = nl;
+    ull x, mask, tp = (ull)t, np = (ull)n, rp = (ull)r, cnt = nl;
     __asm__ volatile(
         "clc\n\t"
         "1:\n\t"
         "mov (%[tp]), %[x]\n\t"
         "sbb (%[np]), %[x]\n\t"
-        "lea 8(%[tp]), %[tp]\n\t"
-        "lea 8(%[np]), %[np]\n\t"
-        "dec %[cnt]\n\t"                     /* DEC leaves CF */
-        "jnz 1b\n\t"
-        "sbb %[mask], %[mask]\n\t"            /* all ones on a borrow: t < n unless top */
-        : [tp] "+&r"(tp), [np] "+&r"(np), [cnt] "+&r"(cnt), [x] "=&r"(x), [mask] "=&r"(mask)
-        :
-        : "cc", "memory");
-    mask = ~mask | ((ull)0 - top);              /* subtract when no borrow, or top set */
-    tp = (ull)t;
-    np = (ull)n;
-    cnt = nl;
-    ull rp = (ull)r, y, c = 0;
-    __asm__ volatile(
-        "1:\n\t"
-        "mov (%[np]), %[y]\n\t"
-        "and %[mask], %[y]\n\t"               /* AND clears CF: the borrow waits in c */
-        "mov (%[tp]), %[x]\n\t"
-        "bt $0, %[c]\n\t"
-        "sbb %[y], %[x]\n\t"
-        "setc %b[c]\n\t"
         "mov %[x], (%[rp])\n\t"
         "lea 8(%[tp]), %[tp]\n\t"
         "lea 8(%[np]), %[np]\n\t"
         "lea 8(%[rp]), %[rp]\n\t"
-        "dec %[cnt]\n\t"
+        "dec %[cnt]\n\t"                     /* DEC leaves CF */
         "jnz 1b\n\t"
-        : [tp] "+&r"(tp), [np] "+&r"(np), [rp] "+&r"(rp), [cnt] "+&r"(cnt), [x] "=&r"(x), [y] "=&r"(y),
-          [c] "+&q"(c)
-        : [mask] "r"(mask)
+        "sbb %[mask], %[mask]\n\t"            /* all ones on a borrow: t < n unless top */
+        : [tp] "+&r"(tp), [np] "+&r"(np), [rp] "+&r"(rp), [cnt] "+&r"(cnt), [x] "=&r"(x),
+          [mask] "=&r"(mask)
+        :
         : "cc", "memory");
+    ull keep_t = mask & (top - 1);             /* borrow and no top: t < n */
+    for (size_t k = 0; k < nl; k++)
+        r[k] = (t[k] & keep_t) | (r[k] & ~keep_t);
 }
 
 /* r = a^2 R^-1 mod n: the square by halves (each cross product a[i] a[j],
