@@ -290,22 +290,33 @@ static inline void sqr_diag(ull *T, const ull *a, size_t nl)
 static inline void adx_final_sub(ull *r, const ull *t, ull top, const ull *n, size_t nl)
 {
     ull x, mask, tp = (ull)t, np = (ull)n, rp = (ull)r, cnt = nl;
-    __asm__ volatile(
-        "clc\n\t"
-        "1:\n\t"
-        "mov (%[tp]), %[x]\n\t"
-        "sbb (%[np]), %[x]\n\t"
-        "mov %[x], (%[rp])\n\t"
-        "lea 8(%[tp]), %[tp]\n\t"
-        "lea 8(%[np]), %[np]\n\t"
-        "lea 8(%[rp]), %[rp]\n\t"
-        "dec %[cnt]\n\t"                     /* DEC leaves CF */
-        "jnz 1b\n\t"
-        "sbb %[mask], %[mask]\n\t"            /* all ones on a borrow: t < n unless top */
-        : [tp] "+&r"(tp), [np] "+&r"(np), [rp] "+&r"(rp), [cnt] "+&r"(cnt), [x] "=&r"(x),
-          [mask] "=&r"(mask)
-        :
-        : "cc", "memory");
+#define SUB_STEP(o)                                                           \
+    "mov " #o "(%[tp]), %[x]\n\t"                                            \
+    "sbb " #o "(%[np]), %[x]\n\t"                                            \
+    "mov %[x], " #o "(%[rp])\n\t"
+#define FINAL_SUB_ASM(STEPS, BYTES)                                           \
+    __asm__ volatile(                                                         \
+        "clc\n\t"                                                            \
+        "1:\n\t"                                                             \
+        STEPS                                                                 \
+        "lea " #BYTES "(%[tp]), %[tp]\n\t"                                   \
+        "lea " #BYTES "(%[np]), %[np]\n\t"                                   \
+        "lea " #BYTES "(%[rp]), %[rp]\n\t"                                   \
+        "dec %[cnt]\n\t"                   /* DEC leaves CF */              \
+        "jnz 1b\n\t"                                                         \
+        "sbb %[mask], %[mask]\n\t"          /* all ones on a borrow: t < n unless top */ \
+        : [tp] "+&r"(tp), [np] "+&r"(np), [rp] "+&r"(rp), [cnt] "+&r"(cnt), [x] "=&r"(x), \
+          [mask] "=&r"(mask)                                                  \
+        :                                                                     \
+        : "cc", "memory")
+    if (nl % 4 == 0) {                         /* nl is public: four limbs a pass */
+        cnt = nl / 4;
+        FINAL_SUB_ASM(SUB_STEP(0) SUB_STEP(8) SUB_STEP(16) SUB_STEP(24), 32);
+    } else {
+        FINAL_SUB_ASM(SUB_STEP(0), 8);
+    }
+#undef FINAL_SUB_ASM
+#undef SUB_STEP
     ull keep_t = mask & (top - 1);             /* borrow and no top: t < n */
     for (size_t k = 0; k < nl; k++)
         r[k] = (t[k] & keep_t) | (r[k] & ~keep_t);
