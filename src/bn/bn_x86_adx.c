@@ -253,22 +253,41 @@ static inline ull row_red_sos4(ull *t, ull x, const ull *v, size_t nl, ull cin)
 /* T[0..2nl-1] = 2 T + sum a[j]^2 2^(128 j): the doubling (ADCX of each
  * limb onto itself, the carry chain shifting the bits up) and the squares
  * of the diagonal (ADOX) in one pass, two limbs per a[j]. */
+#define DIAG_STEP(ao, to)                                                     \
+    "mov " #ao "(%[ap]), %%rdx\n\t"                                          \
+    "mulx %%rdx, %[lo], %[hi]\n\t"                                           \
+    "mov " #to "(%[tp]), %[x0]\n\t"                                          \
+    "mov " #to "+8(%[tp]), %[x1]\n\t"                                        \
+    "adcx %[x0], %[x0]\n\t"                                                  \
+    "adcx %[x1], %[x1]\n\t"                                                  \
+    "adox %[lo], %[x0]\n\t"                                                  \
+    "adox %[hi], %[x1]\n\t"                                                  \
+    "mov %[x0], " #to "(%[tp])\n\t"                                          \
+    "mov %[x1], " #to "+8(%[tp])\n\t"
 static inline void sqr_diag(ull *T, const ull *a, size_t nl)
 {
     ull lo, hi, x0, x1;
+    if (nl % 4 == 0) {                          /* nl is public: four limbs of a a pass */
+#define SQR_DIAG4(HEAD, TAIL)                                                 \
+    __asm__ volatile(                                                         \
+        "xor %k[lo], %k[lo]\n\t"                                             \
+        HEAD                                                                  \
+        DIAG_STEP(0, 0) DIAG_STEP(8, 16) DIAG_STEP(16, 32) DIAG_STEP(24, 48)  \
+        "lea 32(%[ap]), %[ap]\n\t"                                           \
+        "lea 64(%[tp]), %[tp]\n\t"                                           \
+        TAIL                                                                  \
+        : [tp] "+&r"(T), [ap] "+&r"(a), [cnt] "+&c"(nl), [lo] "=&r"(lo), [hi] "=&r"(hi), \
+          [x0] "=&r"(x0), [x1] "=&r"(x1)                                      \
+        :                                                                     \
+        : "rdx", "cc", "memory")
+        ROWS4(nl, SQR_DIAG4)
+#undef SQR_DIAG4
+        return;
+    }
     __asm__ volatile(
         "xor %k[lo], %k[lo]\n\t"
         "1:\n\t"
-        "mov (%[ap]), %%rdx\n\t"
-        "mulx %%rdx, %[lo], %[hi]\n\t"
-        "mov (%[tp]), %[x0]\n\t"
-        "mov 8(%[tp]), %[x1]\n\t"
-        "adcx %[x0], %[x0]\n\t"
-        "adcx %[x1], %[x1]\n\t"
-        "adox %[lo], %[x0]\n\t"
-        "adox %[hi], %[x1]\n\t"
-        "mov %[x0], (%[tp])\n\t"
-        "mov %[x1], 8(%[tp])\n\t"
+        DIAG_STEP(0, 0)
         "lea 8(%[ap]), %[ap]\n\t"
         "lea 16(%[tp]), %[tp]\n\t"
         "lea -1(%[cnt]), %[cnt]\n\t"
@@ -280,6 +299,7 @@ static inline void sqr_diag(ull *T, const ull *a, size_t nl)
         :
         : "rdx", "cc", "memory");
 }
+#undef DIAG_STEP
 
 /* r = t - n when t (nl limbs and top, 0 or 1) is >= n, else t (t < 2n);
  * r must not overlap t.  One SBB chain writes t - n into r and leaves the
