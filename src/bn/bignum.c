@@ -268,18 +268,33 @@ static ic_limb exp_window(const uint8_t *exp, size_t elen, size_t pos, unsigned 
     return v;
 }
 
-/* r = table[idx] reading every entry of the table (masks, no index). */
+#define MX_MAX_WIN 5
+/* r = table[idx] reading every entry of the table (masks, no index).
+ * Eight limbs of r at a time gathered over all entries in locals, which
+ * the compiler keeps in (vector) registers: OR-ing each entry into r in
+ * memory made every entry wait for the store of the one before. */
 static void ct_lookup(ic_limb *r, const ic_limb *table, size_t entries, size_t nl, ic_limb idx)
 {
-    memset(r, 0, nl * sizeof r[0]);
-    for (size_t e = 0; e < entries; e++) {
-        ic_limb m = ct_eq_mask((ic_limb)e, idx);
-        for (size_t j = 0; j < nl; j++)
-            r[j] |= table[e * nl + j] & m;
+    ic_limb m[(size_t)1 << MX_MAX_WIN];
+    for (size_t e = 0; e < entries; e++)
+        m[e] = ct_eq_mask((ic_limb)e, idx);
+    size_t j = 0;
+    for (; j + 8 <= nl; j += 8) {
+        ic_limb acc[8] = { 0 };
+        for (size_t e = 0; e < entries; e++)
+            for (size_t k = 0; k < 8; k++)
+                acc[k] |= table[e * nl + j + k] & m[e];
+        memcpy(r + j, acc, sizeof acc);
     }
+    for (; j < nl; j++) {
+        ic_limb acc = 0;
+        for (size_t e = 0; e < entries; e++)
+            acc |= table[e * nl + j] & m[e];
+        r[j] = acc;
+    }
+    ic_wipe(m, sizeof m);
 }
 
-#define MX_MAX_WIN 5
 /* Window width from the exponent's byte length (public): the table costs
  * 2^w - 2 multiplications and each window one. */
 static unsigned mx_window(size_t ebits)

@@ -169,6 +169,57 @@ static inline ull row_mac_ret(ull *t, ull x, const ull *v, size_t len)
     return B;
 }
 
+/* The cross products of the squaring for a fixed nl (16 and 32: the
+ * CRT halves of RSA-2048 and RSA-4096, and 2048-bit moduli): rows
+ * T[2i+1 ..] += a[i] a[i+1 .. nl-1], each carry limb stored at T[i+nl],
+ * i = 0 .. nl-2, written out by the assembler with no branch at all: the
+ * row length L (a symbol of the assembly, counted down by .set) picks
+ * L mod 4 single steps and L / 4 four-limb blocks.  row_mac_ret's loop
+ * and branches per row cost about a tenth of a squaring at 16 limbs.
+ * T zero on entry over T[1 .. 2nl-2]. */
+#define SQR_TRI_ASM(NL)                                                       \
+    __asm__ volatile(                                                         \
+        ".set ic_adx_L, " #NL " - 1\n\t"                                      \
+        ".rept " #NL " - 1\n\t"                                               \
+        "mov (%[vp]), %%rdx\n\t"             /* rdx = a[i], vp = a + i + 1 */ \
+        "lea 8(%[vp]), %[vp]\n\t"                                            \
+        "xor %k[B], %k[B]\n\t"                                               \
+        ".rept ic_adx_L %% 4\n\t"                                              \
+        "mulx (%[vp]), %[lo], %[A]\n\t"                                      \
+        "adcx (%[tp]), %[lo]\n\t"                                            \
+        "adox %[B], %[lo]\n\t"                                               \
+        "mov %[lo], (%[tp])\n\t"                                             \
+        "mov %[A], %[B]\n\t"                                                 \
+        "lea 8(%[vp]), %[vp]\n\t"                                            \
+        "lea 8(%[tp]), %[tp]\n\t"                                            \
+        ".endr\n\t"                                                           \
+        ".rept ic_adx_L / 4\n\t"                                              \
+        ADX_ROW4(0, 8, 16, 24)                                                \
+        "lea 32(%[vp]), %[vp]\n\t"                                           \
+        "lea 32(%[tp]), %[tp]\n\t"                                           \
+        ".endr\n\t"                                                           \
+        "mov $0, %k[A]\n\t"                  /* T[i+nl] = B + CF + OF */     \
+        "adcx %[A], %[B]\n\t"                                                \
+        "adox %[A], %[B]\n\t"                                                \
+        "mov %[B], (%[tp])\n\t"                                              \
+        "lea (16 - 8 * ic_adx_L)(%[tp]), %[tp]\n\t"   /* T + 2 (i+1) + 1 */  \
+        "lea (-8 * ic_adx_L)(%[vp]), %[vp]\n\t"       /* a + i + 1 */        \
+        ".set ic_adx_L, ic_adx_L - 1\n\t"                                     \
+        ".endr\n\t"                                                           \
+        : [tp] "+&r"(tp), [vp] "+&r"(vp), [lo] "=&r"(lo), [A] "=&r"(A), [B] "=&r"(B) \
+        :                                                                     \
+        : "rdx", "cc", "memory")
+
+static void sqr_tri_fixed(ull *T, const ull *a, size_t nl)
+{
+    ull *tp = T + 1, lo, A, B;
+    const ull *vp = a;
+    if (nl == 16)
+        SQR_TRI_ASM(16);
+    else
+        SQR_TRI_ASM(32);
+}
+
 /* T[k..k+nl] += x * n, nl a multiple of 4, then the row's top limb (its
  * carry out, B + CF + OF, below 2^64 by the sizes) and cin (0 or 1) added
  * into T[k+nl]; returns that addition's carry out (0 or 1).  The SOS
@@ -202,22 +253,41 @@ static inline ull row_red_sos4(ull *t, ull x, const ull *v, size_t nl, ull cin)
 /* T[0..2nl-1] = 2 T + sum a[j]^2 2^(128 j): the doubling (ADCX of each
  * limb onto itself, the carry chain shifting the bits up) and the squares
  * of the diagonal (ADOX) in one pass, two limbs per a[j]. */
+#define DIAG_STEP(ao, to)                                                     \
+    "mov " #ao "(%[ap]), %%rdx\n\t"                                          \
+    "mulx %%rdx, %[lo], %[hi]\n\t"                                           \
+    "mov " #to "(%[tp]), %[x0]\n\t"                                          \
+    "mov " #to "+8(%[tp]), %[x1]\n\t"                                        \
+    "adcx %[x0], %[x0]\n\t"                                                  \
+    "adcx %[x1], %[x1]\n\t"                                                  \
+    "adox %[lo], %[x0]\n\t"                                                  \
+    "adox %[hi], %[x1]\n\t"                                                  \
+    "mov %[x0], " #to "(%[tp])\n\t"                                          \
+    "mov %[x1], " #to "+8(%[tp])\n\t"
 static inline void sqr_diag(ull *T, const ull *a, size_t nl)
 {
     ull lo, hi, x0, x1;
+    if (nl % 4 == 0) {                          /* nl is public: four limbs of a a pass */
+#define SQR_DIAG4(HEAD, TAIL)                                                 \
+    __asm__ volatile(                                                         \
+        "xor %k[lo], %k[lo]\n\t"                                             \
+        HEAD                                                                  \
+        DIAG_STEP(0, 0) DIAG_STEP(8, 16) DIAG_STEP(16, 32) DIAG_STEP(24, 48)  \
+        "lea 32(%[ap]), %[ap]\n\t"                                           \
+        "lea 64(%[tp]), %[tp]\n\t"                                           \
+        TAIL                                                                  \
+        : [tp] "+&r"(T), [ap] "+&r"(a), [cnt] "+&c"(nl), [lo] "=&r"(lo), [hi] "=&r"(hi), \
+          [x0] "=&r"(x0), [x1] "=&r"(x1)                                      \
+        :                                                                     \
+        : "rdx", "cc", "memory")
+        ROWS4(nl, SQR_DIAG4)
+#undef SQR_DIAG4
+        return;
+    }
     __asm__ volatile(
         "xor %k[lo], %k[lo]\n\t"
         "1:\n\t"
-        "mov (%[ap]), %%rdx\n\t"
-        "mulx %%rdx, %[lo], %[hi]\n\t"
-        "mov (%[tp]), %[x0]\n\t"
-        "mov 8(%[tp]), %[x1]\n\t"
-        "adcx %[x0], %[x0]\n\t"
-        "adcx %[x1], %[x1]\n\t"
-        "adox %[lo], %[x0]\n\t"
-        "adox %[hi], %[x1]\n\t"
-        "mov %[x0], (%[tp])\n\t"
-        "mov %[x1], 8(%[tp])\n\t"
+        DIAG_STEP(0, 0)
         "lea 8(%[ap]), %[ap]\n\t"
         "lea 16(%[tp]), %[tp]\n\t"
         "lea -1(%[cnt]), %[cnt]\n\t"
@@ -229,49 +299,47 @@ static inline void sqr_diag(ull *T, const ull *a, size_t nl)
         :
         : "rdx", "cc", "memory");
 }
+#undef DIAG_STEP
 
-/* r = t - n when t (nl limbs and top, 0 or 1) is >= n, else t (t < 2n):
- * the borrow of t - n by an SBB chain, then t - (n & mask) by another;
- * the loops count nl, the only branch. */
+/* r = t - n when t (nl limbs and top, 0 or 1) is >= n, else t (t < 2n);
+ * r must not overlap t.  One SBB chain writes t - n into r and leaves the
+ * borrow; then each limb is picked by masks.  (Subtracting n & mask in a
+ * second chain needed the borrow saved across the AND, a SETC/BT round
+ * trip of about 3 cycles a limb: a tenth of a 16-limb product.)  The loop
+ * counts nl, the only branch. */
 static inline void adx_final_sub(ull *r, const ull *t, ull top, const ull *n, size_t nl)
 {
-    ull x, mask, tp = (ull)t, np = (ull)n, cnt = nl;
-    __asm__ volatile(
-        "clc\n\t"
-        "1:\n\t"
-        "mov (%[tp]), %[x]\n\t"
-        "sbb (%[np]), %[x]\n\t"
-        "lea 8(%[tp]), %[tp]\n\t"
-        "lea 8(%[np]), %[np]\n\t"
-        "dec %[cnt]\n\t"                     /* DEC leaves CF */
-        "jnz 1b\n\t"
-        "sbb %[mask], %[mask]\n\t"            /* all ones on a borrow: t < n unless top */
-        : [tp] "+&r"(tp), [np] "+&r"(np), [cnt] "+&r"(cnt), [x] "=&r"(x), [mask] "=&r"(mask)
-        :
-        : "cc", "memory");
-    mask = ~mask | ((ull)0 - top);              /* subtract when no borrow, or top set */
-    tp = (ull)t;
-    np = (ull)n;
-    cnt = nl;
-    ull rp = (ull)r, y, c = 0;
-    __asm__ volatile(
-        "1:\n\t"
-        "mov (%[np]), %[y]\n\t"
-        "and %[mask], %[y]\n\t"               /* AND clears CF: the borrow waits in c */
-        "mov (%[tp]), %[x]\n\t"
-        "bt $0, %[c]\n\t"
-        "sbb %[y], %[x]\n\t"
-        "setc %b[c]\n\t"
-        "mov %[x], (%[rp])\n\t"
-        "lea 8(%[tp]), %[tp]\n\t"
-        "lea 8(%[np]), %[np]\n\t"
-        "lea 8(%[rp]), %[rp]\n\t"
-        "dec %[cnt]\n\t"
-        "jnz 1b\n\t"
-        : [tp] "+&r"(tp), [np] "+&r"(np), [rp] "+&r"(rp), [cnt] "+&r"(cnt), [x] "=&r"(x), [y] "=&r"(y),
-          [c] "+&q"(c)
-        : [mask] "r"(mask)
-        : "cc", "memory");
+    ull x, mask, tp = (ull)t, np = (ull)n, rp = (ull)r, cnt = nl;
+#define SUB_STEP(o)                                                           \
+    "mov " #o "(%[tp]), %[x]\n\t"                                            \
+    "sbb " #o "(%[np]), %[x]\n\t"                                            \
+    "mov %[x], " #o "(%[rp])\n\t"
+#define FINAL_SUB_ASM(STEPS, BYTES)                                           \
+    __asm__ volatile(                                                         \
+        "clc\n\t"                                                            \
+        "1:\n\t"                                                             \
+        STEPS                                                                 \
+        "lea " #BYTES "(%[tp]), %[tp]\n\t"                                   \
+        "lea " #BYTES "(%[np]), %[np]\n\t"                                   \
+        "lea " #BYTES "(%[rp]), %[rp]\n\t"                                   \
+        "dec %[cnt]\n\t"                   /* DEC leaves CF */              \
+        "jnz 1b\n\t"                                                         \
+        "sbb %[mask], %[mask]\n\t"          /* all ones on a borrow: t < n unless top */ \
+        : [tp] "+&r"(tp), [np] "+&r"(np), [rp] "+&r"(rp), [cnt] "+&r"(cnt), [x] "=&r"(x), \
+          [mask] "=&r"(mask)                                                  \
+        :                                                                     \
+        : "cc", "memory")
+    if (nl % 4 == 0) {                         /* nl is public: four limbs a pass */
+        cnt = nl / 4;
+        FINAL_SUB_ASM(SUB_STEP(0) SUB_STEP(8) SUB_STEP(16) SUB_STEP(24), 32);
+    } else {
+        FINAL_SUB_ASM(SUB_STEP(0), 8);
+    }
+#undef FINAL_SUB_ASM
+#undef SUB_STEP
+    ull keep_t = mask & (top - 1);             /* borrow and no top: t < n */
+    for (size_t k = 0; k < nl; k++)
+        r[k] = (t[k] & keep_t) | (r[k] & ~keep_t);
 }
 
 /* r = a^2 R^-1 mod n: the square by halves (each cross product a[i] a[j],
@@ -283,8 +351,11 @@ static void adx_sqr(ic_limb *r, const ic_limb *a, const ic_limb *n, ic_limb n0, 
     ull T[2 * IC_BN_MAX_LIMBS];
     const ull *x = (const ull *)a;
     memset(T, 0, 2 * nl * sizeof T[0]);
-    for (size_t i = 0; i + 1 < nl; i++)         /* T[2i+1 ..] += a[i] a[i+1 ..] */
-        T[i + nl] = row_mac_ret(T + 2 * i + 1, x[i], x + i + 1, nl - 1 - i);
+    if (nl == 16 || nl == 32)                   /* nl is public */
+        sqr_tri_fixed(T, x, nl);
+    else
+        for (size_t i = 0; i + 1 < nl; i++)     /* T[2i+1 ..] += a[i] a[i+1 ..] */
+            T[i + nl] = row_mac_ret(T + 2 * i + 1, x[i], x + i + 1, nl - 1 - i);
     sqr_diag(T, x, nl);                         /* a^2 < 2^(128 nl): no carry out */
     ull carry = 0;
     if (nl % 4 == 0) {                          /* nl is public */
