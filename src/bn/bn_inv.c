@@ -60,10 +60,10 @@ typedef struct {
     sdig u, v, q, r;
 } transition;
 
-/* All ones when the signed value x is negative. */
-static udig neg_mask(sdig x)
+/* All ones when the top bit of x is set (a negative signed value), else 0. */
+static udig sign_mask(udig x)
 {
-    return (udig)0 - ((udig)x >> (UW - 1));
+    return (udig)0 - (x >> (UW - 1));
 }
 
 /* D divsteps on the low words f and g (f odd); returns delta after them
@@ -77,7 +77,7 @@ static udig divsteps(udig delta, udig f, udig g, transition *t)
     udig u = 1, v = 0, q = 0, r = 1;
     for (int i = 0; i < D; i++) {
         udig odd = (udig)0 - (g & 1);
-        udig swap = odd & neg_mask((sdig)((udig)0 - delta));    /* delta > 0 */
+        udig swap = odd & sign_mask((udig)0 - delta);          /* delta > 0 */
         /* when swapping: (f, g) = (g, -f), the rows likewise, delta = -delta */
         udig x = (f ^ g) & swap;
         f ^= x, g ^= x;
@@ -125,7 +125,7 @@ static void apply_fg(sdig *f, sdig *g, const transition *t, size_t L)
  * 2 (2^D)^2 + 2^(D+1) 2^D plus a carry, below sacc's 2^(2D+3). */
 static void apply_de(sdig *d, sdig *e, const transition *t, const sdig *n, udig ninv, size_t L)
 {
-    udig sd = neg_mask(d[L - 1]), se = neg_mask(e[L - 1]);
+    udig sd = sign_mask((udig)d[L - 1]), se = sign_mask((udig)e[L - 1]);
     udig md = ((udig)t->u & sd) + ((udig)t->v & se);
     udig me = ((udig)t->q & sd) + ((udig)t->r & se);
     sacc cd = (sacc)t->u * d[0] + (sacc)t->v * e[0];
@@ -244,7 +244,7 @@ int ic_bn_mod_inv(const ic_mont_ctx *ctx, uint8_t *out, const uint8_t *a)
     /* f = +-gcd(n, a): the inverse is +-d, brought from (-2n, n) to [0, n) */
     udig one, minus;
     unit_masks(f, L, &one, &minus);
-    lincomb(d, (sdig)(1 - 2 * (minus & 1)), n, 0, L);        /* (-2n, 2n) */
+    lincomb(d, 1 - 2 * (sdig)(minus & 1), n, 0, L);          /* (-2n, 2n) */
     lincomb(d, 1, n, is_negative(d, L), L);                  /* (-n, 2n) */
     lincomb(d, 1, n, is_negative(d, L), L);                  /* [0, 2n) */
     lincomb(d, 1, n, -1, L);                                 /* [-n, n) */
