@@ -39,6 +39,7 @@
 #include <string.h>
 #include "testlib.h"
 #include "bn/bn_impl.h"
+#include "bn/bn_mod.h"
 #include "rsa_testkey.h"
 #include "drbg/ctr_drbg.h"
 #include "rand/rand_source.h"
@@ -205,6 +206,43 @@ static void case_modexp(void)
     put(r2[1], 128);
     ic_mont_wipe(&c2[0]);
     ic_mont_wipe(&c2[1]);
+}
+
+/* The modular inverse (bn_mod.h, bn_inv.c): modulus and a secret, only
+ * their length public; the verdict is secret too and goes into the
+ * transcript unread.  65 bits (limb and digit edges), 512, 2048 and 8192
+ * bits; a = 0 and a = n - 1 at 512 bits (no inverse, and an inverse of
+ * f = -1's kind). */
+static void case_modinv(void)
+{
+    static const size_t nlen[] = {9, 64, 64, 64, 256, 1024};
+    static uint8_t n[1024], a[1024], r[1024];
+    for (size_t i = 0; i < sizeof nlen / sizeof nlen[0]; i++) {
+        size_t len = nlen[i];
+        if (len < 2 || len > sizeof n)
+            continue;
+        fill(n, len, 80 + (uint32_t)i);
+        n[0] = (uint8_t)(len == 9 ? 1 : n[0] | 0x80);
+        n[len - 1] |= 1;
+        fill(a, len, 90 + (uint32_t)i);
+        a[0] = 0;                               /* below n */
+        if (i == 2)
+            memset(a, 0, len);                  /* no inverse */
+        if (i == 3) {
+            memcpy(a, n, len);                  /* n - 1 */
+            a[len - 1] ^= 1;
+        }
+        if (marking) {
+            SECRET(n, len);
+            SECRET(a, len);
+        }
+        ic_mont_ctx c;
+        put_status(ic_mont_init(&c, n, len));
+        int ok = ic_bn_mod_inv(&c, r, a);
+        put(&ok, sizeof ok);
+        put(r, len);
+        ic_mont_wipe(&c);
+    }
 }
 
 /* RSA (a 2048-bit key): d, p, q, dp, dq, qinv secret from before init (the
@@ -665,6 +703,7 @@ int main(int argc, char **argv)
     each_impl("aes", "ctr_drbg", case_drbg);
     run_case("randsrc", "health", case_health);
     each_impl("montmul", "modexp", case_modexp);
+    run_case("modinv", "(no backend)", case_modinv);
     each_impl("montmul", "rsa", case_rsa);
     free(tr);
     return tl_finish();

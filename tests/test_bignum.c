@@ -22,19 +22,30 @@
  *     bits to adx, bn_impl.h min_limbs);
  *  6. the dual exponentiation ic_bn_modexp2 (bn_impl.h) = two ic_modexp
  *     calls, moduli of 512..4096 bits, exponents of different lengths, and
- *     its refusals.
+ *     its refusals;
+ *  7. the modular inverse ic_bn_mod_inv (bn_mod.h): known answers
+ *     (tests/vectors/bignum_modinv.txt, from Python's pow(a, -1, n); every
+ *     leg): moduli of 2..8192 bits across the limb and digit edges, a = 1,
+ *     2, n - 1, n - 2, 0, powers of two, composite n with a sharing a
+ *     factor (no inverse: verdict 0, output zeroed), 2^k - 1, sparse
+ *     moduli, Fibonacci neighbours; in place too; a a^-1 = 1 and
+ *     (a^-1)^-1 = a on random moduli of 64..8192 bits; natively GMP's
+ *     mpz_invert on random moduli of 64..8192 bits, prime-free composites
+ *     with shared factors among them.
  *
  * INCORE_TEST_EMULATED=1 (make test-x86emu: x86emu-run, ~100x slower, with
  * INCORE_TEST_IMPLS=montmul/ifma): a lighter sweep that still reaches the
  * IFMA code (moduli of 3072 bits and more): the 3072-bit known answers,
  * Fermat on 2^3217 - 1, GMP at 3072 and 4096 bits, the dual exponentiation
- * at 3072 + 3072 and 4096 + 2048 bits, no MMTEST.
+ * at 3072 + 3072 and 4096 + 2048 bits, no MMTEST, no inverse (it uses no
+ * backend).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "testlib.h"
 #include "incore/bignum.h"
 #include "bn/bn_impl.h"
+#include "bn/bn_mod.h"
 #if defined(IC_TEST_GMP)
 #include <gmp.h>
 #endif
@@ -367,6 +378,170 @@ static void dual(const char *impl, void *arg)
     }
 }
 
+
+/* ---- 7. the modular inverse ------------------------------------------------- */
+/* ic_bn_mod_inv(a) must give want (all zero: no inverse, verdict 0), into
+ * a separate output and in place. */
+static void inv_check(const ic_mont_ctx *c, const uint8_t *a, const uint8_t *want, const char *impl,
+                      const char *what)
+{
+    static uint8_t got[MAXB];
+    size_t nb = ic_mont_size(c);
+    int want_ok = !tl_all_byte(want, nb, 0);
+    memset(got, 0xee, nb);
+    int ok = ic_bn_mod_inv(c, got, a);
+    CHECK(ok == want_ok, "%s: %s: verdict %d, want %d", impl, what, ok, want_ok);
+    CHECK_MEM(got, want, nb, "%s: %s: inverse", impl, what);
+    memcpy(got, a, nb);
+    ok = ic_bn_mod_inv(c, got, got);
+    CHECK(ok == want_ok, "%s: %s: in place: verdict %d, want %d", impl, what, ok, want_ok);
+    CHECK_MEM(got, want, nb, "%s: %s: in place", impl, what);
+}
+
+static void inv_kat(const char *impl, void *arg)
+{
+    (void)arg;
+    tl_rsp *r = tl_rsp_openf("%s/bignum_modinv.txt", tl_data_dir());
+    if (!r)
+        return;
+    tl_rec rec;
+    int count = 0, none = 0;
+    static uint8_t n[MAXB + 1], a[MAXB + 1], want[MAXB + 1];
+    while (tl_rsp_next(r, &rec)) {
+        long nl = tl_hex(n, sizeof n, tl_get(&rec, "N")), al = tl_hex(a, sizeof a, tl_get(&rec, "A"));
+        long rl = tl_hex(want, sizeof want, tl_get(&rec, "R"));
+        char what[64];
+        snprintf(what, sizeof what, "modinv line %ld (%ld-byte modulus)", rec.line, nl);
+        if (!CHECK(nl > 0 && al == nl && rl == nl, "%s: %s: record", impl, what))
+            continue;
+        ic_mont_ctx c;
+        if (!CHECK(ic_mont_init(&c, n, (size_t)nl) == IC_OK, "%s: %s: init", impl, what))
+            continue;
+        inv_check(&c, a, want, impl, what);
+        none += tl_all_byte(want, (size_t)nl, 0);
+        ic_mont_wipe(&c);
+        count++;
+    }
+    tl_rsp_close(r);
+    CHECK(count >= 90 && none >= 10, "%s: only %d known inverses read, %d without an inverse", impl, count, none);
+}
+
+/* A random odd modulus of bits bits in len = ceil(bits / 8) bytes. */
+static size_t random_modulus(uint8_t *n, unsigned bits)
+{
+    size_t len = (bits + 7) / 8;
+    tl_rand_bytes(n, len);
+    n[0] &= (uint8_t)(0xff >> ((8 - bits % 8) % 8));
+    n[0] |= (uint8_t)(1u << ((bits - 1) % 8));
+    n[len - 1] |= 1;
+    return len;
+}
+
+/* out (len bytes) = x y mod n through ic_bn_mod_mul. */
+static void mod_mul(const ic_mont_ctx *c, uint8_t *out, const uint8_t *x, const uint8_t *y)
+{
+    ic_bn_mod_mul(c, out, x, y);
+}
+
+/* Random moduli of 64..8192 bits (every leg, no reference needed): when a
+ * has an inverse, a a^-1 = 1 and (a^-1)^-1 = a; when it has none, 0 and a
+ * zero output.  Mersenne primes too, where every a != 0 has one. */
+static void inv_random(void)
+{
+    static uint8_t n[MAXB], a[MAXB], x[MAXB], y[MAXB], one[MAXB];
+    static const unsigned primes[] = { 521, 607, 1279, 2203, 4253 };
+    int rounds = 60, invertible = 0;
+    for (int round = 0; round < rounds; round++) {
+        int mersenne_round = round < 5;
+        unsigned bits = mersenne_round ? primes[round] : 64 + tl_rand_below(8192 - 64 + 1);
+        size_t len;
+        if (mersenne_round)
+            mersenne(n, &len, bits);
+        else
+            len = random_modulus(n, bits);
+        tl_rand_bytes(a, len);
+        a[0] &= (uint8_t)(n[0] >> 1);                           /* below n */
+        a[len - 1] |= (uint8_t)(round % 3 == 0);                /* odd, some of the time */
+        ic_mont_ctx c;
+        char what[64];
+        snprintf(what, sizeof what, "modinv round %d, %u bits", round, bits);
+        if (!CHECK(ic_mont_init(&c, n, len) == IC_OK, "%s: init", what))
+            continue;
+        memset(x, 0xee, len);
+        int ok = ic_bn_mod_inv(&c, x, a);
+        if (mersenne_round)
+            CHECK(ok == 1, "%s: a prime modulus, an inverse", what);
+        if (ok) {
+            invertible++;
+            memset(one, 0, len);
+            one[len - 1] = 1;
+            mod_mul(&c, y, a, x);
+            CHECK_MEM(y, one, len, "%s: a a^-1 = 1", what);
+            CHECK(ic_bn_mod_inv(&c, y, x) == 1, "%s: a^-1 has an inverse", what);
+            CHECK_MEM(y, a, len, "%s: (a^-1)^-1 = a", what);
+        } else {
+            CHECK(tl_all_byte(x, len, 0), "%s: no inverse: output zeroed", what);
+        }
+        ic_mont_wipe(&c);
+    }
+    CHECK(invertible >= rounds / 2, "modinv: only %d of %d random a had an inverse", invertible, rounds);
+}
+
+#if defined(IC_TEST_GMP)
+/* Against mpz_invert: random odd moduli of 64..8192 bits (the limb-edge
+ * lengths first), random a; every fourth modulus is a product x y with a
+ * a multiple of x (no inverse) or of a small factor. */
+static void inv_gmp(void)
+{
+    static const unsigned edges[] = { 64, 65, 124, 125, 126, 127, 128, 129, 1024, 2048, 3072, 4096, 8192 };
+    static uint8_t n[MAXB], a[MAXB], want[MAXB];
+    int rounds = 300, none = 0;
+    mpz_t N, A, R, X, Y;
+    mpz_inits(N, A, R, X, Y, NULL);
+    for (int round = 0; round < rounds; round++) {
+        unsigned bits = round < (int)(sizeof edges / sizeof edges[0]) ? edges[round]
+                                                                      : 64 + tl_rand_below(8192 - 64 + 1);
+        size_t len = random_modulus(n, bits), cnt = 0;
+        tl_rand_bytes(a, len);
+        a[0] &= (uint8_t)(n[0] >> 1);
+        if (round % 4 == 3) {
+            /* n = x y (odd), a = x t mod n */
+            size_t xl = len / 2;
+            random_modulus(want, (unsigned)(8 * xl));
+            mpz_import(X, xl, 1, 1, 1, 0, want);
+            random_modulus(want, (unsigned)(8 * (len - xl)));
+            mpz_import(Y, len - xl, 1, 1, 1, 0, want);
+            mpz_mul(N, X, Y);
+            mpz_import(A, len, 1, 1, 1, 0, a);
+            mpz_mul(A, A, X);
+            mpz_mod(A, A, N);
+            len = (mpz_sizeinbase(N, 2) + 7) / 8;
+            memset(n, 0, len);
+            mpz_export(n, &cnt, 1, 1, 1, 0, N);
+            memset(a, 0, len);
+            if (mpz_sgn(A) != 0)
+                mpz_export(a + len - (mpz_sizeinbase(A, 2) + 7) / 8, &cnt, 1, 1, 1, 0, A);
+        } else {
+            mpz_import(N, len, 1, 1, 1, 0, n);
+            mpz_import(A, len, 1, 1, 1, 0, a);
+        }
+        memset(want, 0, len);
+        if (mpz_invert(R, A, N) && mpz_sgn(R) != 0)
+            mpz_export(want + len - (mpz_sizeinbase(R, 2) + 7) / 8, &cnt, 1, 1, 1, 0, R);
+        else
+            none++;
+        ic_mont_ctx c;
+        char what[64];
+        snprintf(what, sizeof what, "modinv GMP round %d, %zu bits", round, mpz_sizeinbase(N, 2));
+        if (CHECK(ic_mont_init(&c, n, len) == IC_OK, "%s: init", what))
+            inv_check(&c, a, want, "gmp", what);
+        ic_mont_wipe(&c);
+    }
+    mpz_clears(N, A, R, X, Y, NULL);
+    CHECK(none >= rounds / 8, "modinv GMP: only %d of %d without an inverse", none, rounds);
+}
+#endif
+
 int main(void)
 {
     emulated = getenv("INCORE_TEST_EMULATED") != NULL;
@@ -378,9 +553,20 @@ int main(void)
         tl_for_each_impl("montmul", mmtest, NULL);
     tl_for_each_impl("montmul", names_its_backend, NULL);
     tl_for_each_impl("montmul", dual, NULL);
+    /* the inverse uses no backend; the known answers run under each to see
+     * every backend's contexts give it the same modulus (not in the
+     * emulated sweep, which is there for the IFMA products) */
+    if (!emulated) {
+        tl_for_each_impl("montmul", inv_kat, NULL);
+        inv_random();
+    }
 #if defined(IC_TEST_GMP)
     tl_for_each_impl("montmul", gmp_random, NULL);
     printf("GMP: mpz_powm comparisons ran\n");
+    if (!emulated) {
+        inv_gmp();
+        printf("GMP: mpz_invert comparisons ran\n");
+    }
 #else
     printf("GMP: not in this build (cross leg); known answers, Fermat and consistency only\n");
 #endif

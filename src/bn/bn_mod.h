@@ -2,13 +2,13 @@
  * bn_mod.h - modular arithmetic on big-endian byte strings over a
  * Montgomery context (bn_mod.c), for the RSA private-key operation
  * (rsa.c): reduction of a longer number, multiplication, subtraction, a
- * plain multiply-add, and an inverse for blinded values.
+ * plain multiply-add, and the inverse (bn_inv.c).
  *
  * Internal: ctx must be a context ic_mont_init set up (the caller checked
  * it), every "< n" operand is below the modulus, and every byte string
- * named by the modulus has exactly ic_mont_size(ctx) bytes.  All but
- * ic_bn_mod_inv_vartime are constant time in the values (modulus included:
- * it may be a secret prime); only lengths steer them.
+ * named by the modulus has exactly ic_mont_size(ctx) bytes.  All are
+ * constant time in the values (modulus included: it may be a secret
+ * prime); only lengths steer them.
  */
 #ifndef INCORE_BN_MOD_H
 #define INCORE_BN_MOD_H
@@ -33,9 +33,9 @@ void ic_bn_mul_add(uint8_t *out, size_t outlen, const uint8_t *a, size_t alen,
 int ic_bn_ct_below(const ic_mont_ctx *ctx, const uint8_t *a, size_t alen);
 /* out = n itself, ic_mont_size(ctx) bytes. */
 void ic_bn_modulus(const ic_mont_ctx *ctx, uint8_t *out);
-/* out = a^-1 mod n and 1, or 0 (out zeroed) when a has no inverse; a < n.
- * VARIABLE TIME in a and n: only for values that are public or uniformly
- * random and independent of every secret (a blinded value). */
-int ic_bn_mod_inv_vartime(const ic_mont_ctx *ctx, uint8_t *out, const uint8_t *a);
+/* out = a^-1 mod n and 1, or 0 (out zeroed) when a has no inverse
+ * (gcd(a, n) > 1, a = 0 included); a < n, out may equal a.  The verdict is
+ * as secret as a and n: a caller that branches on it declassifies it. */
+int ic_bn_mod_inv(const ic_mont_ctx *ctx, uint8_t *out, const uint8_t *a);
 
 #endif

@@ -83,39 +83,29 @@ static int rsa_crt(const ic_rsa_private_key *key, uint8_t *m, const uint8_t *c)
     return st;
 }
 
-/* A blinding pair for n: re = r^e and rinv = r^-1 mod n for a random r.
- * r^-1 = a (r a)^-1 with a second random a: the variable-time inverse
- * sees only r a, uniformly random and independent of r (the way
- * BoringSSL's bn_mod_inverse_blinded avoids a constant-time inverse).
- * r and a are drawn 16 bytes longer than n and reduced, so their bias is
- * below 2^-128; a pair without an inverse (a factor of n drawn, or 0) is
- * drawn again. */
+/* A blinding pair for n: re = r^e and rinv = r^-1 mod n for a random r,
+ * drawn 16 bytes longer than n and reduced, so its bias is below 2^-128.
+ * The inverse is constant time (bn_inv.c), so r is used as it is (no
+ * second factor to hide it from a variable-time inverse); an r without an
+ * inverse (0 or a multiple of p or q: probability about 2^-1000) is drawn
+ * again, and that verdict is all that becomes public. */
 static int rsa_blinding(const ic_rsa_public_key *pub, uint8_t *re, uint8_t *rinv)
 {
     const ic_mont_ctx *mn = &pub->mont;
     size_t k = mn->nbytes;
-    uint8_t buf[IC_RSA_MAX_BYTES + 16], r[IC_RSA_MAX_BYTES], a[IC_RSA_MAX_BYTES];
+    uint8_t buf[IC_RSA_MAX_BYTES + 16], r[IC_RSA_MAX_BYTES];
     int st = IC_ERR_FAULT;
     for (int tries = 0; tries < 4 && st == IC_ERR_FAULT; tries++) {
         if ((st = ic_random(buf, k + 16)) != IC_OK)
             break;
         ic_bn_mod_reduce(mn, r, buf, k + 16);
-        if ((st = ic_random(buf, k + 16)) != IC_OK)
-            break;
-        ic_bn_mod_reduce(mn, a, buf, k + 16);
-        ic_bn_mod_mul(mn, rinv, r, a);
-        /* r a is independent of r (a is uniform and secret): it may become
-         * public, which the variable-time inverse needs (the checkers see
-         * ic_random's output as secret) */
-        ic_ct_declassify(rinv, k);
-        if (!ic_bn_mod_inv_vartime(mn, rinv, rinv)) {
+        if (!reveal((unsigned)ic_bn_mod_inv(mn, rinv, r))) {
             st = IC_ERR_FAULT;
             continue;
         }
-        ic_bn_mod_mul(mn, rinv, rinv, a);
         st = ic_modexp_public(mn, re, k, r, k, pub->e, pub->elen);
     }
-    ic_wipe(buf, k + 16), ic_wipe(r, k), ic_wipe(a, k);
+    ic_wipe(buf, k + 16), ic_wipe(r, k);
     return st;
 }
 
