@@ -20,9 +20,10 @@
  *                          a CPU with VPCLMULQDQ does it in one)
  *   AESX_XOR3(a, b, c)     optional: a ^ b ^ c (default two XORs; with
  *                          AVX-512VL one VPTERNLOGQ with imm8 0x96)
- *   AESX_XTS_GPR, AESX_XTS_GPR_MIN
+ *   AESX_XTS_GPR, AESX_XTS_GPR_MIN, AESX_XTS_GPR_ROUNDS
  *                          optional: the tweaks of data units of at least
- *                          AESX_XTS_GPR_MIN blocks made in general
+ *                          AESX_XTS_GPR_MIN blocks, with keys of at least
+ *                          AESX_XTS_GPR_ROUNDS rounds, made in general
  *                          registers (see xts_gpr_batch; Zen 3 measured)
  *
  * What XTS needs beyond ECB is the tweak of every block, T_j = T * x^j in
@@ -223,9 +224,11 @@ AESX_INLINE void xts_done(AESX_V tw[AESX_NV], uint8_t t[16], size_t n, int nw)
  *    then runs with less overlap), and the arrays are cleared at the end,
  *    so short data units keep the vector loop (AESX_XTS_GPR_MIN).
  * It is not free either: 8 instructions a tweak (6 ALU, 2 stores) take
- * dispatch slots, so on Zen 3 `vaes` gains 3-8 % with AES-128 (the rounds
- * leave few slots) and 8-10 % with AES-256; `ni`, whose vector step is
- * 9 shifts and XORs a block, gains 25-40 %. */
+ * dispatch slots, so on Zen 3 `vaes` gains 8-10 % with AES-256 but with
+ * AES-128 (fewer rounds, fewer free slots) it measured from 3 % faster to
+ * 5 % slower with the code's layout, and keeps the vector step there
+ * (AESX_XTS_GPR_ROUNDS); `ni`, whose vector step is 9 shifts and XORs a
+ * block, gains 25-40 % with either. */
 AESX_INLINE void xts_gpr_mulx(uint64_t *lo, uint64_t *hi)
 {
     uint64_t m = (uint64_t)((int64_t)*hi >> 63) & 0x87;
@@ -361,8 +364,9 @@ AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16
     }
 #undef XTS_SHORT
 #ifdef AESX_XTS_GPR
-    /* the chains pay off from AESX_XTS_GPR_MIN blocks (measured) */
-    if (nblocks >= AESX_XTS_GPR_MIN) {
+    /* the chains pay off from AESX_XTS_GPR_MIN blocks and from
+     * AESX_XTS_GPR_ROUNDS rounds (measured; public lengths and count) */
+    if (nblocks >= AESX_XTS_GPR_MIN && nr >= AESX_XTS_GPR_ROUNDS) {
         xts_long(rk, nr, t0, t, out, in, nblocks, decrypt);
         return;
     }
