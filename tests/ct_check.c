@@ -301,9 +301,8 @@ static void case_aes(void)
 static void case_xts(void)
 {
     /* 1 block, stealing after 1 block, 6 blocks + 4, 2 batches of every
-     * backend (32 blocks: ni's tweaks in general registers), 33 blocks + 2
-     * bytes, and 130 blocks + 10 bytes (vaes's general-register tweaks,
-     * over 2 KiB with AES-256) */
+     * backend (32 blocks), 33 blocks + 2 bytes, and 130 blocks + 10 bytes
+     * (ni's tweaks in general registers, from 1 KiB) */
     static const size_t lens[] = {16, 17, 100, 512, 530, 2090};
     for (size_t kl = 32; kl <= 64; kl += 32) {
         ic_aes_xts_key k;

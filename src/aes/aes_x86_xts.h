@@ -224,11 +224,9 @@ AESX_INLINE void xts_done(AESX_V tw[AESX_NV], uint8_t t[16], size_t n, int nw)
  *    then runs with less overlap), and the arrays are cleared at the end,
  *    so short data units keep the vector loop (AESX_XTS_GPR_MIN).
  * It is not free either: 8 instructions a tweak (6 ALU, 2 stores) take
- * dispatch slots, so on Zen 3 `vaes` gains 8-10 % with AES-256 but with
- * AES-128 (fewer rounds, fewer free slots) it measured from 3 % faster to
- * 5 % slower with the code's layout, and keeps the vector step there
- * (AESX_XTS_GPR_ROUNDS); `ni`, whose vector step is 9 shifts and XORs a
- * block, gains 25-40 % with either. */
+ * dispatch slots; `ni`, whose vector step is 9 shifts and XORs a block,
+ * gains 25-40 % on Zen 3, while for `vaes` two ways of measuring
+ * disagreed (docs/benchmarks.md, XTS), so it keeps the vector step. */
 AESX_INLINE void xts_gpr_mulx(uint64_t *lo, uint64_t *hi)
 {
     uint64_t m = (uint64_t)((int64_t)*hi >> 63) & 0x87;
