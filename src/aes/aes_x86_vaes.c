@@ -157,6 +157,9 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
 #define AESX_BSRLI _mm256_bsrli_epi128
 #define AESX_XTS_LANES0(t) _mm256_set_m128i(xts_mulx128(t), (t))
 #define AESX_XTS_REDUCE(r) _mm256_clmulepi64_epi128((r), _mm256_set1_epi64x(0x87), 0x00)
+/* No AESX_XTS_GPR (aes_x86_xts.h) here: on Zen 3 a min-of-trials harness
+ * had AES-256 4 KiB 10 % faster with it, but `incore speed` (medians, in
+ * place) 10 % slower, and AES-128 within +-5 % (docs/benchmarks.md, XTS) */
 #include "aes/aes_x86_xts.h"
 
 const ic_aes_ops ic_aes_vaes_ops = {

@@ -19,7 +19,7 @@
  *
  * The batched modes (ECB, CBC and CFB decryption, CTR, ctr32) are
  * aes_x86_modes.h, shared with "ni" and "vaes": whole 32-block batches,
- * then a short batch on 1, 2, 4 or 8 registers for the rest.  Partial
+ * then a short batch on 1, 2, 3, 4 or 8 registers for the rest.  Partial
  * registers move with AVX-512 masked loads and stores, which neither read
  * nor write (nor fault on) the masked-out blocks, so nothing outside
  * [in, in+16n) and [out, out+16n) is touched.  Key expansion and the

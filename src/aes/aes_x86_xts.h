@@ -20,6 +20,11 @@
  *                          a CPU with VPCLMULQDQ does it in one)
  *   AESX_XOR3(a, b, c)     optional: a ^ b ^ c (default two XORs; with
  *                          AVX-512VL one VPTERNLOGQ with imm8 0x96)
+ *   AESX_XTS_GPR, AESX_XTS_GPR_MIN, AESX_XTS_GPR_ROUNDS
+ *                          optional: the tweaks of data units of at least
+ *                          AESX_XTS_GPR_MIN blocks, with keys of at least
+ *                          AESX_XTS_GPR_ROUNDS rounds, made in general
+ *                          registers (see xts_gpr_batch; Zen 3 measured)
  *
  * What XTS needs beyond ECB is the tweak of every block, T_j = T * x^j in
  * GF(2^128) modulo x^128 + x^7 + x^2 + x + 1 (IEEE 1619 5.2), with the
@@ -54,6 +59,8 @@
  */
 #ifndef INCORE_AES_X86_XTS_H
 #define INCORE_AES_X86_XTS_H
+
+#include "core/ct.h"   /* IC_MSAN */
 
 /* r * (x^7 + x^2 + x + 1) for r below 2^57 in each 64-bit element. */
 AESX_INLINE AESX_V xts_reduce(AESX_V r)
@@ -170,6 +177,15 @@ AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], u
     store_n(out, b, n);
 }
 
+/* Clear the first nw registers of tweaks on the stack (inline, as ic_wipe
+ * does it: the empty asm makes the zeroing observable; nw a constant, so
+ * no call). */
+AESX_INLINE void xts_done_wipe(AESX_V tw[AESX_NV], int nw)
+{
+    memset(tw, 0, (size_t)nw * sizeof tw[0]);
+    __asm__ __volatile__("" : : "r"(tw) : "memory");
+}
+
 /* After the last batch (n blocks): T_n, the tweak of the block after it,
  * is its last block's tweak times x, read at a public position of the
  * tweak array; then the first nw registers of tweaks, all that held any
@@ -179,9 +195,146 @@ AESX_INLINE void xts_done(AESX_V tw[AESX_NV], uint8_t t[16], size_t n, int nw)
 {
     __m128i last = _mm_loadu_si128((const __m128i *)((const uint8_t *)tw + 16 * (n - 1)));
     _mm_storeu_si128((__m128i *)t, xts_mulx128(last));
-    memset(tw, 0, (size_t)nw * sizeof tw[0]);
-    __asm__ __volatile__("" : : "r"(tw) : "memory");
+    xts_done_wipe(tw, nw);
 }
+
+#ifdef AESX_XTS_GPR
+/* ---- the tweaks of the next batch in general registers (AESX_XTS_GPR) ----
+ * On Zen 3 every vector instruction of the tweak step above takes time
+ * from AESENC / VAESENC (the shuffles, shifts and VPCLMULQDQ issue on the
+ * pipes that run it; docs/benchmarks.md, XTS), while the four integer
+ * ALUs idle.  A backend that defines AESX_XTS_GPR makes the tweaks of
+ * batch k+1 there during batch k, into a stack array, and the batch XORs
+ * them in from memory (loads take no vector ALU time), for data units of
+ * AESX_XTS_GPR_MIN blocks or more:
+ *  - T * x in two 64-bit halves: ADD + ADC shift the 128 bits left by one,
+ *    and the bit shifted out of the top comes back as 0x87 through a mask
+ *    made by an arithmetic shift (no branch, no table);
+ *  - a chain of doublings costs ~2.5 cycles of latency a step, 16 steps
+ *    about as long as 16 blocks of AES-128, so two chains run side by
+ *    side: A makes the first half of the batch, B the second half; B's
+ *    last step gives the next batch's first tweak (A's next start), and
+ *    B's next start is that times x^(AESX_NBLK/2) (xts_gpr_mulxs: a shift
+ *    by s bits and the s bits pushed out times x^7 + x^2 + x + 1);
+ *  - two arrays alternate: batch k reads one (the whitening, and again for
+ *    the last round key) while the chains fill the other;
+ *  - the first batch's tweaks come from the vector code (xts_first_tweaks:
+ *    short latency), stored into the first array.  The chains' tweaks for
+ *    the second batch come later than the vector step's would (the batch
+ *    then runs with less overlap), and the arrays are cleared at the end,
+ *    so short data units keep the vector loop (AESX_XTS_GPR_MIN).
+ * It is not free either: 8 instructions a tweak (6 ALU, 2 stores) take
+ * dispatch slots; `ni`, whose vector step is 9 shifts and XORs a block,
+ * gains 25-40 % on Zen 3, while for `vaes` two ways of measuring
+ * disagreed (docs/benchmarks.md, XTS), so it keeps the vector step. */
+AESX_INLINE void xts_gpr_mulx(uint64_t *lo, uint64_t *hi)
+{
+    uint64_t m = (uint64_t)((int64_t)*hi >> 63) & 0x87;
+#if defined(IC_MSAN)
+    /* MSan marks an asm's outputs clean (core/ct.h): shifts here */
+    *hi = *hi << 1 | *lo >> 63;
+    *lo = *lo << 1;
+#else
+    /* the 128-bit shift as ADD + ADC: GCC makes SHLD and register copies
+     * of the C forms (8 and more instructions a step, 6 with this) */
+    __asm__("add %0, %0\n\tadc %1, %1" : "+r"(*lo), "+r"(*hi) : : "cc");
+#endif
+    *lo ^= m;
+}
+
+/* T * x^s, 0 < s < 57. */
+AESX_INLINE void xts_gpr_mulxs(uint64_t *lo, uint64_t *hi, int s)
+{
+    uint64_t r = *hi >> (64 - s);
+    *hi = *hi << s | *lo >> (64 - s);
+    *lo = *lo << s ^ r ^ r << 1 ^ r << 2 ^ r << 7;
+}
+
+/* The chains' state: A = the first tweak of the batch to make, B = the
+ * tweak AESX_NBLK/2 blocks after it. */
+typedef struct {
+    uint64_t alo, ahi, blo, bhi;
+} xts_gpr;
+
+AESX_INLINE void xts_gpr_start(xts_gpr *g, __m128i t)
+{
+    g->alo = (uint64_t)_mm_cvtsi128_si64(t);
+    g->ahi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(t, t));
+    xts_gpr_mulxs(&g->alo, &g->ahi, AESX_NBLK);   /* the second batch */
+    g->blo = g->alo;
+    g->bhi = g->ahi;
+    xts_gpr_mulxs(&g->blo, &g->bhi, AESX_NBLK / 2);
+}
+
+/* The AESX_NBLK tweaks of one batch into tw (16 bytes each, little-endian
+ * as the registers hold them), and the state moved on by one batch. */
+AESX_INLINE void xts_gpr_batch(xts_gpr *g, uint64_t *tw)
+{
+    enum { H = AESX_NBLK / 2 };
+    for (int i = 0; i < H; i++) {
+        tw[2 * i] = g->alo;
+        tw[2 * i + 1] = g->ahi;
+        tw[2 * (i + H)] = g->blo;
+        tw[2 * (i + H) + 1] = g->bhi;
+        if (i < H - 1)
+            xts_gpr_mulx(&g->alo, &g->ahi);
+        xts_gpr_mulx(&g->blo, &g->bhi);
+    }
+    g->alo = g->blo;
+    g->ahi = g->bhi;
+    xts_gpr_mulxs(&g->blo, &g->bhi, H);
+}
+
+/* xts_batch with the tweaks read from memory (tw), and with g, the next
+ * batch's tweaks made into next. */
+AESX_INLINE void xts_batch_m(const __m128i *rk, unsigned nr, const AESX_V *tw, uint8_t *out,
+                             const uint8_t *in, size_t n, int nv, int decrypt, xts_gpr *g, uint64_t *next)
+{
+    AESX_V b[AESX_NV];
+    AESX_FITS(n, nv);
+    ZERO_NV(b, AESX_NV);
+    load_n(b, in, n);
+    AESX_V k0 = AESX_KEY(rk, 0);
+    for (int j = 0; j < nv; j++)
+        b[j] = AESX_XOR3(b[j], tw[j], k0);
+    if (g != NULL)
+        xts_gpr_batch(g, next);
+    if (decrypt)
+        MIDDLE_ROUNDS(b, rk, nr, AESX_DEC);
+    else
+        MIDDLE_ROUNDS(b, rk, nr, AESX_ENC);
+    AESX_V kl = AESX_KEY(rk, nr);
+    for (int j = 0; j < nv; j++)
+        b[j] = decrypt ? AESX_DECLAST(b[j], AESX_XOR(kl, tw[j])) : AESX_ENCLAST(b[j], AESX_XOR(kl, tw[j]));
+    store_n(out, b, n);
+}
+
+/* A data unit of AESX_XTS_GPR_MIN blocks or more: two arrays of a batch's
+ * tweaks, the first batch's from the vector code, then filled by the
+ * chains in turn (see xts_gpr_batch); the chains' state stays in
+ * registers, as the vector tweaks do. */
+AESX_INLINE void xts_long(const __m128i *rk, unsigned nr, __m128i t0, uint8_t t[16], uint8_t *out,
+                          const uint8_t *in, size_t nblocks, int decrypt)
+{
+    AESX_V twm[2][AESX_NV];
+    xts_first_tweaks(twm[0], t0, AESX_NV);
+    xts_gpr g;
+    xts_gpr_start(&g, t0);
+    int cur = 0;
+    for (; nblocks > AESX_NBLK; nblocks -= AESX_NBLK, in += 16 * AESX_NBLK, out += 16 * AESX_NBLK) {
+        xts_batch_m(rk, nr, twm[cur], out, in, AESX_NBLK, AESX_NV, decrypt, &g, (uint64_t *)twm[cur ^ 1]);
+        cur ^= 1;
+    }
+#define XTS_LAST(n, nv) xts_batch_m(rk, nr, twm[cur], out, in, n, nv, decrypt, NULL, NULL)
+    if (nblocks == AESX_NBLK)   /* a constant n: the loads and stores fold */
+        XTS_LAST(AESX_NBLK, AESX_NV);
+    else
+        BATCH_FEWEST(nblocks, XTS_LAST);
+#undef XTS_LAST
+    xts_done(twm[cur], t, nblocks, AESX_NV);
+    xts_done_wipe(twm[cur ^ 1], AESX_NV);   /* the other array too */
+}
+#endif
 
 AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16], uint8_t *out,
                          const uint8_t *in, size_t nblocks, int decrypt)
@@ -198,10 +351,6 @@ AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16
      * fewest registers that hold it, and a data unit shorter than a batch
      * makes the tweaks of those registers only (the short path: 64 bytes
      * are two YMM registers, not eight). */
-#define XTS_LAST(n, nv) do { \
-        xts_batch(rk, nr, tw, out, in, n, nv, decrypt, 0); \
-        xts_done(tw, t, n, AESX_NV);   /* the batches before set all of tw */ \
-    } while (0)
 #define XTS_SHORT(n, nv) do { \
         xts_first_tweaks(tw, t0, nv); \
         xts_batch(rk, nr, tw, out, in, n, nv, decrypt, 0); \
@@ -211,15 +360,25 @@ AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16
         BATCH_FEWEST(nblocks, XTS_SHORT);
         return;
     }
+#undef XTS_SHORT
+#ifdef AESX_XTS_GPR
+    /* the chains pay off from AESX_XTS_GPR_MIN blocks and from
+     * AESX_XTS_GPR_ROUNDS rounds (measured; public lengths and count) */
+    if (nblocks >= AESX_XTS_GPR_MIN && nr >= AESX_XTS_GPR_ROUNDS) {
+        xts_long(rk, nr, t0, t, out, in, nblocks, decrypt);
+        return;
+    }
+#endif
     xts_first_tweaks(tw, t0, AESX_NV);
     for (; nblocks > AESX_NBLK; nblocks -= AESX_NBLK, in += 16 * AESX_NBLK, out += 16 * AESX_NBLK)
         xts_batch(rk, nr, tw, out, in, AESX_NBLK, AESX_NV, decrypt, 1);
+#define XTS_LAST(n, nv) xts_batch(rk, nr, tw, out, in, n, nv, decrypt, 0)
     if (nblocks == AESX_NBLK)   /* a constant n: the loads and stores fold */
         XTS_LAST(AESX_NBLK, AESX_NV);
     else
         BATCH_FEWEST(nblocks, XTS_LAST);
-#undef XTS_SHORT
 #undef XTS_LAST
+    xts_done(tw, t, nblocks, AESX_NV);   /* the batches before set all of tw */
 }
 
 static void AESX_FN(xts)(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16], uint8_t *out,

@@ -3,6 +3,7 @@
  * relies on: a wipe the compiler cannot drop and a constant-time compare.
  */
 #include "core/internal.h"
+#include "core/ct.h"   /* IC_MSAN */
 
 const char *ic_version(void) { return IC_VERSION_STRING; }
 unsigned long ic_version_number(void) { return IC_VERSION_NUMBER; }
@@ -55,12 +56,35 @@ void ic_wipe(void *p, size_t len)
 #endif
 }
 
-/* OR of all differences, folded to one bit without a data-dependent branch. */
+/* OR of all differences, folded to one bit without a data-dependent branch.
+ * With GCC / clang, 8 bytes a step (a 16-byte GCM tag: two steps, where the
+ * volatile byte loop took 16 and was 9 % of a 64-byte AES-GCM open), the
+ * running OR passed through an empty asm each step so that the compiler
+ * cannot know it and end the loop early; MSan builds leave the asm out (it
+ * would mark the verdict clean, core/ct.h) and keep the byte loop's form. */
 int ic_ct_equal(const void *a, const void *b, size_t len)
 {
+#if defined(__GNUC__) && !defined(IC_MSAN)
+    const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+    uint64_t d = 0;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t u, v;
+        memcpy(&u, x + i, 8);
+        memcpy(&v, y + i, 8);
+        d |= u ^ v;
+        __asm__("" : "+r"(d));
+    }
+    for (; i < len; i++) {
+        d |= (uint64_t)(x[i] ^ y[i]);
+        __asm__("" : "+r"(d));
+    }
+    return (int)(1 & (((d | (0 - d)) >> 63) ^ 1));
+#else
     const volatile uint8_t *x = (const volatile uint8_t *)a, *y = (const volatile uint8_t *)b;
     uint32_t d = 0;
     for (size_t i = 0; i < len; i++)
         d |= (uint32_t)(x[i] ^ y[i]);
     return (int)(1 & ((d - 1) >> 8));
+#endif
 }
