@@ -120,6 +120,13 @@ speed --frobnicate; st=$?
 [ $st -eq 2 ] && grep -q "unknown option '--frobnicate'" "$err" && ok || bad "bad option exit $st"
 speed no-such-alg; st=$?
 [ $st -eq 2 ] && grep -q "unknown algorithm 'no-such-alg'" "$err" && ok || bad "unknown alg exit $st"
+speed sha256,no-such-alg; st=$?
+[ $st -eq 2 ] && grep -q "unknown algorithm 'no-such-alg'" "$err" && ok || bad "unknown alg in a list exit $st"
+speed sha256,,crc32c; st=$?
+[ $st -eq 2 ] && grep -q "bad algorithm list" "$err" && ok || bad "empty name in a list exit $st"
+speed --json --seconds 0.01 --repeats 1 --sizes 64 sha256,crc32c; st=$?
+[ $st -eq 0 ] && grep -q '"alg":"sha256"' "$out" && grep -q '"alg":"crc32c"' "$out" && ok \
+    || bad "comma-separated algorithms exit $st"
 speed --vs nobody sha256; st=$?
 [ $st -eq 2 ] && grep -q "unknown peer" "$err" && ok || bad "unknown peer exit $st"
 speed --sizes 0 sha256; st=$?

@@ -443,7 +443,8 @@ static void usage(FILE *f)
             "\n"
             "Throughput of incore's primitives (default: all of them) in MiB/s and\n"
             "reference cycles per byte, for each message size, beside the peers.\n"
-            "ALG is a name from --list or a prefix of names (\"aes-128\", \"sha\").\n"
+            "ALG is a name from --list or a prefix of names (\"aes-128\", \"sha\"),\n"
+            "several ALGs may be given, also as one comma-separated list.\n"
             "\"random\" is ic_random, \"rand-NAME\" one entropy source (rows of sources this\n"
             "machine lacks are skipped); their peer is OpenSSL's RAND_bytes.\n"
             "\n"
@@ -566,8 +567,32 @@ static int parse_peers(speed_opts *o, const char *s)
 }
 
 /* An exact name selects that algorithm; otherwise every name that starts
- * with the argument ("aes-256", "sha", "crc"). */
+ * with the argument ("aes-256", "sha", "crc").  A comma-separated list is
+ * several arguments ("modexp2048,rsa2048-sign"). */
+static int want_one_alg(speed_opts *o, const char *arg);
+
 static int want_alg(speed_opts *o, const char *arg)
+{
+    const char *comma = strchr(arg, ',');
+    if (comma == NULL)
+        return want_one_alg(o, arg);
+    char one[64];
+    for (const char *s = arg;; s = comma + 1) {
+        comma = strchr(s, ',');
+        size_t n = comma ? (size_t)(comma - s) : strlen(s);
+        if (n == 0 || n >= sizeof one)
+            return fail_usage("bad algorithm list '%s' (names separated by single commas)", arg);
+        memcpy(one, s, n);
+        one[n] = 0;
+        int st = want_one_alg(o, one);
+        if (st != 0)
+            return st;
+        if (comma == NULL)
+            return 0;
+    }
+}
+
+static int want_one_alg(speed_opts *o, const char *arg)
 {
     int hit = 0;
     for (size_t i = 0; i < NALGS; i++)
