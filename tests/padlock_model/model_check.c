@@ -31,7 +31,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -243,6 +245,38 @@ static void test_key_reload_page_start(void)
     ecb_reload_at_page_start(cw, key, buf_in, c, 2);
     CHECK(memcmp(a, b, 16) != 0 && memcmp(b, c, 16) == 0,
           "PUSHF;POPF at the end of the page before the instruction: the new key is loaded");
+}
+
+/* The model's handler must leave the program's errno as it was: an XCRYPT
+ * (REP XCRYPTECB; RET) at the first byte of a page after an unreadable one,
+ * where reading the 64 bytes before the instruction fails (EFAULT), is
+ * executed with errno set and errno is compared after it. */
+static void test_errno_kept(void)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    uint8_t *m = mmap(NULL, 2 * (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(m != MAP_FAILED, "mmap for the errno check");
+    if (m == MAP_FAILED)
+        return;
+    static const uint8_t code[] = {0xf3, 0x0f, 0xa7, 0xc8, 0xc3};
+    memcpy(m + pg, code, sizeof code);
+    int prot = mprotect(m + pg, (size_t)pg, PROT_READ | PROT_EXEC) == 0 && mprotect(m, (size_t)pg, PROT_NONE) == 0;
+    CHECK(prot, "mprotect for the errno check");
+    if (!prot)
+        return;
+    set_cw(10);
+    memset(key, 0x33, 16);
+    memset(buf_in, 0, 32);
+    const void *in = buf_in;
+    void *out = buf_out;
+    unsigned long n = 1;
+    errno = 4321;
+    __asm__ __volatile__("call *%[f]"
+                         : "+S"(in), "+D"(out), "+c"(n)
+                         : "b"(key), "d"(cw), [f] "r"(m + pg) : "rax", "r8", "r9", "r10", "r11", "memory", "cc");
+    int e = errno;
+    CHECK(e == 4321, "errno kept across an XCRYPT after an unreadable page: %d", e);
+    munmap(m, 2 * (size_t)pg);
 }
 
 /* BAES.C (guide 6.2): 400 x 10000 CBC single-block encryptions with the
@@ -545,6 +579,7 @@ int main(int argc, char **argv)
     test_ecb_odd();
     test_key_reload();
     test_key_reload_page_start();
+    test_errno_kept();
     test_sha();
     test_xstore();
     test_montmul_guide();
