@@ -113,6 +113,7 @@
  */
 #define _GNU_SOURCE
 #include <asm/prctl.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -1025,7 +1026,7 @@ static void do_xstore(insn *in)
 /* ======================================================================
  * Handlers.
  * ==================================================================== */
-static void on_sigill(int sig, siginfo_t *si, void *ctx)
+static void sigill_body(int sig, siginfo_t *si, void *ctx)
 {
     ucontext_t *uc = ctx;
     insn in;
@@ -1067,7 +1068,7 @@ static uint32_t centaur_edx(void)
     return edx;
 }
 
-static void on_sigsegv(int sig, siginfo_t *si, void *ctx)
+static void sigsegv_body(int sig, siginfo_t *si, void *ctx)
 {
     ucontext_t *uc = ctx;
     greg_t *g = uc->uc_mcontext.gregs;
@@ -1103,6 +1104,23 @@ static void on_sigsegv(int sig, siginfo_t *si, void *ctx)
     g[REG_RDX] = r[3];
     g[REG_RIP] += 2;
     atomic_fetch_add(&counts[I_CPUID], 1);
+}
+
+/* The handlers as installed: the program's errno as it was on return (the
+ * model's system calls, such as process_vm_readv failing with EFAULT in
+ * reload_sequence_before, must not change it under the program). */
+static void on_sigill(int sig, siginfo_t *si, void *ctx)
+{
+    int saved = errno;
+    sigill_body(sig, si, ctx);
+    errno = saved;
+}
+
+static void on_sigsegv(int sig, siginfo_t *si, void *ctx)
+{
+    int saved = errno;
+    sigsegv_body(sig, si, ctx);
+    errno = saved;
 }
 
 static unsigned long env_ul(const char *name, unsigned long dflt)
