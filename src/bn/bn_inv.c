@@ -175,7 +175,7 @@ static void to_digits(sdig *r, size_t L, const ic_limb *x, size_t nl)
     }
 }
 
-/* x (nl limbs) from the L digits of r, which is in [0, 2^(64 nl)). */
+/* x (nl limbs) from the L digits of r, which is in [0, 2^(IC_LIMB_BITS nl)). */
 static void from_digits(ic_limb *x, size_t nl, const sdig *r, size_t L)
 {
     memset(x, 0, nl * sizeof x[0]);
