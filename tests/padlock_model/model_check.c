@@ -271,7 +271,9 @@ static void test_errno_kept(void)
     void *out = buf_out;
     unsigned long n = 1;
     errno = 4321;
-    __asm__ __volatile__("call *%[f]"
+    __asm__ __volatile__("lea -128(%%rsp), %%rsp\n\t"   /* past the red zone, as above */
+                         "call *%[f]\n\t"
+                         "lea 128(%%rsp), %%rsp"
                          : "+S"(in), "+D"(out), "+c"(n)
                          : "b"(key), "d"(cw), [f] "r"(m + pg) : "rax", "r8", "r9", "r10", "r11", "memory", "cc");
     int e = errno;
