@@ -298,7 +298,6 @@ void ic_aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const 
  * 512 bytes slower) */
 #define AESX_XTS_GPR 1
 #define AESX_XTS_GPR_MIN 64
-#define AESX_XTS_GPR_ROUNDS 10
 #include "aes/aes_x86_xts.h"
 
 const ic_aes_ops ic_aes_ni_ops = {

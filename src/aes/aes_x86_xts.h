@@ -20,10 +20,9 @@
  *                          a CPU with VPCLMULQDQ does it in one)
  *   AESX_XOR3(a, b, c)     optional: a ^ b ^ c (default two XORs; with
  *                          AVX-512VL one VPTERNLOGQ with imm8 0x96)
- *   AESX_XTS_GPR, AESX_XTS_GPR_MIN, AESX_XTS_GPR_ROUNDS
+ *   AESX_XTS_GPR, AESX_XTS_GPR_MIN
  *                          optional: the tweaks of data units of at least
- *                          AESX_XTS_GPR_MIN blocks, with keys of at least
- *                          AESX_XTS_GPR_ROUNDS rounds, made in general
+ *                          AESX_XTS_GPR_MIN blocks made in general
  *                          registers (see xts_gpr_batch; Zen 3 measured)
  *
  * What XTS needs beyond ECB is the tweak of every block, T_j = T * x^j in
@@ -362,9 +361,9 @@ AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16
     }
 #undef XTS_SHORT
 #ifdef AESX_XTS_GPR
-    /* the chains pay off from AESX_XTS_GPR_MIN blocks and from
-     * AESX_XTS_GPR_ROUNDS rounds (measured; public lengths and count) */
-    if (nblocks >= AESX_XTS_GPR_MIN && nr >= AESX_XTS_GPR_ROUNDS) {
+    /* the chains pay off from AESX_XTS_GPR_MIN blocks (measured; a public
+     * length) */
+    if (nblocks >= AESX_XTS_GPR_MIN) {
         xts_long(rk, nr, t0, t, out, in, nblocks, decrypt);
         return;
     }
