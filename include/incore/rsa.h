@@ -130,13 +130,12 @@ IC_NODISCARD IC_API int ic_rsa_encrypt_oaep_seed(const ic_rsa_public_key *key, i
  *
  * The private operation (RSASP1 / RSADP, RFC 8017 5.1.2, 5.2.1) on a
  * representative c < n:
- *   - base blinding (Kocher 1996): c' = c r^e mod n for a fresh random r
- *     from ic_random, unblinded by r^-1.  r^-1 comes from a variable-time
- *     inverse of r a for a second random a (r^-1 = a (r a)^-1), so the
- *     inverse's timing sees only a value independent of r;
- *   - the CRT (RFC 8017 5.1.2 step 2b): m1 = c'^dp mod p, m2 = c'^dq mod
- *     q (ic_modexp, constant time), h = (m1 - m2) qinv mod p, m' = m2 +
- *     h q; c' mod p, c' mod q by a constant-time reduction;
+ *   - the CRT (RFC 8017 5.1.2 step 2b) with base blinding (Kocher 1996)
+ *     on each prime: m1 = (c rp^e)^dp rp^-1 mod p and m2 = (c rq^e)^dq
+ *     rq^-1 mod q for fresh random rp < p and rq < q from ic_random
+ *     (ic_modexp, constant time; the inverses constant time too), then
+ *     h = (m1 - m2) qinv mod p, m = m2 + h q; c mod p, c mod q by a
+ *     constant-time reduction;
  *   - the result m is checked, m^e = c mod n, before it is released: a
  *     fault in one half (the Boneh-DeMillo-Lipton attack) would otherwise
  *     give away a factor of n.  A failed check is IC_ERR_FAULT and nothing
