@@ -33,6 +33,7 @@
  * short ones may be grouped (-cw), long ones abbreviated (--stat), and "--"
  * ends them.
  */
+#define _GNU_SOURCE   /* sched_getaffinity and CPU_COUNT (glibc); elsewhere the online count */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdarg.h>
@@ -40,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -190,7 +192,7 @@ static void help(const sum_algo *a)
            a->kind == K_HASH ? a->cmd : "sha256sum");
     if (a->kind != K_HASH)
         printf("\nA regular file of 16 MiB or more is read in parts on up to 8 threads (one\n"
-               "per online CPU) and the parts' CRCs are joined.\n");
+               "per CPU it may run on) and the parts' CRCs are joined.\n");
 }
 
 /* ---- digests ---------------------------------------------------------- */
@@ -246,12 +248,25 @@ static void *crc_part_run(void *arg)
  * threads.  Returns 0 with *crc set and the offset moved past what was
  * read (the caller's loop then reads whatever was appended meanwhile), 0
  * with *crc = 0 and the offset unchanged when the file is not split (not
- * regular, small, one CPU, or it shrank while read), or a positive errno. */
+ * regular, small, one usable CPU, it shrank while read, or a part found no
+ * memory for its buffer), or a positive errno. */
+/* The CPUs this process may run on (taskset, cgroup cpusets), else the
+ * online ones: threads beyond them would only take turns. */
+static long usable_cpus(void)
+{
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+#endif
+    return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 static int crc_split(int kind, int fd, uint32_t *crc)
 {
     struct stat sb;
     off_t start = lseek(fd, 0, SEEK_CUR);
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    long ncpu = usable_cpus();
     *crc = 0;
     if (start < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size - start < SPLIT_MIN ||
         ncpu < 2)
@@ -279,6 +294,8 @@ static int crc_split(int kind, int fd, uint32_t *crc)
     }
     uint32_t c = part[0].crc;
     for (int i = 0; i < np; i++) {
+        if (part[i].err == ENOMEM)
+            return 0;                      /* no buffer for a part: the sequential loop has one */
         if (part[i].err)
             return part[i].err;
         if (part[i].got != part[i].len)
