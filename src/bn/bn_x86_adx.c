@@ -19,20 +19,19 @@
 
 typedef unsigned long long ull;
 
-/* *r = a + b + c, returns the carry out.  MemorySanitizer has no rule for
- * the add-with-carry intrinsic and checks its operands strictly, so its
- * build (the ct_msan leg, IC_MSAN: core/ct.h) gets the same sum in plain
- * C; the data flow it checks is the same. */
+#if defined(IC_MSAN)
+/* *r = a + b + c, returns the carry out, for the MemorySanitizer build
+ * (the ct_msan leg, IC_MSAN: core/ct.h), the only one that uses the C rows
+ * at the end of this file: MSan has no rule for the add-with-carry
+ * intrinsic and checks its operands strictly, so the sum is plain C; the
+ * data flow it checks is the same. */
 static inline unsigned char adc(unsigned char c, ull a, ull b, ull *r)
 {
-#if defined(IC_MSAN)
     unsigned __int128 s = (unsigned __int128)a + b + c;
     *r = (ull)s;
     return (unsigned char)(s >> 64);
-#else
-    return _addcarryx_u64(c, a, b, r);
-#endif
 }
+#endif
 
 #if !defined(IC_MSAN)
 /* One limb j of a row: MULX x * v[j] (x in RDX), the low half through

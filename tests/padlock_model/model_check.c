@@ -262,8 +262,10 @@ static void test_errno_kept(void)
     memcpy(m + pg, code, sizeof code);
     int prot = mprotect(m + pg, (size_t)pg, PROT_READ | PROT_EXEC) == 0 && mprotect(m, (size_t)pg, PROT_NONE) == 0;
     CHECK(prot, "mprotect for the errno check");
-    if (!prot)
+    if (!prot) {
+        munmap(m, 2 * (size_t)pg);
         return;
+    }
     set_cw(10);
     memset(key, 0x33, 16);
     memset(buf_in, 0, 32);
