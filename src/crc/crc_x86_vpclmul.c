@@ -15,10 +15,10 @@
  * slice-by-8.
  *
  * CRC-32C: below 64 bytes one unrolled chain of the CRC32 instruction;
- * below C32_SHORT the two-YMM path of CRC-32 (crc_ymm2: measured faster on
- * Zen 3 than one chain or three streams of CRC32 from 64 bytes, it has the
- * shortest dependency chain); above, the folding loop fused with three
- * CRC32 streams (c32_fused).  Every path ends with two CRC32 instructions
+ * below C32_SHORT (1 KiB) the two-YMM path of CRC-32 (crc_ymm2: measured
+ * faster on Zen 3 than one chain or three streams of CRC32 from 64 bytes,
+ * it has the shortest dependency chain); above, the folding loop fused
+ * with three CRC32 streams (c32_fused).  Every path ends with two CRC32 instructions
  * on the 128-bit accumulator instead of Barrett.  On Zen 3 PCLMULQDQ (XMM
  * or YMM) issues once per two cycles and CRC32 r64 once per cycle, so each
  * alone takes 8 bytes a cycle and together about 12.
@@ -35,7 +35,12 @@
 #include "crc/crc_x86_fold.h"
 
 #define CRC_X86_YMM_MIN 256
-#define C32_SHORT 408   /* CRC-32C below: crc_ymm2 (from 64 bytes) */
+/* CRC-32C below: crc_ymm2 (from 64 bytes).  1024, not 408 (session 5):
+ * in `incore speed --vs isal` the four-register path with its merge lost
+ * to crc32_iscsi at 448..896 bytes (0.84-0.93x in some runs) where two
+ * registers tie or win (1.00-1.22x); from 1 KiB the four registers and
+ * the fused CRC32 streams are ahead (docs/benchmarks.md, session 6). */
+#define C32_SHORT 1024
 
 static inline __m256i ymm_k(const crc_x86_consts *c, int n)
 {
