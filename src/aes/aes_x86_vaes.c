@@ -157,6 +157,20 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
 #define AESX_BSRLI _mm256_bsrli_epi128
 #define AESX_XTS_LANES0(t) _mm256_set_m128i(xts_mulx128(t), (t))
 #define AESX_XTS_REDUCE(r) _mm256_clmulepi64_epi128((r), _mm256_set1_epi64x(0x87), 0x00)
+/* The loop's step without VPCLMULQDQ (AESX_XTS_PACKED, aes_x86_xts.h): on
+ * Zen 3 it shares the pipes of VAESENC and costs them more than the six
+ * shifts and XORs of one reduction shared by four registers (4 KiB: 4-5 %
+ * faster in a min-of-trials harness, 1.08-1.11x -> 1.16-1.26x libgcrypt in
+ * `incore speed`; docs/benchmarks.md, Session 6).  The first tweaks of a
+ * data unit (once per call, latency rather than throughput) keep
+ * AESX_XTS_REDUCE. */
+#define AESX_XTS_PACKED
+#define AESX_UNPACKHI32 _mm256_unpackhi_epi32
+#define AESX_UNPACKHI64 _mm256_unpackhi_epi64
+#define AESX_SLLD _mm256_slli_epi32
+#define AESX_SRLD _mm256_srli_epi32
+#define AESX_SHUFB _mm256_shuffle_epi8
+#define AESX_BCAST128 _mm256_broadcastsi128_si256
 /* No AESX_XTS_GPR (aes_x86_xts.h) here: on Zen 3 a min-of-trials harness
  * had AES-256 4 KiB 10 % faster with it, but `incore speed` (medians, in
  * place) 10 % slower, and AES-128 within +-5 % (docs/benchmarks.md, XTS) */

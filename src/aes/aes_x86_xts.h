@@ -20,6 +20,13 @@
  *                          a CPU with VPCLMULQDQ does it in one)
  *   AESX_XOR3(a, b, c)     optional: a ^ b ^ c (default two XORs; with
  *                          AVX-512VL one VPTERNLOGQ with imm8 0x96)
+ *   AESX_XTS_PACKED        optional: the step of xts_next_batch on four
+ *                          registers at a time with one shared reduction
+ *                          (xts_next4; Zen 3 measured), which then needs
+ *   AESX_UNPACKHI32(a, b), AESX_UNPACKHI64(a, b), AESX_SLLD(v, n),
+ *   AESX_SRLD(v, n), AESX_SHUFB(v, c), AESX_BCAST128(x)
+ *                          PUNPCKHDQ, PUNPCKHQDQ, PSLLD, PSRLD, PSHUFB on
+ *                          each 128-bit lane, and an __m128i in every lane
  *   AESX_XTS_GPR, AESX_XTS_GPR_MIN
  *                          optional: the tweaks of data units of at least
  *                          AESX_XTS_GPR_MIN blocks made in general
@@ -40,9 +47,12 @@
  *    (one PSLLDQ per lane), and the AESX_NBLK bits r that leave the top of
  *    the lane come back reduced, r * (x^7 + x^2 + x + 1) in the bottom 64
  *    bits (r < 2^32, so nothing overflows): one carry-less multiply by 0x87
- *    where the backend may use VPCLMULQDQ (vaes: 4 vector operations per
- *    register of tweaks, the Linux kernel's aes-xts-avx-x86_64.S does the
- *    same), else r ^ r<<1 ^ r<<2 ^ r<<7 (ni: 9 operations, no PCLMULQDQ);
+ *    where the backend may use VPCLMULQDQ (vaes512: 4 vector operations
+ *    per register of tweaks, the Linux kernel's aes-xts-avx-x86_64.S does
+ *    the same), else r ^ r<<1 ^ r<<2 ^ r<<7 (ni: 9 operations, no
+ *    PCLMULQDQ).  With AESX_XTS_PACKED (vaes) four registers share one
+ *    such shift-and-XOR reduction (xts_next4): on Zen 3 a VPCLMULQDQ takes
+ *    the AES pipes about as long as eight shuffles or XORs;
  *  - the whitening XORs fold into the rounds: the first AddRoundKey takes
  *    in ^ T ^ rk0, and AESENCLAST / AESDECLAST end with "^ round key", so
  *    the last round key ^ T gives E(in ^ T) ^ T directly.
@@ -133,10 +143,47 @@ AESX_INLINE void xts_first_tweaks(AESX_V tw[AESX_NV], __m128i t, int nv)
         tw[j] = xts_mul_x4lanes(tw[j - 4]);
 }
 
+#ifdef AESX_XTS_PACKED
+/* Four registers of tweaks times x^16 (AESX_NBLK = 16), sharing one
+ * reduction.  The top 16 bits of every lane of v[k] (the top half of its
+ * dword 3) go to dword k of one register: PUNPCKHDQ pairs the dwords 3 of
+ * v[0], v[1] and of v[2], v[3], PUNPCKHQDQ joins the pairs, PSRLD moves
+ * each to the bottom of its dword.  There the four r * 0x87 (23 bits,
+ * r ^ r<<1 ^ r<<2 ^ r<<7, each inside its dword) take 6 operations for
+ * all four, and each register takes its 3 bytes back to the bottom of the
+ * lane with one PSHUFB whose other control bytes (0x80) zero the rest.
+ * 22 operations for four registers, none of them VPCLMULQDQ, against 16
+ * with four VPCLMULQDQ: on Zen 3 (VAES on YMM) VPCLMULQDQ runs on the
+ * pipes of VAESENC and took them about 1.2 cycles each (an AES loop with
+ * independent VPCLMULQDQs added), a shuffle, shift or XOR 0.1-0.25, so
+ * this made 4 KiB XTS 4-5 % faster there (docs/benchmarks.md, Session 6). */
+AESX_INLINE AESX_V xts_slot(AESX_V r, int k)
+{
+    const __m128i c = _mm_set_epi32(-1, -1, -1, (int)(0x80000000u | (uint32_t)(4 * k + 2) << 16 |
+                                                    (uint32_t)(4 * k + 1) << 8 | (uint32_t)(4 * k)));
+    return AESX_SHUFB(r, AESX_BCAST128(c));
+}
+
+AESX_INLINE void xts_next4(AESX_V v[4])
+{
+    AESX_V y = AESX_UNPACKHI64(AESX_UNPACKHI32(v[0], v[1]), AESX_UNPACKHI32(v[2], v[3]));
+    AESX_V h = AESX_SRLD(y, 16);
+    AESX_V r = AESX_XOR(AESX_XOR(h, AESX_SLLD(h, 1)), AESX_XOR(AESX_SLLD(h, 2), AESX_SLLD(h, 7)));
+    for (int k = 0; k < 4; k++)
+        v[k] = AESX_XOR(AESX_BSLLI(v[k], 2), xts_slot(r, k));
+}
+#endif
+
 AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV])
 {
+#ifdef AESX_XTS_PACKED
+    _Static_assert(AESX_NBLK == 16 && AESX_NV == 8, "xts_next4: two bytes a lane, two groups");
+    xts_next4(tw);
+    xts_next4(tw + 4);
+#else
     for (int j = 0; j < AESX_NV; j++)
         tw[j] = xts_mul_xnblk(tw[j]);
+#endif
 }
 
 
