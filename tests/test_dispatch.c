@@ -6,6 +6,7 @@
 #include <string.h>
 #include "testlib.h"
 #include "core/internal.h"
+#include "aes/aes_impl.h"
 
 static void test_parse(void)
 {
@@ -125,6 +126,43 @@ static void test_mask_and_force(void)
     (void)saved;
 }
 
+/* A key or context whose stored implementation index names code this CPU
+ * cannot run (a caller's bug overwrote it and left the check word intact;
+ * fuzz_api's op_garble found one pointing at the IFMA Poly1305 entry, which
+ * faulted on a CPU without IFMA) is refused like an index out of range:
+ * IC_ERR_STATE, never a fault.  The entries to try come from the tables:
+ * those whose needs the hardware (forced features included) lacks. */
+static void test_stored_index(void)
+{
+    const uint64_t hw = ic_cpu_detected();
+    uint8_t key[32] = {0}, blk[16] = {0}, tag[16];
+    int tried = 0;
+    for (uint32_t i = 0; i < ic_nimpls_aes; i++) {
+        if ((ic_impls_aes[i].needs & ~hw) == 0)
+            continue;
+        ic_aes_key k;
+        CHECK(ic_aes_init(&k, key, 16) == IC_OK, "aes init");
+        k.impl = i;
+        CHECK(ic_aes_ecb_encrypt(&k, blk, blk, 16) == IC_ERR_STATE,
+              "aes key naming %s (not on this CPU) refused", ic_impls_aes[i].name);
+        CHECK(ic_aes_setkey_impl(&k, i, key, 16) == IC_ERR_UNAVAILABLE,
+              "aes key set up for %s (not on this CPU) refused", ic_impls_aes[i].name);
+        tried++;
+    }
+    for (uint32_t i = 0; i < ic_nimpls_poly1305; i++) {
+        if ((ic_impls_poly1305[i].needs & ~hw) == 0)
+            continue;
+        ic_poly1305_ctx c;
+        CHECK(ic_poly1305_init(&c, key) == IC_OK, "poly1305 init");
+        c.impl = i;
+        CHECK(ic_poly1305_update(&c, blk, 16) == IC_ERR_STATE && ic_poly1305_final(&c, tag) == IC_ERR_STATE,
+              "poly1305 context naming %s (not on this CPU) refused", ic_impls_poly1305[i].name);
+        tried++;
+    }
+    /* a CPU with every AES and Poly1305 backend of its architecture has none to try */
+    printf("stored index: %d entries this CPU cannot run tried\n", tried);
+}
+
 static void test_selftest(void)
 {
     for (size_t p = 0; ic_prim_name(p); p++)
@@ -163,6 +201,7 @@ int main(void)
     test_tables();
     test_prefer_ymm();
     test_mask_and_force();
+    test_stored_index();
     test_selftest();
     test_util();
     return tl_finish();

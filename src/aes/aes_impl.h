@@ -63,12 +63,13 @@ int ic_aes_setkey_impl(ic_aes_key *k, uint32_t impl, const uint8_t *key, size_t 
 #define IC_AES_ROUNDS_OK(r) (((unsigned)(r) - 10u) <= 4u && ((r) & 1u) == 0)
 
 /* 1 when k was set up by ic_aes_init and not wiped since: check word,
- * index in the table, a round count the backends may loop over.  Branch
- * free (one test by the caller): ic_aes_key_ops and GCM's per-call check
- * share it. */
+ * index in the table and of code this CPU runs (ic_impl_index_ok), a
+ * round count the backends may loop over.  Branch free (one test by the
+ * caller): ic_aes_key_ops and GCM's per-call check share it. */
 static inline int ic_aes_key_valid(const ic_aes_key *k)
 {
-    return (k->check == IC_CHECK_AES) & (k->impl < ic_nimpls_aes) & IC_AES_ROUNDS_OK(k->rounds);
+    return (k->check == IC_CHECK_AES) & ic_impl_index_ok(ic_impls_aes, ic_nimpls_aes, k->impl) &
+           IC_AES_ROUNDS_OK(k->rounds);
 }
 
 /* The same for a key that an entry point has already checked with

@@ -188,11 +188,36 @@ static inline const void *ic_ops_fast(ic_prim p)
 uint32_t ic_impl_index(ic_prim p);
 /* Index of the entry of p whose ops are ops, or UINT32_MAX (tests). */
 uint32_t ic_impl_index_of(ic_prim p, const void *ops);
-/* Entry i of a table of n, NULL when i is out of range: the only way from
- * an index read out of caller memory to code. */
+/* The features this CPU runs (detected, forced ones included): written
+ * once at initialisation, 0 before it. */
+extern _Atomic uint64_t ic_cpu_runnable;
+/* 1 when entry i of a table of n exists and this CPU runs its code: a
+ * stored index's test without a branch, for the checks that run on every
+ * call (ic_aes_key_valid, ic_ghash_key_valid; see ic_impl_ops_at).  Entry
+ * 0 stands in when i is out of range, so nothing is read past the table;
+ * before initialisation (ic_cpu_runnable 0) only entries that need nothing
+ * pass, and no context can have been set up in this process by then. */
+static inline int ic_impl_index_ok(const ic_impl *t, size_t n, uint32_t i)
+{
+    uint32_t j = i < n ? i : 0;
+    return (i < n) & ((t[j].needs & ~atomic_load_explicit(&ic_cpu_runnable, memory_order_relaxed)) == 0);
+}
+/* ic_impl_ops_at's slow path: initialises if needed, then the same test. */
+const void *ic_impl_ops_runnable(const ic_impl *t, uint32_t i);
+/* Entry i of a table of n, NULL when i is out of range or names code this
+ * CPU cannot run: the only way from an index read out of caller memory to
+ * code.  The second test matters when a caller's bug overwrote a context
+ * and left its check word intact (fuzz_api's op_garble found it: an index
+ * moved to the IFMA Poly1305 entry faulted with SIGILL on a CPU without
+ * IFMA); a mask (INCORE_CPU, ic_cpu_set_mask) only steers selection, so a
+ * context made before one keeps its code. */
 static inline const void *ic_impl_ops_at(const ic_impl *t, size_t n, uint32_t i)
 {
-    return i < n ? t[i].ops : NULL;
+    if (i >= n)
+        return NULL;
+    if ((t[i].needs & ~atomic_load_explicit(&ic_cpu_runnable, memory_order_relaxed)) == 0)
+        return t[i].ops;
+    return ic_impl_ops_runnable(t, i);
 }
 #define IC_IMPL_OPS(prim, i) ic_impl_ops_at(ic_impls_##prim, ic_nimpls_##prim, (i))
 

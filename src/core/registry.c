@@ -169,9 +169,12 @@ static void apply_impl_env(void)
         }
 }
 
+_Atomic uint64_t ic_cpu_runnable;
+
 static void init_once(void)
 {
     ic_cpu_init(&cpu);
+    atomic_store(&ic_cpu_runnable, cpu.detected);
     atomic_store(&keep, cpu.keep);
     reselect_all();
     apply_impl_env();
@@ -191,6 +194,12 @@ static void ensure_init(void)
 {
     if (!atomic_load_explicit(&inited, memory_order_acquire))
         pthread_once(&once, init_once);
+}
+
+const void *ic_impl_ops_runnable(const ic_impl *t, uint32_t i)
+{
+    ensure_init();
+    return (t[i].needs & ~cpu.detected) == 0 ? t[i].ops : NULL;
 }
 
 const void *ic_ops(ic_prim p)
