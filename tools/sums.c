@@ -244,12 +244,6 @@ static void *crc_part_run(void *arg)
     return NULL;
 }
 
-/* The CRC of fd from its offset to the size fstat gives, in parts on
- * threads.  Returns 0 with *crc set and the offset moved past what was
- * read (the caller's loop then reads whatever was appended meanwhile), 0
- * with *crc = 0 and the offset unchanged when the file is not split (not
- * regular, small, one usable CPU, it shrank while read, or a part found no
- * memory for its buffer), or a positive errno. */
 /* The CPUs this process may run on (taskset, cgroup cpusets), else the
  * online ones: threads beyond them would only take turns. */
 static long usable_cpus(void)
@@ -262,6 +256,12 @@ static long usable_cpus(void)
     return sysconf(_SC_NPROCESSORS_ONLN);
 }
 
+/* The CRC of fd from its offset to the size fstat gives, in parts on
+ * threads.  Returns 0 with *crc set and the offset moved past what was
+ * read (the caller's loop then reads whatever was appended meanwhile), 0
+ * with *crc = 0 and the offset unchanged when the file is not split (not
+ * regular, small, one usable CPU, it shrank while read, or a part found no
+ * memory for its buffer), or a positive errno. */
 static int crc_split(int kind, int fd, uint32_t *crc)
 {
     struct stat sb;

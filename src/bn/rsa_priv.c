@@ -135,8 +135,7 @@ static int rsa_crt(const ic_rsa_private_key *key, uint8_t *m, const uint8_t *c, 
     }
     ic_wipe(cp, pb), ic_wipe(cq, qb), ic_wipe(m1, pb), ic_wipe(m2, qb), ic_wipe(h, pb);
     ic_wipe(qbytes, qb);
-    if (blind)
-        ic_wipe(rep, pb), ic_wipe(rinvp, pb), ic_wipe(req, qb), ic_wipe(rinvq, qb);
+    ic_wipe(rep, pb), ic_wipe(rinvp, pb), ic_wipe(req, qb), ic_wipe(rinvq, qb);
     return st;
 }
 

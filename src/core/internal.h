@@ -202,8 +202,10 @@ static inline int ic_impl_index_ok(const ic_impl *t, size_t n, uint32_t i)
     uint32_t j = i < n ? i : 0;
     return (i < n) & ((t[j].needs & ~atomic_load_explicit(&ic_cpu_runnable, memory_order_relaxed)) == 0);
 }
-/* ic_impl_ops_at's slow path: initialises if needed, then the same test. */
-const void *ic_impl_ops_runnable(const ic_impl *t, uint32_t i);
+/* ic_impl_ops_at's way when the quick test fails: a bad index (NULL), or
+ * a call before initialisation (ic_cpu_runnable still 0), which
+ * initialises and tests again. */
+const void *ic_impl_ops_slow(const ic_impl *t, size_t n, uint32_t i);
 /* Entry i of a table of n, NULL when i is out of range or names code this
  * CPU cannot run: the only way from an index read out of caller memory to
  * code.  The second test matters when a caller's bug overwrote a context
@@ -213,11 +215,7 @@ const void *ic_impl_ops_runnable(const ic_impl *t, uint32_t i);
  * context made before one keeps its code. */
 static inline const void *ic_impl_ops_at(const ic_impl *t, size_t n, uint32_t i)
 {
-    if (i >= n)
-        return NULL;
-    if ((t[i].needs & ~atomic_load_explicit(&ic_cpu_runnable, memory_order_relaxed)) == 0)
-        return t[i].ops;
-    return ic_impl_ops_runnable(t, i);
+    return ic_impl_index_ok(t, n, i) ? t[i].ops : ic_impl_ops_slow(t, n, i);
 }
 #define IC_IMPL_OPS(prim, i) ic_impl_ops_at(ic_impls_##prim, ic_nimpls_##prim, (i))
 

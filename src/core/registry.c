@@ -196,10 +196,10 @@ static void ensure_init(void)
         pthread_once(&once, init_once);
 }
 
-const void *ic_impl_ops_runnable(const ic_impl *t, uint32_t i)
+const void *ic_impl_ops_slow(const ic_impl *t, size_t n, uint32_t i)
 {
     ensure_init();
-    return (t[i].needs & ~cpu.detected) == 0 ? t[i].ops : NULL;
+    return ic_impl_index_ok(t, n, i) ? t[i].ops : NULL;
 }
 
 const void *ic_ops(ic_prim p)

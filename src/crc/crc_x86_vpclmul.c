@@ -35,11 +35,10 @@
 #include "crc/crc_x86_fold.h"
 
 #define CRC_X86_YMM_MIN 256
-/* CRC-32C below: crc_ymm2 (from 64 bytes).  1024, not 408 (session 5):
- * in `incore speed --vs isal` the four-register path with its merge lost
- * to crc32_iscsi at 448..896 bytes (0.84-0.93x in some runs) where two
- * registers tie or win (1.00-1.22x); from 1 KiB the four registers and
- * the fused CRC32 streams are ahead (docs/benchmarks.md, session 6). */
+/* CRC-32C below: crc_ymm2 (from 64 bytes).  1024 since session 6 (was
+ * 408): at 448..768 bytes the four-register path with its merge ran
+ * 0.78-0.94x ISA-L's crc32_iscsi in `incore speed --vs isal` on a quiet
+ * Zen 3, two registers 0.88-1.00x (docs/benchmarks.md, session 6). */
 #define C32_SHORT 1024
 
 static inline __m256i ymm_k(const crc_x86_consts *c, int n)
