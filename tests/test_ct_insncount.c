@@ -28,6 +28,7 @@
  */
 #include "testlib.h"
 #include "aes/aes_impl.h"
+#include "bn/bn_impl.h"
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__)
@@ -159,6 +160,38 @@ static __attribute__((noinline)) uint64_t timed_modexp(const uint8_t *n, const u
     return t1 - t0;
 }
 
+/* The dual exponentiation of an RSA-CRT signature (two moduli of len
+ * bytes, ic_bn_modexp2: ifma runs both in one loop), set-up included. */
+static __attribute__((noinline)) uint64_t timed_modexp2(uint8_t (*n)[128], uint8_t (*b)[128], uint8_t (*e)[128],
+                                                        uint8_t (*r)[128], size_t len, size_t el, int *st)
+{
+    ic_mont_ctx m[2];
+    uint64_t t0 = ticks();
+    int s1 = ic_mont_init(&m[0], n[0], len) | ic_mont_init(&m[1], n[1], len);
+    const ic_bn_modexp_job j0 = { &m[0], r[0], len, b[0], len, e[0], el };
+    const ic_bn_modexp_job j1 = { &m[1], r[1], len, b[1], len, e[1], el };
+    int s2 = ic_bn_modexp2(&j0, &j1);
+    uint64_t t1 = ticks();
+    *st = s1 | s2;
+    return t1 - t0;
+}
+
+/* Operands of variant v (check_modexp's list) for a modulus of len bytes
+ * and an exponent of el. */
+static void modexp_operands(uint8_t *n, uint8_t *b, uint8_t *e, size_t len, size_t el, int v)
+{
+    tl_rand_bytes(n, len);
+    n[0] |= 0x80;
+    n[len - 1] |= 1;
+    switch (v) {
+    case 0: memset(b, 0, len); memset(e, 0, el); e[el - 1] = 1; break;
+    case 1: memset(b, 0, len); b[len - 1] = 1; memset(e, 0xff, el); break;
+    case 2: memcpy(b, n, len); b[len - 1] ^= 1; memset(e, 0, el); e[0] = 0x80; break;
+    case 3: memset(b, 0xff, len); b[0] = 0x7f; tl_rand_bytes(e, el); e[el - 1] |= 1; break;
+    default: tl_rand_bytes(b, len); b[0] &= 0x7f; tl_rand_bytes(e, el); e[el - 1] |= 1;
+    }
+}
+
 /* Modular exponentiation (issue 16): one count per (implementation,
  * modulus length) over bases 0, 1, n - 1, all-but-top ones and random,
  * and exponents of one length with few and many bits set; the modulus
@@ -166,22 +199,13 @@ static __attribute__((noinline)) uint64_t timed_modexp(const uint8_t *n, const u
 static void check_modexp(const char *impl, void *arg)
 {
     (void)arg;
-    static const size_t mlens[] = { 9, 64, 72, 128, 256, 384 };   /* 384: ifma's IFMA path */
+    static const size_t mlens[] = { 9, 64, 72, 128, 256, 384 };   /* from 128: ifma's IFMA path */
     static uint8_t n[384], b[384], e[384], r[384];
     for (size_t i = 0; i < sizeof mlens / sizeof mlens[0]; i++) {
         size_t len = mlens[i], el = len > 256 ? 32 : len;   /* short exponent: emulation is slow */
         uint64_t c[NVAR];
         for (int v = 0; v < NVAR; v++) {
-            tl_rand_bytes(n, len);
-            n[0] |= 0x80;
-            n[len - 1] |= 1;
-            switch (v) {
-            case 0: memset(b, 0, len); memset(e, 0, el); e[el - 1] = 1; break;
-            case 1: memset(b, 0, len); b[len - 1] = 1; memset(e, 0xff, el); break;
-            case 2: memcpy(b, n, len); b[len - 1] ^= 1; memset(e, 0, el); e[0] = 0x80; break;
-            case 3: memset(b, 0xff, len); b[0] = 0x7f; tl_rand_bytes(e, el); e[el - 1] |= 1; break;
-            default: tl_rand_bytes(b, len); b[0] &= 0x7f; tl_rand_bytes(e, el); e[el - 1] |= 1;
-            }
+            modexp_operands(n, b, e, len, el, v);
             int st;
             c[v] = timed_modexp(n, b, e, r, len, el, &st);
             CHECK(st == IC_OK, "modexp/%s len %zu variant %d: status", impl, len, v);
@@ -194,6 +218,24 @@ static void check_modexp(const char *impl, void *arg)
                   (unsigned long long)c[0], (unsigned long long)c[1], (unsigned long long)c[2],
                   (unsigned long long)c[3], (unsigned long long)c[4], (unsigned long long)c[5]);
     }
+    /* the dual exponentiation, 1024 + 1024 bits: each job's operands of
+     * the variant the other's mirror, so both halves vary */
+    static uint8_t n2[2][128], b2[2][128], e2[2][128], r2[2][128];
+    uint64_t c[NVAR];
+    for (int v = 0; v < NVAR; v++) {
+        modexp_operands(n2[0], b2[0], e2[0], 128, 32, v);
+        modexp_operands(n2[1], b2[1], e2[1], 128, 32, NVAR - 1 - v);
+        int st;
+        c[v] = timed_modexp2(n2, b2, e2, r2, 128, 32, &st);
+        CHECK(st == IC_OK, "modexp2/%s variant %d: status", impl, v);
+    }
+    int same = 1;
+    for (int v = 1; v < NVAR; v++)
+        same &= c[v] == c[0];
+    if (counting)
+        CHECK(same, "modexp2/%s: instruction counts %llu %llu %llu %llu %llu %llu", impl,
+              (unsigned long long)c[0], (unsigned long long)c[1], (unsigned long long)c[2],
+              (unsigned long long)c[3], (unsigned long long)c[4], (unsigned long long)c[5]);
 }
 
 int main(void)

@@ -219,12 +219,17 @@ static int mx_check(mx_setup *s, const ic_mont_ctx *ctx, const uint8_t *out, siz
     ic_ct_declassify(&ezero, sizeof ezero);
     if (ezero)
         return IC_ERR_EXPONENT;
-    /* one = R mod n = mont(R^2, 1); bm = mont(base, R^2) = base R */
+    return IC_OK;
+}
+
+/* After mx_check: one = R mod n = mont(R^2, 1); bm = mont(base, R^2) =
+ * base R. */
+static void mx_to_mont(mx_setup *s, const ic_mont_ctx *ctx)
+{
     memset(s->one, 0, s->nl * sizeof s->one[0]);
     s->one[0] = 1;
     s->ops->mul(s->one, IC_BN_LIMBS(ctx->rr), s->one, s->n, s->n0, s->nl);
     s->ops->mul(s->bm, s->bm, IC_BN_LIMBS(ctx->rr), s->n, s->n0, s->nl);
-    return IC_OK;
 }
 
 /* r = a^2 R^-1 mod n: the backend's squaring when it has one. */
@@ -237,13 +242,99 @@ static inline void mx_sqr(const mx_setup *s, ic_limb *r, const ic_limb *a)
 }
 
 /* mx_check, and on a refusal the base read so far wiped. */
-static int mx_begin(mx_setup *s, const ic_mont_ctx *ctx, const uint8_t *out, size_t outlen,
-                    const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
+static int mx_checked(mx_setup *s, const ic_mont_ctx *ctx, const uint8_t *out, size_t outlen,
+                      const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
 {
     int st = mx_check(s, ctx, out, outlen, base, blen, exp, elen);
     if (st != IC_OK)
         ic_wipe(s, sizeof *s);
     return st;
+}
+
+/* mx_checked, then the base in Montgomery form. */
+static int mx_begin(mx_setup *s, const ic_mont_ctx *ctx, const uint8_t *out, size_t outlen,
+                    const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
+{
+    int st = mx_checked(s, ctx, out, outlen, base, blen, exp, elen);
+    if (st == IC_OK)
+        mx_to_mont(s, ctx);
+    return st;
+}
+
+/* ---- exponentiation by the backend's own engine (ic_mont_ops.modexp) ------- */
+
+/* A checked exponentiation for the engine: its set-up, job and result. */
+typedef struct {
+    mx_setup s;
+    ic_mont_exp job;
+    ic_limb r[IC_BN_MAX_LIMBS];
+} mx_engine_job;
+
+static int mx_engine_begin(mx_engine_job *x, const ic_mont_ctx *ctx, const uint8_t *out, size_t outlen,
+                           const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen, int pub)
+{
+    int st = mx_checked(&x->s, ctx, out, outlen, base, blen, exp, elen);
+    if (st == IC_OK)
+        x->job = (ic_mont_exp){ x->r, x->s.bm, x->s.n, IC_BN_LIMBS(ctx->rr), x->s.n0, x->s.nl, exp, elen, pub };
+    return st;
+}
+
+/* The result to out, and everything wiped. */
+static void mx_engine_end(mx_engine_job *x, uint8_t *out, size_t outlen)
+{
+    ic_bn_to_bytes(out, outlen, x->r);
+    ic_wipe(x, sizeof *x);
+}
+
+/* One exponentiation by the context's engine. */
+static int mx_engine(const ic_mont_ops *ops, const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
+                     const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen, int pub)
+{
+    mx_engine_job x;
+    int st = mx_engine_begin(&x, ctx, out, outlen, base, blen, exp, elen, pub);
+    if (st != IC_OK)
+        return st;
+    ops->modexp(&x.job, 1);
+    mx_engine_end(&x, out, outlen);
+    return IC_OK;
+}
+
+/* The engine of ctx's backend, or NULL (no engine, or an invalid context,
+ * which the window loop's checks then report). */
+static const ic_mont_ops *mx_engine_ops(const ic_mont_ctx *ctx)
+{
+    const ic_mont_ops *ops = ctx != NULL ? ic_mont_ctx_ops(ctx) : NULL;
+    return ops != NULL && ops->modexp != NULL ? ops : NULL;
+}
+
+/* Both jobs of ic_bn_modexp2 by their engines: side by side when they
+ * share the backend and the sizes, else one after the other; nothing is
+ * written unless both pass their checks. */
+static int mx_engine2(const ic_bn_modexp_job *a, const ic_bn_modexp_job *b)
+{
+    mx_engine_job x[2];
+    const ic_bn_modexp_job *job[2] = { a, b };
+    const ic_mont_ops *ops[2] = { mx_engine_ops(a->ctx), mx_engine_ops(b->ctx) };
+    for (int k = 0; k < 2; k++) {
+        int st = mx_engine_begin(&x[k], job[k]->ctx, job[k]->out, job[k]->outlen, job[k]->base, job[k]->blen,
+                                 job[k]->exp, job[k]->elen, 0);
+        if (st != IC_OK) {
+            if (k == 1)
+                ic_wipe(&x[0], sizeof x[0]);
+            return st;
+        }
+    }
+    if (ops[0] == ops[1] && x[0].job.nl == x[1].job.nl && x[0].job.elen == x[1].job.elen) {
+        ic_mont_exp both[2] = { x[0].job, x[1].job };
+        ops[0]->modexp(both, 2);
+        ic_wipe(both, sizeof both);
+    } else {
+        for (int k = 0; k < 2; k++)
+            ops[k]->modexp(&x[k].job, 1);
+    }
+    for (int k = 0; k < 2; k++)
+        mx_engine_end(&x[k], job[k]->out, job[k]->outlen);
+    return IC_OK;
 }
 
 /* acc (Montgomery form) out of Montgomery form, to out (outlen bytes). */
@@ -255,20 +346,7 @@ static void mx_end(mx_setup *s, ic_limb *acc, uint8_t *out, size_t outlen)
     ic_bn_to_bytes(out, outlen, acc);
 }
 
-/* Bits [pos, pos + w) of the exponent (elen bytes, big-endian), bits past
- * its top reading 0: the positions are public, the bits are not. */
-static ic_limb exp_window(const uint8_t *exp, size_t elen, size_t pos, unsigned w)
-{
-    ic_limb v = 0;
-    for (unsigned k = 0; k < w; k++) {
-        size_t b = pos + k;
-        if (b < elen * 8)
-            v |= (ic_limb)((exp[elen - 1 - b / 8] >> (b % 8)) & 1) << k;
-    }
-    return v;
-}
-
-#define MX_MAX_WIN 5
+#define MX_MAX_WIN IC_BN_MAX_WIN
 /* r = table[idx] reading every entry of the table (masks, no index).
  * Eight limbs of r at a time gathered over all entries in locals, which
  * the compiler keeps in (vector) registers: OR-ing each entry into r in
@@ -295,13 +373,6 @@ static void ct_lookup(ic_limb *r, const ic_limb *table, size_t entries, size_t n
     ic_wipe(m, sizeof m);
 }
 
-/* Window width from the exponent's byte length (public): the table costs
- * 2^w - 2 multiplications and each window one. */
-static unsigned mx_window(size_t ebits)
-{
-    return ebits >= 512 ? 5 : ebits >= 128 ? 4 : ebits >= 32 ? 3 : 1;
-}
-
 /* One fixed-window exponentiation in steps, so that two can run side by
  * side (ic_bn_modexp2): the set-up, the table, and the windows from the
  * top, each w squarings and one multiplication by a masked table read. */
@@ -324,14 +395,14 @@ static int mx_run_begin(mx_run *x, const ic_mont_ctx *ctx, const uint8_t *out, s
     const size_t nl = x->s.nl, ebits = elen * 8;
     x->exp = exp;
     x->elen = elen;
-    x->w = mx_window(ebits);
+    x->w = ic_bn_window_bits(ebits);
     x->nwin = (ebits + x->w - 1) / x->w;
     const size_t entries = (size_t)1 << x->w;
     memcpy(x->table, x->s.one, nl * sizeof x->table[0]);
     memcpy(x->table + nl, x->s.bm, nl * sizeof x->table[0]);
     for (size_t i = 2; i < entries; i++)
         x->s.ops->mul(x->table + i * nl, x->table + (i - 1) * nl, x->s.bm, x->s.n, x->s.n0, nl);
-    ct_lookup(x->acc, x->table, entries, nl, exp_window(exp, elen, (x->nwin - 1) * x->w, x->w));
+    ct_lookup(x->acc, x->table, entries, nl, ic_bn_exp_window(exp, elen, (x->nwin - 1) * x->w, x->w));
     return IC_OK;
 }
 
@@ -341,7 +412,7 @@ static void mx_run_window(mx_run *x, size_t win)
 {
     for (unsigned k = 0; k < x->w; k++)
         mx_sqr(&x->s, x->acc, x->acc);
-    ct_lookup(x->t, x->table, (size_t)1 << x->w, x->s.nl, exp_window(x->exp, x->elen, win * x->w, x->w));
+    ct_lookup(x->t, x->table, (size_t)1 << x->w, x->s.nl, ic_bn_exp_window(x->exp, x->elen, win * x->w, x->w));
     x->s.ops->mul(x->acc, x->acc, x->t, x->s.n, x->s.n0, x->s.nl);
 }
 
@@ -355,6 +426,9 @@ static void mx_run_end(mx_run *x, uint8_t *out, size_t outlen)
 int ic_modexp(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
               const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
 {
+    const ic_mont_ops *engine = mx_engine_ops(ctx);
+    if (engine != NULL)
+        return mx_engine(engine, ctx, out, outlen, base, blen, exp, elen, 0);
     mx_run x;
     int st = mx_run_begin(&x, ctx, out, outlen, base, blen, exp, elen);
     if (st != IC_OK)
@@ -375,6 +449,8 @@ int ic_bn_modexp2(const ic_bn_modexp_job *a, const ic_bn_modexp_job *b)
     const ic_bn_modexp_job *job[2] = { a, b };
     if (a == NULL || b == NULL)
         return IC_ERR_NULL;
+    if (mx_engine_ops(a->ctx) != NULL && mx_engine_ops(b->ctx) != NULL)
+        return mx_engine2(a, b);
     for (int k = 0; k < 2; k++) {
         int st = mx_run_begin(&x[k], job[k]->ctx, job[k]->out, job[k]->outlen, job[k]->base, job[k]->blen,
                               job[k]->exp, job[k]->elen);
@@ -399,6 +475,9 @@ int ic_bn_modexp2(const ic_bn_modexp_job *a, const ic_bn_modexp_job *b)
 int ic_modexp_public(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
                      const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
 {
+    const ic_mont_ops *engine = mx_engine_ops(ctx);
+    if (engine != NULL)
+        return mx_engine(engine, ctx, out, outlen, base, blen, exp, elen, 1);
     mx_setup s;
     int st = mx_begin(&s, ctx, out, outlen, base, blen, exp, elen);
     if (st != IC_OK)

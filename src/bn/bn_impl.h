@@ -27,6 +27,8 @@ typedef uint64_t ic_dlimb;
 #define IC_LIMB_BYTES (IC_LIMB_BITS / 8)
 #define IC_BN_MAX_LIMBS (IC_BN_MAX_BITS / IC_LIMB_BITS)
 
+struct ic_mont_exp;
+
 typedef struct ic_mont_ops {
     /* r = a * b * R^-1 mod n, R = 2^(IC_LIMB_BITS * nl), for a, b < n;
      * the result is fully reduced (< n).  r may equal a or b.  n0 is
@@ -45,7 +47,51 @@ typedef struct ic_mont_ops {
      * (whose needs must be a subset of this one's) and records that entry
      * in the context, so the context's impl names the code that runs. */
     size_t min_limbs;
+    /* Optional (NULL: the driver's window loop over mul and sqr): whole
+     * exponentiations in the backend's own representation, so that it
+     * converts once per exponentiation instead of once per product
+     * (IFMA's radix 2^52).  njobs is 1 or 2; two jobs have equal nl and
+     * elen and pub 0, and run side by side (the halves of an RSA-CRT
+     * signature).  The driver has done the checks of ic_modexp. */
+    void (*modexp)(const struct ic_mont_exp *job, size_t njobs);
 } ic_mont_ops;
+
+/* One exponentiation for ic_mont_ops.modexp: r = base^exp mod n, fully
+ * reduced.  Constant time in base, exp and n unless pub (then variable
+ * time in exp only, as ic_modexp_public). */
+typedef struct ic_mont_exp {
+    ic_limb *r;                /* nl limbs; may not overlap the inputs     */
+    const ic_limb *base;       /* below n, nl limbs, not Montgomery form   */
+    const ic_limb *n, *rr;     /* the context's modulus and R^2 mod n      */
+    ic_limb n0;                /* -n^-1 mod 2^IC_LIMB_BITS                 */
+    size_t nl;
+    const uint8_t *exp;        /* elen bytes, big-endian, not all zero     */
+    size_t elen;
+    int pub;
+} ic_mont_exp;
+
+/* The fixed-window schedule every constant-time exponentiation follows:
+ * the window width for an exponent of ebits bits (public; the table
+ * costs 2^w - 2 multiplications and each window one) ... */
+#define IC_BN_MAX_WIN 5
+static inline unsigned ic_bn_window_bits(size_t ebits)
+{
+    return ebits >= 512 ? 5 : ebits >= 128 ? 4 : ebits >= 32 ? 3 : 1;
+}
+
+/* ... and bits [pos, pos + w) of the exponent (elen bytes, big-endian),
+ * bits past its top reading 0: the positions are public, the bits are
+ * not. */
+static inline ic_limb ic_bn_exp_window(const uint8_t *exp, size_t elen, size_t pos, unsigned w)
+{
+    ic_limb v = 0;
+    for (unsigned k = 0; k < w; k++) {
+        size_t b = pos + k;
+        if (b < elen * 8)
+            v |= (ic_limb)((exp[elen - 1 - b / 8] >> (b % 8)) & 1) << k;
+    }
+    return v;
+}
 
 extern const ic_mont_ops ic_mont_port_ops;
 #if defined(__x86_64__) && defined(__SIZEOF_INT128__)

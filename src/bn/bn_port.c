@@ -42,4 +42,4 @@ static void port_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
     ic_wipe(t, (nl + 2) * sizeof t[0]);   /* the size this call used */
 }
 
-const ic_mont_ops ic_mont_port_ops = { port_mul, NULL, NULL, 0 };
+const ic_mont_ops ic_mont_port_ops = { port_mul, NULL, NULL, 0, NULL };

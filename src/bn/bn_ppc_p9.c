@@ -97,6 +97,6 @@ static void p9_mul(ic_limb *r, const ic_limb *a, const ic_limb *b, const ic_limb
     ic_wipe(t, (nl + 2) * sizeof t[0]);
 }
 
-const ic_mont_ops ic_mont_p9_ops = { p9_mul, NULL, NULL, 0 };
+const ic_mont_ops ic_mont_p9_ops = { p9_mul, NULL, NULL, 0, NULL };
 
 #endif /* IC_BN_HAVE_P9 */

@@ -438,8 +438,8 @@ static void adx_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
 #endif
 
 #if !defined(IC_MSAN)
-const ic_mont_ops ic_mont_adx_ops = { adx_mul, adx_sqr, NULL, 0 };
+const ic_mont_ops ic_mont_adx_ops = { adx_mul, adx_sqr, NULL, 0, NULL };
 #else
-const ic_mont_ops ic_mont_adx_ops = { adx_mul, NULL, NULL, 0 };
+const ic_mont_ops ic_mont_adx_ops = { adx_mul, NULL, NULL, 0, NULL };
 #endif
 #endif

@@ -1,25 +1,25 @@
 /*
- * bn_x86_ifma.c - Montgomery multiplication with AVX-512 IFMA
- * (VPMADD52LUQ / VPMADD52HUQ) in radix 2^52; built with -mavx512f
- * -mavx512ifma (cmake/backend_flags.cmake).
+ * bn_x86_ifma.c - Montgomery multiplication and whole exponentiations with
+ * AVX-512 IFMA (VPMADD52LUQ / VPMADD52HUQ) in radix 2^52; built with
+ * -mavx512f -mavx512ifma (cmake/backend_flags.cmake).
  *
- * The numbers are split into D digits of 52 bits, D a multiple of 8 (one
- * ZMM register holds 8) with 52 D >= bits + 2, so that R = 2^(52 D) > 4n
- * and "almost Montgomery" products stay below 2n (Gueron and Krasnov,
- * "Software implementation of modular exponentiation, using advanced
- * vector instructions architectures", WAIFI 2012, and OpenSSL's AVX-512
- * IFMA RSA code after it).  Per digit a[i] of a: add the low halves of
- * a[i] * b and of m * n, m chosen so the lowest lane becomes divisible by
- * 2^52, shift the accumulator down one lane (VALIGNQ across registers),
- * carry the lowest lane's excess into the next, then add the high halves,
- * which belong one digit up and so land where they should after the shift.
- * Lanes are 64 bits and collect at most 4 D terms below 2^52 each, so they
- * never overflow (D <= 160: 640 * 2^52 < 2^62).  The backend keeps the
- * driver's contract (bn_impl.h): radix 2^64 in and out, fully reduced; it
- * converts on entry and exit and ends with a masked subtraction.
- * Constant time: every step depends on nl only.  For moduli under 3072
- * bits ic_mont_init takes the next entry, adx (min_limbs), so the entry
- * needs ADX too; called directly, the code here is right at every size.
+ * The numbers are split into d digits of 52 bits, 8 to a ZMM register,
+ * with R = 2^(52 d) > 4n, so that "almost Montgomery" products of inputs
+ * below 2n stay below 2n and need no final subtraction until the end
+ * (Gueron and Krasnov, "Software implementation of modular
+ * exponentiation, using advanced vector instructions architectures",
+ * WAIFI 2012, and OpenSSL's AVX-512 IFMA RSA code after it).  An
+ * exponentiation (ic_mont_ops.modexp, ifma_modexp) converts its operands
+ * to radix 2^52 once, keeps the window table, the accumulator and every
+ * product there, and converts back once; two exponentiations of the same
+ * size (the halves of an RSA-CRT signature) run their products side by
+ * side, so that one's dependency chains fill the other's waits.  The
+ * per-product entry (ifma_mul, the driver's contract of bn_impl.h: radix
+ * 2^64 in and out, fully reduced) converts both ways around one product.
+ * Constant time: every step depends on nl only; the table is read whole
+ * with masks.  For moduli under 1024 bits ic_mont_init takes the next
+ * entry, adx (min_limbs), so the entry needs ADX too; called directly, the
+ * code here is right at every size.
  */
 #include "bn/bn_impl.h"
 
@@ -27,22 +27,32 @@
 #include <immintrin.h>
 
 #define M52 ((UINT64_C(1) << 52) - 1)
-#define MAXD 160                       /* digits for 128 limbs (8192 bits), a multiple of 8 */
+#define MAXV 20                        /* vectors for 8192 bits: 159 digits */
+#define MAXD (8 * MAXV)
+#ifndef SPLIT
+#define SPLIT 1
+#endif
+#define IFMA_INLINE static inline __attribute__((always_inline))
 
-/* Digits for a modulus in nl limbs: 52 D >= 64 nl + 2, D a multiple of 8
- * (from the limb count, not the bit length, so that the product needs
- * nothing but nl: 40 digits for 2048 bits, 64 for 3072, 80 for 4096). */
+/* Digits for a modulus in nl limbs: 52 d >= 64 nl + 54, so R = 2^(52 d)
+ * > 4 k0 n for the Montgomery-friendly multiple of n (mod52_friendly,
+ * k0 < 2^52) from the limb count alone (21 for 1024 bits, 41 for 2048, 61
+ * for 3072, 80 for 4096); the vectors hold them 8 to a register, the
+ * lanes past d zero. */
 static size_t ifma_digits(size_t nl)
 {
-    size_t d = (64 * nl + 2 + 51) / 52;
-    return (d + 7) / 8 * 8;
+    return (64 * nl + 54 + 51) / 52;
 }
 
-/* Below 48 limbs (3072 bits) one product at a time is faster on the
- * scalar MULX/ADX rows (docs/benchmarks.md: 0.9x at 2048 bits, 1.1x at
- * 3072, 1.3-1.4x at 4096 on Zen 4), so contexts of those sizes take the
- * `adx` entry at init and say so (ic_mont_ops.min_limbs). */
-#define IFMA_MIN_LIMBS 48
+static size_t ifma_vectors(size_t d)
+{
+    return (d + 7) / 8;
+}
+
+/* From 1024 bits (16 limbs) the engine beats the scalar MULX/ADX rows on
+ * Zen 5 (docs/benchmarks.md, issue 16, session 7); below, its set-up and
+ * the general loop for the small shapes do not pay. */
+#define IFMA_MIN_LIMBS 16
 
 static size_t ifma_rbits(size_t nbits, size_t nl)
 {
@@ -50,7 +60,7 @@ static size_t ifma_rbits(size_t nbits, size_t nl)
     return 52 * ifma_digits(nl);
 }
 
-/* x (nl limbs of 64 bits) to d digits of 52 bits. */
+/* x (nl limbs of 64 bits) to d digits of 52 bits (digits past x zero). */
 static void to52(uint64_t *x52, const uint64_t *x, size_t nl, size_t d)
 {
     for (size_t k = 0; k < d; k++) {
@@ -76,80 +86,364 @@ static void from52(uint64_t *x, const uint64_t *x52, size_t nl, size_t d)
     }
 }
 
-/* r52 = a52 * b52 * 2^(-52 d) mod n, below 2n, normalised digits. */
-static void amm52(uint64_t *r52, const uint64_t *a52, const uint64_t *b52, const uint64_t *n52,
-                  uint64_t k0, size_t d)
+/* A modulus in radix 2^52: its digits (8 nv, zero past d) and
+ * k0 = -n^-1 mod 2^52. */
+typedef struct {
+    IC_ALIGNAS(64) uint64_t n[MAXD];
+    uint64_t k0;
+    size_t d, nv;
+} mod52;
+
+static void mod52_init(mod52 *m, const ic_limb *n, ic_limb n0, size_t nl)
 {
-    __m512i acc[MAXD / 8], B[MAXD / 8], N[MAXD / 8];
-    const size_t nv = d / 8;
-    const __m512i zero = _mm512_setzero_si512();
-    for (size_t v = 0; v < nv; v++) {
-        acc[v] = zero;
-        B[v] = _mm512_loadu_si512((const void *)(b52 + 8 * v));
-        N[v] = _mm512_loadu_si512((const void *)(n52 + 8 * v));
-    }
-    /* Lane 0 is also tracked in scalar registers (L0), so that m, the
-     * only thing each step waits for, comes from a few scalar multiplies
-     * instead of a round trip through the vector unit: lane 1, read at
-     * the start of a step, is all the next L0 needs from the vectors. */
-    const uint64_t b0 = b52[0], b1 = b52[1], q0 = n52[0], q1 = n52[1];
-    uint64_t L0 = 0;
-    for (size_t i = 0; i < d; i++) {
-        const uint64_t x = a52[i];
-        const uint64_t L1 = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(acc[0]), 1);
-        const uint64_t t0 = L0 + ((x * b0) & M52);          /* lane 0 plus lo(a[i] b[0]) */
-        const uint64_t m = (t0 * k0) & M52;
-        const __m512i ai = _mm512_set1_epi64((long long)x);
-        const __m512i mi = _mm512_set1_epi64((long long)m);
-        for (size_t v = 0; v < nv; v++) {
-            acc[v] = _mm512_madd52lo_epu64(acc[v], ai, B[v]);
-            acc[v] = _mm512_madd52lo_epu64(acc[v], mi, N[v]);
-        }
-        /* lane 0 is now a multiple of 2^52: its excess moves up a digit */
-        const uint64_t c = (t0 + ((m * q0) & M52)) >> 52;
-        for (size_t v = 0; v + 1 < nv; v++)
-            acc[v] = _mm512_alignr_epi64(acc[v + 1], acc[v], 1);
-        acc[nv - 1] = _mm512_alignr_epi64(zero, acc[nv - 1], 1);
-        acc[0] = _mm512_mask_add_epi64(acc[0], 1, acc[0], _mm512_set1_epi64((long long)c));
-        for (size_t v = 0; v < nv; v++) {
-            acc[v] = _mm512_madd52hi_epu64(acc[v], ai, B[v]);
-            acc[v] = _mm512_madd52hi_epu64(acc[v], mi, N[v]);
-        }
-        /* the new lane 0: old lane 1, its low halves, the carry, and the
-         * high halves of lane 0's products */
-        L0 = L1 + ((x * b1) & M52) + ((m * q1) & M52) + c +
-             (uint64_t)(((unsigned __int128)x * b0) >> 52) + (uint64_t)(((unsigned __int128)m * q0) >> 52);
-    }
-    uint64_t t[MAXD];
-    for (size_t v = 0; v < nv; v++)
-        _mm512_storeu_si512((void *)(t + 8 * v), acc[v]);
-    uint64_t c = 0;
-    for (size_t k = 0; k < d; k++) {             /* normalise: carries up */
-        uint64_t x = t[k] + c;
-        r52[k] = x & M52;
-        c = x >> 52;
-    }
-    ic_wipe(t, d * sizeof t[0]);
+    m->d = ifma_digits(nl);
+    m->nv = ifma_vectors(m->d);
+    to52(m->n, n, nl, 8 * m->nv);
+    m->k0 = n0 & M52;          /* -n^-1 mod 2^64, so mod 2^52 as well */
 }
 
+/* m = the Montgomery-friendly multiple k0 n of mn's modulus n (in nl
+ * limbs): its lowest digit is k0 n0 = -1 mod 2^52, so its own k0 is 1 and
+ * a step's q needs no multiplication.  Products modulo k0 n are products
+ * modulo n too (n divides it), and R = 2^(52 d) > 4 k0 n keeps them below
+ * 2 k0 n; one product modulo n itself (exp52_end) brings a result down. */
+static void mod52_friendly(mod52 *m, const mod52 *mn, const ic_limb *n, size_t nl)
+{
+    ic_limb kn[IC_BN_MAX_LIMBS + 1], c = 0;
+    for (size_t j = 0; j < nl; j++) {
+        unsigned __int128 p = (unsigned __int128)n[j] * mn->k0 + c;
+        kn[j] = (ic_limb)p;
+        c = (ic_limb)(p >> 64);
+    }
+    kn[nl] = c;
+    m->d = mn->d;
+    m->nv = mn->nv;
+    to52(m->n, kn, nl + 1, 8 * m->nv);
+    m->k0 = 1;
+    ic_wipe(kn, (nl + 1) * sizeof kn[0]);
+}
+
+/* K (1 or 2) almost-Montgomery products side by side:
+ * r[k] = a[k] b[k] 2^(-52 d) mod m[k], below 2 m[k] for inputs below
+ * 2 m[k], normalised digits, 8 nv of them (zero past d); r may be a or b.
+ *
+ * Per digit x = a[k][i]: add the low halves of x b and of q n, q chosen so
+ * the lowest lane becomes divisible by 2^52, shift everything down one
+ * lane (VALIGNQ across the registers), then add the high halves, which
+ * belong one digit up and so land where they should after the shift.
+ * The x b terms and the q n terms collect in separate registers (A, M):
+ * the A chain does not wait for q, and each chain is two multiply-adds and
+ * a shift a digit instead of four and a shift.  Lane 0 is tracked in a
+ * scalar (L0), so q, the one value each step waits for, comes from scalar
+ * arithmetic: lane 1 of A + M, read as a step begins, is all the next L0
+ * needs from the vectors; the vectors' own lane 0 is dropped by the shift
+ * and never read, and L0 takes its place at the end.  What L0 needs of x
+ * (the low halves of x b0 and x b1, the high half of x b0) is computed for
+ * every digit beforehand on the vector unit (W, U), so the scalar side
+ * multiplies only by q.  With a Montgomery-friendly modulus (F: n = -1
+ * mod 2^52, mod52_friendly) q is L0's low digit itself, and one scalar
+ * multiply (q n1) is left on the chain from one q to the next.  Lanes are
+ * 64 bits and each of A, M collects at most 2 d terms below 2^52 (d <=
+ * 159), so nothing overflows.  With K = 2 the two independent chains
+ * overlap, which is the point of running the RSA-CRT halves together. */
+IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int F, uint64_t *const r[],
+                       const uint64_t *const a[], const uint64_t *const b[], const mod52 *const m[])
+{
+    __m512i A[2][MAXV], M[2][MAXV], B[2][MAXV], N[2][MAXV];
+    IC_ALIGNAS(64) uint64_t W[2][MAXD], U[2][MAXD];
+    uint64_t L0[2], q0[2], q1[2], k0[2];
+    const __m512i zero = _mm512_setzero_si512();
+    const size_t d = m[0]->d;
+    for (size_t k = 0; k < K; k++) {
+        const __m512i b0 = _mm512_set1_epi64((long long)b[k][0]), b1 = _mm512_set1_epi64((long long)b[k][1]);
+        for (size_t v = 0; v < nv; v++) {
+            A[k][v] = M[k][v] = zero;
+            B[k][v] = _mm512_loadu_si512((const void *)(b[k] + 8 * v));
+            N[k][v] = _mm512_load_si512((const void *)(m[k]->n + 8 * v));
+            const __m512i x = _mm512_loadu_si512((const void *)(a[k] + 8 * v));
+            _mm512_store_si512((void *)(W[k] + 8 * v), _mm512_madd52lo_epu64(zero, x, b0));
+            _mm512_store_si512((void *)(U[k] + 8 * v),
+                               _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, x, b0), x, b1));
+        }
+        L0[k] = 0;
+        q0[k] = m[k]->n[0], q1[k] = m[k]->n[1];
+        k0[k] = m[k]->k0;
+    }
+    for (size_t i = 0; i < d; i++) {
+        for (size_t k = 0; k < K; k++) {
+            const __m512i s = SPLIT ? _mm512_add_epi64(A[k][0], M[k][0]) : A[k][0];
+            const uint64_t L1 = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(s), 1);
+            const uint64_t t0 = L0[k] + W[k][i];
+            const uint64_t q = F ? t0 & M52 : (t0 * k0[k]) & M52;
+            const __m512i xv = _mm512_set1_epi64((long long)a[k][i]), qv = _mm512_set1_epi64((long long)q);
+            if (SPLIT) {
+            for (size_t v = 0; v < nv; v++) {
+                A[k][v] = _mm512_madd52lo_epu64(A[k][v], xv, B[k][v]);
+                M[k][v] = _mm512_madd52lo_epu64(M[k][v], qv, N[k][v]);
+            }
+            for (size_t v = 0; v + 1 < nv; v++) {
+                A[k][v] = _mm512_alignr_epi64(A[k][v + 1], A[k][v], 1);
+                M[k][v] = _mm512_alignr_epi64(M[k][v + 1], M[k][v], 1);
+            }
+            A[k][nv - 1] = _mm512_alignr_epi64(zero, A[k][nv - 1], 1);
+            M[k][nv - 1] = _mm512_alignr_epi64(zero, M[k][nv - 1], 1);
+            for (size_t v = 0; v < nv; v++) {
+                A[k][v] = _mm512_madd52hi_epu64(A[k][v], xv, B[k][v]);
+                M[k][v] = _mm512_madd52hi_epu64(M[k][v], qv, N[k][v]);
+            }
+            } else {
+            for (size_t v = 0; v < nv; v++)
+                A[k][v] = _mm512_madd52lo_epu64(A[k][v], xv, B[k][v]);
+            for (size_t v = 0; v < nv; v++)
+                A[k][v] = _mm512_madd52lo_epu64(A[k][v], qv, N[k][v]);
+            for (size_t v = 0; v + 1 < nv; v++)
+                A[k][v] = _mm512_alignr_epi64(A[k][v + 1], A[k][v], 1);
+            A[k][nv - 1] = _mm512_alignr_epi64(zero, A[k][nv - 1], 1);
+            for (size_t v = 0; v < nv; v++)
+                A[k][v] = _mm512_madd52hi_epu64(A[k][v], xv, B[k][v]);
+            for (size_t v = 0; v < nv; v++)
+                A[k][v] = _mm512_madd52hi_epu64(A[k][v], qv, N[k][v]);
+            }
+            /* lane 0 + q n0, a multiple of 2^52, carries into the new lane
+             * 0 (old lane 1 and the terms of x and q that land there); with
+             * n0 = 2^52 - 1 and t0 = q + 2^52 h that carry is h + q */
+            const uint64_t up = F ? (t0 >> 52) + q : (uint64_t)(((unsigned __int128)q * q0[k] + t0) >> 52);
+            L0[k] = L1 + U[k][i] + ((q * q1[k]) & M52) + up;
+        }
+    }
+    IC_ALIGNAS(64) uint64_t t[2][MAXD];
+    for (size_t k = 0; k < K; k++) {
+        for (size_t v = 0; v < nv; v++)
+            _mm512_store_si512((void *)(t[k] + 8 * v), SPLIT ? _mm512_add_epi64(A[k][v], M[k][v]) : A[k][v]);
+        t[k][0] = L0[k];
+    }
+    uint64_t c[2] = { 0, 0 };
+    for (size_t j = 0; j < d; j++)            /* normalise: carries up */
+        for (size_t k = 0; k < K; k++) {
+            const uint64_t x = t[k][j] + c[k];
+            r[k][j] = x & M52;
+            c[k] = x >> 52;
+        }
+    for (size_t k = 0; k < K; k++) {
+        for (size_t j = d; j < 8 * nv; j++)
+            r[k][j] = 0;
+        ic_wipe(t[k], 8 * nv * sizeof t[k][0]);
+        ic_wipe(W[k], 8 * nv * sizeof W[k][0]);
+        ic_wipe(U[k], 8 * nv * sizeof U[k][0]);
+    }
+}
+
+/* Any modulus (k0 from mod52_init), any size: the general loop, for the
+ * few products outside an exponentiation's main loop. */
+static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const mod52 *m)
+{
+    uint64_t *const R[1] = { r };
+    const uint64_t *const X[1] = { a }, *const Y[1] = { b };
+    const mod52 *const P[1] = { m };
+    amm_k(1, m->nv, 0, R, X, Y, P);
+}
+
+/* A Montgomery-friendly modulus (mod52_friendly).  Moduli of 1024 to 4096
+ * bits (3 to 10 vectors) get code with nv known, so that A, M, B and N
+ * live in registers (from 8 vectors B and N are read from memory); the
+ * rest takes the general loop, about 3 times slower a digit. */
+static void amm1(uint64_t *r, const uint64_t *a, const uint64_t *b, const mod52 *m)
+{
+    uint64_t *const R[1] = { r };
+    const uint64_t *const X[1] = { a }, *const Y[1] = { b };
+    const mod52 *const P[1] = { m };
+    switch (m->nv) {
+    case 3: amm_k(1, 3, 1, R, X, Y, P); break;
+    case 4: amm_k(1, 4, 1, R, X, Y, P); break;
+    case 5: amm_k(1, 5, 1, R, X, Y, P); break;
+    case 6: amm_k(1, 6, 1, R, X, Y, P); break;
+    case 7: amm_k(1, 7, 1, R, X, Y, P); break;
+    case 8: amm_k(1, 8, 1, R, X, Y, P); break;
+    case 9: amm_k(1, 9, 1, R, X, Y, P); break;
+    case 10: amm_k(1, 10, 1, R, X, Y, P); break;
+    default: amm_k(1, m->nv, 1, R, X, Y, P); break;
+    }
+}
+
+/* Two products with Montgomery-friendly moduli of the same size; from 6
+ * vectors one product already has the independent work to fill the
+ * multipliers, and two would not fit the registers. */
+static void amm2(uint64_t *r0, const uint64_t *a0, const uint64_t *b0, const mod52 *m0,
+                 uint64_t *r1, const uint64_t *a1, const uint64_t *b1, const mod52 *m1)
+{
+    uint64_t *const R[2] = { r0, r1 };
+    const uint64_t *const X[2] = { a0, a1 }, *const Y[2] = { b0, b1 };
+    const mod52 *const P[2] = { m0, m1 };
+    switch (m0->nv) {
+    case 3: amm_k(2, 3, 1, R, X, Y, P); break;
+    case 4: amm_k(2, 4, 1, R, X, Y, P); break;
+    case 5: amm_k(2, 5, 1, R, X, Y, P); break;
+    default:
+        amm1(r0, a0, b0, m0);
+        amm1(r1, a1, b1, m1);
+        break;
+    }
+}
+
+/* r = a b R^-1 mod n through radix 2^52: the per-product entry the driver
+ * uses outside exponentiations (bn_mod.c), converting both ways. */
 static void ifma_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
                      const ic_limb *n, ic_limb n0, size_t nl)
 {
-    size_t d = ifma_digits(nl);
-    uint64_t a52[MAXD], b52[MAXD], n52[MAXD], r52[MAXD];
+    mod52 m;
+    IC_ALIGNAS(64) uint64_t a52[MAXD], b52[MAXD], r52[MAXD];
     uint64_t t[IC_BN_MAX_LIMBS + 1];
-    to52(a52, a, nl, d);
-    to52(b52, b, nl, d);
-    to52(n52, n, nl, d);
-    amm52(r52, a52, b52, n52, n0 & M52, d);
+    mod52_init(&m, n, n0, nl);
+    to52(a52, a, nl, 8 * m.nv);
+    to52(b52, b, nl, 8 * m.nv);
+    amm_any(r52, a52, b52, &m);
     /* r52 < 2n: back to limbs with one more for the top, then subtract */
-    from52(t, r52, nl + 1, d);
+    from52(t, r52, nl + 1, m.d);
     ic_mont_final_sub(r, t, t[nl], n, nl);
-    ic_wipe(a52, d * sizeof a52[0]);
-    ic_wipe(b52, d * sizeof b52[0]);
-    ic_wipe(r52, d * sizeof r52[0]);
+    ic_wipe(a52, sizeof a52);
+    ic_wipe(b52, sizeof b52);
+    ic_wipe(r52, sizeof r52);
     ic_wipe(t, (nl + 1) * sizeof t[0]);
 }
 
-const ic_mont_ops ic_mont_ifma_ops = { ifma_mul, NULL, ifma_rbits, IFMA_MIN_LIMBS };
+/* ---- whole exponentiations in radix 2^52 (ic_mont_ops.modexp) ------------ */
+
+/* One exponentiation's state: the modulus, base R, the window table with
+ * entries of 8 nv digits, the accumulator and a looked-up entry. */
+typedef struct {
+    mod52 m, mn;                                 /* k0 n and n */
+    const ic_mont_exp *job;
+    unsigned w;
+    size_t nwin, stride;
+    IC_ALIGNAS(64) uint64_t bm[MAXD], acc[MAXD], t[MAXD];
+    IC_ALIGNAS(64) uint64_t table[(1u << IC_BN_MAX_WIN) * MAXD];
+} exp52;
+
+/* r = table[idx], reading every entry (masks, no index). */
+static void lookup52(uint64_t *r, const uint64_t *table, size_t entries, size_t nv, uint64_t idx)
+{
+    const __m512i want = _mm512_set1_epi64((long long)idx);
+    for (size_t v = 0; v < nv; v++) {
+        __m512i acc = _mm512_setzero_si512();
+        for (size_t e = 0; e < entries; e++) {
+            const __mmask8 hit = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64((long long)e), want);
+            acc = _mm512_mask_or_epi64(acc, hit, acc, _mm512_load_si512((const void *)(table + e * 8 * nv + 8 * v)));
+        }
+        _mm512_store_si512((void *)(r + 8 * v), acc);
+    }
+}
+
+/* The set-up of one job: the moduli, base R mod n in bm and R mod n in
+ * table[0] (from R^2 mod n, the context's rr for this backend's R; both
+ * below 2 k0 n and right modulo n, which is all the products need). */
+static void exp52_begin(exp52 *x, const ic_mont_exp *job)
+{
+    mod52 *m = &x->m;
+    mod52_init(&x->mn, job->n, job->n0, job->nl);
+    mod52_friendly(m, &x->mn, job->n, job->nl);
+    x->job = job;
+    x->stride = 8 * m->nv;
+    x->w = job->pub ? 1 : ic_bn_window_bits(job->elen * 8);
+    x->nwin = (job->elen * 8 + x->w - 1) / x->w;
+    to52(x->t, job->rr, job->nl, x->stride);
+    to52(x->acc, job->base, job->nl, x->stride);
+    amm1(x->bm, x->acc, x->t, m);
+    memset(x->acc, 0, x->stride * sizeof x->acc[0]);
+    x->acc[0] = 1;
+    amm1(x->table, x->t, x->acc, m);
+}
+
+/* The result out of Montgomery form, fully reduced, to the job's r. */
+static void exp52_end(exp52 *x)
+{
+    const ic_mont_exp *job = x->job;
+    uint64_t t[IC_BN_MAX_LIMBS + 1];
+    memset(x->t, 0, x->stride * sizeof x->t[0]);
+    x->t[0] = 1;
+    amm_any(x->acc, x->acc, x->t, &x->mn);       /* below n + 1 (acc < 2 k0 n < R) */
+    from52(t, x->acc, job->nl + 1, x->m.d);
+    ic_mont_final_sub(job->r, t, t[job->nl], job->n, job->nl);
+    ic_wipe(t, sizeof t);
+    ic_wipe(x, sizeof *x);
+}
+
+/* The window at position win (from the bottom) of the job's exponent. */
+static uint64_t exp52_window(const exp52 *x, size_t win)
+{
+    return ic_bn_exp_window(x->job->exp, x->job->elen, win * x->w, x->w);
+}
+
+/* table[i] = base^i R for i < 2^w, and acc = the top window's entry; for
+ * two jobs (same sizes) the products in pairs. */
+static void exp52_table(exp52 *x, size_t K)
+{
+    const size_t entries = (size_t)1 << x[0].w, s = x[0].stride;
+    for (size_t k = 0; k < K; k++)
+        memcpy(x[k].table + s, x[k].bm, s * sizeof x[k].bm[0]);
+    for (size_t i = 2; i < entries; i++) {
+        if (K == 2)
+            amm2(x[0].table + i * s, x[0].table + (i - 1) * s, x[0].bm, &x[0].m,
+                 x[1].table + i * s, x[1].table + (i - 1) * s, x[1].bm, &x[1].m);
+        else
+            amm1(x[0].table + i * s, x[0].table + (i - 1) * s, x[0].bm, &x[0].m);
+    }
+    for (size_t k = 0; k < K; k++)
+        lookup52(x[k].acc, x[k].table, entries, x[k].m.nv, exp52_window(&x[k], x[k].nwin - 1));
+}
+
+/* Every window below the top one: w squarings, then the product with the
+ * entry the window's bits pick. */
+static void exp52_windows(exp52 *x, size_t K)
+{
+    const size_t entries = (size_t)1 << x[0].w;
+    for (size_t win = x[0].nwin - 1; win-- > 0;) {
+        for (unsigned j = 0; j < x[0].w; j++) {
+            if (K == 2)
+                amm2(x[0].acc, x[0].acc, x[0].acc, &x[0].m, x[1].acc, x[1].acc, x[1].acc, &x[1].m);
+            else
+                amm1(x[0].acc, x[0].acc, x[0].acc, &x[0].m);
+        }
+        for (size_t k = 0; k < K; k++)
+            lookup52(x[k].t, x[k].table, entries, x[k].m.nv, exp52_window(&x[k], win));
+        if (K == 2)
+            amm2(x[0].acc, x[0].acc, x[0].t, &x[0].m, x[1].acc, x[1].acc, x[1].t, &x[1].m);
+        else
+            amm1(x[0].acc, x[0].acc, x[0].t, &x[0].m);
+    }
+}
+
+/* A public exponent: square and multiply from its top set bit, branching
+ * on its bits (ic_modexp_public's contract). */
+static void exp52_public(exp52 *x)
+{
+    const uint8_t *e = x->job->exp;
+    size_t b = x->job->elen * 8;
+    while (!((e[x->job->elen - 1 - (b - 1) / 8] >> ((b - 1) % 8)) & 1))
+        b--;                                     /* exp != 0: stops */
+    memcpy(x->acc, x->bm, x->stride * sizeof x->acc[0]);
+    while (--b > 0) {
+        amm1(x->acc, x->acc, x->acc, &x->m);
+        if ((e[x->job->elen - 1 - (b - 1) / 8] >> ((b - 1) % 8)) & 1)
+            amm1(x->acc, x->acc, x->bm, &x->m);
+    }
+}
+
+static void ifma_modexp(const ic_mont_exp *job, size_t njobs)
+{
+    exp52 x[2];                                  /* about 2 x 45 KB of stack */
+    njobs = njobs == 2 ? 2 : 1;                  /* (the contract) */
+    exp52_begin(&x[0], &job[0]);
+    if (njobs == 2)
+        exp52_begin(&x[1], &job[1]);
+    if (njobs == 1 && job[0].pub) {
+        exp52_public(&x[0]);
+    } else {
+        exp52_table(x, njobs);
+        exp52_windows(x, njobs);
+    }
+    for (size_t k = 0; k < njobs; k++)
+        exp52_end(&x[k]);
+}
+
+const ic_mont_ops ic_mont_ifma_ops = { ifma_mul, NULL, ifma_rbits, IFMA_MIN_LIMBS, ifma_modexp };
 #endif

@@ -117,6 +117,6 @@ static size_t padlock_rbits(size_t nbits, size_t nl)
     return pmm_bits(nl);
 }
 
-const ic_mont_ops ic_mont_padlock_ops = { padlock_mul, NULL, padlock_rbits, 0 };
+const ic_mont_ops ic_mont_padlock_ops = { padlock_mul, NULL, padlock_rbits, 0, NULL };
 
 #endif /* IC_BN_HAVE_PADLOCK */

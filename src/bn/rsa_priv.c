@@ -10,6 +10,7 @@
  * with them; the verdicts that must become public (a check at init, the
  * fault check, the OAEP padding verdict) go through ic_ct_declassify().
  */
+#include "bn/bn_impl.h"
 #include "bn/bn_mod.h"
 #include "bn/rsa_impl.h"
 #include "core/ct.h"
@@ -54,10 +55,9 @@ static int rsa_crt_exp(const ic_rsa_private_key *key, uint8_t *m1, const uint8_t
                        uint8_t *m2, const uint8_t *cq)
 {
     size_t pb = key->p.nbytes, qb = key->q.nbytes;
-    int st = ic_modexp(&key->p, m1, pb, cp, pb, key->dp, pb);
-    if (st == IC_OK)
-        st = ic_modexp(&key->q, m2, qb, cq, qb, key->dq, qb);
-    return st;
+    const ic_bn_modexp_job jp = { &key->p, m1, pb, cp, pb, key->dp, pb };
+    const ic_bn_modexp_job jq = { &key->q, m2, qb, cq, qb, key->dq, qb };
+    return ic_bn_modexp2(&jp, &jq);
 }
 
 /* A blinding pair for the prime P (ctx mp): re = r^e and rinv = r^-1 mod
