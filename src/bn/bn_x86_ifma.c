@@ -27,32 +27,23 @@
 #include <immintrin.h>
 
 #define M52 ((UINT64_C(1) << 52) - 1)
-#define MAXV 20                        /* vectors for 8192 bits: 159 digits */
+#define MAXV 20                        /* vectors for 8192 bits: 158 digits */
 #define MAXD (8 * MAXV)
-#ifndef SPLIT
-#define SPLIT 1
-#endif
 #define IFMA_INLINE static inline __attribute__((always_inline))
-
-/* Digits for a modulus in nl limbs: 52 d >= 64 nl + 54, so R = 2^(52 d)
- * > 4 k0 n for the Montgomery-friendly multiple of n (mod52_friendly,
- * k0 < 2^52) from the limb count alone (21 for 1024 bits, 41 for 2048, 61
- * for 3072, 80 for 4096); the vectors hold them 8 to a register, the
- * lanes past d zero. */
-static size_t ifma_digits(size_t nl)
-{
-    return (64 * nl + 54 + 51) / 52;
-}
-
-static size_t ifma_vectors(size_t d)
-{
-    return (d + 7) / 8;
-}
 
 /* From 1024 bits (16 limbs) the engine beats the scalar MULX/ADX rows on
  * Zen 5 (docs/benchmarks.md, issue 16, session 7); below, its set-up and
  * the general loop for the small shapes do not pay. */
 #define IFMA_MIN_LIMBS 16
+
+/* Digits for a modulus in nl limbs: 52 d >= 64 nl + 2, so R = 2^(52 d)
+ * > 4n from the limb count alone (20 for 1024 bits, 40 for 2048, 60 for
+ * 3072, 80 for 4096); the vectors hold them 8 to a register, the lanes
+ * past d zero. */
+static size_t ifma_digits(size_t nl)
+{
+    return (64 * nl + 2 + 51) / 52;
+}
 
 static size_t ifma_rbits(size_t nbits, size_t nl)
 {
@@ -86,42 +77,31 @@ static void from52(uint64_t *x, const uint64_t *x52, size_t nl, size_t d)
     }
 }
 
-/* A modulus in radix 2^52: its digits (8 nv, zero past d) and
- * k0 = -n^-1 mod 2^52. */
+/* A modulus in radix 2^52: its digits (8 nv, zero past d), k0 = -n^-1
+ * mod 2^52 and n0 2^12 (whose high 64 bits of a product with q are
+ * q n0 / 2^52: one multiplication for the carry of a step). */
 typedef struct {
     IC_ALIGNAS(64) uint64_t n[MAXD];
-    uint64_t k0;
+    uint64_t k0, n0s;
     size_t d, nv;
 } mod52;
 
 static void mod52_init(mod52 *m, const ic_limb *n, ic_limb n0, size_t nl)
 {
     m->d = ifma_digits(nl);
-    m->nv = ifma_vectors(m->d);
+    m->nv = (m->d + 7) / 8;
     to52(m->n, n, nl, 8 * m->nv);
     m->k0 = n0 & M52;          /* -n^-1 mod 2^64, so mod 2^52 as well */
+    m->n0s = m->n[0] << 12;
 }
 
-/* m = the Montgomery-friendly multiple k0 n of mn's modulus n (in nl
- * limbs): its lowest digit is k0 n0 = -1 mod 2^52, so its own k0 is 1 and
- * a step's q needs no multiplication.  Products modulo k0 n are products
- * modulo n too (n divides it), and R = 2^(52 d) > 4 k0 n keeps them below
- * 2 k0 n; one product modulo n itself (exp52_end) brings a result down. */
-static void mod52_friendly(mod52 *m, const mod52 *mn, const ic_limb *n, size_t nl)
-{
-    ic_limb kn[IC_BN_MAX_LIMBS + 1], c = 0;
-    for (size_t j = 0; j < nl; j++) {
-        unsigned __int128 p = (unsigned __int128)n[j] * mn->k0 + c;
-        kn[j] = (ic_limb)p;
-        c = (ic_limb)(p >> 64);
-    }
-    kn[nl] = c;
-    m->d = mn->d;
-    m->nv = mn->nv;
-    to52(m->n, kn, nl + 1, 8 * m->nv);
-    m->k0 = 1;
-    ic_wipe(kn, (nl + 1) * sizeof kn[0]);
-}
+/* What a product needs besides its operands and keeps in memory: the
+ * scalar side's terms of each digit of a (W, U) and the sum before the
+ * carries.  The caller keeps it and wipes it once at the end, not after
+ * every product. */
+typedef struct {
+    IC_ALIGNAS(64) uint64_t w[2][MAXD], u[2][MAXD], t[2][MAXD];
+} scratch52;
 
 /* K (1 or 2) almost-Montgomery products side by side:
  * r[k] = a[k] b[k] 2^(-52 d) mod m[k], below 2 m[k] for inputs below
@@ -140,43 +120,45 @@ static void mod52_friendly(mod52 *m, const mod52 *mn, const ic_limb *n, size_t n
  * and never read, and L0 takes its place at the end.  What L0 needs of x
  * (the low halves of x b0 and x b1, the high half of x b0) is computed for
  * every digit beforehand on the vector unit (W, U), so the scalar side
- * multiplies only by q.  With a Montgomery-friendly modulus (F: n = -1
- * mod 2^52, mod52_friendly) q is L0's low digit itself, and one scalar
- * multiply (q n1) is left on the chain from one q to the next.  Lanes are
- * 64 bits and each of A, M collects at most 2 d terms below 2^52 (d <=
- * 159), so nothing overflows.  With K = 2 the two independent chains
- * overlap, which is the point of running the RSA-CRT halves together. */
-IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int F, uint64_t *const r[],
+ * multiplies only by q.  Lanes are 64 bits and each of A, M collects at
+ * most 2 d terms below 2^52 (d <= 158), so nothing overflows.
+ *
+ * On Zen 5 one product's steps are bound by that chain (a multiply-add,
+ * VALIGNQ's 5 to 6 cycles, a multiply-add: about 18 cycles a digit with
+ * the bypasses), not by the multipliers; with K = 2 the two independent
+ * chains overlap almost completely, which is the point of running the
+ * RSA-CRT halves together.  (Moving the multiplicands instead of the
+ * accumulators, a frame that shifts every 4 or 8 digits, measured slower:
+ * docs/backends.md.) */
+IFMA_INLINE void amm_k(const size_t K, const size_t nv, scratch52 *sc, uint64_t *const r[],
                        const uint64_t *const a[], const uint64_t *const b[], const mod52 *const m[])
 {
     __m512i A[2][MAXV], M[2][MAXV], B[2][MAXV], N[2][MAXV];
-    IC_ALIGNAS(64) uint64_t W[2][MAXD], U[2][MAXD];
-    uint64_t L0[2], q0[2], q1[2], k0[2];
+    uint64_t L0[2], n0s[2], n1[2], k0[2];
     const __m512i zero = _mm512_setzero_si512();
     const size_t d = m[0]->d;
     for (size_t k = 0; k < K; k++) {
         const __m512i b0 = _mm512_set1_epi64((long long)b[k][0]), b1 = _mm512_set1_epi64((long long)b[k][1]);
         for (size_t v = 0; v < nv; v++) {
             A[k][v] = M[k][v] = zero;
-            B[k][v] = _mm512_loadu_si512((const void *)(b[k] + 8 * v));
+            B[k][v] = _mm512_load_si512((const void *)(b[k] + 8 * v));
             N[k][v] = _mm512_load_si512((const void *)(m[k]->n + 8 * v));
-            const __m512i x = _mm512_loadu_si512((const void *)(a[k] + 8 * v));
-            _mm512_store_si512((void *)(W[k] + 8 * v), _mm512_madd52lo_epu64(zero, x, b0));
-            _mm512_store_si512((void *)(U[k] + 8 * v),
+            const __m512i x = _mm512_load_si512((const void *)(a[k] + 8 * v));
+            _mm512_store_si512((void *)(sc->w[k] + 8 * v), _mm512_madd52lo_epu64(zero, x, b0));
+            _mm512_store_si512((void *)(sc->u[k] + 8 * v),
                                _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, x, b0), x, b1));
         }
         L0[k] = 0;
-        q0[k] = m[k]->n[0], q1[k] = m[k]->n[1];
+        n0s[k] = m[k]->n0s, n1[k] = m[k]->n[1];
         k0[k] = m[k]->k0;
     }
     for (size_t i = 0; i < d; i++) {
         for (size_t k = 0; k < K; k++) {
-            const __m512i s = SPLIT ? _mm512_add_epi64(A[k][0], M[k][0]) : A[k][0];
+            const __m512i s = _mm512_add_epi64(A[k][0], M[k][0]);
             const uint64_t L1 = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(s), 1);
-            const uint64_t t0 = L0[k] + W[k][i];
-            const uint64_t q = F ? t0 & M52 : (t0 * k0[k]) & M52;
+            const uint64_t t0 = L0[k] + sc->w[k][i];
+            const uint64_t q = (t0 * k0[k]) & M52;
             const __m512i xv = _mm512_set1_epi64((long long)a[k][i]), qv = _mm512_set1_epi64((long long)q);
-            if (SPLIT) {
             for (size_t v = 0; v < nv; v++) {
                 A[k][v] = _mm512_madd52lo_epu64(A[k][v], xv, B[k][v]);
                 M[k][v] = _mm512_madd52lo_epu64(M[k][v], qv, N[k][v]);
@@ -191,96 +173,70 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int F, uint64_t *c
                 A[k][v] = _mm512_madd52hi_epu64(A[k][v], xv, B[k][v]);
                 M[k][v] = _mm512_madd52hi_epu64(M[k][v], qv, N[k][v]);
             }
-            } else {
-            for (size_t v = 0; v < nv; v++)
-                A[k][v] = _mm512_madd52lo_epu64(A[k][v], xv, B[k][v]);
-            for (size_t v = 0; v < nv; v++)
-                A[k][v] = _mm512_madd52lo_epu64(A[k][v], qv, N[k][v]);
-            for (size_t v = 0; v + 1 < nv; v++)
-                A[k][v] = _mm512_alignr_epi64(A[k][v + 1], A[k][v], 1);
-            A[k][nv - 1] = _mm512_alignr_epi64(zero, A[k][nv - 1], 1);
-            for (size_t v = 0; v < nv; v++)
-                A[k][v] = _mm512_madd52hi_epu64(A[k][v], xv, B[k][v]);
-            for (size_t v = 0; v < nv; v++)
-                A[k][v] = _mm512_madd52hi_epu64(A[k][v], qv, N[k][v]);
-            }
-            /* lane 0 + q n0, a multiple of 2^52, carries into the new lane
-             * 0 (old lane 1 and the terms of x and q that land there); with
-             * n0 = 2^52 - 1 and t0 = q + 2^52 h that carry is h + q */
-            const uint64_t up = F ? (t0 >> 52) + q : (uint64_t)(((unsigned __int128)q * q0[k] + t0) >> 52);
-            L0[k] = L1 + U[k][i] + ((q * q1[k]) & M52) + up;
+            /* the lowest lane + q n0, a multiple of 2^52, carries into
+             * the new lowest lane (old lane 1 and the terms of x and q
+             * that land there); with t0 = h 2^52 + l that carry is
+             * (q n0) / 2^52 + h + (l != 0), as l + (q n0 mod 2^52) is 0
+             * or 2^52 */
+            const uint64_t up = (uint64_t)(((unsigned __int128)q * n0s[k]) >> 64) + (t0 >> 52) +
+                                ((t0 & M52) != 0);
+            L0[k] = L1 + sc->u[k][i] + ((q * n1[k]) & M52) + up;
         }
     }
-    IC_ALIGNAS(64) uint64_t t[2][MAXD];
     for (size_t k = 0; k < K; k++) {
         for (size_t v = 0; v < nv; v++)
-            _mm512_store_si512((void *)(t[k] + 8 * v), SPLIT ? _mm512_add_epi64(A[k][v], M[k][v]) : A[k][v]);
-        t[k][0] = L0[k];
+            _mm512_store_si512((void *)(sc->t[k] + 8 * v), _mm512_add_epi64(A[k][v], M[k][v]));
+        sc->t[k][0] = L0[k];
     }
     uint64_t c[2] = { 0, 0 };
     for (size_t j = 0; j < d; j++)            /* normalise: carries up */
         for (size_t k = 0; k < K; k++) {
-            const uint64_t x = t[k][j] + c[k];
+            const uint64_t x = sc->t[k][j] + c[k];
             r[k][j] = x & M52;
             c[k] = x >> 52;
         }
-    for (size_t k = 0; k < K; k++) {
+    for (size_t k = 0; k < K; k++)
         for (size_t j = d; j < 8 * nv; j++)
             r[k][j] = 0;
-        ic_wipe(t[k], 8 * nv * sizeof t[k][0]);
-        ic_wipe(W[k], 8 * nv * sizeof W[k][0]);
-        ic_wipe(U[k], 8 * nv * sizeof U[k][0]);
-    }
 }
 
-/* Any modulus (k0 from mod52_init), any size: the general loop, for the
- * few products outside an exponentiation's main loop. */
-static void amm_any(uint64_t *r, const uint64_t *a, const uint64_t *b, const mod52 *m)
-{
-    uint64_t *const R[1] = { r };
-    const uint64_t *const X[1] = { a }, *const Y[1] = { b };
-    const mod52 *const P[1] = { m };
-    amm_k(1, m->nv, 0, R, X, Y, P);
-}
-
-/* A Montgomery-friendly modulus (mod52_friendly).  Moduli of 1024 to 4096
- * bits (3 to 10 vectors) get code with nv known, so that A, M, B and N
- * live in registers (from 8 vectors B and N are read from memory); the
- * rest takes the general loop, about 3 times slower a digit. */
-static void amm1(uint64_t *r, const uint64_t *a, const uint64_t *b, const mod52 *m)
+/* Moduli of 1024 to 4096 bits (3 to 10 vectors) get code with nv known,
+ * so that A, M, B and N live in registers (from 8 vectors B and N are
+ * read from memory); the rest takes the general loop, about 3 times
+ * slower a digit. */
+static void amm1(scratch52 *sc, uint64_t *r, const uint64_t *a, const uint64_t *b, const mod52 *m)
 {
     uint64_t *const R[1] = { r };
     const uint64_t *const X[1] = { a }, *const Y[1] = { b };
     const mod52 *const P[1] = { m };
     switch (m->nv) {
-    case 3: amm_k(1, 3, 1, R, X, Y, P); break;
-    case 4: amm_k(1, 4, 1, R, X, Y, P); break;
-    case 5: amm_k(1, 5, 1, R, X, Y, P); break;
-    case 6: amm_k(1, 6, 1, R, X, Y, P); break;
-    case 7: amm_k(1, 7, 1, R, X, Y, P); break;
-    case 8: amm_k(1, 8, 1, R, X, Y, P); break;
-    case 9: amm_k(1, 9, 1, R, X, Y, P); break;
-    case 10: amm_k(1, 10, 1, R, X, Y, P); break;
-    default: amm_k(1, m->nv, 1, R, X, Y, P); break;
+    case 3: amm_k(1, 3, sc, R, X, Y, P); break;
+    case 4: amm_k(1, 4, sc, R, X, Y, P); break;
+    case 5: amm_k(1, 5, sc, R, X, Y, P); break;
+    case 6: amm_k(1, 6, sc, R, X, Y, P); break;
+    case 7: amm_k(1, 7, sc, R, X, Y, P); break;
+    case 8: amm_k(1, 8, sc, R, X, Y, P); break;
+    case 9: amm_k(1, 9, sc, R, X, Y, P); break;
+    case 10: amm_k(1, 10, sc, R, X, Y, P); break;
+    default: amm_k(1, m->nv, sc, R, X, Y, P); break;
     }
 }
 
-/* Two products with Montgomery-friendly moduli of the same size; from 6
- * vectors one product already has the independent work to fill the
- * multipliers, and two would not fit the registers. */
-static void amm2(uint64_t *r0, const uint64_t *a0, const uint64_t *b0, const mod52 *m0,
+/* Two products with moduli of the same size (the RSA-CRT halves of 2048
+ * and 3072 bits); from 5 vectors two do not fit the registers and
+ * measured slower than one after the other. */
+static void amm2(scratch52 *sc, uint64_t *r0, const uint64_t *a0, const uint64_t *b0, const mod52 *m0,
                  uint64_t *r1, const uint64_t *a1, const uint64_t *b1, const mod52 *m1)
 {
     uint64_t *const R[2] = { r0, r1 };
     const uint64_t *const X[2] = { a0, a1 }, *const Y[2] = { b0, b1 };
     const mod52 *const P[2] = { m0, m1 };
     switch (m0->nv) {
-    case 3: amm_k(2, 3, 1, R, X, Y, P); break;
-    case 4: amm_k(2, 4, 1, R, X, Y, P); break;
-    case 5: amm_k(2, 5, 1, R, X, Y, P); break;
+    case 3: amm_k(2, 3, sc, R, X, Y, P); break;
+    case 4: amm_k(2, 4, sc, R, X, Y, P); break;
     default:
-        amm1(r0, a0, b0, m0);
-        amm1(r1, a1, b1, m1);
+        amm1(sc, r0, a0, b0, m0);
+        amm1(sc, r1, a1, b1, m1);
         break;
     }
 }
@@ -290,20 +246,20 @@ static void amm2(uint64_t *r0, const uint64_t *a0, const uint64_t *b0, const mod
 static void ifma_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
                      const ic_limb *n, ic_limb n0, size_t nl)
 {
-    mod52 m;
-    IC_ALIGNAS(64) uint64_t a52[MAXD], b52[MAXD], r52[MAXD];
-    uint64_t t[IC_BN_MAX_LIMBS + 1];
-    mod52_init(&m, n, n0, nl);
-    to52(a52, a, nl, 8 * m.nv);
-    to52(b52, b, nl, 8 * m.nv);
-    amm_any(r52, a52, b52, &m);
+    struct {
+        mod52 m;
+        scratch52 sc;
+        IC_ALIGNAS(64) uint64_t a52[MAXD], b52[MAXD], r52[MAXD];
+        uint64_t t[IC_BN_MAX_LIMBS + 1];
+    } x;
+    mod52_init(&x.m, n, n0, nl);
+    to52(x.a52, a, nl, 8 * x.m.nv);
+    to52(x.b52, b, nl, 8 * x.m.nv);
+    amm1(&x.sc, x.r52, x.a52, x.b52, &x.m);
     /* r52 < 2n: back to limbs with one more for the top, then subtract */
-    from52(t, r52, nl + 1, m.d);
-    ic_mont_final_sub(r, t, t[nl], n, nl);
-    ic_wipe(a52, sizeof a52);
-    ic_wipe(b52, sizeof b52);
-    ic_wipe(r52, sizeof r52);
-    ic_wipe(t, (nl + 1) * sizeof t[0]);
+    from52(x.t, x.r52, nl + 1, x.m.d);
+    ic_mont_final_sub(r, x.t, x.t[nl], n, nl);
+    ic_wipe(&x, sizeof x);
 }
 
 /* ---- whole exponentiations in radix 2^52 (ic_mont_ops.modexp) ------------ */
@@ -311,7 +267,7 @@ static void ifma_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
 /* One exponentiation's state: the modulus, base R, the window table with
  * entries of 8 nv digits, the accumulator and a looked-up entry. */
 typedef struct {
-    mod52 m, mn;                                 /* k0 n and n */
+    mod52 m;
     const ic_mont_exp *job;
     unsigned w;
     size_t nwin, stride;
@@ -319,52 +275,73 @@ typedef struct {
     IC_ALIGNAS(64) uint64_t table[(1u << IC_BN_MAX_WIN) * MAXD];
 } exp52;
 
-/* r = table[idx], reading every entry (masks, no index). */
+/* r = table[idx] (entries of 8 nv digits), reading every entry: each
+ * entry's mask (all ones for the one wanted, else zero, computed without a
+ * branch) broadcast once, then acc |= row & mask in one VPTERNLOGQ per
+ * vector; two partial sums per vector halve the chain. */
+IFMA_INLINE __m512i entry_mask(uint64_t e, uint64_t idx)
+{
+    const uint64_t diff = e ^ idx;
+    return _mm512_set1_epi64((long long)(((diff | (0 - diff)) >> 63) - 1));
+}
+
+IFMA_INLINE void lookup_k(uint64_t *r, const uint64_t *table, size_t entries, const size_t nv, uint64_t idx)
+{
+    __m512i even[MAXV], odd[MAXV];
+    for (size_t v = 0; v < nv; v++)
+        even[v] = odd[v] = _mm512_setzero_si512();
+    for (size_t e = 0; e < entries; e += 2) {        /* entries: a power of 2, at least 2 */
+        const __m512i m0 = entry_mask(e, idx), m1 = entry_mask(e + 1, idx);
+        const uint64_t *row = table + e * 8 * nv;
+        for (size_t v = 0; v < nv; v++) {
+            even[v] = _mm512_ternarylogic_epi64(even[v], _mm512_load_si512((const void *)(row + 8 * v)), m0,
+                                                0xf8);                         /* a | (b & c) */
+            odd[v] = _mm512_ternarylogic_epi64(odd[v], _mm512_load_si512((const void *)(row + 8 * (nv + v))), m1,
+                                               0xf8);
+        }
+    }
+    for (size_t v = 0; v < nv; v++)
+        _mm512_store_si512((void *)(r + 8 * v), _mm512_or_si512(even[v], odd[v]));
+}
+
 static void lookup52(uint64_t *r, const uint64_t *table, size_t entries, size_t nv, uint64_t idx)
 {
-    const __m512i want = _mm512_set1_epi64((long long)idx);
-    for (size_t v = 0; v < nv; v++) {
-        __m512i acc = _mm512_setzero_si512();
-        for (size_t e = 0; e < entries; e++) {
-            const __mmask8 hit = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64((long long)e), want);
-            acc = _mm512_mask_or_epi64(acc, hit, acc, _mm512_load_si512((const void *)(table + e * 8 * nv + 8 * v)));
-        }
-        _mm512_store_si512((void *)(r + 8 * v), acc);
+    switch (nv) {
+    case 3: lookup_k(r, table, entries, 3, idx); break;
+    case 5: lookup_k(r, table, entries, 5, idx); break;
+    default: lookup_k(r, table, entries, nv, idx); break;
     }
 }
 
-/* The set-up of one job: the moduli, base R mod n in bm and R mod n in
- * table[0] (from R^2 mod n, the context's rr for this backend's R; both
- * below 2 k0 n and right modulo n, which is all the products need). */
-static void exp52_begin(exp52 *x, const ic_mont_exp *job)
+/* The set-up of one job: the modulus, base R mod n in bm and R mod n in
+ * table[0] (from R^2 mod n, the context's rr for this backend's R). */
+static void exp52_begin(exp52 *x, scratch52 *sc, const ic_mont_exp *job)
 {
     mod52 *m = &x->m;
-    mod52_init(&x->mn, job->n, job->n0, job->nl);
-    mod52_friendly(m, &x->mn, job->n, job->nl);
+    mod52_init(m, job->n, job->n0, job->nl);
     x->job = job;
     x->stride = 8 * m->nv;
     x->w = job->pub ? 1 : ic_bn_window_bits(job->elen * 8);
     x->nwin = (job->elen * 8 + x->w - 1) / x->w;
     to52(x->t, job->rr, job->nl, x->stride);
     to52(x->acc, job->base, job->nl, x->stride);
-    amm1(x->bm, x->acc, x->t, m);
+    amm1(sc, x->bm, x->acc, x->t, m);
     memset(x->acc, 0, x->stride * sizeof x->acc[0]);
     x->acc[0] = 1;
-    amm1(x->table, x->t, x->acc, m);
+    amm1(sc, x->table, x->t, x->acc, m);
 }
 
 /* The result out of Montgomery form, fully reduced, to the job's r. */
-static void exp52_end(exp52 *x)
+static void exp52_end(exp52 *x, scratch52 *sc)
 {
     const ic_mont_exp *job = x->job;
     uint64_t t[IC_BN_MAX_LIMBS + 1];
     memset(x->t, 0, x->stride * sizeof x->t[0]);
     x->t[0] = 1;
-    amm_any(x->acc, x->acc, x->t, &x->mn);       /* below n + 1 (acc < 2 k0 n < R) */
+    amm1(sc, x->acc, x->acc, x->t, &x->m);       /* below n + 1: see ic_mont_final_sub */
     from52(t, x->acc, job->nl + 1, x->m.d);
     ic_mont_final_sub(job->r, t, t[job->nl], job->n, job->nl);
     ic_wipe(t, sizeof t);
-    ic_wipe(x, sizeof *x);
 }
 
 /* The window at position win (from the bottom) of the job's exponent. */
@@ -375,17 +352,17 @@ static uint64_t exp52_window(const exp52 *x, size_t win)
 
 /* table[i] = base^i R for i < 2^w, and acc = the top window's entry; for
  * two jobs (same sizes) the products in pairs. */
-static void exp52_table(exp52 *x, size_t K)
+static void exp52_table(exp52 *x, scratch52 *sc, size_t K)
 {
     const size_t entries = (size_t)1 << x[0].w, s = x[0].stride;
     for (size_t k = 0; k < K; k++)
         memcpy(x[k].table + s, x[k].bm, s * sizeof x[k].bm[0]);
     for (size_t i = 2; i < entries; i++) {
         if (K == 2)
-            amm2(x[0].table + i * s, x[0].table + (i - 1) * s, x[0].bm, &x[0].m,
+            amm2(sc, x[0].table + i * s, x[0].table + (i - 1) * s, x[0].bm, &x[0].m,
                  x[1].table + i * s, x[1].table + (i - 1) * s, x[1].bm, &x[1].m);
         else
-            amm1(x[0].table + i * s, x[0].table + (i - 1) * s, x[0].bm, &x[0].m);
+            amm1(sc, x[0].table + i * s, x[0].table + (i - 1) * s, x[0].bm, &x[0].m);
     }
     for (size_t k = 0; k < K; k++)
         lookup52(x[k].acc, x[k].table, entries, x[k].m.nv, exp52_window(&x[k], x[k].nwin - 1));
@@ -393,28 +370,28 @@ static void exp52_table(exp52 *x, size_t K)
 
 /* Every window below the top one: w squarings, then the product with the
  * entry the window's bits pick. */
-static void exp52_windows(exp52 *x, size_t K)
+static void exp52_windows(exp52 *x, scratch52 *sc, size_t K)
 {
     const size_t entries = (size_t)1 << x[0].w;
     for (size_t win = x[0].nwin - 1; win-- > 0;) {
         for (unsigned j = 0; j < x[0].w; j++) {
             if (K == 2)
-                amm2(x[0].acc, x[0].acc, x[0].acc, &x[0].m, x[1].acc, x[1].acc, x[1].acc, &x[1].m);
+                amm2(sc, x[0].acc, x[0].acc, x[0].acc, &x[0].m, x[1].acc, x[1].acc, x[1].acc, &x[1].m);
             else
-                amm1(x[0].acc, x[0].acc, x[0].acc, &x[0].m);
+                amm1(sc, x[0].acc, x[0].acc, x[0].acc, &x[0].m);
         }
         for (size_t k = 0; k < K; k++)
             lookup52(x[k].t, x[k].table, entries, x[k].m.nv, exp52_window(&x[k], win));
         if (K == 2)
-            amm2(x[0].acc, x[0].acc, x[0].t, &x[0].m, x[1].acc, x[1].acc, x[1].t, &x[1].m);
+            amm2(sc, x[0].acc, x[0].acc, x[0].t, &x[0].m, x[1].acc, x[1].acc, x[1].t, &x[1].m);
         else
-            amm1(x[0].acc, x[0].acc, x[0].t, &x[0].m);
+            amm1(sc, x[0].acc, x[0].acc, x[0].t, &x[0].m);
     }
 }
 
 /* A public exponent: square and multiply from its top set bit, branching
  * on its bits (ic_modexp_public's contract). */
-static void exp52_public(exp52 *x)
+static void exp52_public(exp52 *x, scratch52 *sc)
 {
     const uint8_t *e = x->job->exp;
     size_t b = x->job->elen * 8;
@@ -422,27 +399,58 @@ static void exp52_public(exp52 *x)
         b--;                                     /* exp != 0: stops */
     memcpy(x->acc, x->bm, x->stride * sizeof x->acc[0]);
     while (--b > 0) {
-        amm1(x->acc, x->acc, x->acc, &x->m);
+        amm1(sc, x->acc, x->acc, x->acc, &x->m);
         if ((e[x->job->elen - 1 - (b - 1) / 8] >> ((b - 1) % 8)) & 1)
-            amm1(x->acc, x->acc, x->bm, &x->m);
+            amm1(sc, x->acc, x->acc, x->bm, &x->m);
     }
 }
 
+/* What of an exponentiation's state held secrets: the parts its size
+ * used, not the whole struct sized for 8192 bits. */
+static void exp52_wipe(exp52 *x)
+{
+    const size_t s = x->stride * sizeof(uint64_t);
+    ic_wipe(x->m.n, s);
+    ic_wipe(x->bm, s);
+    ic_wipe(x->acc, s);
+    ic_wipe(x->t, s);
+    ic_wipe(x->table, ((size_t)1 << x->w) * s);
+}
+
+static void scratch52_wipe(scratch52 *sc, size_t njobs, size_t words)
+{
+    for (size_t k = 0; k < njobs; k++) {
+        ic_wipe(sc->w[k], words * sizeof(uint64_t));
+        ic_wipe(sc->u[k], words * sizeof(uint64_t));
+        ic_wipe(sc->t[k], words * sizeof(uint64_t));
+    }
+}
+
+/* The engine: one exponentiation, or two of one size side by side (about
+ * 2 x 45 KB of state at 8192 bits, less than the driver's own window loop
+ * takes for two). */
 static void ifma_modexp(const ic_mont_exp *job, size_t njobs)
 {
-    exp52 x[2];                                  /* about 2 x 45 KB of stack */
+    struct {
+        exp52 x[2];
+        scratch52 sc;
+    } st;
+    exp52 *x = st.x;
     njobs = njobs == 2 ? 2 : 1;                  /* (the contract) */
-    exp52_begin(&x[0], &job[0]);
+    exp52_begin(&x[0], &st.sc, &job[0]);
     if (njobs == 2)
-        exp52_begin(&x[1], &job[1]);
+        exp52_begin(&x[1], &st.sc, &job[1]);
     if (njobs == 1 && job[0].pub) {
-        exp52_public(&x[0]);
+        exp52_public(&x[0], &st.sc);
     } else {
-        exp52_table(x, njobs);
-        exp52_windows(x, njobs);
+        exp52_table(x, &st.sc, njobs);
+        exp52_windows(x, &st.sc, njobs);
     }
     for (size_t k = 0; k < njobs; k++)
-        exp52_end(&x[k]);
+        exp52_end(&x[k], &st.sc);
+    scratch52_wipe(&st.sc, 2, x[0].stride);     /* the per-job products use both */
+    for (size_t k = 0; k < njobs; k++)
+        exp52_wipe(&x[k]);
 }
 
 const ic_mont_ops ic_mont_ifma_ops = { ifma_mul, NULL, ifma_rbits, IFMA_MIN_LIMBS, ifma_modexp };
