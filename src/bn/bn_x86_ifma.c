@@ -271,9 +271,15 @@ typedef struct {
     const ic_mont_exp *job;
     unsigned w;
     size_t nwin, stride;
+    uint64_t *table;                             /* 2^w entries of stride words */
     IC_ALIGNAS(64) uint64_t bm[MAXD], acc[MAXD], t[MAXD];
-    IC_ALIGNAS(64) uint64_t table[(1u << IC_BN_MAX_WIN) * MAXD];
 } exp52;
+
+/* Side by side only up to this many vectors (amm2); two larger
+ * exponentiations run one after the other, so that one table area serves
+ * every case: two of 4 vectors or one of 20 (the 8192-bit bound). */
+#define DUAL_MAXV 4
+#define TABLE_WORDS ((1u << IC_BN_MAX_WIN) * MAXD)
 
 /* r = table[idx] (entries of 8 nv digits), reading every entry: each
  * entry's mask (all ones for the one wanted, else zero, computed without a
@@ -315,11 +321,12 @@ static void lookup52(uint64_t *r, const uint64_t *table, size_t entries, size_t 
 
 /* The set-up of one job: the modulus, base R mod n in bm and R mod n in
  * table[0] (from R^2 mod n, the context's rr for this backend's R). */
-static void exp52_begin(exp52 *x, scratch52 *sc, const ic_mont_exp *job)
+static void exp52_begin(exp52 *x, scratch52 *sc, const ic_mont_exp *job, uint64_t *table)
 {
     mod52 *m = &x->m;
     mod52_init(m, job->n, job->n0, job->nl);
     x->job = job;
+    x->table = table;
     x->stride = 8 * m->nv;
     x->w = job->pub ? 1 : ic_bn_window_bits(job->elen * 8);
     x->nwin = (job->elen * 8 + x->w - 1) / x->w;
@@ -426,31 +433,42 @@ static void scratch52_wipe(scratch52 *sc, size_t njobs, size_t words)
     }
 }
 
-/* The engine: one exponentiation, or two of one size side by side (about
- * 2 x 45 KB of state at 8192 bits, less than the driver's own window loop
- * takes for two). */
+/* One exponentiation, or two of up to DUAL_MAXV vectors side by side,
+ * with the table area given; everything wiped at the end. */
+static void exp52_run(exp52 *x, scratch52 *sc, const ic_mont_exp *job, size_t njobs, uint64_t *table)
+{
+    exp52_begin(&x[0], sc, &job[0], table);
+    if (njobs == 2)
+        exp52_begin(&x[1], sc, &job[1], table + TABLE_WORDS / 2);
+    if (njobs == 1 && job[0].pub) {
+        exp52_public(&x[0], sc);
+    } else {
+        exp52_table(x, sc, njobs);
+        exp52_windows(x, sc, njobs);
+    }
+    for (size_t k = 0; k < njobs; k++)
+        exp52_end(&x[k], sc);
+    scratch52_wipe(sc, njobs, x[0].stride);
+    for (size_t k = 0; k < njobs; k++)
+        exp52_wipe(&x[k]);
+}
+
+/* The engine (about 50 KB of stack at most: one table area of 2^5
+ * entries of 8192 bits, which two tables of up to 4 vectors share). */
 static void ifma_modexp(const ic_mont_exp *job, size_t njobs)
 {
     struct {
         exp52 x[2];
         scratch52 sc;
+        IC_ALIGNAS(64) uint64_t table[TABLE_WORDS];
     } st;
-    exp52 *x = st.x;
-    njobs = njobs == 2 ? 2 : 1;                  /* (the contract) */
-    exp52_begin(&x[0], &st.sc, &job[0]);
-    if (njobs == 2)
-        exp52_begin(&x[1], &st.sc, &job[1]);
-    if (njobs == 1 && job[0].pub) {
-        exp52_public(&x[0], &st.sc);
+    if (njobs == 2 && (ifma_digits(job[0].nl) + 7) / 8 <= DUAL_MAXV) {
+        exp52_run(st.x, &st.sc, job, 2, st.table);
     } else {
-        exp52_table(x, &st.sc, njobs);
-        exp52_windows(x, &st.sc, njobs);
+        exp52_run(st.x, &st.sc, &job[0], 1, st.table);
+        if (njobs == 2)
+            exp52_run(st.x, &st.sc, &job[1], 1, st.table);
     }
-    for (size_t k = 0; k < njobs; k++)
-        exp52_end(&x[k], &st.sc);
-    scratch52_wipe(&st.sc, 2, x[0].stride);     /* the per-job products use both */
-    for (size_t k = 0; k < njobs; k++)
-        exp52_wipe(&x[k]);
 }
 
 const ic_mont_ops ic_mont_ifma_ops = { ifma_mul, NULL, ifma_rbits, IFMA_MIN_LIMBS, ifma_modexp };
