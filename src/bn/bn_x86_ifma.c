@@ -103,6 +103,14 @@ typedef struct {
     IC_ALIGNAS(64) uint64_t w[2][MAXD], u[2][MAXD], t[2][MAXD];
 } scratch52;
 
+/* x (nv vectors) one lane down, a zero lane in at the top. */
+IFMA_INLINE void shift_down(__m512i *x, const size_t nv)
+{
+    for (size_t v = 0; v + 1 < nv; v++)
+        x[v] = _mm512_alignr_epi64(x[v + 1], x[v], 1);
+    x[nv - 1] = _mm512_alignr_epi64(_mm512_setzero_si512(), x[nv - 1], 1);
+}
+
 /* K (1 or 2) almost-Montgomery products side by side:
  * r[k] = a[k] b[k] 2^(-52 d) mod m[k], below 2 m[k] for inputs below
  * 2 m[k], normalised digits, 8 nv of them (zero past d); r may be a or b.
@@ -130,17 +138,17 @@ typedef struct {
  * RSA-CRT halves together.  (Moving the multiplicands instead of the
  * accumulators, a frame that shifts every 4 or 8 digits, measured slower:
  * docs/backends.md.) */
-IFMA_INLINE void amm_k(const size_t K, const size_t nv, scratch52 *sc, uint64_t *const r[],
+IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int SPLIT, scratch52 *sc, uint64_t *const r[],
                        const uint64_t *const a[], const uint64_t *const b[], const mod52 *const m[])
 {
-    __m512i A[2][MAXV], M[2][MAXV], B[2][MAXV], N[2][MAXV];
+    __m512i A[2][MAXV], M[2][MAXV], B[2][MAXV], N[2][MAXV], AH[2][MAXV], MH[2][MAXV];
     uint64_t L0[2], n0s[2], n1[2], k0[2];
     const __m512i zero = _mm512_setzero_si512();
     const size_t d = m[0]->d;
     for (size_t k = 0; k < K; k++) {
         const __m512i b0 = _mm512_set1_epi64((long long)b[k][0]), b1 = _mm512_set1_epi64((long long)b[k][1]);
         for (size_t v = 0; v < nv; v++) {
-            A[k][v] = M[k][v] = zero;
+            A[k][v] = M[k][v] = AH[k][v] = MH[k][v] = zero;
             B[k][v] = _mm512_load_si512((const void *)(b[k] + 8 * v));
             N[k][v] = _mm512_load_si512((const void *)(m[k]->n + 8 * v));
             const __m512i x = _mm512_load_si512((const void *)(a[k] + 8 * v));
@@ -154,7 +162,9 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, scratch52 *sc, uint64_t 
     }
     for (size_t i = 0; i < d; i++) {
         for (size_t k = 0; k < K; k++) {
-            const __m512i s = _mm512_add_epi64(A[k][0], M[k][0]);
+            __m512i s = _mm512_add_epi64(A[k][0], M[k][0]);
+            if (SPLIT)
+                s = _mm512_add_epi64(s, _mm512_add_epi64(AH[k][0], MH[k][0]));
             const uint64_t L1 = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(s), 1);
             const uint64_t t0 = L0[k] + sc->w[k][i];
             const uint64_t q = (t0 * k0[k]) & M52;
@@ -163,15 +173,16 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, scratch52 *sc, uint64_t 
                 A[k][v] = _mm512_madd52lo_epu64(A[k][v], xv, B[k][v]);
                 M[k][v] = _mm512_madd52lo_epu64(M[k][v], qv, N[k][v]);
             }
-            for (size_t v = 0; v + 1 < nv; v++) {
-                A[k][v] = _mm512_alignr_epi64(A[k][v + 1], A[k][v], 1);
-                M[k][v] = _mm512_alignr_epi64(M[k][v + 1], M[k][v], 1);
+            shift_down(A[k], nv);
+            shift_down(M[k], nv);
+            if (SPLIT) {
+                shift_down(AH[k], nv);
+                shift_down(MH[k], nv);
             }
-            A[k][nv - 1] = _mm512_alignr_epi64(zero, A[k][nv - 1], 1);
-            M[k][nv - 1] = _mm512_alignr_epi64(zero, M[k][nv - 1], 1);
             for (size_t v = 0; v < nv; v++) {
-                A[k][v] = _mm512_madd52hi_epu64(A[k][v], xv, B[k][v]);
-                M[k][v] = _mm512_madd52hi_epu64(M[k][v], qv, N[k][v]);
+                __m512i *ah = SPLIT ? &AH[k][v] : &A[k][v], *mh = SPLIT ? &MH[k][v] : &M[k][v];
+                *ah = _mm512_madd52hi_epu64(*ah, xv, B[k][v]);
+                *mh = _mm512_madd52hi_epu64(*mh, qv, N[k][v]);
             }
             /* the lowest lane + q n0, a multiple of 2^52, carries into
              * the new lowest lane (old lane 1 and the terms of x and q
@@ -183,6 +194,12 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, scratch52 *sc, uint64_t 
             L0[k] = L1 + sc->u[k][i] + ((q * n1[k]) & M52) + up;
         }
     }
+    if (SPLIT)
+        for (size_t k = 0; k < K; k++)
+            for (size_t v = 0; v < nv; v++) {
+                A[k][v] = _mm512_add_epi64(A[k][v], AH[k][v]);
+                M[k][v] = _mm512_add_epi64(M[k][v], MH[k][v]);
+            }
     for (size_t k = 0; k < K; k++) {
         for (size_t v = 0; v < nv; v++)
             _mm512_store_si512((void *)(sc->t[k] + 8 * v), _mm512_add_epi64(A[k][v], M[k][v]));
@@ -210,15 +227,15 @@ static void amm1(scratch52 *sc, uint64_t *r, const uint64_t *a, const uint64_t *
     const uint64_t *const X[1] = { a }, *const Y[1] = { b };
     const mod52 *const P[1] = { m };
     switch (m->nv) {
-    case 3: amm_k(1, 3, sc, R, X, Y, P); break;
-    case 4: amm_k(1, 4, sc, R, X, Y, P); break;
-    case 5: amm_k(1, 5, sc, R, X, Y, P); break;
-    case 6: amm_k(1, 6, sc, R, X, Y, P); break;
-    case 7: amm_k(1, 7, sc, R, X, Y, P); break;
-    case 8: amm_k(1, 8, sc, R, X, Y, P); break;
-    case 9: amm_k(1, 9, sc, R, X, Y, P); break;
-    case 10: amm_k(1, 10, sc, R, X, Y, P); break;
-    default: amm_k(1, m->nv, sc, R, X, Y, P); break;
+    case 3: amm_k(1, 3, 1, sc, R, X, Y, P); break;
+    case 4: amm_k(1, 4, 1, sc, R, X, Y, P); break;
+    case 5: amm_k(1, 5, 1, sc, R, X, Y, P); break;
+    case 6: amm_k(1, 6, 1, sc, R, X, Y, P); break;
+    case 7: amm_k(1, 7, 0, sc, R, X, Y, P); break;
+    case 8: amm_k(1, 8, 0, sc, R, X, Y, P); break;
+    case 9: amm_k(1, 9, 0, sc, R, X, Y, P); break;
+    case 10: amm_k(1, 10, 0, sc, R, X, Y, P); break;
+    default: amm_k(1, m->nv, 0, sc, R, X, Y, P); break;
     }
 }
 
@@ -232,8 +249,8 @@ static void amm2(scratch52 *sc, uint64_t *r0, const uint64_t *a0, const uint64_t
     const uint64_t *const X[2] = { a0, a1 }, *const Y[2] = { b0, b1 };
     const mod52 *const P[2] = { m0, m1 };
     switch (m0->nv) {
-    case 3: amm_k(2, 3, sc, R, X, Y, P); break;
-    case 4: amm_k(2, 4, sc, R, X, Y, P); break;
+    case 3: amm_k(2, 3, 1, sc, R, X, Y, P); break;
+    case 4: amm_k(2, 4, 0, sc, R, X, Y, P); break;
     default:
         amm1(sc, r0, a0, b0, m0);
         amm1(sc, r1, a1, b1, m1);
