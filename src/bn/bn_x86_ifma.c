@@ -121,7 +121,10 @@ IFMA_INLINE void shift_down(__m512i *x, const size_t nv)
  * belong one digit up and so land where they should after the shift.
  * The x b terms and the q n terms collect in separate registers (A, M):
  * the A chain does not wait for q, and each chain is two multiply-adds and
- * a shift a digit instead of four and a shift.  Lane 0 is tracked in a
+ * a shift a digit instead of four and a shift; with SPLIT (up to 6
+ * vectors, two products up to 3: beyond, the registers spill) the high
+ * halves collect in two more (AH, MH), and each chain is one multiply-add
+ * and a shift.  Lane 0 is tracked in a
  * scalar (L0), so q, the one value each step waits for, comes from scalar
  * arithmetic: lane 1 of A + M, read as a step begins, is all the next L0
  * needs from the vectors; the vectors' own lane 0 is dropped by the shift
@@ -131,11 +134,11 @@ IFMA_INLINE void shift_down(__m512i *x, const size_t nv)
  * multiplies only by q.  Lanes are 64 bits and each of A, M collects at
  * most 2 d terms below 2^52 (d <= 158), so nothing overflows.
  *
- * On Zen 5 one product's steps are bound by that chain (a multiply-add,
- * VALIGNQ's 5 to 6 cycles, a multiply-add: about 18 cycles a digit with
- * the bypasses), not by the multipliers; with K = 2 the two independent
- * chains overlap almost completely, which is the point of running the
- * RSA-CRT halves together.  (Moving the multiplicands instead of the
+ * On Zen 5 one product's steps are bound by those chains (VALIGNQ has 5
+ * to 6 cycles of latency there, the multiply-adds 4, with bypasses on
+ * top), not by the multipliers; with K = 2 the two independent chains
+ * overlap almost completely, which is the point of running the RSA-CRT
+ * halves together.  (Moving the multiplicands instead of the
  * accumulators, a frame that shifts every 4 or 8 digits, measured slower:
  * docs/backends.md.) */
 IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int SPLIT, scratch52 *sc, uint64_t *const r[],
