@@ -130,6 +130,8 @@ AESX_INLINE void xor_batch(AESX_V b[AESX_NV], const AESX_V x[AESX_NV], int nv)
 #define BATCH_FEWEST(n, BATCH) do { \
     if ((n) > 4 * AESX_LANES) \
         BATCH(n, AESX_NV); \
+    else if ((n) == 4 * AESX_LANES) \
+        BATCH(4 * AESX_LANES, 4); \
     else if ((n) > 3 * AESX_LANES) \
         BATCH(n, 4); \
     else if ((n) > 2 * AESX_LANES) \

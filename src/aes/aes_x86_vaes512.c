@@ -72,8 +72,10 @@ AESX_INLINE void load_n(__m512i b[AESX_NV], const uint8_t *p, size_t n)
         size_t cnt = reg_count(n, j);
         if (cnt == 4)
             b[j] = _mm512_loadu_si512((const void *)(p + 64 * j));
-        else if (cnt == 1)   /* a lone block: no mask on the latency path */
+        else if (cnt == 1)   /* one or two blocks: no mask on the latency path */
             b[j] = _mm512_zextsi128_si512(_mm_loadu_si128((const __m128i *)(const void *)(p + 64 * j)));
+        else if (cnt == 2)
+            b[j] = _mm512_zextsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(p + 64 * j)));
         else if (cnt != 0)
             b[j] = _mm512_maskz_loadu_epi64(blk_mask(cnt), (const void *)(p + 64 * j));
     }
@@ -109,6 +111,8 @@ AESX_INLINE void store_n(uint8_t *out, const __m512i b[AESX_NV], size_t n)
             _mm512_storeu_si512((void *)(out + 64 * j), b[j]);
         else if (cnt == 1)
             _mm_storeu_si128((__m128i *)(void *)(out + 64 * j), _mm512_castsi512_si128(b[j]));
+        else if (cnt == 2)
+            _mm256_storeu_si256((__m256i *)(void *)(out + 64 * j), _mm512_castsi512_si256(b[j]));
         else if (cnt != 0)
             _mm512_mask_storeu_epi64((void *)(out + 64 * j), blk_mask(cnt), b[j]);
     }
@@ -162,9 +166,58 @@ AESX_INLINE void ctr_blocks(__m512i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
  * strictly, so ct_msan would report the secret data passing through it. */
 #include "aes/aes_x86_xts.h"
 
+/* ---- the rest of a message on YMM where that is faster -------------------- */
+
+/* ECB, CBC and CFB decryption: after the whole 32-block batches, a rest of
+ * fewer than 8 or of 15 to 24 blocks runs the 256-bit code (aes_x86_vaes.c;
+ * same key layout, and this entry's needs include its): on Zen 5 the short
+ * ZMM batch with its masked registers measured 3-10 % slower there, and
+ * 15-30 % slower from 15 to 24 blocks, where the 256-bit code has a whole
+ * 16-block batch in eight registers (docs/benchmarks.md, "vaes512 against
+ * vaes at short lengths").  8 to 14 and 25 to 31 blocks stay here (up to
+ * 1.3x faster).  CTR is faster here at every length but two. */
+AESX_INLINE int ymm_rest(size_t rest)
+{
+    return (rest > 0 && rest < 8) || (rest >= 15 && rest <= 24);
+}
+
+/* The whole batches here, the rest where ymm_rest says; a message shorter
+ * than a batch goes to the other code in one jump. */
+#define YMM_REST_ECB(name)                                                                         \
+    static void vaes512_##name##_any(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t n) \
+    {                                                                                              \
+        size_t whole = n / AESX_NBLK * AESX_NBLK;                                                  \
+        if (!ymm_rest(n - whole)) {                                                                \
+            vaes512_##name(k, out, in, n);                                                         \
+            return;                                                                                \
+        }                                                                                          \
+        if (whole)                                                                                 \
+            vaes512_##name(k, out, in, whole);                                                     \
+        ic_aes_vaes_ops.name(k, out + 16 * whole, in + 16 * whole, n - whole);                     \
+    }
+/* CBC and CFB decryption leave in iv the last ciphertext block they read,
+ * which is what the rest continues from. */
+#define YMM_REST_CHAIN(name)                                                                       \
+    static void vaes512_##name##_any(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, \
+                                     size_t n)                                                     \
+    {                                                                                              \
+        size_t whole = n / AESX_NBLK * AESX_NBLK;                                                  \
+        if (!ymm_rest(n - whole)) {                                                                \
+            vaes512_##name(k, iv, out, in, n);                                                     \
+            return;                                                                                \
+        }                                                                                          \
+        if (whole)                                                                                 \
+            vaes512_##name(k, iv, out, in, whole);                                                 \
+        ic_aes_vaes_ops.name(k, iv, out + 16 * whole, in + 16 * whole, n - whole);                 \
+    }
+YMM_REST_ECB(ecb_enc)
+YMM_REST_ECB(ecb_dec)
+YMM_REST_CHAIN(cbc_dec)
+YMM_REST_CHAIN(cfb_dec)
+
 const ic_aes_ops ic_aes_vaes512_ops = {
-    ic_aes_x86_ni_setkey, vaes512_ecb_enc, vaes512_ecb_dec, ic_aes_x86_ni_cbc_enc, vaes512_cbc_dec,
-    vaes512_ctr, vaes512_ctr32, ic_aes_x86_ni_cfb_enc, vaes512_cfb_dec, ic_aes_x86_ni_ofb, vaes512_xts,
+    ic_aes_x86_ni_setkey, vaes512_ecb_enc_any, vaes512_ecb_dec_any, ic_aes_x86_ni_cbc_enc, vaes512_cbc_dec_any,
+    vaes512_ctr, vaes512_ctr32, ic_aes_x86_ni_cfb_enc, vaes512_cfb_dec_any, ic_aes_x86_ni_ofb, vaes512_xts,
 };
 
 #endif /* __x86_64__ */
