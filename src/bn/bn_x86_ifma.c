@@ -280,7 +280,11 @@ static void ifma_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
     /* r52 < 2n: back to limbs with one more for the top, then subtract */
     from52(x.t, x.r52, nl + 1, x.m.d);
     ic_mont_final_sub(r, x.t, x.t[nl], n, nl);
-    ic_wipe(&x, sizeof x);
+    const size_t used = 8 * x.m.nv * sizeof(uint64_t);   /* what this size touched */
+    ic_wipe(x.m.n, used);
+    ic_wipe(x.a52, used), ic_wipe(x.b52, used), ic_wipe(x.r52, used);
+    ic_wipe(x.sc.w[0], used), ic_wipe(x.sc.u[0], used), ic_wipe(x.sc.t[0], used);
+    ic_wipe(x.t, (nl + 1) * sizeof x.t[0]);
 }
 
 /* ---- whole exponentiations in radix 2^52 (ic_mont_ops.modexp) ------------ */
