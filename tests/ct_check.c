@@ -151,8 +151,8 @@ static void run_case(const char *prim, const char *impl, void (*fn)(void))
  * test says; limb edges: 65 bits (two 64-bit limbs, three 32-bit ones). */
 static void case_modexp(void)
 {
-    /* 384 bytes: the size where the ifma entry runs IFMA (from 3072 bits),
-     * with a short exponent to keep valgrind's run short */
+    /* 128 and 384 bytes: the ifma entry's engine (from 1024 bits; 384
+     * with a short exponent to keep valgrind's run short) */
     static const size_t nlen[] = {9, 64, 128, 384};
     static uint8_t n[384], b[384], e[384], r[384];
     for (size_t i = 0; i < sizeof nlen / sizeof nlen[0]; i++) {

@@ -22,6 +22,7 @@
  * code here is right at every size.
  */
 #include "bn/bn_impl.h"
+#include "core/ct.h"          /* IC_MSAN */
 
 #if defined(IC_BN_HAVE_ADX)
 #include <immintrin.h>
@@ -308,12 +309,24 @@ typedef struct {
 
 /* r = table[idx] (entries of 8 nv digits), reading every entry: each
  * entry's mask (all ones for the one wanted, else zero, computed without a
- * branch) broadcast once, then acc |= row & mask in one VPTERNLOGQ per
- * vector; two partial sums per vector halve the chain. */
+ * branch) broadcast once, then acc |= row & mask (or_masked) per vector;
+ * two partial sums per vector halve the chain. */
 IFMA_INLINE __m512i entry_mask(uint64_t e, uint64_t idx)
 {
     const uint64_t diff = e ^ idx;
     return _mm512_set1_epi64((long long)(((diff | (0 - diff)) >> 63) - 1));
+}
+
+/* acc | (row & mask): one VPTERNLOGQ, except under MemorySanitizer (the
+ * ct_msan leg, IC_MSAN), which checks that intrinsic's operands strictly
+ * instead of following the secret through it: AND and OR there. */
+IFMA_INLINE __m512i or_masked(__m512i acc, __m512i row, __m512i mask)
+{
+#if defined(IC_MSAN)
+    return _mm512_or_si512(acc, _mm512_and_si512(row, mask));
+#else
+    return _mm512_ternarylogic_epi64(acc, row, mask, 0xf8);
+#endif
 }
 
 IFMA_INLINE void lookup_k(uint64_t *r, const uint64_t *table, size_t entries, const size_t nv, uint64_t idx)
@@ -325,10 +338,8 @@ IFMA_INLINE void lookup_k(uint64_t *r, const uint64_t *table, size_t entries, co
         const __m512i m0 = entry_mask(e, idx), m1 = entry_mask(e + 1, idx);
         const uint64_t *row = table + e * 8 * nv;
         for (size_t v = 0; v < nv; v++) {
-            even[v] = _mm512_ternarylogic_epi64(even[v], _mm512_load_si512((const void *)(row + 8 * v)), m0,
-                                                0xf8);                         /* a | (b & c) */
-            odd[v] = _mm512_ternarylogic_epi64(odd[v], _mm512_load_si512((const void *)(row + 8 * (nv + v))), m1,
-                                               0xf8);
+            even[v] = or_masked(even[v], _mm512_load_si512((const void *)(row + 8 * v)), m0);
+            odd[v] = or_masked(odd[v], _mm512_load_si512((const void *)(row + 8 * (nv + v))), m1);
         }
     }
     for (size_t v = 0; v < nv; v++)
