@@ -79,6 +79,19 @@ static inline __m512i zmm_x4(__m512i z0, const uint8_t **pp, size_t *lenp, const
     return zmm_fold_xor(z0, zmm_k(c, 12), zmm_fold_xor(z1, zmm_k(c, 8), zmm_fold_xor(z2, zmm_k(c, 4), z3)));
 }
 
+/* One ZMM accumulator that covers the message up to p: its lanes merged,
+ * then crc_x86_finish over the len bytes left. */
+static inline __attribute__((always_inline))
+uint32_t zmm_finish(__m512i z, const uint8_t *p, size_t len, const crc_x86_consts *c, int c32)
+{
+    /* lanes 0, 1, 2 by 384, 256, 128 bits; lane 3 as it is (zero constant,
+     * zero product, then lane 3 of z xored in) */
+    z = zmm_fold_xor(z, _mm512_loadu_si512((const void *)c->lanes), _mm512_maskz_mov_epi64(0xc0, z));
+    __m256i y = _mm256_xor_si256(_mm512_castsi512_si256(z), _mm512_extracti64x4_epi64(z, 1));
+    __m128i x = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256(y, 1));
+    return crc_x86_finish(x, p, len, c, c32);
+}
+
 /* len >= 64: one ZMM from the first 64 bytes (four accumulators from 256
  * bytes on), then 64 bytes at a time, then its lanes merged. */
 static inline __attribute__((always_inline))
@@ -96,13 +109,83 @@ uint32_t crc_zmm(uint32_t crc, const uint8_t *p, size_t len, const crc_x86_const
         __m512i k4 = zmm_k(c, 4);
         for (; len >= 64; p += 64, len -= 64)
             z = zmm_fold_xor(z, k4, zmm_load(p));
-        /* lanes 0, 1, 2 by 384, 256, 128 bits; lane 3 as it is (zero
-         * constant, zero product, then lane 3 of z xored in) */
-        z = zmm_fold_xor(z, _mm512_loadu_si512((const void *)c->lanes), _mm512_maskz_mov_epi64(0xc0, z));
+        return zmm_finish(z, p, len, c, c32);
     }
     __m256i y = _mm256_xor_si256(_mm512_castsi512_si256(z), _mm512_extracti64x4_epi64(z, 1));
     __m128i x = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256(y, 1));
     return crc_x86_finish(x, p, len, c, c32);
+}
+
+/* ---- CRC-32C: the folding and the CRC32 instruction side by side ----------
+ *
+ * The carry-less multiplier is the bound of the folding loop (both here and
+ * in ISA-L: about 15 bytes a cycle on Zen 5), and the integer side has a
+ * CRC32 instruction (one a cycle, 3 cycles of latency) idle meanwhile.
+ * From FUSE_MIN bytes on, n iterations each fold 256 bytes in four ZMM
+ * accumulators and advance three CRC32 chains by 40 bytes each; the
+ * folding covers the first 256 n bytes, the chains three stripes of 40 n
+ * bytes after them (from a zero register each), and the parts join by the
+ * linearity of the CRC (crc_x86_sse42.c):
+ *
+ *   crc(V || S1 || S2 || S3) = crc(V) x^(24 s) + crc'(S1) x^(16 s)
+ *                              + crc'(S2) x^(8 s) + crc'(S3)  mod P,
+ *
+ * s = 40 n bytes, x^(8 s) from the powers x^(8 * 40 * 2^j) below (one
+ * product per set bit of n).  The rest, fewer than 376 bytes, runs the
+ * ordinary path. */
+#define FUSE_MIN 8192
+#define FUSE_Q 5                      /* CRC32 instructions a chain an iteration */
+#define FUSE_STRIPE (8 * FUSE_Q)      /* bytes a chain an iteration */
+#define FUSE_STEP (256 + 3 * FUSE_STRIPE)
+#define FUSE_MAX_ITER ((size_t)1 << 20)
+
+/* x^(8 * 40 * 2^j) mod P (CRC-32C, reflected: bit 31 = x^0), j = 0..20:
+ * crc.c's square-and-multiply (crc_x8n) run in Python. */
+static const uint32_t fuse_x8s[21] = {
+    0x19e65dde, 0x36c41f1c, 0x1fe0b5c3, 0x9030a49c, 0xb469724f, 0x71892b1b, 0xb5a50ab7,
+    0x8eeafe04, 0x8778fbde, 0x5edcdeb9, 0x695a4c87, 0x99569602, 0xf5942afb, 0x40f28a69,
+    0xf0f3875e, 0x30c6966d, 0x68a5f0f9, 0x11b31f9d, 0x238acb2b, 0xc8018b1c, 0xa90ebd6c,
+};
+
+/* x^(8 * 40 n) mod P for 1 <= n <= FUSE_MAX_ITER. */
+static uint32_t fuse_shift(size_t n)
+{
+    uint32_t r = 0x80000000u;               /* 1 */
+    for (int j = 0; n != 0; j++, n >>= 1)
+        if (n & 1)
+            r = ic_crc32c_clmul_mulmod(r, fuse_x8s[j]);
+    return r;
+}
+
+/* FUSE_STEP n bytes at p (1 <= n <= FUSE_MAX_ITER): the register after
+ * them, from crc. */
+static uint32_t crc32c_fused(uint32_t crc, const uint8_t *p, size_t n, const crc_x86_consts *c)
+{
+    const uint8_t *s1 = p + 256 * n, *s2 = s1 + FUSE_STRIPE * n, *s3 = s2 + FUSE_STRIPE * n;
+    uint64_t c1 = 0, c2 = 0, c3 = 0;
+    __m512i z0 = _mm512_xor_si512(zmm_load(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
+    __m512i z1 = zmm_load(p + 64), z2 = zmm_load(p + 128), z3 = zmm_load(p + 192);
+    const __m512i k16 = zmm_k(c, 16);
+    for (size_t i = 0;;) {
+        for (int q = 0; q < FUSE_Q; q++) {
+            c1 = _mm_crc32_u64(c1, ic_load64_le(s1 + 8 * q));
+            c2 = _mm_crc32_u64(c2, ic_load64_le(s2 + 8 * q));
+            c3 = _mm_crc32_u64(c3, ic_load64_le(s3 + 8 * q));
+        }
+        s1 += FUSE_STRIPE, s2 += FUSE_STRIPE, s3 += FUSE_STRIPE;
+        if (++i == n)
+            break;
+        p += 256;
+        z0 = zmm_fold_xor(z0, k16, zmm_load(p));
+        z1 = zmm_fold_xor(z1, k16, zmm_load(p + 64));
+        z2 = zmm_fold_xor(z2, k16, zmm_load(p + 128));
+        z3 = zmm_fold_xor(z3, k16, zmm_load(p + 192));
+    }
+    __m512i z = zmm_fold_xor(z0, zmm_k(c, 12), zmm_fold_xor(z1, zmm_k(c, 8), zmm_fold_xor(z2, zmm_k(c, 4), z3)));
+    uint32_t v = zmm_finish(z, p + 256, 0, c, 1);
+    uint32_t x1 = fuse_shift(n), x2 = ic_crc32c_clmul_mulmod(x1, x1), x3 = ic_crc32c_clmul_mulmod(x2, x1);
+    return ic_crc32c_clmul_mulmod(v, x3) ^ ic_crc32c_clmul_mulmod((uint32_t)c1, x2) ^
+           ic_crc32c_clmul_mulmod((uint32_t)c2, x1) ^ (uint32_t)c3;
 }
 
 static uint32_t crc32_vpclmul512_update(uint32_t crc, const uint8_t *p, size_t len)
@@ -116,6 +199,14 @@ static uint32_t crc32_vpclmul512_update(uint32_t crc, const uint8_t *p, size_t l
 
 static uint32_t crc32c_vpclmul512_update(uint32_t crc, const uint8_t *p, size_t len)
 {
+    while (len >= FUSE_MIN) {
+        size_t n = len / FUSE_STEP;
+        if (n > FUSE_MAX_ITER)
+            n = FUSE_MAX_ITER;
+        crc = crc32c_fused(crc, p, n, &ic_crc32c_x86_k);
+        p += FUSE_STEP * n;
+        len -= FUSE_STEP * n;
+    }
     if (len < C32_FOLD)
         return crc_x86_c32_serial(crc, p, len);
     return crc_zmm(crc, p, len, &ic_crc32c_x86_k, 1);
