@@ -214,6 +214,19 @@ static void crc_impl(const char *impl, void *arg)
         uint32_t got = f->crc(init, data + a, len), want = ref_crc(f, init, data + a, len);
         CHECK(got == want, "%s/%s len %zu align %zu: %08x vs %08x", f->prim, impl, len, a, got, want);
     }
+    /* lengths of k 376-byte steps and a few bytes more: crc32c/vpclmul512
+     * runs its CRC32-beside-folding path from 8 KiB in such steps and joins
+     * the parts by x^(8 * 40 k), from one power per set bit of k; 8191 steps
+     * (about 3 MiB) set every bit it uses, 21 is its first length */
+    static const size_t steps[] = { 21, 22, 64, 255, 1000, 8191 };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        size_t len = 376 * steps[i] + 7 * i;
+        if (len > big_max())
+            continue;
+        uint32_t init = (uint32_t)tl_rand64();
+        uint32_t got = f->crc(init, data + 3, len), want = ref_crc(f, init, data + 3, len);
+        CHECK(got == want, "%s/%s len %zu (%zu steps): %08x vs %08x", f->prim, impl, len, steps[i], got, want);
+    }
     /* 3. streamed */
     for (int i = 0; i < 300; i++) {
         size_t len = i < 20 ? tl_rand_below((uint32_t)big_max() + 1) : tl_rand_below(9000);
