@@ -293,6 +293,7 @@ void ic_aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const 
 #define AESX_BSLLI _mm_bslli_si128
 #define AESX_BSRLI _mm_bsrli_si128
 #define AESX_XTS_LANES0(t) (t)
+#define AESX_LANE128(v, l) (v)
 /* the tweaks of data units of 1 KiB or more in general registers
  * (aes_x86_xts.h; Zen 3, 4 KiB: 0.390 -> 0.288 c/B; `incore speed` had
  * 512 bytes slower) */

@@ -156,6 +156,7 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
 #define AESX_BSLLI _mm256_bslli_epi128
 #define AESX_BSRLI _mm256_bsrli_epi128
 #define AESX_XTS_LANES0(t) _mm256_set_m128i(xts_mulx128(t), (t))
+#define AESX_LANE128(v, l) ((l) ? _mm256_extracti128_si256((v), 1) : _mm256_castsi256_si128(v))
 #define AESX_XTS_REDUCE(r) _mm256_clmulepi64_epi128((r), _mm256_set1_epi64x(0x87), 0x00)
 /* The loop's step without VPCLMULQDQ (AESX_XTS_PACKED, aes_x86_xts.h): on
  * Zen 3 it shares the pipes of VAESENC and costs them more than the six

@@ -161,6 +161,17 @@ AESX_INLINE void ctr_blocks(__m512i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
     _mm512_inserti32x4(_mm512_inserti32x4(_mm512_inserti32x4(_mm512_castsi128_si512(t), xts_mulx128(t), 1), \
                                           xts_mulx128(xts_mulx128(t)), 2),                              \
                        xts_mulx128(xts_mulx128(xts_mulx128(t))), 3)
+/* lane l (0..3, public) of v: VEXTRACTI32X4 takes a constant */
+static inline __m128i vaes512_lane128(__m512i v, size_t l)
+{
+    switch (l) {
+    case 1: return _mm512_extracti32x4_epi32(v, 1);
+    case 2: return _mm512_extracti32x4_epi32(v, 2);
+    case 3: return _mm512_extracti32x4_epi32(v, 3);
+    default: return _mm512_castsi512_si128(v);
+    }
+}
+#define AESX_LANE128 vaes512_lane128
 #define AESX_XTS_REDUCE(r) _mm512_clmulepi64_epi128((r), _mm512_set1_epi64(0x87), 0x00)
 /* No AESX_XOR3 (VPTERNLOGQ): MemorySanitizer checks that intrinsic's operands
  * strictly, so ct_msan would report the secret data passing through it. */
