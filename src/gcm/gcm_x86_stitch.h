@@ -9,6 +9,8 @@
  *   GX_V              the register type (__m128i, __m256i)
  *   GX_NBLK           blocks per batch (8 registers of GX_V)
  *   GX_ACC            the type of a sum of unreduced GHASH products
+ *   GX_GKEY           optional: what gx_mul and gx_hash read the powers
+ *                     of H from (default the key, ghash_x86_key)
  *
  * and these functions (GX_INLINE is provided below):
  *
@@ -30,13 +32,13 @@
  * (all by value, as plain vectors: a struct of them passed by pointer cost
  * the stitched loop 3 % in spills on Zen 4)
  *   void gx_acc_zero(GX_ACC *)
- *   void gx_mul(GX_ACC *, const ghash_x86_key *, const uint8_t *p, int j, __m128i y)
+ *   void gx_mul(GX_ACC *, const GX_GKEY *, const uint8_t *p, int j, __m128i y)
  *                                              add register j of p (times
  *                                              its powers of H), plus y in
  *                                              its block 0 when j == 0
  *   void gx_pin(GX_ACC *)                      keep the sums in registers
  *   __m128i gx_finish(GX_ACC *)                reduce to the new y
- *   __m128i gx_hash(const ghash_x86_key *, __m128i y, const uint8_t *p)
+ *   __m128i gx_hash(const GX_GKEY *, __m128i y, const uint8_t *p)
  *                                              GHASH of one batch of p
  *
  * What the loop does and why (each point measured on Zen 3, where
@@ -75,11 +77,14 @@
 #define GX_NV 8   /* registers per batch (the including file may choose fewer) */
 #endif
 #define GX_LANES (GX_NBLK / GX_NV)   /* blocks per register */
+#ifndef GX_GKEY
+#define GX_GKEY ghash_x86_key
+#endif
 
 /* Rounds 1 .. rounds of the batch in s (whitened counter blocks), the
  * input in XORed into the last round; with gsrc, the GHASH of its batch
  * into *y.  Returns the output blocks in s. */
-GX_INLINE void gx_batch(GX_V s[GX_NV], const __m128i *rk, int rounds, const ghash_x86_key *gk,
+GX_INLINE void gx_batch(GX_V s[GX_NV], const __m128i *rk, int rounds, const GX_GKEY *gk,
                         const uint8_t *gsrc, __m128i *y, const uint8_t *in)
 {
     GX_ACC acc;
@@ -117,7 +122,7 @@ GX_INLINE void gx_store(uint8_t *out, const GX_V s[GX_NV])
 /* nb > 0 blocks, a multiple of GX_NBLK; ctr and yb as the hook's. */
 /* rounds and pub are constants in each instance (gx_crypt's switch), so
  * the counter code of the other case is not in the loop at all. */
-GX_INLINE void gx_crypt_rounds(const ic_aes_key *k, int rounds, int pub, const ghash_x86_key *gk, unsigned flags,
+GX_INLINE void gx_crypt_rounds(const ic_aes_key *k, int rounds, int pub, const GX_GKEY *gk, unsigned flags,
                                uint8_t ctr[16], uint8_t yb[16], uint8_t *out, const uint8_t *in, size_t nb)
 {
     const int encrypt = (flags & IC_GCM_HOOK_ENCRYPT) != 0;
@@ -153,7 +158,7 @@ GX_INLINE void gx_crypt_rounds(const ic_aes_key *k, int rounds, int pub, const g
 /* The instances for a counter that may be secret (any IV but 12 bytes),
  * in a function of their own: with all six instances in one function GCC
  * laid out the public-counter loops 4 % slower (Zen 4, AES-128-GCM 16 KiB). */
-static __attribute__((noinline)) void gx_crypt_secret(const ic_aes_key *k, const ghash_x86_key *gk, unsigned flags,
+static __attribute__((noinline)) void gx_crypt_secret(const ic_aes_key *k, const GX_GKEY *gk, unsigned flags,
                                                       uint8_t ctr[16], uint8_t y[16], uint8_t *out,
                                                       const uint8_t *in, size_t nb)
 {
@@ -166,7 +171,7 @@ static __attribute__((noinline)) void gx_crypt_secret(const ic_aes_key *k, const
 
 /* The whole batches of nblocks, for a key in the x86 layout (checked by
  * the caller); returns how many blocks were done. */
-static size_t gx_crypt(const ic_aes_key *k, const ghash_x86_key *gk, unsigned flags, uint8_t ctr[16],
+static size_t gx_crypt(const ic_aes_key *k, const GX_GKEY *gk, unsigned flags, uint8_t ctr[16],
                        uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     size_t nb = nblocks - nblocks % GX_NBLK;
