@@ -32,8 +32,8 @@
  * 0.8x OpenSSL on Zen 3, against about 0.95x now); the
  * working variables are renamed per round by rotating macro arguments (as
  * in sha2_rounds.h); the rotations are RORX (BMI2, no flags,
- * non-destructive), and the sums are ordered so that the new e and the
- * new a are each four operations from their inputs (see S512_R).
+ * non-destructive) and Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), where b ^ c
+ * is the a ^ b of the previous round: one operation fewer per round.
  *
  * Blocks may be at any alignment.  Constant time: only add, and, andn,
  * xor, shifts and rotations; K and W + K are indexed by round number.  The
@@ -110,81 +110,60 @@ static inline __m256i s512_addk(__m256i w, const uint64_t *k)
  * first entry, offset 0 (block A) or 2 (block B). */
 #define S512_WK(r) wp[((r) >> 1) * 4 + ((r) & 1)]
 
-/*
- * One round.  The textbook order (T1 = h + W + K + Ch(e, f, g) + Sigma1(e),
- * then d += T1, h = T1 + Sigma0(a) + Maj(a, b, c)) puts five operations on
- * the e to new-e path (RORX, XOR, XOR, ADD for T1, ADD into d): 5 cycles a
- * round, which OpenSSL, libgcrypt and the first version of this code all
- * ran at on Zen 5.  Here d + h + W + K is summed first (none of it depends
- * on this round's e), so the new e is that + Ch + Sigma1, four deep:
- *
- *   d  = d + h + W + K (early) + Ch(e, f, g) + Sigma1(e)      the new e
- *   bn = (b & c) - d_old (early) + (a & (b ^ c)) + d + Sigma0(a) the new a
- *
- * The new a is T1 + Maj + Sigma0 with T1 = new e - old d, and Maj(a, b, c)
- * = (a & (b ^ c)) + (b & c) (the two ANDs have no bit in common), which is
- * two operations deep from a where b ^ (a ^ b) & (b ^ c) is three: the a
- * path is four deep too (AND, ADD, ..., ADD Sigma0 after RORX, XOR, XOR)
- * once the e path runs ahead of it.  Ch = (e & f) + (~e & g) likewise
- * (ANDN spares a copy).  Both b ^ c and b & c of the next round (bc, bn)
- * come from this round's a and b: a ^ b, and a & ~(a ^ b) by ANDN.
- * 24 integer operations and two register moves; on Zen 5 5.2 cycles a
- * round against 5.45 (docs/benchmarks.md, issue 12, session 8): the core
- * then runs about 4.8 of these operations a cycle, so the round is bound
- * by their number, not by its dependencies any more.
- * The new a ends in bn's register and the next bn in h's: the macro swaps
- * the two names (free: no instruction).
- */
 #if defined(IC_MSAN)
 /* MemorySanitizer (the ct_msan leg) marks an asm's outputs clean, which
- * would drop the secrets' taint (core/ct.h): there the round is C, the
- * same sums. */
+ * would drop the secrets' taint (core/ct.h): there the round is C. */
 #define S512_ROR(x, n) (((x) >> (n)) | ((x) << (64 - (n))))
 #define S512_R(a, b, c, d, e, f, g, h, r) do {                                    \
-        uint64_t x_ = h + S512_WK(r);                                             \
-        bn -= d;                                                                  \
-        d += x_ + ((e & f) + (~e & g))                                            \
-           + (S512_ROR(e, 14) ^ S512_ROR(e, 18) ^ S512_ROR(e, 41));               \
-        bn += (a & bc) + d + (S512_ROR(a, 28) ^ S512_ROR(a, 34) ^ S512_ROR(a, 39)); \
-        bc = a ^ b;                                                               \
-        h = bn;                                                                   \
-        bn = a & ~bc;                                                             \
+        uint64_t t1_ = h + S512_WK(r) + (g ^ (e & (f ^ g)))                       \
+                     + (S512_ROR(e, 14) ^ S512_ROR(e, 18) ^ S512_ROR(e, 41));     \
+        uint64_t ab_ = a ^ b;                                                     \
+        d += t1_;                                                                 \
+        h = t1_ + (S512_ROR(a, 28) ^ S512_ROR(a, 34) ^ S512_ROR(a, 39))           \
+          + (b ^ (ab_ & bc));                                                     \
+        bc = ab_;                                                                 \
     } while (0)
 #else
+/*
+ * One round, 22 integer operations and two register moves.  T1 = h + W + K
+ * + Ch(e, f, g) + Sigma1(e) goes into h and d (d becomes the new e), then
+ * Sigma0(a) + Maj(a, b, c), which does not depend on e, completes the new
+ * a in h.  Ch = (e & f) + (~e & g): the two ANDs have no bit in common, so
+ * the sum is their XOR, and ANDN spares a copy.  The e to new-e path is
+ * five operations deep (RORX, XOR, XOR, ADD, ADD); the rest overlaps.
+ * t1 ends as a ^ b, the next round's b ^ c (bc; c itself is not read).
+ */
 #define S512_R(a, b, c, d, e, f, g, h, r) do {                                    \
         uint64_t t0_, t1_;                                                        \
         __asm__("add %[W], %[H]\n\t"                                              \
-                "sub %[D], %[BN]\n\t"                                             \
-                "add %[H], %[D]\n\t"                                              \
-                "andn %[G], %[E], %[T0]\n\t"                                      \
-                "mov %[F], %[T1]\n\t"                                             \
-                "and %[E], %[T1]\n\t"                                             \
-                "add %[T1], %[T0]\n\t"                                            \
-                "add %[T0], %[D]\n\t"                                             \
                 "rorx $14, %[E], %[T0]\n\t"                                       \
                 "rorx $18, %[E], %[T1]\n\t"                                       \
                 "xor %[T1], %[T0]\n\t"                                            \
+                "andn %[G], %[E], %[T1]\n\t"                                      \
+                "add %[T1], %[H]\n\t"                                             \
                 "rorx $41, %[E], %[T1]\n\t"                                       \
                 "xor %[T1], %[T0]\n\t"                                            \
-                "add %[T0], %[D]\n\t"                                             \
-                "and %[A], %[BC]\n\t"                                             \
-                "add %[BC], %[BN]\n\t"                                            \
-                "add %[D], %[BN]\n\t"                                             \
+                "mov %[F], %[T1]\n\t"                                             \
+                "and %[E], %[T1]\n\t"                                             \
+                "add %[T1], %[H]\n\t"                                             \
+                "add %[T0], %[H]\n\t"                                             \
+                "add %[H], %[D]\n\t"                                              \
                 "rorx $28, %[A], %[T0]\n\t"                                       \
                 "rorx $34, %[A], %[T1]\n\t"                                       \
                 "xor %[T1], %[T0]\n\t"                                            \
                 "rorx $39, %[A], %[T1]\n\t"                                       \
                 "xor %[T1], %[T0]\n\t"                                            \
-                "add %[T0], %[BN]\n\t"                                            \
-                "mov %[A], %[BC]\n\t"                                             \
+                "mov %[A], %[T1]\n\t"                                             \
+                "xor %[B], %[T1]\n\t"                                             \
+                "and %[T1], %[BC]\n\t"                                            \
                 "xor %[B], %[BC]\n\t"                                             \
-                "andn %[A], %[BC], %[H]"                                          \
-                : [H] "+r"(h), [D] "+r"(d), [BC] "+r"(bc), [BN] "+r"(bn),         \
-                  [T0] "=&r"(t0_), [T1] "=&r"(t1_)                                \
+                "add %[BC], %[T0]\n\t"                                            \
+                "add %[T0], %[H]"                                                 \
+                : [H] "+r"(h), [D] "+r"(d), [BC] "+r"(bc), [T0] "=&r"(t0_), [T1] "=&r"(t1_) \
                 : [A] "r"(a), [B] "r"(b), [E] "r"(e), [F] "r"(f), [G] "r"(g),     \
                   [W] "m"(S512_WK(r))                                             \
                 : "cc");                                                          \
-        t0_ = h; h = bn; bn = t0_;                                                \
+        bc = t1_;                                                                 \
     } while (0)
 #endif
 
@@ -232,7 +211,7 @@ static inline void s512_compress(uint64_t st[8], const uint8_t *p, size_t nblock
     const uint64_t *wp;
     uint64_t a = st[0], b = st[1], c = st[2], d = st[3];
     uint64_t e = st[4], f = st[5], g = st[6], h = st[7];
-    uint64_t bc, bn;
+    uint64_t bc;
     /* per 64-bit lane, byte i takes byte i + 1: a rotation right by 8 */
     const __m256i m8 = _mm256_set_epi64x(0x080f0e0d0c0b0a09LL, 0x0007060504030201LL,
                                          0x080f0e0d0c0b0a09LL, 0x0007060504030201LL);
@@ -249,7 +228,6 @@ static inline void s512_compress(uint64_t st[8], const uint8_t *p, size_t nblock
         }
         /* block A: rounds 16i..16i+15 with words 16(i+1)..16(i+1)+15 */
         bc = b ^ c;
-        bn = b & c;
         wp = (const uint64_t *)wk;
         for (int i = 0; i < 4; i++, wp += 32) {
             __m256i *wn = wk + 8 * (i + 1);
@@ -262,7 +240,6 @@ static inline void s512_compress(uint64_t st[8], const uint8_t *p, size_t nblock
             break;
         /* block B */
         bc = b ^ c;
-        bn = b & c;
         wp = (const uint64_t *)wk + 2;
         for (int i = 0; i < 5; i++, wp += 32)
             S512_R16(S512_NOSTEP, wk, ic_sha512_k);
