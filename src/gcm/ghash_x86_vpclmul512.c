@@ -54,21 +54,32 @@ static inline __m128i vp512_batch32(const ghash_x86_key *k, const __m128i *hp, c
  * the powers cost more than they save: 0.096 -> 0.113). */
 #define VP512_LONG 128
 
-static void ghash_vpclmul512_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)
+/* The whole 32-block batches of a long message; returns how many blocks
+ * it did.  Not inlined: its 512 bytes of powers would otherwise give every
+ * call, the one-block ones of GCM's length block too, a 64-byte aligned
+ * stack frame to set up. */
+static __attribute__((noinline)) size_t vp512_long(const ghash_x86_key *k, uint8_t y[16], const uint8_t *in,
+                                                   size_t nblocks)
 {
-    const ghash_x86_key *k = ghash_x86_key_of(hk);
     __m128i hi[2][16], acc;
-    if (nblocks < VP512_LONG) {
-        gh_blocks(hk, y, in, nblocks, VP512_BATCH, gh512_batch);
-        return;
-    }
+    size_t done = 0;
     gh512_hi_powers(hi[0], hi[1], k);
     acc = gh_load(y);
-    for (; nblocks >= 32; nblocks -= 32, in += 16 * 32)
-        acc = vp512_batch32(k, hi[0], hi[1], acc, in);
+    for (; nblocks - done >= 32; done += 32)
+        acc = vp512_batch32(k, hi[0], hi[1], acc, in + 16 * done);
     gh_store(y, acc);
     ic_wipe(hi, sizeof hi);
-    gh_blocks(hk, y, in, nblocks, VP512_BATCH, gh512_batch);   /* the rest, 0 .. 31 blocks */
+    return done;
+}
+
+static void ghash_vpclmul512_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)
+{
+    if (nblocks >= VP512_LONG) {
+        size_t done = vp512_long(ghash_x86_key_of(hk), y, in, nblocks);
+        in += 16 * done;
+        nblocks -= done;   /* the rest, 0 .. 31 blocks */
+    }
+    gh_blocks(hk, y, in, nblocks, VP512_BATCH, gh512_batch);
 }
 
 const ic_ghash_ops ic_ghash_vpclmul512_ops = {
