@@ -15,12 +15,14 @@
  *     and the last byte carrying into the bytes above it at every position
  *     of a batch; nothing written outside out.
  *  2. GHASH blocks() on 1..70 blocks and split at every batch position,
- *     against the portable GHASH.
+ *     and around the 32-block batches of vpclmul512's long path (127..257
+ *     blocks), against the portable GHASH.
  *  3. the public streaming API per pair, against a context bound to the
  *     portable implementations: a first piece that leaves a partial block
  *     (so the hook starts after it), then the bulk, lengths around the
  *     batch sizes, in place and misaligned, encrypt and decrypt, and the
- *     counter set to wrap inside the bulk.
+ *     counter set to wrap inside the bulk; and the one-shot seal and open
+ *     on the same lengths (open hashes the whole ciphertext in one call).
  *  4. bounds: in and out placed flush against PROT_NONE pages (ending at
  *     one, or starting right after one), for the hook, the GHASH blocks
  *     and the public API, so a load or store one byte outside the
@@ -198,12 +200,17 @@ static void blocks_vs_portable(const char *gname)
 {
     const ic_ghash_ops *g = ghash_named(gname), *p = ghash_portable();
     ic_ghash_key hk, rh;
-    uint8_t h[16], y[16], ry[16], *buf = tl_xmalloc(70 * 16 + 16);
-    for (size_t nb = 1; nb <= 70; nb++) {
+    /* 1..70, then around the 32-block batches of vpclmul512's long path
+     * (from 128 blocks a call) and their 0..31-block rest */
+    static const size_t longer[] = {127, 128, 129, 159, 160, 161, 191, 255, 256, 257};
+    enum { MAXNB = 257 };
+    uint8_t h[16], y[16], ry[16], *buf = tl_xmalloc(MAXNB * 16 + 16);
+    for (size_t t = 0; t < 70 + sizeof longer / sizeof longer[0]; t++) {
+        size_t nb = t < 70 ? t + 1 : longer[t - 70];
         const uint8_t *in = buf + tl_rand_below(16);
         tl_rand_bytes(h, 16);
         tl_rand_bytes(y, 16);
-        tl_rand_bytes(buf, 70 * 16 + 16);
+        tl_rand_bytes(buf, MAXNB * 16 + 16);
         memcpy(ry, y, 16);
         g->init(&hk, h);
         p->init(&rh, h);
@@ -353,7 +360,7 @@ static void bounds_aes(const char *aname, void *arg)
 {
     const pair_arg *pa = arg;
     const ic_ghash_ops *g = ghash_named(pa->ghash);
-    static const size_t nbs[] = {1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 100};
+    static const size_t nbs[] = {1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 100, 128, 160};
     uint8_t key[32], h[16], ctr[16], y[16], tag[16], iv[12];
     ic_aes_key k;
     ic_ghash_key hk;

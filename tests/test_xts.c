@@ -339,6 +339,22 @@ static void diff_raw(const char *impl, const ic_aes_xts_key *k, const ref_keys *
         CHECK_MEM(tc, t0, 16, "raw xts: tweak left as T_n after %zu blocks (%s)", nb, impl);
         CHECK(guards_intact(dst_buf, GUARD + oo, 16 * nb), "raw xts wrote outside (%s)", impl);
     }
+    /* The tweak handed back from every position: a first call of n blocks
+     * (1..65 covers each register and lane of two 32-block batches and a
+     * block more; 64..72 and 130 the `ni` path that makes tweaks in
+     * general registers), then 3 blocks that start from it. */
+    for (size_t n = 1; n <= 72 || n == 130; n = n == 72 ? 130 : n + 1) {
+        int dec = (int)(n & 1);
+        uint8_t tw[16], tc[16];
+        uint8_t *in = src_buf + GUARD, *out = dst_buf + GUARD;
+        random_tweak(tw);
+        tl_rand_bytes(in, 16 * (n + 3));
+        model(&rk->k1, &rk->k2, !dec, tw, want_buf, in, 16 * (n + 3));
+        memcpy(tc, tw, 16);
+        ops->xts(&k->k1, &k->k2, tc, out, in, n, dec);
+        ops->xts(&k->k1, NULL, tc, out + 16 * n, in + 16 * n, 3, dec);
+        CHECK_MEM(out, want_buf, 16 * (n + 3), "raw xts %s, %zu + 3 blocks (%s)", dec ? "dec" : "enc", n, impl);
+    }
 }
 
 /* A data unit ending flush against a PROT_NONE page: no read or write past

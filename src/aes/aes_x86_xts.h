@@ -62,11 +62,16 @@
  * on the fewest registers that hold it (BATCH_FEWEST), and a data unit
  * that short computes only those registers' tweaks.  The last batch does
  * not advance the tweaks: the tweak handed back (that of the block after
- * the last) is the last block's, read from the batch's tweak array at its
- * position, times x.
+ * the last) is the last block's, picked from the tweak registers by its
+ * public position (xts_tweak_at), times x.
  *
  * No branch or memory index depends on the key, the tweak or the data;
- * the branches are on the public length and round count.
+ * the branches are on the public length and round count.  Wiping: the
+ * tweaks are key-derived, but like the counter blocks of CTR and GCM they
+ * are not wiped where the compiler spills them (every x86 mode loop
+ * leaves its spills); only the arrays that AESX_XTS_GPR keeps in memory
+ * by design are cleared.  The generic loop (xts.c) holds its tweaks in a
+ * buffer it writes on purpose, and wipes it.
  */
 #ifndef INCORE_AES_X86_XTS_H
 #define INCORE_AES_X86_XTS_H
@@ -240,9 +245,11 @@ AESX_INLINE void xts_done_wipe(AESX_V *tw, int nw)
 
 /* Block i's tweak (i < AESX_NBLK, public) from the registers: the register
  * and the lane are picked by comparisons that unroll into selects, not by
- * an index, so tw is never addressed and stays in registers (a tweak array
- * read by index had to live on the stack, and wiping it there took a REP
- * STOSQ of ~30 cycles a call: 256-byte data units 10 % slower). */
+ * an index, so tw need not be addressable (a tweak array read by index had
+ * to live on the stack, and wiping it there took a REP STOSQ of ~30
+ * cycles a call: 256-byte data units 10 % slower).  Where there are too
+ * few registers (ni: 24 live values in 16 XMM) the compiler still spills
+ * some; see the file comment on wiping. */
 AESX_INLINE __m128i xts_tweak_at(const AESX_V tw[AESX_NV], size_t i)
 {
     AESX_V v = tw[0];
@@ -393,7 +400,8 @@ AESX_INLINE void xts_long(const __m128i *rk, unsigned nr, __m128i t0, uint8_t t[
         BATCH_FEWEST(nblocks, XTS_LAST);
 #undef XTS_LAST
     xts_done(twm[cur], t, nblocks);
-    xts_done_wipe(twm[0], 2 * AESX_NV);   /* both arrays */
+    xts_done_wipe(twm[0], AESX_NV);   /* both arrays */
+    xts_done_wipe(twm[1], AESX_NV);
 }
 #endif
 

@@ -1,10 +1,11 @@
 /*
  * gcm_x86_stitch.h - the stitched AES-GCM loop (counter mode and GHASH of
- * the ciphertext in one pass) written once for both x86 widths: included
+ * the ciphertext in one pass) written once for every x86 width: included
  * by gcm_x86_ni.c (AES-NI and PCLMULQDQ on 8 XMM registers = 8 blocks a
- * batch) and gcm_x86_vaes.c (VAES and VPCLMULQDQ on 8 YMM registers = 16
- * blocks).  Not a normal header: include it once, from those two files
- * only, after defining
+ * batch), gcm_x86_vaes.c (VAES and VPCLMULQDQ on 8 YMM registers = 16
+ * blocks) and gcm_x86_vaes512.c (8 ZMM registers = 32 blocks; the one
+ * that defines GX_GKEY).  Not a normal header: include it once, from
+ * those files only, after defining
  *
  *   GX_V              the register type (__m128i, __m256i)
  *   GX_NBLK           blocks per batch (8 registers of GX_V)

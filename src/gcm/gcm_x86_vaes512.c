@@ -14,14 +14,19 @@
  * GHASH with 32 blocks a batch but 16 powers of H: the GHASH key is the
  * "vpclmul" one (H^16 .. H^1 and their Karatsuba halves fill the 512 bytes
  * of ic_ghash_key, so there is no room for H^32 .. H^17, and keeping the
- * layout lets the 256-bit and AES-NI loops run on the same key).  The two
- * halves of a batch are summed separately, A = blocks 0..15 (with y in
- * block 0) and B = blocks 16..31, each against H^16 .. H^1; then
- * y' = reduce(A) H^16 + B, with one more 128-bit product and a second
- * reduction.  That costs three PCLMULQDQ and a reduction per 32 blocks
- * over one 32-power reduction, and the chain through them is hidden
- * behind the next batch's first eight rounds (y is needed only when
- * register 0 is multiplied, before round 8).
+ * layout lets the 256-bit and AES-NI loops run on the same key).  So:
+ *  - from GX512_ONE_MIN blocks a call, H^32 .. H^17 are made on the stack
+ *    for the call (gh512_hi_powers: 20 VPCLMULQDQ, made while the first
+ *    batch encrypts; wiped at the end), blocks 0..15 of a batch are summed
+ *    against them and blocks 16..31 against the key's, and a batch is one
+ *    sum with one reduction;
+ *  - shorter calls sum the two halves separately, A = blocks 0..15 (with
+ *    y in block 0) and B = blocks 16..31, each against H^16 .. H^1, and
+ *    y' = reduce(A) H^16 + B: three PCLMULQDQ and a reduction more per 32
+ *    blocks, and a longer chain from one batch's y to the next (on Zen 5,
+ *    where VPCLMULQDQ issues once per ~2.4 cycles with 5 of latency, that
+ *    chain was the bound: 16 KiB 0.138 -> 0.108 TSC c/B with one sum).
+ * y is needed only when register 0 is multiplied, before round 8.
  *
  * Counter blocks as in gcm_x86_vaes.c: with a secret counter (any IV but
  * 12 bytes) the inc32 tails are native dwords, lane l of v holding
@@ -220,6 +225,11 @@ GX_INLINE __m128i gx_hash(const gx512_key *gk, __m128i y, const uint8_t *p)
     if (gk->one) {
         gx512_acc a;
         gx_acc_zero(&a);
+        /* set here too (gx_mul sets them at j == 0): where GCC does not
+         * unroll the loop, -O1/-O2 warned that they may be unset */
+        a.one = 1;
+        a.h16 = a.k16 = _mm_setzero_si128();
+#pragma GCC unroll 8
         for (int j = 7; j >= 0; j--)   /* y's register last, as in gh512_batch */
             gx_mul(&a, gk, p, j, y);
         return gx_finish(&a);

@@ -362,7 +362,7 @@ static inline __m128i gh512_batch(const ghash_x86_key *k, __m128i y, const uint8
 
 /* blocks() of both backends: whole batches of `batch` blocks, then the
  * rest (1 .. batch-1) as one smaller batch with the powers H^r .. H^1, one
- * reduction either way.  batch_fn is gh_batch or gh256_batch; with a
+ * reduction either way.  batch_fn is gh_batch, gh256_batch or gh512_batch; with a
  * constant argument the call is direct after inlining. */
 GX_INLINE void gh_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t *in, size_t nblocks, size_t batch,
                          __m128i (*batch_fn)(const ghash_x86_key *, __m128i, const uint8_t *, size_t))
