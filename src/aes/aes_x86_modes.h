@@ -16,7 +16,16 @@
  *                          the register XOR and AES round intrinsics
  *
  * and then defining, after the include, the primitives declared below
- * (load_n, load_prev_n, store_n, ctr_blocks).
+ * (load_n, load_prev_n, store_n, ctr_blocks).  Optionally, before the
+ * include,
+ *
+ *   AESX_REST_OPS          the ic_aes_ops of a narrower backend on the same
+ *                          key layout, and
+ *   AESX_REST_TO(rest)     for which rests after the whole batches (0 <
+ *                          rest < AESX_NBLK, public) ECB and CBC/CFB
+ *                          decryption hand the rest to it instead of
+ *                          running their own short batch (where that was
+ *                          measured slower: vaes512, on Zen 5).
  *
  * How a batch runs: each mode is one batch function of n blocks
  * (1 <= n <= AESX_NBLK) on the first nv registers (nv = 1, 2, 3, 4 or 8),
@@ -142,6 +151,23 @@ AESX_INLINE void xor_batch(AESX_V b[AESX_NV], const AESX_V x[AESX_NV], int nv)
         BATCH(n, 1); \
 } while (0)
 
+/* How many of nblocks this backend runs itself: all, or only the whole
+ * batches when AESX_REST_TO hands the rest on (rest_call runs it there). */
+AESX_INLINE size_t rest_split(size_t nblocks)
+{
+#ifdef AESX_REST_OPS
+    size_t whole = nblocks / AESX_NBLK * AESX_NBLK;
+    if (AESX_REST_TO(nblocks - whole))
+        return whole;
+#endif
+    return nblocks;
+}
+#ifdef AESX_REST_OPS
+#define rest_call(op, ...) AESX_REST_OPS.op(__VA_ARGS__)
+#else
+#define rest_call(op, ...) ((void)0)
+#endif
+
 /* ---- ECB ------------------------------------------------------------------- */
 
 AESX_INLINE void ecb_batch(const __m128i *rk, unsigned nr, uint8_t *out, const uint8_t *in, size_t n,
@@ -171,12 +197,18 @@ AESX_INLINE void ecb(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_
 
 static void AESX_FN(ecb_enc)(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    ecb(k, out, in, nblocks, 0);
+    size_t mine = rest_split(nblocks);
+    ecb(k, out, in, mine, 0);
+    if (mine < nblocks)
+        rest_call(ecb_enc, k, out + 16 * mine, in + 16 * mine, nblocks - mine);
 }
 
 static void AESX_FN(ecb_dec)(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    ecb(k, out, in, nblocks, 1);
+    size_t mine = rest_split(nblocks);
+    ecb(k, out, in, mine, 1);
+    if (mine < nblocks)
+        rest_call(ecb_dec, k, out + 16 * mine, in + 16 * mine, nblocks - mine);
 }
 
 /* ---- CBC and CFB decryption ---------------------------------------------------
@@ -221,16 +253,24 @@ AESX_INLINE void chain_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, co
     _mm_storeu_si128((__m128i *)iv, last);
 }
 
+/* A rest handed on continues from iv, which chain_dec leaves as the last
+ * ciphertext block it read. */
 static void AESX_FN(cbc_dec)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                              size_t nblocks)
 {
-    chain_dec(k, iv, out, in, nblocks, 0);
+    size_t mine = rest_split(nblocks);
+    chain_dec(k, iv, out, in, mine, 0);
+    if (mine < nblocks)
+        rest_call(cbc_dec, k, iv, out + 16 * mine, in + 16 * mine, nblocks - mine);
 }
 
 static void AESX_FN(cfb_dec)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                              size_t nblocks)
 {
-    chain_dec(k, iv, out, in, nblocks, 1);
+    size_t mine = rest_split(nblocks);
+    chain_dec(k, iv, out, in, mine, 1);
+    if (mine < nblocks)
+        rest_call(cfb_dec, k, iv, out + 16 * mine, in + 16 * mine, nblocks - mine);
 }
 
 /* ---- CTR ---------------------------------------------------------------------

@@ -46,6 +46,17 @@
 #define AESX_ENCLAST _mm512_aesenclast_epi128
 #define AESX_DEC _mm512_aesdec_epi128
 #define AESX_DECLAST _mm512_aesdeclast_epi128
+/* ECB, CBC and CFB decryption: after the whole 32-block batches, a rest of
+ * fewer than 8 or of 15 to 24 blocks runs the 256-bit code (aes_x86_vaes.c;
+ * same key layout, and this entry's needs include its; aes_x86_modes.h's
+ * AESX_REST_OPS): on Zen 5 the short ZMM batch with its masked registers
+ * measured 3-10 % slower there, and 15-30 % slower from 15 to 24 blocks,
+ * where the 256-bit code has a whole 16-block batch in eight registers
+ * (docs/benchmarks.md, "vaes512 against vaes at short lengths").  8 to 14
+ * and 25 to 31 blocks stay here (up to 1.3x faster).  CTR is faster here
+ * at every length but two. */
+#define AESX_REST_OPS ic_aes_vaes_ops
+#define AESX_REST_TO(rest) (((rest) > 0 && (rest) < 8) || ((rest) >= 15 && (rest) <= 24))
 #include "aes/aes_x86_modes.h"
 
 /* Register j holds blocks 4j .. 4j+3.  The mask of the 64-bit elements of
@@ -177,58 +188,9 @@ static inline __m128i vaes512_lane128(__m512i v, size_t l)
  * strictly, so ct_msan would report the secret data passing through it. */
 #include "aes/aes_x86_xts.h"
 
-/* ---- the rest of a message on YMM where that is faster -------------------- */
-
-/* ECB, CBC and CFB decryption: after the whole 32-block batches, a rest of
- * fewer than 8 or of 15 to 24 blocks runs the 256-bit code (aes_x86_vaes.c;
- * same key layout, and this entry's needs include its): on Zen 5 the short
- * ZMM batch with its masked registers measured 3-10 % slower there, and
- * 15-30 % slower from 15 to 24 blocks, where the 256-bit code has a whole
- * 16-block batch in eight registers (docs/benchmarks.md, "vaes512 against
- * vaes at short lengths").  8 to 14 and 25 to 31 blocks stay here (up to
- * 1.3x faster).  CTR is faster here at every length but two. */
-AESX_INLINE int ymm_rest(size_t rest)
-{
-    return (rest > 0 && rest < 8) || (rest >= 15 && rest <= 24);
-}
-
-/* The whole batches here, the rest where ymm_rest says; a message shorter
- * than a batch goes to the other code in one jump. */
-#define YMM_REST_ECB(name)                                                                         \
-    static void vaes512_##name##_any(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t n) \
-    {                                                                                              \
-        size_t whole = n / AESX_NBLK * AESX_NBLK;                                                  \
-        if (!ymm_rest(n - whole)) {                                                                \
-            vaes512_##name(k, out, in, n);                                                         \
-            return;                                                                                \
-        }                                                                                          \
-        if (whole)                                                                                 \
-            vaes512_##name(k, out, in, whole);                                                     \
-        ic_aes_vaes_ops.name(k, out + 16 * whole, in + 16 * whole, n - whole);                     \
-    }
-/* CBC and CFB decryption leave in iv the last ciphertext block they read,
- * which is what the rest continues from. */
-#define YMM_REST_CHAIN(name)                                                                       \
-    static void vaes512_##name##_any(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, \
-                                     size_t n)                                                     \
-    {                                                                                              \
-        size_t whole = n / AESX_NBLK * AESX_NBLK;                                                  \
-        if (!ymm_rest(n - whole)) {                                                                \
-            vaes512_##name(k, iv, out, in, n);                                                     \
-            return;                                                                                \
-        }                                                                                          \
-        if (whole)                                                                                 \
-            vaes512_##name(k, iv, out, in, whole);                                                 \
-        ic_aes_vaes_ops.name(k, iv, out + 16 * whole, in + 16 * whole, n - whole);                 \
-    }
-YMM_REST_ECB(ecb_enc)
-YMM_REST_ECB(ecb_dec)
-YMM_REST_CHAIN(cbc_dec)
-YMM_REST_CHAIN(cfb_dec)
-
 const ic_aes_ops ic_aes_vaes512_ops = {
-    ic_aes_x86_ni_setkey, vaes512_ecb_enc_any, vaes512_ecb_dec_any, ic_aes_x86_ni_cbc_enc, vaes512_cbc_dec_any,
-    vaes512_ctr, vaes512_ctr32, ic_aes_x86_ni_cfb_enc, vaes512_cfb_dec_any, ic_aes_x86_ni_ofb, vaes512_xts,
+    ic_aes_x86_ni_setkey, vaes512_ecb_enc, vaes512_ecb_dec, ic_aes_x86_ni_cbc_enc, vaes512_cbc_dec,
+    vaes512_ctr, vaes512_ctr32, ic_aes_x86_ni_cfb_enc, vaes512_cfb_dec, ic_aes_x86_ni_ofb, vaes512_xts,
 };
 
 #endif /* __x86_64__ */
