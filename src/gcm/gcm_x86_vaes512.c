@@ -222,18 +222,8 @@ GX_INLINE void gx_mul(gx512_acc *a, const gx512_key *gk, const uint8_t *p, int j
  * sum with H^32 .. H^1, or two 16-block batches, one reduction each. */
 GX_INLINE __m128i gx_hash(const gx512_key *gk, __m128i y, const uint8_t *p)
 {
-    if (gk->one) {
-        gx512_acc a;
-        gx_acc_zero(&a);
-        /* set here too (gx_mul sets them at j == 0): where GCC does not
-         * unroll the loop, -O1/-O2 warned that they may be unset */
-        a.one = 1;
-        a.h16 = a.k16 = _mm_setzero_si128();
-#pragma GCC unroll 8
-        for (int j = 7; j >= 0; j--)   /* y's register last, as in gh512_batch */
-            gx_mul(&a, gk, p, j, y);
-        return gx_finish(&a);
-    }
+    if (gk->one)
+        return gh512_batch32(gk->k, gk->hp, gk->hk, y, p);
     y = gh512_batch(gk->k, y, p, 16);
     return gh512_batch(gk->k, y, p + 256, 16);
 }

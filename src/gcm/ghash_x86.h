@@ -358,6 +358,26 @@ static inline __m128i gh512_batch(const ghash_x86_key *k, __m128i y, const uint8
     return gh_finish(&s);
 }
 
+/* 32 blocks against H^32 .. H^1 (hp, hk: H^32 .. H^17 from
+ * gh512_hi_powers; the key's pow for blocks 16..31), one reduction, y's
+ * register last (as in gh512_batch): the long-message GHASH of
+ * ghash_x86_vpclmul512.c and the last batch of gcm_x86_vaes512.c. */
+static inline __m128i gh512_batch32(const ghash_x86_key *k, const __m128i *hp, const __m128i *hk, __m128i y,
+                                    const uint8_t *in)
+{
+    gh512_acc s4;
+    gh_acc s;
+    gh512_acc_zero(&s4);
+    for (int j = 7; j >= 1; j--) {
+        const int m = j % 4;
+        gh512_mul_acc(&s4, gh512_load(in + 64 * j), (j < 4 ? hp : k->pow) + 4 * m, (j < 4 ? hk : k->kar) + 4 * m);
+    }
+    gh512_mul_acc(&s4, _mm512_xor_si512(gh512_load(in), _mm512_zextsi128_si512(y)), hp, hk);
+    gh_acc_zero(&s);
+    gh512_fold_into(&s, &s4);
+    return gh_finish(&s);
+}
+
 #endif /* __AVX512F__ && __AVX512BW__ && __VPCLMULQDQ__ */
 
 /* blocks() of both backends: whole batches of `batch` blocks, then the

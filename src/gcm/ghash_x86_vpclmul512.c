@@ -28,24 +28,6 @@ static void ghash_vpclmul512_init(ic_ghash_key *hk, const uint8_t h[16])
     gh_key_init(hk, h, VP512_BATCH);
 }
 
-/* 32 blocks against H^32 .. H^1 (hp, hk: H^32 .. H^17), one reduction;
- * y's register last (see gh512_batch). */
-static inline __m128i vp512_batch32(const ghash_x86_key *k, const __m128i *hp, const __m128i *hk, __m128i y,
-                                    const uint8_t *in)
-{
-    gh512_acc s4;
-    gh_acc s;
-    gh512_acc_zero(&s4);
-    for (int j = 7; j >= 1; j--) {
-        const int m = j % 4;
-        gh512_mul_acc(&s4, gh512_load(in + 64 * j), (j < 4 ? hp : k->pow) + 4 * m, (j < 4 ? hk : k->kar) + 4 * m);
-    }
-    gh512_mul_acc(&s4, _mm512_xor_si512(gh512_load(in), _mm512_zextsi128_si512(y)), hp, hk);
-    gh_acc_zero(&s);
-    gh512_fold_into(&s, &s4);
-    return gh_finish(&s);
-}
-
 /* From VP512_LONG blocks (2 KiB), H^32 .. H^17 are made for the call (20
  * VPCLMULQDQ, gh512_hi_powers) and the message goes 32 blocks a batch with
  * one reduction each: 16-block batches are bound by the chain from one
@@ -66,7 +48,7 @@ static __attribute__((noinline)) size_t vp512_long(const ghash_x86_key *k, uint8
     gh512_hi_powers(hi[0], hi[1], k);
     acc = gh_load(y);
     for (; nblocks - done >= 32; done += 32)
-        acc = vp512_batch32(k, hi[0], hi[1], acc, in + 16 * done);
+        acc = gh512_batch32(k, hi[0], hi[1], acc, in + 16 * done);
     gh_store(y, acc);
     ic_wipe(hi, sizeof hi);
     return done;
