@@ -231,16 +231,13 @@ AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], u
 }
 
 /* Clear nw registers' worth of tweaks in memory (the arrays of
- * AESX_XTS_GPR): one vector store each, each made observable by an empty
- * asm that reads it, which also keeps GCC from turning the loop into a
- * memset (inlined as REP STOSQ: ~30 cycles to start, a tenth of a 1 KiB
- * data unit on `ni`). */
+ * AESX_XTS_GPR) with ZERO_NV's vector stores, made observable by the empty
+ * asm (as ic_wipe does it); not memset, which GCC inlined as REP STOSQ
+ * (~30 cycles to start, a tenth of a 1 KiB data unit on `ni`). */
 AESX_INLINE void xts_done_wipe(AESX_V *tw, int nw)
 {
-    for (int j = 0; j < nw; j++) {
-        tw[j] = AESX_XOR(tw[j], tw[j]);
-        __asm__ __volatile__("" : : "m"(tw[j]));
-    }
+    ZERO_NV(tw, nw);
+    __asm__ __volatile__("" : : "r"(tw) : "memory");
 }
 
 /* Block i's tweak (i < AESX_NBLK, public) from the registers: the register
