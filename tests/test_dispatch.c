@@ -90,6 +90,8 @@ static void test_tables(void)
         CHECK(strcmp(ic_impl_selected(prim), ic_impl_name(prim, first)) == 0,
               "%s: automatic choice is the best available (%s)", prim, ic_impl_name(prim, first));
         CHECK(ic_impl_select(prim, "no-such-impl") == IC_ERR_UNKNOWN, "%s: unknown impl", prim);
+        /* the per-call index test is a bit of one 64-bit word per table */
+        CHECK(n <= IC_IMPL_MAX, "%s: %zu entries fit ic_impl_runnable's word", prim, n);
     }
     CHECK(nprims == IC_PRIM_COUNT, "all %d primitives enumerated", (int)IC_PRIM_COUNT);
     CHECK(ic_impl_count("nope") == 0 && ic_impl_name("nope", 0) == NULL &&
@@ -158,6 +160,28 @@ static void test_stored_index(void)
         CHECK(ic_poly1305_update(&c, blk, 16) == IC_ERR_STATE && ic_poly1305_final(&c, tag) == IC_ERR_STATE,
               "poly1305 context naming %s (not on this CPU) refused", ic_impls_poly1305[i].name);
         tried++;
+    }
+    /* indexes past the table, also past the runnable word's 64 bits (the
+     * shift must not wrap around to a valid entry): an AES key, and a GCM
+     * context through either of its two keys */
+    const uint32_t far[] = {(uint32_t)ic_nimpls_aes, (uint32_t)ic_nimpls_ghash, 63, 64, 65, 127,
+                            128, UINT32_MAX};
+    for (size_t j = 0; j < sizeof far / sizeof far[0]; j++) {
+        ic_aes_key k;
+        ic_gcm_ctx g;
+        CHECK(ic_aes_init(&k, key, 16) == IC_OK && ic_gcm_init(&g, key, 16) == IC_OK, "init");
+        if (far[j] >= ic_nimpls_aes) {
+            k.impl = far[j];
+            CHECK(ic_aes_ecb_encrypt(&k, blk, blk, 16) == IC_ERR_STATE, "aes key index %u refused", far[j]);
+            g.aes.impl = far[j];
+            CHECK(ic_gcm_start(&g, key, 12) == IC_ERR_STATE, "gcm aes index %u refused", far[j]);
+            CHECK(ic_gcm_init(&g, key, 16) == IC_OK, "init");
+        }
+        if (far[j] >= ic_nimpls_ghash) {
+            g.ghash.impl = far[j];
+            CHECK(ic_gcm_start(&g, key, 12) == IC_ERR_STATE, "gcm ghash index %u refused", far[j]);
+        }
+        ic_gcm_wipe(&g);
     }
     /* a CPU with every AES and Poly1305 backend of its architecture has none to try */
     printf("stored index: %d entries this CPU cannot run tried\n", tried);

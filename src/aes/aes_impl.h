@@ -68,7 +68,7 @@ int ic_aes_setkey_impl(ic_aes_key *k, uint32_t impl, const uint8_t *key, size_t 
  * caller): ic_aes_key_ops and GCM's per-call check share it. */
 static inline int ic_aes_key_valid(const ic_aes_key *k)
 {
-    return (k->check == IC_CHECK_AES) & ic_impl_index_ok(ic_impls_aes, ic_nimpls_aes, k->impl) &
+    return (k->check == IC_CHECK_AES) & ic_impl_index_ok(IC_PRIM_AES, k->impl) &
            IC_AES_ROUNDS_OK(k->rounds);
 }
 

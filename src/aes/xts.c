@@ -133,7 +133,7 @@ static void xts_steal(const ic_aes_ops *ops, const ic_aes_key *k, uint8_t t[16],
  * implementation (the fused ops read both schedules as that layout). */
 static int xts_key_valid(const ic_aes_xts_key *k)
 {
-    return (k->check == IC_CHECK_XTS) & ic_impl_index_ok(ic_impls_aes, ic_nimpls_aes, k->impl) &
+    return (k->check == IC_CHECK_XTS) & ic_impl_index_ok(IC_PRIM_AES, k->impl) &
            ic_aes_key_valid(&k->k1) &
            ic_aes_key_valid(&k->k2) & (k->k1.impl == k->impl) & (k->k2.impl == k->impl) &
            (k->k1.rounds == k->k2.rounds);

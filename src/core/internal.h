@@ -141,13 +141,16 @@ typedef enum {
     IC_PRIM_COUNT
 } ic_prim;
 
-/* Defined by each family (e.g. src/aes/aes.c): the table and its length. */
-#define IC_IMPL_TABLE(prim) \
-    extern const ic_impl ic_impls_##prim[]; extern const size_t ic_nimpls_##prim
-IC_IMPL_TABLE(aes);  IC_IMPL_TABLE(ghash);    IC_IMPL_TABLE(sha1);
-IC_IMPL_TABLE(sha256); IC_IMPL_TABLE(sha512); IC_IMPL_TABLE(chacha20);
-IC_IMPL_TABLE(poly1305); IC_IMPL_TABLE(crc32); IC_IMPL_TABLE(crc32c);
-IC_IMPL_TABLE(hwrand); IC_IMPL_TABLE(montmul);
+/* Defined by each family (e.g. src/aes/aes.c): the table and its length,
+ * and (IC_PRIM_ID_aes = IC_PRIM_AES, ...) the primitive's number by the
+ * table's name, for IC_IMPL_OPS. */
+#define IC_IMPL_TABLE(prim, P) \
+    extern const ic_impl ic_impls_##prim[]; extern const size_t ic_nimpls_##prim; \
+    enum { IC_PRIM_ID_##prim = IC_PRIM_##P }
+IC_IMPL_TABLE(aes, AES);  IC_IMPL_TABLE(ghash, GHASH);    IC_IMPL_TABLE(sha1, SHA1);
+IC_IMPL_TABLE(sha256, SHA256); IC_IMPL_TABLE(sha512, SHA512); IC_IMPL_TABLE(chacha20, CHACHA20);
+IC_IMPL_TABLE(poly1305, POLY1305); IC_IMPL_TABLE(crc32, CRC32); IC_IMPL_TABLE(crc32c, CRC32C);
+IC_IMPL_TABLE(hwrand, HWRAND); IC_IMPL_TABLE(montmul, MONTMUL);
 
 /* The ops of the implementation selected for p right now.  Thread-safe;
  * the first call runs detection and reads INCORE_CPU / INCORE_IMPL.       */
@@ -188,36 +191,40 @@ static inline const void *ic_ops_fast(ic_prim p)
 uint32_t ic_impl_index(ic_prim p);
 /* Index of the entry of p whose ops are ops, or UINT32_MAX (tests). */
 uint32_t ic_impl_index_of(ic_prim p, const void *ops);
-/* The features this CPU runs (detected, forced ones included): written
- * once at initialisation, 0 before it. */
-extern _Atomic uint64_t ic_cpu_runnable;
-/* 1 when entry i of a table of n exists and this CPU runs its code: a
- * stored index's test without a branch, for the checks that run on every
- * call (ic_aes_key_valid, ic_ghash_key_valid; see ic_impl_ops_at).  Entry
- * 0 stands in when i is out of range, so nothing is read past the table;
- * before initialisation (ic_cpu_runnable 0) only entries that need nothing
- * pass, and no context can have been set up in this process by then. */
-static inline int ic_impl_index_ok(const ic_impl *t, size_t n, uint32_t i)
+/* Bit i of ic_impl_runnable[p] is set when entry i of p's table exists
+ * and this CPU runs its code (its needs are detected, forced ones
+ * included): written once at initialisation, all 0 before it.  Tables
+ * have at most IC_IMPL_MAX entries (test_dispatch checks). */
+#define IC_IMPL_MAX 64
+extern _Atomic uint64_t ic_impl_runnable[IC_PRIM_COUNT];
+/* 1 when entry i of p's table exists and this CPU runs its code: a stored
+ * index's test without a branch, for the checks that run on every call
+ * (ic_aes_key_valid, ic_ghash_key_valid; see ic_impl_ops_at).  One load
+ * and a shift: GCM checks two keys in each of its four calls a message, a
+ * cost a 64-byte message feels (the table entry's needs against the CPU
+ * word was 11 % of it).  Before initialisation no entry passes, and no
+ * context can have been set up in this process by then. */
+static inline int ic_impl_index_ok(ic_prim p, uint32_t i)
 {
-    uint32_t j = i < n ? i : 0;
-    return (i < n) & ((t[j].needs & ~atomic_load_explicit(&ic_cpu_runnable, memory_order_relaxed)) == 0);
+    uint64_t m = atomic_load_explicit(&ic_impl_runnable[p], memory_order_relaxed);
+    return (i < IC_IMPL_MAX) & (int)((m >> (i & (IC_IMPL_MAX - 1))) & 1);
 }
 /* ic_impl_ops_at's way when the quick test fails: a bad index (NULL), or
- * a call before initialisation (ic_cpu_runnable still 0), which
+ * a call before initialisation (ic_impl_runnable still 0), which
  * initialises and tests again. */
-const void *ic_impl_ops_slow(const ic_impl *t, size_t n, uint32_t i);
-/* Entry i of a table of n, NULL when i is out of range or names code this
+const void *ic_impl_ops_slow(ic_prim p, const ic_impl *t, uint32_t i);
+/* Entry i of p's table t, NULL when i is out of range or names code this
  * CPU cannot run: the only way from an index read out of caller memory to
  * code.  The second test matters when a caller's bug overwrote a context
  * and left its check word intact (fuzz_api's op_garble found it: an index
  * moved to the IFMA Poly1305 entry faulted with SIGILL on a CPU without
  * IFMA); a mask (INCORE_CPU, ic_cpu_set_mask) only steers selection, so a
  * context made before one keeps its code. */
-static inline const void *ic_impl_ops_at(const ic_impl *t, size_t n, uint32_t i)
+static inline const void *ic_impl_ops_at(ic_prim p, const ic_impl *t, uint32_t i)
 {
-    return ic_impl_index_ok(t, n, i) ? t[i].ops : ic_impl_ops_slow(t, n, i);
+    return ic_impl_index_ok(p, i) ? t[i].ops : ic_impl_ops_slow(p, t, i);
 }
-#define IC_IMPL_OPS(prim, i) ic_impl_ops_at(ic_impls_##prim, ic_nimpls_##prim, (i))
+#define IC_IMPL_OPS(prim, i) ic_impl_ops_at((ic_prim)IC_PRIM_ID_##prim, ic_impls_##prim, (i))
 
 /* ---- self-test --------------------------------------------------------
  * Each family provides a known-answer test of its primitive run through the

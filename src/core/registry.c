@@ -169,12 +169,26 @@ static void apply_impl_env(void)
         }
 }
 
-_Atomic uint64_t ic_cpu_runnable;
+_Atomic uint64_t ic_impl_runnable[IC_PRIM_COUNT];
+
+/* ic_impl_runnable[p]: the entries of p's table whose needs this CPU
+ * meets, unmasked (INCORE_CPU's "-name" and ic_cpu_set_mask only steer
+ * selection; a context keeps the code it was made with). */
+static void set_runnable(void)
+{
+    for (int p = 0; p < IC_PRIM_COUNT; p++) {
+        uint64_t m = 0;
+        for (size_t i = 0; i < *prims[p].n && i < IC_IMPL_MAX; i++)
+            if ((prims[p].impls[i].needs & ~cpu.detected) == 0)
+                m |= UINT64_C(1) << i;
+        atomic_store(&ic_impl_runnable[p], m);
+    }
+}
 
 static void init_once(void)
 {
     ic_cpu_init(&cpu);
-    atomic_store(&ic_cpu_runnable, cpu.detected);
+    set_runnable();
     atomic_store(&keep, cpu.keep);
     reselect_all();
     apply_impl_env();
@@ -196,10 +210,10 @@ static void ensure_init(void)
         pthread_once(&once, init_once);
 }
 
-const void *ic_impl_ops_slow(const ic_impl *t, size_t n, uint32_t i)
+const void *ic_impl_ops_slow(ic_prim p, const ic_impl *t, uint32_t i)
 {
     ensure_init();
-    return ic_impl_index_ok(t, n, i) ? t[i].ops : NULL;
+    return ic_impl_index_ok(p, i) ? t[i].ops : NULL;
 }
 
 const void *ic_ops(ic_prim p)

@@ -81,6 +81,23 @@ enum {
 #define GCM_WIPE(p, n) ic_wipe((p), (n))
 #endif
 
+/* GCM_WIPE of n whole blocks, n small and public: one 16-byte store a
+ * block.  The compiler writes a memset of variable size as a libc call and
+ * one of fixed size above 128 bytes as REP STOSQ, either of which costs a
+ * 64-byte message more than the stores; the barrier in the loop keeps it
+ * from turning the loop back into a memset. */
+static void gcm_wipe_blocks(uint8_t *b, size_t n)
+{
+#if defined(__GNUC__)
+    for (size_t i = 0; i < n; i++) {
+        memset(b + 16 * i, 0, 16);
+        __asm__ __volatile__("" : : "r"(b) : "memory");
+    }
+#else
+    ic_wipe(b, 16 * n);
+#endif
+}
+
 /* The key half of a message: the AES schedule and H with their ops, from a
  * streaming context or from an ic_aes_gcm_key.  The message half (counter,
  * accumulator, partial blocks) is in an ic_gcm_ctx; the helpers below take
@@ -118,6 +135,38 @@ static int gcm_taglen_ok(size_t t) { return t == 4 || t == 8 || (t >= 12 && t <=
 static int gcm_keylen_ok(size_t n) { return n == 16 || n == 24 || n == 32; }
 /* len(IV) is coded on 64 bits in bits (section 7.1 step 2): 2^61 - 1 bytes. */
 static int gcm_ivlen_ok(size_t n) { return n != 0 && !ic_len_over(n, IC_GCM_MAX_AAD); }
+
+/* Store 16 bytes given as two little-endian words in one 16-byte store:
+ * the blocks made here (J0, the lengths block) are read back at once as
+ * 16-byte loads by ctr32 and GHASH, which the CPU cannot forward from two
+ * or more smaller stores: the load would wait for them to reach the cache,
+ * on the path to every tag. */
+static void gcm_store2(uint8_t *p, uint64_t lo, uint64_t hi)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    typedef uint64_t gcm_u64x2 __attribute__((vector_size(16)));
+    gcm_u64x2 v = {lo, hi};
+    memcpy(p, &v, 16);
+#else
+    ic_store64_le(p, lo);
+    ic_store64_le(p + 8, hi);
+#endif
+}
+
+/* v with its bytes reversed: the little-endian word of v's big-endian
+ * bytes (the compiler makes it one BSWAP). */
+static uint64_t gcm_be_word(uint64_t v)
+{
+    uint8_t t[8];
+    ic_store64_be(t, v);
+    return ic_load64_le(t);
+}
+
+/* The block [a]_64 || [b]_64 of bit lengths (big-endian), one store. */
+static void gcm_len_block(uint8_t *p, uint64_t abytes, uint64_t bbytes)
+{
+    gcm_store2(p, gcm_be_word(abytes * 8), gcm_be_word(bbytes * 8));
+}
 
 /* ---- GHASH with a partial-block buffer ---------------------------------- */
 
@@ -163,8 +212,7 @@ static void gcm_pad(ic_gcm_ctx *c, const gcm_keys *k)
 static void gcm_absorb_lengths(ic_gcm_ctx *c, const gcm_keys *k, uint64_t abytes, uint64_t bbytes)
 {
     uint8_t lb[16];
-    ic_store64_be(lb, abytes * 8);
-    ic_store64_be(lb + 8, bbytes * 8);
+    gcm_len_block(lb, abytes, bbytes);
     k->g->blocks(k->hk, c->y, lb, 1);
 }
 
@@ -202,20 +250,28 @@ static void gcm_mask(ic_gcm_ctx *c, const gcm_keys *k)
     k->a->ctr32(k->aes, c->ctr, c->ekj0, zero, 1);
 }
 
-/* Copy len <= GCM_SHORT bytes: whole blocks as fixed-size moves, which the
- * compiler inlines (a variable-length memcpy is a libc call, 10 % of a
- * 64-byte message), then the rest. */
+/* Copy 1 <= len <= GCM_SHORT bytes between buffers that do not overlap,
+ * with fixed-size moves only (a variable-length memcpy is a libc call, 10 %
+ * of a 64-byte message): whole blocks, then the last 16 bytes again,
+ * overlapping the copied ones; under 16 bytes two overlapping 8-, 4- or
+ * 2-byte moves.  Branches on the length only, which is public. */
 static void gcm_copy_short(uint8_t *d, const uint8_t *s, size_t len)
 {
-    size_t i = 0;
-#pragma GCC unroll 7
-    for (int j = 0; j < GCM_SHORT / 16; j++)
-        if (i + 16 <= len) {
+    if (len >= 16) {
+        for (size_t i = 0; i + 16 < len; i += 16)
             memcpy(d + i, s + i, 16);
-            i += 16;
-        }
-    if (i < len)
-        memcpy(d + i, s + i, len - i);
+        memcpy(d + len - 16, s + len - 16, 16);
+    } else if (len >= 8) {
+        memcpy(d, s, 8);
+        memcpy(d + len - 8, s + len - 8, 8);
+    } else if (len >= 4) {
+        memcpy(d, s, 4);
+        memcpy(d + len - 4, s + len - 4, 4);
+    } else {
+        d[0] = s[0];
+        if (len >= 2)
+            memcpy(d + len - 2, s + len - 2, 2);
+    }
 }
 
 /* The first data call of a message, 1 .. GCM_SHORT bytes (state GCM_AAD,
@@ -264,7 +320,7 @@ static void gcm_first_short(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, cons
         }
     }
     /* E(K, J0); decrypting, the plaintext too */
-    GCM_WIPE(b, dir == GCM_DEC ? 16 * (nb + 1) : 16);
+    gcm_wipe_blocks(b, dir == GCM_DEC ? nb + 1 : 1);
 }
 
 void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h[16])
@@ -314,8 +370,7 @@ static void gcm_full_tag(ic_gcm_ctx *c, const gcm_keys *k, uint8_t t[16])
         c->buflen = 0;
         n = 16;
     }
-    ic_store64_be(b + n, c->aadlen * 8);
-    ic_store64_be(b + n + 8, c->datalen * 8);
+    gcm_len_block(b + n, c->aadlen, c->datalen);
     k->g->blocks(k->hk, c->y, b, n / 16 + 1);
     ic_xor_bytes(t, c->y, c->ekj0, 16);
 }
@@ -352,6 +407,13 @@ int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen)
     return IC_OK;
 }
 
+/* J0 = IV || 0^31 || 1 for a 12-byte IV (gcm_store2: the counter is
+ * read back at once by ctr32 as one 16-byte load). */
+static void gcm_set_j0(uint8_t ctr[16], const uint8_t *iv)
+{
+    gcm_store2(ctr, ic_load64_le(iv), ic_load32_le(iv + 8) | (UINT64_C(1) << 56));
+}
+
 /* Begin a message in c under the keys k (IV checked): the counter at J0;
  * state GCM_AAD.  E(K, J0) is left for later: in state GCM_AAD the counter
  * still holds J0, and the first data call (or the tag of a message without
@@ -366,8 +428,7 @@ static void gcm_msg_start(ic_gcm_ctx *c, const gcm_keys *k, const uint8_t *iv, s
 
     /* Pre-counter block J0 (section 7.1 step 2). */
     if (ivlen == IC_GCM_IV_SIZE) {
-        memcpy(c->ctr, iv, 12);
-        ic_store32_be(c->ctr + 12, 1);
+        gcm_set_j0(c->ctr, iv);
     } else {
         gcm_absorb(c, k, iv, ivlen);
         gcm_pad(c, k);
@@ -683,8 +744,7 @@ static void gcm_seal_short(ic_gcm_ctx *m, const gcm_keys *k, uint8_t *out, const
     gcm_pad(m, k);                          /* the AAD's zero padding */
     nb = gcm_first_blocks(m, k, b, out, in, len, GCM_ENC);
     m->kslen = 0;                           /* the message ends here */
-    ic_store64_be(b + 16 * (nb + 1), m->aadlen * 8);
-    ic_store64_be(b + 16 * (nb + 1) + 8, m->datalen * 8);
+    gcm_len_block(b + 16 * (nb + 1), m->aadlen, m->datalen);
     k->g->blocks(k->hk, m->y, b + 16, nb + 1);
     ic_xor_bytes(t, m->y, m->ekj0, 16);
     GCM_WIPE(b, 16);

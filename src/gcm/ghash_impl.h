@@ -53,7 +53,7 @@ const ic_ghash_ops *ic_ghash_key_ops(const ic_ghash_key *hk);
 /* Its test alone, branch free, as ic_aes_key_valid. */
 static inline int ic_ghash_key_valid(const ic_ghash_key *hk)
 {
-    return (hk->check == IC_CHECK_GHASH) & ic_impl_index_ok(ic_impls_ghash, ic_nimpls_ghash, hk->impl);
+    return (hk->check == IC_CHECK_GHASH) & ic_impl_index_ok(IC_PRIM_GHASH, hk->impl);
 }
 /* hk = H expanded by the implementation g (an entry of the "ghash" table),
  * recorded in hk as ic_gcm_init does: for tests that pair backends. */
