@@ -73,31 +73,6 @@ enum {
  * (8 blocks at least) would have taken. */
 #define GCM_SHORT 112
 
-/* Zero n bytes that the compiler must not drop as dead stores (as
- * ic_wipe), inline: the per-message wipes of fixed small sizes. */
-#if defined(__GNUC__)
-#define GCM_WIPE(p, n) do { memset((p), 0, (n)); __asm__ __volatile__("" : : "r"(p) : "memory"); } while (0)
-#else
-#define GCM_WIPE(p, n) ic_wipe((p), (n))
-#endif
-
-/* GCM_WIPE of n whole blocks, n small and public: one 16-byte store a
- * block.  The compiler writes a memset of variable size as a libc call and
- * one of fixed size above 128 bytes as REP STOSQ, either of which costs a
- * 64-byte message more than the stores; the barrier in the loop keeps it
- * from turning the loop back into a memset. */
-static void gcm_wipe_blocks(uint8_t *b, size_t n)
-{
-#if defined(__GNUC__)
-    for (size_t i = 0; i < n; i++) {
-        memset(b + 16 * i, 0, 16);
-        __asm__ __volatile__("" : : "r"(b) : "memory");
-    }
-#else
-    ic_wipe(b, 16 * n);
-#endif
-}
-
 /* The key half of a message: the AES schedule and H with their ops, from a
  * streaming context or from an ic_aes_gcm_key.  The message half (counter,
  * accumulator, partial blocks) is in an ic_gcm_ctx; the helpers below take
@@ -136,36 +111,10 @@ static int gcm_keylen_ok(size_t n) { return n == 16 || n == 24 || n == 32; }
 /* len(IV) is coded on 64 bits in bits (section 7.1 step 2): 2^61 - 1 bytes. */
 static int gcm_ivlen_ok(size_t n) { return n != 0 && !ic_len_over(n, IC_GCM_MAX_AAD); }
 
-/* Store 16 bytes given as two little-endian words in one 16-byte store:
- * the blocks made here (J0, the lengths block) are read back at once as
- * 16-byte loads by ctr32 and GHASH, which the CPU cannot forward from two
- * or more smaller stores: the load would wait for them to reach the cache,
- * on the path to every tag. */
-static void gcm_store2(uint8_t *p, uint64_t lo, uint64_t hi)
-{
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    typedef uint64_t gcm_u64x2 __attribute__((vector_size(16)));
-    gcm_u64x2 v = {lo, hi};
-    memcpy(p, &v, 16);
-#else
-    ic_store64_le(p, lo);
-    ic_store64_le(p + 8, hi);
-#endif
-}
-
-/* v with its bytes reversed: the little-endian word of v's big-endian
- * bytes (the compiler makes it one BSWAP). */
-static uint64_t gcm_be_word(uint64_t v)
-{
-    uint8_t t[8];
-    ic_store64_be(t, v);
-    return ic_load64_le(t);
-}
-
 /* The block [a]_64 || [b]_64 of bit lengths (big-endian), one store. */
 static void gcm_len_block(uint8_t *p, uint64_t abytes, uint64_t bbytes)
 {
-    gcm_store2(p, gcm_be_word(abytes * 8), gcm_be_word(bbytes * 8));
+    ic_store_2x64le(p, ic_be_word64(abytes * 8), ic_be_word64(bbytes * 8));
 }
 
 /* ---- GHASH with a partial-block buffer ---------------------------------- */
@@ -250,30 +199,6 @@ static void gcm_mask(ic_gcm_ctx *c, const gcm_keys *k)
     k->a->ctr32(k->aes, c->ctr, c->ekj0, zero, 1);
 }
 
-/* Copy 1 <= len <= GCM_SHORT bytes between buffers that do not overlap,
- * with fixed-size moves only (a variable-length memcpy is a libc call, 10 %
- * of a 64-byte message): whole blocks, then the last 16 bytes again,
- * overlapping the copied ones; under 16 bytes two overlapping 8-, 4- or
- * 2-byte moves.  Branches on the length only, which is public. */
-static void gcm_copy_short(uint8_t *d, const uint8_t *s, size_t len)
-{
-    if (len >= 16) {
-        for (size_t i = 0; i + 16 < len; i += 16)
-            memcpy(d + i, s + i, 16);
-        memcpy(d + len - 16, s + len - 16, 16);
-    } else if (len >= 8) {
-        memcpy(d, s, 8);
-        memcpy(d + len - 8, s + len - 8, 8);
-    } else if (len >= 4) {
-        memcpy(d, s, 4);
-        memcpy(d + len - 4, s + len - 4, 4);
-    } else {
-        d[0] = s[0];
-        if (len >= 2)
-            memcpy(d + len - 2, s + len - 2, 2);
-    }
-}
-
 /* The first data call of a message, 1 .. GCM_SHORT bytes (state GCM_AAD,
  * the counter at J0, the AAD padded): E(K, J0) and the data's counter
  * blocks in one ctr32 call on a copy with a zero block in front, so a
@@ -291,10 +216,10 @@ static size_t gcm_first_blocks(ic_gcm_ctx *c, const gcm_keys *k, uint8_t b[16 + 
     c->datalen += len;
     memset(b, 0, 16);
     memset(b + 16 * nb, 0, 16);
-    gcm_copy_short(b + 16, in, len);
+    ic_copy_small(b + 16, in, len);
     k->a->ctr32(k->aes, c->ctr, b, b, nb + 1);
     memcpy(c->ekj0, b, 16);
-    gcm_copy_short(out, b + 16, len);
+    ic_copy_small(out, b + 16, len);
     if (tail != 0) {
         memcpy(c->ks, b + 16 * nb, 16);
         c->kslen = (unsigned)(16 - tail);
@@ -320,7 +245,7 @@ static void gcm_first_short(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, cons
         }
     }
     /* E(K, J0); decrypting, the plaintext too */
-    gcm_wipe_blocks(b, dir == GCM_DEC ? nb + 1 : 1);
+    ic_wipe_blocks(b, dir == GCM_DEC ? nb + 1 : 1);
 }
 
 void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h[16])
@@ -347,9 +272,9 @@ static int gcm_ready(const ic_gcm_ctx *c)
  * so it is kept to the 48 bytes that matter. */
 static void gcm_end_message(ic_gcm_ctx *c)
 {
-    GCM_WIPE(c->ekj0, sizeof c->ekj0);
-    GCM_WIPE(c->y, sizeof c->y);
-    GCM_WIPE(c->ks, sizeof c->ks);
+    IC_WIPE_FIXED(c->ekj0, sizeof c->ekj0);
+    IC_WIPE_FIXED(c->y, sizeof c->y);
+    IC_WIPE_FIXED(c->ks, sizeof c->ks);
     c->aadlen = c->datalen = 0;
     c->buflen = c->kslen = 0;
     c->state = GCM_IDLE;
@@ -407,11 +332,11 @@ int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen)
     return IC_OK;
 }
 
-/* J0 = IV || 0^31 || 1 for a 12-byte IV (gcm_store2: the counter is
- * read back at once by ctr32 as one 16-byte load). */
+/* J0 = IV || 0^31 || 1 for a 12-byte IV (ic_store_2x64le: the counter
+ * is read back at once by ctr32 as one 16-byte load). */
 static void gcm_set_j0(uint8_t ctr[16], const uint8_t *iv)
 {
-    gcm_store2(ctr, ic_load64_le(iv), ic_load32_le(iv + 8) | (UINT64_C(1) << 56));
+    ic_store_2x64le(ctr, ic_load64_le(iv), ic_load32_le(iv + 8) | (UINT64_C(1) << 56));
 }
 
 /* Begin a message in c under the keys k (IV checked): the counter at J0;
@@ -617,7 +542,7 @@ int ic_gcm_finish(ic_gcm_ctx *c, uint8_t *tag, size_t taglen)
     } else {
         gcm_full_tag(c, &k, t);
         memcpy(tag, t, taglen);       /* MSB_t: the leftmost taglen bytes */
-        GCM_WIPE(t, sizeof t);
+        IC_WIPE_FIXED(t, sizeof t);
     }
     gcm_end_message(c);
     return IC_OK;
@@ -634,7 +559,7 @@ int ic_gcm_verify(ic_gcm_ctx *c, const uint8_t *tag, size_t taglen)
     gcm_full_tag(c, &k, t);
     ok = ic_ct_equal(t, tag, taglen);
     ic_ct_declassify(&ok, sizeof ok);   /* the verdict is public; t is not */
-    GCM_WIPE(t, sizeof t);
+    IC_WIPE_FIXED(t, sizeof t);
     gcm_end_message(c);
     return ok ? IC_OK : IC_ERR_AUTH;
 }
@@ -747,7 +672,7 @@ static void gcm_seal_short(ic_gcm_ctx *m, const gcm_keys *k, uint8_t *out, const
     gcm_len_block(b + 16 * (nb + 1), m->aadlen, m->datalen);
     k->g->blocks(k->hk, m->y, b + 16, nb + 1);
     ic_xor_bytes(t, m->y, m->ekj0, 16);
-    GCM_WIPE(b, 16);
+    IC_WIPE_FIXED(b, 16);
 }
 
 /* Seal under checked keys.  m is only the message half of a context: its
@@ -769,7 +694,7 @@ static void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, co
     }
     if (dst == t) {
         memcpy(tag, t, taglen);       /* MSB_t: the leftmost taglen bytes */
-        GCM_WIPE(t, sizeof t);
+        IC_WIPE_FIXED(t, sizeof t);
     }
     gcm_msg_wipe(&m);
 }
@@ -793,7 +718,7 @@ static int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, con
         gcm_ctr_xor(&m, k, out, in, len);
     else if (len != 0)
         memset(out, 0, len);
-    GCM_WIPE(t, sizeof t);
+    IC_WIPE_FIXED(t, sizeof t);
     gcm_msg_wipe(&m);
     return ok ? IC_OK : IC_ERR_AUTH;
 }

@@ -119,7 +119,7 @@ int ic_sha1_oneshot(uint8_t *out, const void *in, size_t len)
         ic_md_oneshot(&s, sha1_os_blocks, IC_MD64_BLOCK, in, len, lenfield, 8);
     }
     ic_sha_out32(out, s.h, 5);
-    ic_wipe(s.h, sizeof s.h);
+    IC_WIPE_FIXED(s.h, sizeof s.h);
     return IC_OK;
 }
 

@@ -92,8 +92,6 @@ int ic_sha256_update_as(ic_sha256_ctx *ctx, const void *in, size_t len, ic_hash_
 
 int ic_sha256_final_as(ic_sha256_ctx *ctx, uint8_t *out, ic_hash_alg alg)
 {
-    uint8_t digest[IC_SHA256_DIGEST_SIZE];
-
     if (!ctx)
         return IC_ERR_NULL;
     if (!ic_sha256_ctx_ok(ctx, alg))
@@ -106,10 +104,8 @@ int ic_sha256_final_as(ic_sha256_ctx *ctx, uint8_t *out, ic_hash_alg alg)
         ops->finish(ctx->h, ctx->count - fill, ctx->buf, fill);
     else
         ic_md64_pad(ctx, sha256_blocks, ctx->buf, ctx->count);
-    ic_sha_out32(digest, ctx->h, 8);
     /* 6.3: SHA-224 is the leftmost 224 bits. */
-    memcpy(out, digest, alg == IC_HASH_SHA224 ? IC_SHA224_DIGEST_SIZE : IC_SHA256_DIGEST_SIZE);
-    ic_wipe(digest, sizeof digest);
+    ic_sha_out32(out, ctx->h, alg == IC_HASH_SHA224 ? 7 : 8);
     ic_wipe(ctx, sizeof *ctx);
     return IC_OK;
 }
@@ -153,7 +149,7 @@ static void sha256_os_blocks(void *st, const uint8_t *p, size_t n)
 int ic_sha256_oneshot_as(uint8_t *out, const void *in, size_t len, ic_hash_alg alg)
 {
     sha256_os s;
-    uint8_t lenfield[8], digest[IC_SHA256_DIGEST_SIZE];
+    uint8_t lenfield[8];
 
     if (!ic_md64_fits(len))
         return IC_ERR_TOOLONG;
@@ -165,10 +161,8 @@ int ic_sha256_oneshot_as(uint8_t *out, const void *in, size_t len, ic_hash_alg a
         ic_store64_be(lenfield, (uint64_t)len << 3);
         ic_md_oneshot(&s, sha256_os_blocks, IC_MD64_BLOCK, in, len, lenfield, 8);
     }
-    ic_sha_out32(digest, s.h, 8);
-    memcpy(out, digest, alg == IC_HASH_SHA224 ? IC_SHA224_DIGEST_SIZE : IC_SHA256_DIGEST_SIZE);
-    ic_wipe(digest, sizeof digest);
-    ic_wipe(s.h, sizeof s.h);
+    ic_sha_out32(out, s.h, alg == IC_HASH_SHA224 ? 7 : 8);
+    IC_WIPE_FIXED(s.h, sizeof s.h);
     return IC_OK;
 }
 

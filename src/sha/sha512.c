@@ -135,7 +135,7 @@ int ic_sha512_update_as(ic_sha512_ctx *ctx, const void *in, size_t len, ic_hash_
 
 int ic_sha512_final_as(ic_sha512_ctx *ctx, uint8_t *out, ic_hash_alg alg)
 {
-    uint8_t lenfield[16], digest[IC_SHA512_DIGEST_SIZE];
+    uint8_t lenfield[16];
 
     if (!ctx)
         return IC_ERR_NULL;
@@ -148,10 +148,8 @@ int ic_sha512_final_as(ic_sha512_ctx *ctx, uint8_t *out, ic_hash_alg alg)
     ic_store64_be(lenfield + 8, ctx->count[0] << 3);
     ic_md_pad(ctx, sha512_blocks, ctx->buf, IC_SHA512_BLOCK_SIZE,
               (size_t)(ctx->count[0] % IC_SHA512_BLOCK_SIZE), lenfield, sizeof lenfield);
-    ic_sha_out64(digest, ctx->h, 8);
     /* 6.5-6.7: the truncated variants output the leftmost bits. */
-    memcpy(out, digest, ic_hash_digest_size(alg));
-    ic_wipe(digest, sizeof digest);
+    ic_sha_out64_bytes(out, ctx->h, ic_hash_digest_size(alg));
     ic_wipe(ctx, sizeof *ctx);
     return IC_OK;
 }
@@ -171,7 +169,7 @@ static void sha512_os_blocks(void *st, const uint8_t *p, size_t n)
 int ic_sha512_oneshot(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
 {
     sha512_os s;
-    uint8_t lenfield[16], digest[IC_SHA512_DIGEST_SIZE];
+    uint8_t lenfield[16];
     const uint64_t *iv = sha512_iv(alg);
 
     if (!iv)
@@ -182,10 +180,8 @@ int ic_sha512_oneshot(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
     ic_store64_be(lenfield, (uint64_t)len >> 61);
     ic_store64_be(lenfield + 8, (uint64_t)len << 3);
     ic_md_oneshot(&s, sha512_os_blocks, IC_SHA512_BLOCK_SIZE, in, len, lenfield, 16);
-    ic_sha_out64(digest, s.h, 8);
-    memcpy(out, digest, ic_hash_digest_size(alg));
-    ic_wipe(digest, sizeof digest);
-    ic_wipe(s.h, sizeof s.h);
+    ic_sha_out64_bytes(out, s.h, ic_hash_digest_size(alg));
+    IC_WIPE_FIXED(s.h, sizeof s.h);
     return IC_OK;
 }
 

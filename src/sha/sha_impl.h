@@ -109,6 +109,16 @@ static inline void ic_sha_out64(uint8_t *out, const uint64_t *h, int n)
     }
 }
 
+/* The leftmost n bytes (a multiple of 4: the SHA-512 family's digests)
+ * of the chaining value h, big-endian: a truncated digest straight into
+ * the caller's buffer, no copy to wipe. */
+static inline void ic_sha_out64_bytes(uint8_t *out, const uint64_t *h, size_t n)
+{
+    ic_sha_out64(out, h, (int)(n / 8));
+    if (n % 8 != 0)   /* SHA-512/224: half of word 3 */
+        ic_store32_be(out + n - 4, (uint32_t)(h[n / 8] >> 32));
+}
+
 /*
  * Absorb len bytes into a block buffer of size bs holding fill bytes:
  * top the buffer up and compress it when full, compress the whole blocks of
@@ -178,16 +188,18 @@ static inline void ic_md_oneshot(void *st, void (*blocks)(void *st, const uint8_
     size_t lead = len < 2 * bs ? 0 : len - len % bs;
     size_t rest = len - lead;                 /* < 2 * bs */
     size_t total = (rest + 1 + lenbytes + bs - 1) / bs * bs;
+    size_t z = rest & ~(size_t)15;            /* the 16-byte blocks not all data */
 
     if (lead)
         blocks(st, in, lead / bs);
-    if (rest)
-        memcpy(buf, in + lead, rest);
+    /* with fixed-size moves (internal.h): a short message's libc calls
+     * (copy, zeros, wipe) cost as much as a third of its compression */
+    ic_wipe_blocks(buf + z, (total - z) / 16);
+    ic_copy_small(buf, in + lead, rest);
     buf[rest] = 0x80;
-    memset(buf + rest + 1, 0, total - rest - 1 - lenbytes);
     memcpy(buf + total - lenbytes, lenfield, lenbytes);
     blocks(st, buf, total / bs);
-    ic_wipe(buf, total);
+    ic_wipe_blocks(buf, total / 16);
 }
 
 /* The one-shots of each family (sha1.c, sha256.c, sha512.c), for ic_hash,
