@@ -37,13 +37,14 @@ void ic_chacha20_run(const ic_chacha20_ops *ops, uint32_t st[16], uint8_t *out, 
         out += nblocks * 64;
         in += nblocks * 64;
     }
-    if (tail != 0) {
-        uint8_t block[64] = { 0 };
-        memcpy(block, in, tail);
+    if (tail != 0) {   /* fixed-size moves (internal.h): no libc calls */
+        uint8_t block[64];
+        ic_wipe_blocks(block + (tail & ~(size_t)15), 4 - tail / 16);
+        ic_copy_small(block, in, tail);
         ops->xor_blocks(st, block, block, 1);
-        memcpy(out, block, tail);
+        ic_copy_small(out, block, tail);
         st[12]++;
-        ic_wipe(block, sizeof block);
+        ic_wipe_blocks(block, 4);
     }
 }
 
@@ -71,8 +72,8 @@ int ic_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t k
         return rc;
     uint32_t st[16];
     ic_chacha20_setup(st, key, nonce, counter);
-    ic_chacha20_run((const ic_chacha20_ops *)ic_ops(IC_PRIM_CHACHA20), st, out, in, len);
-    ic_wipe(st, sizeof st);
+    ic_chacha20_run((const ic_chacha20_ops *)ic_ops_fast(IC_PRIM_CHACHA20), st, out, in, len);
+    IC_WIPE_FIXED(st, sizeof st);
     return IC_OK;
 }
 

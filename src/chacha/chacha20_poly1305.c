@@ -92,14 +92,14 @@ static void cp_begin(ic_chacha20_poly1305_ctx *c, const uint8_t key[32], const u
         ic_poly1305_wipe(&c->mac);
         cp_end_message(c);
     }
-    memset(ks, 0, 64 * nb);
+    ic_wipe_blocks(ks, 4 * nb);   /* fixed-size stores: no libc call */
     ic_chacha20_setup(c->st, key, nonce, 0);
     cp_ops(c)->xor_blocks(c->st, ks, ks, nb);
     c->st[12] = (uint32_t)nb;
     ic_poly1305_setkey_clean(&c->mac, ks);   /* finished or wiped before: nothing to erase */
     if (len != 0)
         ic_xor_bytes(out, in, ks + 64, len);
-    ic_wipe(ks, 64 * nb);
+    ic_wipe_blocks(ks, 4 * nb);
     c->aadlen = c->datalen = 0;
     c->kslen = 0;
     c->state = CP_AAD;
@@ -149,8 +149,7 @@ static void cp_tag(ic_chacha20_poly1305_ctx *c, uint8_t tag[16])
 {
     uint8_t lens[16];
     ic_poly1305_pad16(&c->mac);
-    ic_store64_le(lens, c->aadlen);
-    ic_store64_le(lens + 8, c->datalen);
+    ic_store_2x64le(lens, c->aadlen, c->datalen);   /* one store: read back at once */
     ic_poly1305_update(&c->mac, lens, sizeof lens);
     ic_poly1305_final(&c->mac, tag);
 }

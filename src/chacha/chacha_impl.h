@@ -92,12 +92,23 @@ extern const ic_chacha20_ops ic_chacha20_avx2_ops, ic_chacha20_avx512_ops;
 static inline void ic_chacha20_setup(uint32_t st[16], const uint8_t key[32],
                                      const uint8_t nonce[12], uint32_t counter)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Each row of four words with 16-byte stores: the SIMD backends load
+     * the state by rows at once, which the CPU cannot forward from word
+     * stores (ic_store_2x64le); the little-endian words are the key's and
+     * nonce's bytes as they are. */
+    static const uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
+    memcpy(st, sigma, 16);
+    memcpy(st + 4, key, 32);
+    ic_store_2x64le((uint8_t *)(st + 12), counter | (uint64_t)ic_load32_le(nonce) << 32, ic_load64_le(nonce + 4));
+#else
     st[0] = 0x61707865; st[1] = 0x3320646e; st[2] = 0x79622d32; st[3] = 0x6b206574;
     for (int i = 0; i < 8; i++)
         st[4 + i] = ic_load32_le(key + 4 * i);
     st[12] = counter;
     for (int i = 0; i < 3; i++)
         st[13 + i] = ic_load32_le(nonce + 4 * i);
+#endif
 }
 
 /* out = in xor keystream for any len, starting at st[12]; st[12] is left

@@ -61,10 +61,21 @@ static inline uint32_t ic_rotl32(uint32_t x, unsigned n) { return (x << (n & 31)
 static inline uint32_t ic_rotr32(uint32_t x, unsigned n) { return (x >> (n & 31)) | (x << ((32 - n) & 31)); }
 static inline uint64_t ic_rotr64(uint64_t x, unsigned n) { return (x >> (n & 63)) | (x << ((64 - n) & 63)); }
 
-/* out = a ^ b over n bytes (any alignment, may alias). */
+/* out = a ^ b over n bytes (any alignment; out may be a or b, or overlap
+ * neither).  Eight bytes a step: the byte loop was 5 instructions a byte
+ * on the short-message paths (a 64-byte ChaCha20-Poly1305 message's
+ * keystream, a GCM tail). */
 static inline void ic_xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        x ^= y;
+        memcpy(out + i, &x, 8);
+    }
+    for (; i < n; i++)
         out[i] = a[i] ^ b[i];
 }
 
