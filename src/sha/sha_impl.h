@@ -195,7 +195,8 @@ static inline void ic_md_oneshot(void *st, void (*blocks)(void *st, const uint8_
     /* with fixed-size moves (internal.h): a short message's libc calls
      * (copy, zeros, wipe) cost as much as a third of its compression */
     ic_wipe_blocks(buf + z, (total - z) / 16);
-    ic_copy_small(buf, in + lead, rest);
+    if (rest)   /* in may be NULL when len is 0 */
+        ic_copy_small(buf, in + lead, rest);
     buf[rest] = 0x80;
     memcpy(buf + total - lenbytes, lenfield, lenbytes);
     blocks(st, buf, total / bs);
