@@ -220,11 +220,12 @@ int ic_aes_xts_decrypt(const ic_aes_xts_key *k, const uint8_t tweak[16], uint8_t
     return xts_crypt(k, tweak, out, in, len, 1);
 }
 
-/* The sector number as the 16-byte little-endian tweak (IEEE 1619 5.1). */
+/* The sector number as the 16-byte little-endian tweak (IEEE 1619 5.1),
+ * one 16-byte store: xts_crypt reads it back at once as 16 bytes
+ * (ic_store_2x64le). */
 static void sector_tweak(uint8_t tweak[16], uint64_t sector)
 {
-    ic_store64_le(tweak, sector);
-    memset(tweak + 8, 0, 8);
+    ic_store_2x64le(tweak, sector, 0);
 }
 
 int ic_aes_xts_encrypt_sector(const ic_aes_xts_key *k, uint64_t sector, uint8_t *out, const uint8_t *in,

@@ -18,6 +18,16 @@
 #define IPAD 0x36
 #define OPAD 0x5c
 
+/* k0 ^= pad byte by byte, bs bytes (64 or 128), 16 at a time with one
+ * 16-byte store each: the hash reads the block back at once, and 16-byte
+ * loads cannot be forwarded from byte or 8-byte stores (ic_store_2x64le). */
+static void hmac_xor_pad(uint8_t *k0, size_t bs, uint8_t pad)
+{
+    const uint64_t p = UINT64_C(0x0101010101010101) * pad;
+    for (size_t i = 0; i < bs; i += 16)
+        ic_store_2x64le(k0 + i, ic_load64_le(k0 + i) ^ p, ic_load64_le(k0 + i + 8) ^ p);
+}
+
 int ic_hmac_init(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *key, size_t keylen)
 {
     uint8_t k0[IC_HASH_MAX_BLOCK_SIZE] = {0};
@@ -37,14 +47,12 @@ int ic_hmac_init(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *key, size_t k
             memcpy(k0, key, keylen);                 /* step 1 / 3 */
         st = IC_OK;
     }
-    for (size_t i = 0; i < bs; i++)
-        k0[i] ^= IPAD;
+    hmac_xor_pad(k0, bs, IPAD);
     if (st == IC_OK)
         st = ic_hash_init(&ctx->inner, alg);
     if (st == IC_OK)
         st = ic_hash_update(&ctx->inner, k0, bs);
-    for (size_t i = 0; i < bs; i++)
-        k0[i] ^= IPAD ^ OPAD;
+    hmac_xor_pad(k0, bs, IPAD ^ OPAD);
     if (st == IC_OK)
         st = ic_hash_init(&ctx->outer, alg);
     if (st == IC_OK)
