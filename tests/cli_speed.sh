@@ -92,9 +92,10 @@ done
 # the reusable-key GCM call, its one-shot counterpart, GHASH, HKDF, the
 # hardware random source (a CPU without one: a note, not a failure)
 speed --json --seconds 0.01 --sizes 64 aes-128-gcm-key aes-128-gcm-oneshot aes-192-gcm ghash hkdf-sha256 \
-    sha512-224 hmac-sha512 hwrand; st=$?
+    sha512-224 hmac-sha512 aes-256-xts-sector hwrand; st=$?
 [ $st -eq 0 ] && ok || bad "new rows exit $st: $(cat "$err")"
-for a in aes-128-gcm-key aes-128-gcm-oneshot aes-192-gcm ghash hkdf-sha256 sha512-224 hmac-sha512; do
+for a in aes-128-gcm-key aes-128-gcm-oneshot aes-192-gcm ghash hkdf-sha256 sha512-224 hmac-sha512 \
+         aes-256-xts-sector; do
     grep -q "\"alg\":\"$a\",\"provider\":\"incore\"" "$out" && ok || bad "no incore row for $a"
 done
 grep -q '"alg":"hwrand"' "$out" || grep -q 'hwrand: incore/none not measured' "$err" \
@@ -146,7 +147,7 @@ speed --list; st=$?
 [ $st -eq 0 ] && ok || bad "--list exit $st"
 for a in aes-128-ecb aes-256-ctr aes-256-gcm-open sha512-256 hmac-sha256 chacha20 poly1305 \
          xchacha20-poly1305 crc32 crc32c aes-192-gcm aes-256-gcm-key aes-256-gcm-oneshot sha512-224 \
-         hmac-sha1 hmac-sha384 hmac-sha512 hkdf-sha256 hkdf-sha512 ghash hwrand; do
+         hmac-sha1 hmac-sha384 hmac-sha512 hkdf-sha256 hkdf-sha512 ghash hwrand aes-128-xts-sector; do
     grep -q "^$a " "$out" && ok || bad "--list has $a"
 done
 

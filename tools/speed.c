@@ -88,6 +88,10 @@ static const speed_alg algs[] = {
     {"aes-128-xts-dec", SK_XTS_DEC, 32, {"aes", NULL}, "AES-128-XTS"},
     {"aes-256-xts", SK_XTS_ENC, 64, {"aes", NULL}, "AES-256-XTS"},
     {"aes-256-xts-dec", SK_XTS_DEC, 64, {"aes", NULL}, "AES-256-XTS"},
+    /* the call disk encryption makes: ic_aes_xts_encrypt_sector, sector
+     * numbers counting up (incore only) */
+    {"aes-128-xts-sector", SK_XTS_SECTOR, 32, {"aes", NULL}, NULL},
+    {"aes-256-xts-sector", SK_XTS_SECTOR, 64, {"aes", NULL}, NULL},
     AES_GCM(192), AES_GCM_KEYED(128), AES_GCM_KEYED(256),
     {"ghash", SK_GHASH, 0, {"ghash", NULL}, NULL},
     {"sha1", SK_HASH, IC_HASH_SHA1, {"sha1", NULL}, "SHA1"},
@@ -166,6 +170,7 @@ static const char *incore_call(int kind)
         [SK_XTS_DEC] = "ic_aes_xts_decrypt",
         [SK_GCM_KEY] = "ic_aes_gcm_key_seal",
         [SK_GCM_ONESHOT] = "ic_aes_gcm_seal",
+        [SK_XTS_SECTOR] = "ic_aes_xts_encrypt_sector",
         [SK_GHASH] = "ghash blocks",
         [SK_HKDF] = "ic_hkdf",
         [SK_HWRAND] = "ic_rand_hw",
@@ -217,6 +222,7 @@ typedef struct {
     ic_aes_xts_key xts;
     ic_aes_gcm_key gkey;
     ic_ghash_key ghk;
+    uint64_t sector;   /* SK_XTS_SECTOR: the next data unit's number */
 } incore_state;
 
 /* Expand the key with the implementation selected now; the context keeps
@@ -237,7 +243,7 @@ static int incore_setup(speed_job *j)
         return ic_aes_init(&s->aes, j->key, a->param);
     if (a->kind == SK_GCM_SEAL || a->kind == SK_GCM_OPEN)
         return ic_gcm_init(&s->gcm, j->key, a->param);
-    if (a->kind == SK_XTS_ENC || a->kind == SK_XTS_DEC)
+    if (a->kind == SK_XTS_ENC || a->kind == SK_XTS_DEC || a->kind == SK_XTS_SECTOR)
         return ic_aes_xts_init(&s->xts, j->key, a->param);
     if (a->kind == SK_GCM_KEY)
         return ic_aes_gcm_key_init(&s->gkey, j->key, a->param);
@@ -319,6 +325,7 @@ static void incore_run(speed_job *j, size_t len)
     case SK_RANDSRC: st = ic_rand_source_read(randsrc[a->param], b, len); break;
     case SK_XTS_ENC: st = ic_aes_xts_encrypt(&s->xts, j->iv, b, b, len); break;
     case SK_XTS_DEC: st = ic_aes_xts_decrypt(&s->xts, j->iv, b, b, len); break;
+    case SK_XTS_SECTOR: st = ic_aes_xts_encrypt_sector(&s->xts, s->sector++, b, b, len); break;
     case SK_GCM_KEY:
         st = ic_aes_gcm_key_seal(&s->gkey, j->iv, IC_GCM_IV_SIZE, j->aad, j->aadlen, b, len, b, j->aux,
                                  IC_GCM_TAG_SIZE);
@@ -747,7 +754,7 @@ static int parse_args(speed_opts *o, int argc, char **argv)
 static const size_t xts_sizes[] = {512, 4096};
 static int is_xts(const speed_alg *a)
 {
-    return a->kind == SK_XTS_ENC || a->kind == SK_XTS_DEC;
+    return a->kind == SK_XTS_ENC || a->kind == SK_XTS_DEC || a->kind == SK_XTS_SECTOR;
 }
 static size_t alg_nsizes(const speed_opts *o, const speed_alg *a)
 {
@@ -1073,7 +1080,7 @@ static void csv_row(FILE *f, const bench *B, const speed_alg *a, const provider 
 /* Size actually measured for the requested one (whole blocks for ECB/CBC). */
 static size_t effective(const speed_alg *a, size_t want)
 {
-    if ((a->kind == SK_XTS_ENC || a->kind == SK_XTS_DEC) && want < IC_AES_XTS_MIN_LEN)
+    if (is_xts(a) && want < IC_AES_XTS_MIN_LEN)
         return IC_AES_XTS_MIN_LEN;      /* a data unit is at least one block */
     if (a->kind == SK_MODEXP)      /* one operand size: the modulus's */
         return a->param / 8;
