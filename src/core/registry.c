@@ -86,7 +86,9 @@ static int avoided(ic_prim p, const ic_impl *im)
 static const ic_impl *best(ic_prim p)
 {
     const prim_table *t = &prims[p];
-    for (size_t i = 0; i < *t->n; i++)
+    /* an entry past IC_IMPL_MAX would make contexts the per-call check
+     * refuses (no table is that long: test_dispatch) */
+    for (size_t i = 0; i < *t->n && i < IC_IMPL_MAX; i++)
         if (usable(&t->impls[i]) && !avoided(p, &t->impls[i]))
             return &t->impls[i];
     return &t->impls[*t->n - 1];
@@ -230,6 +232,9 @@ uint32_t ic_impl_index(ic_prim p)
 
 uint32_t ic_impl_index_of(ic_prim p, const void *ops)
 {
+    /* its caller records the index in a key, whose checks pass only once
+     * ic_impl_runnable is set (a test may call this first in a process) */
+    ensure_init();
     for (size_t i = 0; i < *prims[p].n; i++)
         if (prims[p].impls[i].ops == ops)
             return (uint32_t)i;

@@ -250,7 +250,12 @@ static void gcm_first_short(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, cons
 
 void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h[16])
 {
-    ghash_key_setup_at(hk, ic_impl_index_of(IC_PRIM_GHASH, g), h);
+    uint32_t idx = ic_impl_index_of(IC_PRIM_GHASH, g);
+    if (idx >= ic_nimpls_ghash) {   /* not an entry of the table: hk stays unusable */
+        ic_wipe(hk, sizeof *hk);
+        return;
+    }
+    ghash_key_setup_at(hk, idx, h);
 }
 
 /* A context init set up, with every field that later serves as an index
