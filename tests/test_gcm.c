@@ -551,18 +551,26 @@ static void short_one(const char *combo, size_t pl, size_t ivl, size_t al)
         int inplace = f & 1;
         uint8_t *dst = inplace ? buf : ob + 3;
         memcpy(buf, pt, pl);
+        memset(ob, 0x5A, sizeof ob);
         CHECK(ic_gcm_start(&c, iv, ivl) == IC_OK && ic_gcm_aad(&c, aad, al) == IC_OK
               && ic_gcm_encrypt(&c, dst, buf, a) == IC_OK && ic_gcm_encrypt(&c, dst + a, buf + a, b) == IC_OK
               && ic_gcm_encrypt(&c, dst + a + b, buf + a + b, pl - a - b) == IC_OK
               && ic_gcm_finish(&c, t, tl) == IC_OK, "%s: streamed, first piece %zu", what, a);
         CHECK(!memcmp(dst, rct, pl) && !memcmp(t, rtag, tl), "%s: streamed ciphertext, first piece %zu", what, a);
+        if (!inplace)
+            CHECK(tl_all_byte(ob, 3, 0x5A) && tl_all_byte(ob + 3 + pl, sizeof ob - 3 - pl, 0x5A),
+                  "%s: streamed encryption wrote outside, first piece %zu", what, a);
         memcpy(buf, rct, pl);
+        memset(ob, 0x5A, sizeof ob);
         dst = inplace ? buf : ob + 3;
         CHECK(ic_gcm_start(&c, iv, ivl) == IC_OK && ic_gcm_aad(&c, aad, al) == IC_OK
               && ic_gcm_decrypt(&c, dst, buf, a) == IC_OK && ic_gcm_decrypt(&c, dst + a, buf + a, b) == IC_OK
               && ic_gcm_decrypt(&c, dst + a + b, buf + a + b, pl - a - b) == IC_OK
               && ic_gcm_verify(&c, rtag, tl) == IC_OK && !memcmp(dst, pt, pl),
               "%s: streamed decryption, first piece %zu", what, a);
+        if (!inplace)
+            CHECK(tl_all_byte(ob, 3, 0x5A) && tl_all_byte(ob + 3 + pl, sizeof ob - 3 - pl, 0x5A),
+                  "%s: streamed decryption wrote outside, first piece %zu", what, a);
     }
     ic_gcm_wipe(&c);
 }
