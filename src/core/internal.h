@@ -291,10 +291,11 @@ extern _Atomic uint64_t ic_impl_runnable[IC_PRIM_COUNT];
 /* 1 when entry i of p's table exists and this CPU runs its code: a stored
  * index's test without a branch, for the checks that run on every call
  * (ic_aes_key_valid, ic_ghash_key_valid; see ic_impl_ops_at).  One load
- * and a shift: GCM checks two keys in each of its four calls a message, a
- * cost a 64-byte message feels (the table entry's needs against the CPU
- * word was 11 % of it).  Before initialisation no entry passes, and no
- * context can have been set up in this process by then. */
+ * and a shift: GCM checks two keys in each of its four calls a message,
+ * and a 64-byte message felt the old test (the table entry's needs
+ * against the CPU word, two dependent loads): 3-4 % of it.  Before
+ * initialisation no entry passes, and no context can have been set up in
+ * this process by then. */
 static inline int ic_impl_index_ok(ic_prim p, uint32_t i)
 {
     uint64_t m = atomic_load_explicit(&ic_impl_runnable[p], memory_order_relaxed);
