@@ -157,17 +157,29 @@ static inline size_t ic_md_absorb(void *st, void (*blocks)(void *st, const uint8
  * last block.  lenfield holds that field already encoded.  Needs one extra
  * block when fewer than lenbytes + 1 bytes are free.
  */
+/* Zero buf[from .. bs) (bs a multiple of 16) with fixed-size moves: up to
+ * the next 16-byte boundary from a zero block, then whole 16-byte stores
+ * (internal.h: no libc call on a per-message path). */
+static inline void ic_md_zero_tail(uint8_t *buf, size_t from, size_t bs)
+{
+    static const uint8_t zero[16];
+    size_t a = (from + 15) & ~(size_t)15;
+    if (a > from)
+        ic_copy_small(buf + from, zero, a - from);
+    ic_wipe_blocks(buf + a, (bs - a) / 16);
+}
+
 static inline void ic_md_pad(void *st, void (*blocks)(void *st, const uint8_t *p, size_t n),
                              uint8_t *buf, size_t bs, size_t fill,
                              const uint8_t *lenfield, size_t lenbytes)
 {
     buf[fill++] = 0x80;
     if (fill > bs - lenbytes) {
-        memset(buf + fill, 0, bs - fill);
+        ic_md_zero_tail(buf, fill, bs);
         blocks(st, buf, 1);
         fill = 0;
     }
-    memset(buf + fill, 0, bs - lenbytes - fill);
+    ic_md_zero_tail(buf, fill, bs);
     memcpy(buf + bs - lenbytes, lenfield, lenbytes);
     blocks(st, buf, 1);
 }
