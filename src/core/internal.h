@@ -109,6 +109,25 @@ static inline void ic_copy_small(uint8_t *d, const uint8_t *s, size_t n)
     }
 }
 
+/* Zero n <= 16 bytes at p (a partial block's padding) with two
+ * overlapping fixed-size stores, as ic_copy_small does. */
+static inline void ic_zero_small(uint8_t *p, size_t n)
+{
+    static const uint8_t zero[8];
+    if (n >= 8) {
+        memcpy(p, zero, 8);
+        memcpy(p + n - 8, zero, 8);
+    } else if (n >= 4) {
+        memcpy(p, zero, 4);
+        memcpy(p + n - 4, zero, 4);
+    } else if (n != 0) {
+        p[0] = 0;
+        p[n - 1] = 0;
+        if (n == 3)
+            p[1] = 0;
+    }
+}
+
 /* 16 bytes given as two little-endian words, written with one 16-byte
  * store where the compiler has generic vectors: a block made here and read
  * back at once as a 16-byte load (GCM's J0 and lengths block, by ctr32 and

@@ -152,7 +152,7 @@ static void gcm_pad(ic_gcm_ctx *c, const gcm_keys *k)
 {
     if (c->buflen == 0)
         return;
-    memset(c->buf + c->buflen, 0, 16 - c->buflen);
+    ic_zero_small(c->buf + c->buflen, 16 - c->buflen);   /* no libc call: a 13-byte TLS AAD pads every message */
     k->g->blocks(k->hk, c->y, c->buf, 1);
     c->buflen = 0;
 }
@@ -223,7 +223,7 @@ static size_t gcm_first_blocks(ic_gcm_ctx *c, const gcm_keys *k, uint8_t b[16 + 
     if (tail != 0) {
         memcpy(c->ks, b + 16 * nb, 16);
         c->kslen = (unsigned)(16 - tail);
-        memset(b + 16 + len, 0, 16 - tail);   /* keystream: wiped, and GHASH's zero padding */
+        ic_zero_small(b + 16 + len, 16 - tail);   /* keystream: wiped, and GHASH's zero padding */
     }
     return nb;
 }
@@ -296,7 +296,7 @@ static void gcm_full_tag(ic_gcm_ctx *c, const gcm_keys *k, uint8_t t[16])
         gcm_mask(c, k);
     if (c->buflen != 0) {
         memcpy(b, c->buf, 16);
-        memset(b + c->buflen, 0, 16 - c->buflen);
+        ic_zero_small(b + c->buflen, 16 - c->buflen);
         c->buflen = 0;
         n = 16;
     }

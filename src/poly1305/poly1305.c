@@ -110,7 +110,7 @@ void ic_poly1305_pad16(ic_poly1305_ctx *ctx)
 {
     if (ctx->buflen == 0)
         return;
-    memset(ctx->buf + ctx->buflen, 0, IC_POLY1305_BLOCK_SIZE - ctx->buflen);
+    ic_zero_small(ctx->buf + ctx->buflen, IC_POLY1305_BLOCK_SIZE - ctx->buflen);   /* no libc call */
     ((const ic_poly1305_ops *)ic_impls_poly1305[ctx->impl].ops)->blocks(ctx->state, ctx->buf, 1, 1);
     ctx->buflen = 0;
 }
@@ -126,7 +126,7 @@ int ic_poly1305_final(ic_poly1305_ctx *ctx, uint8_t tag[16])
         return IC_ERR_NULL;
     if (ctx->buflen != 0) {
         ctx->buf[ctx->buflen] = 1;
-        memset(ctx->buf + ctx->buflen + 1, 0, IC_POLY1305_BLOCK_SIZE - ctx->buflen - 1);
+        ic_zero_small(ctx->buf + ctx->buflen + 1, IC_POLY1305_BLOCK_SIZE - ctx->buflen - 1);
         ops->blocks(ctx->state, ctx->buf, 1, 0);
     }
     ops->finish(ctx->state, tag);      /* wipes the words the backend used */

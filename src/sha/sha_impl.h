@@ -158,14 +158,12 @@ static inline size_t ic_md_absorb(void *st, void (*blocks)(void *st, const uint8
  * block when fewer than lenbytes + 1 bytes are free.
  */
 /* Zero buf[from .. bs) (bs a multiple of 16) with fixed-size moves: up to
- * the next 16-byte boundary from a zero block, then whole 16-byte stores
- * (internal.h: no libc call on a per-message path). */
+ * the next 16-byte boundary, then whole 16-byte stores (internal.h: no
+ * libc call on a per-message path). */
 static inline void ic_md_zero_tail(uint8_t *buf, size_t from, size_t bs)
 {
-    static const uint8_t zero[16];
     size_t a = (from + 15) & ~(size_t)15;
-    if (a > from)
-        ic_copy_small(buf + from, zero, a - from);
+    ic_zero_small(buf + from, a - from);
     ic_wipe_blocks(buf + a, (bs - a) / 16);
 }
 
