@@ -39,8 +39,7 @@ void ic_chacha20_run(const ic_chacha20_ops *ops, uint32_t st[16], uint8_t *out, 
     }
     if (tail != 0) {   /* fixed-size moves (internal.h): no libc calls */
         uint8_t block[64];
-        ic_wipe_blocks(block + (tail & ~(size_t)15), 4 - tail / 16);
-        ic_copy_small(block, in, tail);
+        ic_copy_padded(block, sizeof block, in, tail);
         ops->xor_blocks(st, block, block, 1);
         ic_copy_small(out, block, tail);
         st[12]++;

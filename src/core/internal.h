@@ -170,6 +170,25 @@ static inline void ic_wipe_blocks(uint8_t *p, size_t nb)
 #endif
 }
 
+/* Zero p[from .. size) (size a multiple of 16, from <= size) with
+ * fixed-size stores: up to the next 16-byte boundary, then whole blocks. */
+static inline void ic_zero_tail(uint8_t *p, size_t from, size_t size)
+{
+    size_t a = (from + 15) & ~(size_t)15;
+    ic_zero_small(p + from, a - from);
+    ic_wipe_blocks(p + a, (size - a) / 16);
+}
+
+/* d[0 .. n) = s, d[n .. size) = 0 (size a multiple of 16, n <= size; s
+ * not read when n is 0): a partial block copied into a padded buffer (a
+ * hash's last blocks, a keystream block, GCM's first blocks). */
+static inline void ic_copy_padded(uint8_t *d, size_t size, const uint8_t *s, size_t n)
+{
+    if (n != 0)
+        ic_copy_small(d, s, n);
+    ic_zero_tail(d, n, size);
+}
+
 /* ic_wipe of a small fixed size n, inline: a few stores instead of a call
  * to ic_wipe and from there to memset. */
 #if defined(__GNUC__)

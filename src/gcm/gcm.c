@@ -215,8 +215,7 @@ static size_t gcm_first_blocks(ic_gcm_ctx *c, const gcm_keys *k, uint8_t b[16 + 
     c->state = dir;
     c->datalen += len;
     memset(b, 0, 16);
-    memset(b + 16 * nb, 0, 16);
-    ic_copy_small(b + 16, in, len);
+    ic_copy_padded(b + 16, 16 * nb, in, len);
     k->a->ctr32(k->aes, c->ctr, b, b, nb + 1);
     memcpy(c->ekj0, b, 16);
     ic_copy_small(out, b + 16, len);

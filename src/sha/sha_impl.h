@@ -157,27 +157,17 @@ static inline size_t ic_md_absorb(void *st, void (*blocks)(void *st, const uint8
  * last block.  lenfield holds that field already encoded.  Needs one extra
  * block when fewer than lenbytes + 1 bytes are free.
  */
-/* Zero buf[from .. bs) (bs a multiple of 16) with fixed-size moves: up to
- * the next 16-byte boundary, then whole 16-byte stores (internal.h: no
- * libc call on a per-message path). */
-static inline void ic_md_zero_tail(uint8_t *buf, size_t from, size_t bs)
-{
-    size_t a = (from + 15) & ~(size_t)15;
-    ic_zero_small(buf + from, a - from);
-    ic_wipe_blocks(buf + a, (bs - a) / 16);
-}
-
 static inline void ic_md_pad(void *st, void (*blocks)(void *st, const uint8_t *p, size_t n),
                              uint8_t *buf, size_t bs, size_t fill,
                              const uint8_t *lenfield, size_t lenbytes)
 {
     buf[fill++] = 0x80;
     if (fill > bs - lenbytes) {
-        ic_md_zero_tail(buf, fill, bs);
+        ic_zero_tail(buf, fill, bs);   /* fixed-size stores (internal.h) */
         blocks(st, buf, 1);
         fill = 0;
     }
-    ic_md_zero_tail(buf, fill, bs);
+    ic_zero_tail(buf, fill, bs);
     memcpy(buf + bs - lenbytes, lenfield, lenbytes);
     blocks(st, buf, 1);
 }
@@ -198,15 +188,12 @@ static inline void ic_md_oneshot(void *st, void (*blocks)(void *st, const uint8_
     size_t lead = len < 2 * bs ? 0 : len - len % bs;
     size_t rest = len - lead;                 /* < 2 * bs */
     size_t total = (rest + 1 + lenbytes + bs - 1) / bs * bs;
-    size_t z = rest & ~(size_t)15;            /* the 16-byte blocks not all data */
 
     if (lead)
         blocks(st, in, lead / bs);
     /* with fixed-size moves (internal.h): a short message's libc calls
      * (copy, zeros, wipe) cost as much as a third of its compression */
-    ic_wipe_blocks(buf + z, (total - z) / 16);
-    if (rest)   /* in may be NULL when len is 0 */
-        ic_copy_small(buf, in + lead, rest);
+    ic_copy_padded(buf, total, rest ? in + lead : in, rest);   /* in may be NULL when len is 0 */
     buf[rest] = 0x80;
     memcpy(buf + total - lenbytes, lenfield, lenbytes);
     blocks(st, buf, total / bs);
