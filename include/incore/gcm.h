@@ -73,8 +73,9 @@ extern "C" {
 #define IC_GCM_MAX_AAD      ((UINT64_C(1) << 61) - 1)  /* bytes per message */
 
 /* Room for the largest GHASH key layout of any backend (a carry-less
- * multiply backend may keep several powers of H and their Karatsuba sums). */
-#define IC_GHASH_KEY_STORAGE 512
+ * multiply backend may keep several powers of H and their Karatsuba sums:
+ * x86 "vpclmul512" keeps H^32 .. H^1, 1 KiB). */
+#define IC_GHASH_KEY_STORAGE 1024
 
 /* The hash key H = E(K, 0^128) expanded by the GHASH implementation whose
  * registry index is impl; layout private to that implementation.  check

@@ -11,22 +11,15 @@
  * interleaved with the rounds.  The loop is gcm_x86_stitch.h, shared with
  * the AES-NI and 256-bit versions; this file supplies the registers.
  *
- * GHASH with 32 blocks a batch but 16 powers of H: the GHASH key is the
- * "vpclmul" one (H^16 .. H^1 and their Karatsuba halves fill the 512 bytes
- * of ic_ghash_key, so there is no room for H^32 .. H^17, and keeping the
- * layout lets the 256-bit and AES-NI loops run on the same key).  So:
- *  - from GX512_ONE_MIN blocks a call, H^32 .. H^17 are made on the stack
- *    for the call (gh512_hi_powers: 20 VPCLMULQDQ, made while the first
- *    batch encrypts; wiped at the end), blocks 0..15 of a batch are summed
- *    against them and blocks 16..31 against the key's, and a batch is one
- *    sum with one reduction;
- *  - shorter calls sum the two halves separately, A = blocks 0..15 (with
- *    y in block 0) and B = blocks 16..31, each against H^16 .. H^1, and
- *    y' = reduce(A) H^16 + B: three PCLMULQDQ and a reduction more per 32
- *    blocks, and a longer chain from one batch's y to the next (on Zen 5,
- *    where VPCLMULQDQ issues once per ~2.4 cycles with 5 of latency, that
- *    chain was the bound: 16 KiB 0.138 -> 0.108 TSC c/B with one sum).
- * y is needed only when register 0 is multiplied, before round 8.
+ * GHASH: a batch is one sum of 32 products against H^32 .. H^1 with one
+ * reduction.  The key is the "vpclmul512" one (ghash_x86_key32: H^16 ..
+ * H^1 in the layout the 256-bit and AES-NI loops read, then H^32 ..
+ * H^17), all made once per key.  (Until the key had room for them, calls
+ * of 64 blocks and more made H^32 .. H^17 on the stack and shorter ones
+ * reduced each half-batch separately; a longer chain from one batch's y
+ * to the next, which on Zen 5 (VPCLMULQDQ once per ~2 cycles, 5 of
+ * latency) was the bound.)  y is needed only when register 0 is
+ * multiplied, before round 8.
  *
  * Counter blocks as in gcm_x86_vaes.c: with a secret counter (any IV but
  * 12 bytes) the inc32 tails are native dwords, lane l of v holding
@@ -50,30 +43,8 @@
 #define GX_V __m512i
 #define GX_NBLK 32
 #define GX_NV 8
-/* From this many blocks a call makes H^32 .. H^17 (20 VPCLMULQDQ, about
- * as many as one batch's GHASH) and reduces once a batch instead of
- * twice, with a shorter chain from one batch's y to the next. */
-#define GX512_ONE_MIN 64
-
-/* The two half-batch sums (see the top of the file). */
-typedef struct {
-    gh512_acc a, b;
-    __m128i h16, k16;   /* psi(H^16) and its Karatsuba half */
-    int one;            /* A against H^32 .. H^17: y' = reduce(A + B) */
-} gx512_acc;
-#define GX_ACC gx512_acc
-
-/* Where a batch's powers come from: blocks 16..31 always take the key's
- * H^16 .. H^1; blocks 0..15 take hp / hk, which are the same (two sums,
- * two reductions a batch) or, for a message of GX512_ONE_MIN blocks or
- * more, H^32 .. H^17 computed on the stack for the call (one sum, one
- * reduction: see ic_gcm_x86_vaes512_crypt). */
-typedef struct {
-    const ghash_x86_key *k;
-    const __m128i *hp, *hk;
-    int one;
-} gx512_key;
-#define GX_GKEY gx512_key
+#define GX_ACC gh512_acc
+#define GX_GKEY ghash_x86_key32
 
 GX_INLINE __m512i gx_key(const __m128i *rk, int r) { return _mm512_broadcast_i32x4(_mm_load_si128(rk + r)); }
 GX_INLINE __m512i gx_enc(__m512i s, __m512i k) { return _mm512_aesenc_epi128(s, k); }
@@ -167,65 +138,35 @@ GX_INLINE void gx_counters(__m512i s[GX_NV], __m512i c, __m512i w0, int pub)
     }
 }
 
-GX_INLINE void gx_acc_zero(gx512_acc *a)
-{
-    gh512_acc_zero(&a->a);
-    gh512_acc_zero(&a->b);
-}
+GX_INLINE void gx_acc_zero(gh512_acc *a) { gh512_acc_zero(a); }
 #if defined(IC_MSAN)       /* an asm would drop the taint (core/ct.h) */
-GX_INLINE void gx_pin(gx512_acc *a) { (void)a; }
+GX_INLINE void gx_pin(gh512_acc *a) { (void)a; }
 #else
-GX_INLINE void gx_pin(gx512_acc *a)
-{
-    __asm__("" : "+v"(a->a.lo), "+v"(a->a.hi), "+v"(a->a.mid), "+v"(a->b.lo), "+v"(a->b.hi), "+v"(a->b.mid));
-}
+GX_INLINE void gx_pin(gh512_acc *a) { __asm__("" : "+v"(a->lo), "+v"(a->hi), "+v"(a->mid)); }
 #endif
 
-/* y' = reduce(A) H^16 + B, reduced; or reduce(A + B) when A was summed
- * against H^32 .. H^17 (the branch is on the message length). */
-GX_INLINE __m128i gx_finish(gx512_acc *a)
+GX_INLINE __m128i gx_finish(gh512_acc *a)
 {
-    gh_acc f, g;
+    gh_acc f;
     gh_acc_zero(&f);
-    gh512_fold_into(&f, &a->a);
-    if (a->one) {
-        gh512_fold_into(&f, &a->b);
-        return gh_finish(&f);
-    }
-    gh_acc_zero(&g);
-    gh512_fold_into(&g, &a->b);
-    gh_mul_acc(&g, gh_finish(&f), a->h16, a->k16);
-    return gh_finish(&g);
+    gh512_fold_into(&f, a);
+    return gh_finish(&f);
 }
 
-/* Blocks 4j .. 4j+3 of the batch at p times H^(16-4m) .. H^(13-4m), m = j
- * mod 4 (or H^(32-4m) .. from hp), into A (j < 4, y added to block 0) or
- * B; register 0 (multiplied last in every batch) also fetches H^16 for
- * gx_finish. */
-GX_INLINE void gx_mul(gx512_acc *a, const gx512_key *gk, const uint8_t *p, int j, __m128i y)
+/* Blocks 4j .. 4j+3 of the batch at p times H^(32-4j) .. H^(29-4j), y
+ * added to block 0 (register 0 is multiplied last in every batch). */
+GX_INLINE void gx_mul(gh512_acc *a, const ghash_x86_key32 *k, const uint8_t *p, int j, __m128i y)
 {
     __m512i x = gh512_load(p + 64 * j);
-    const int m = j % 4;
-    if (j == 0) {
+    if (j == 0)
         x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
-        a->h16 = gk->k->pow[0];
-        a->k16 = gk->k->kar[0];
-        a->one = gk->one;
-    }
-    if (j < 4)
-        gh512_mul_acc(&a->a, x, gk->hp + 4 * m, gk->hk + 4 * m);
-    else
-        gh512_mul_acc(&a->b, x, gk->k->pow + 4 * m, gk->k->kar + 4 * m);
+    gh512_mul_acc(a, x, gh512_pow32(k, j), gh512_kar32(k, j));
 }
 
-/* The encrypt loop's last batch, hashed after the loop: as one 32-block
- * sum with H^32 .. H^1, or two 16-block batches, one reduction each. */
-GX_INLINE __m128i gx_hash(const gx512_key *gk, __m128i y, const uint8_t *p)
+/* The encrypt loop's last batch, hashed after the loop. */
+GX_INLINE __m128i gx_hash(const ghash_x86_key32 *k, __m128i y, const uint8_t *p)
 {
-    if (gk->one)
-        return gh512_batch32(gk->k, gk->hp, gk->hk, y, p);
-    y = gh512_batch(gk->k, y, p, 16);
-    return gh512_batch(gk->k, y, p + 256, 16);
+    return gh512_batch32(k, y, p);
 }
 
 #include "gcm/gcm_x86_stitch.h"
@@ -238,21 +179,10 @@ GX_INLINE __m128i gx_hash(const gx512_key *gk, __m128i y, const uint8_t *p)
 size_t ic_gcm_x86_vaes512_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                                 uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    const ghash_x86_key *key = ghash_x86_key_of(hk);
-    gx512_key gk = { key, key->pow, key->kar, 0 };
-    __m128i hi[2][16];
     size_t done;
     if (ic_aes_ops_of(k) != &ic_aes_vaes512_ops)   /* k checked by gcm.c */
         return ic_gcm_x86_vaes_crypt(k, hk, flags, ctr, y, out, in, nblocks);
-    if (nblocks >= GX512_ONE_MIN) {
-        gh512_hi_powers(hi[0], hi[1], key);
-        gk.hp = hi[0];
-        gk.hk = hi[1];
-        gk.one = 1;
-    }
-    done = gx_crypt(k, &gk, flags, ctr, y, out, in, nblocks);
-    if (gk.one)
-        ic_wipe(hi, sizeof hi);
+    done = gx_crypt(k, ghash_x86_key32_of(hk), flags, ctr, y, out, in, nblocks);
     if (nblocks - done >= 16)
         done += ic_gcm_x86_vaes_crypt(k, hk, flags, ctr, y, out + 16 * done, in + 16 * done, 16);
     return done;

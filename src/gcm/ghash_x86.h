@@ -37,7 +37,9 @@
  * blocks 2j and 2j+1 of a 16-block batch in its two lanes.  The "clmul"
  * backend fills i = 8..15 (8-block batches), "vpclmul" all sixteen, and the
  * stitched loops read whichever range their batch size needs: a key made by
- * either backend serves the 8-block AES-NI loop.
+ * either backend serves the 8-block AES-NI loop.  The "vpclmul512" key
+ * (ghash_x86_key32, 1 KiB) is this layout followed by H^32 .. H^17 in the
+ * same form, for its 32-block batches.
  */
 #ifndef INCORE_GHASH_X86_H
 #define INCORE_GHASH_X86_H
@@ -155,10 +157,11 @@ static inline void gh_key_powers(ghash_x86_key *k, const uint8_t h[16], int n)
         k->kar[i] = gh_kar_of(k->pow[i]);
 }
 
-/* init of both backends: the storage cleared, then psi(H^n .. H^1). */
+/* init of the x86 backends: the 512-byte layout cleared (the powers a
+ * backend does not fill stay zero), then psi(H^n .. H^1). */
 static inline void gh_key_init(ic_ghash_key *hk, const uint8_t h[16], int n)
 {
-    memset(hk->storage, 0, sizeof hk->storage);
+    memset(hk->storage, 0, sizeof(ghash_x86_key));
     gh_key_powers((ghash_x86_key *)(void *)hk->storage, h, n);
 }
 
@@ -323,16 +326,66 @@ static inline __m512i gh512_mont_mul(__m128i h, __m512i p)
     return _mm512_xor_si512(lo, hi);
 }
 
-/* The powers for the first half of a 32-block batch, H^32 .. H^17 (hp[i] =
- * psi(H^(32 - i)), as pow[i] = psi(H^(16 - i))), and their Karatsuba
- * halves (hk): H^16 times each of the key's sixteen, four at a time. */
-static inline void gh512_hi_powers(__m128i hp[16], __m128i hk[16], const ghash_x86_key *k)
+/* The "vpclmul512" key: the x86 layout above (H^16 .. H^1, which the
+ * 256-bit and AES-NI loops also read, so ghash_x86_key_of works on it)
+ * followed by H^32 .. H^17 in the same form (hpow[i] = psi(H^(32 - i)),
+ * hkar[i] its Karatsuba half) for the 32-block batches: 1 KiB, made once
+ * per key. */
+typedef struct {
+    ghash_x86_key k;
+    __m128i hpow[GHASH_X86_MAXPOW];
+    __m128i hkar[GHASH_X86_MAXPOW];
+} ghash_x86_key32;
+
+_Static_assert(sizeof(ghash_x86_key32) <= IC_GHASH_KEY_STORAGE, "vpclmul512 GHASH key too large");
+
+static inline const ghash_x86_key32 *ghash_x86_key32_of(const ic_ghash_key *hk)
 {
-    for (int j = 0; j < 4; j++) {
-        __m512i v = gh512_mont_mul(k->pow[0], _mm512_loadu_si512((const void *)(k->pow + 4 * j)));
-        _mm512_storeu_si512((void *)(hp + 4 * j), v);
-        _mm512_storeu_si512((void *)(hk + 4 * j), _mm512_xor_si512(v, _mm512_shuffle_epi32(v, (_MM_PERM_ENUM)0x4E)));
+    return (const ghash_x86_key32 *)(const void *)hk->storage;
+}
+
+/* Four powers (lane l = pw[l]) and their Karatsuba halves into pw, kr. */
+static inline void gh512_store_pow(__m128i *pw, __m128i *kr, __m512i v)
+{
+    _mm512_storeu_si512((void *)pw, v);
+    _mm512_storeu_si512((void *)kr, _mm512_xor_si512(v, _mm512_shuffle_epi32(v, (_MM_PERM_ENUM)0x4E)));
+}
+
+/* The whole key from H in five levels of products, four to a VPCLMULQDQ
+ * where it can: H^2; H^3, H^4; (H^8 .. H^5) = H^4 (H^4 .. H^1); H^8 times
+ * both of those; H^16 times all sixteen.  45 carry-less multiplies instead
+ * of 95 for sixteen 128-bit products and then the four ZMM ones (the
+ * multiplier was the bound: this runs in every ic_gcm_init, hence in
+ * every raw-key one-shot).  Each level takes its operands from registers:
+ * a 64-byte load of powers just stored 16 bytes at a time would wait for
+ * the stores to reach the cache. */
+static inline void gh512_key_init(ghash_x86_key32 *k, const uint8_t h[16])
+{
+    __m128i h1 = gh_psi_from_bytes(h);
+    __m128i h2 = gh_mont_mul(h1, h1);
+    __m128i h4 = gh_mont_mul(h2, h2);
+    __m512i v12 = _mm512_inserti32x4(_mm512_castsi128_si512(h4), gh_mont_mul(h2, h1), 1);
+    v12 = _mm512_inserti32x4(_mm512_inserti32x4(v12, h2, 2), h1, 3);   /* H^4 .. H^1 */
+    __m512i v8 = gh512_mont_mul(h4, v12);                                /* H^8 .. H^5 */
+    __m128i h8 = _mm512_castsi512_si128(v8);
+    __m512i v[4] = { gh512_mont_mul(h8, v8), gh512_mont_mul(h8, v12), v8, v12 };
+    __m128i h16 = _mm512_castsi512_si128(v[0]);
+    for (int j = 0; j < 4; j++) {   /* v[j] = pow[4j .. 4j+3] */
+        gh512_store_pow(k->k.pow + 4 * j, k->k.kar + 4 * j, v[j]);
+        gh512_store_pow(k->hpow + 4 * j, k->hkar + 4 * j, gh512_mont_mul(h16, v[j]));
     }
+}
+
+/* The powers and Karatsuba halves for register j (blocks 4j .. 4j+3) of a
+ * 32-block batch: H^(32-4j) .. H^(29-4j). */
+static inline const __m128i *gh512_pow32(const ghash_x86_key32 *k, int j)
+{
+    return j < 4 ? k->hpow + 4 * j : k->k.pow + 4 * (j - 4);
+}
+
+static inline const __m128i *gh512_kar32(const ghash_x86_key32 *k, int j)
+{
+    return j < 4 ? k->hkar + 4 * j : k->k.kar + 4 * (j - 4);
 }
 
 /* gh_batch for 1 <= n <= 16 blocks: a whole batch of 16 on four registers
@@ -358,21 +411,17 @@ static inline __m128i gh512_batch(const ghash_x86_key *k, __m128i y, const uint8
     return gh_finish(&s);
 }
 
-/* 32 blocks against H^32 .. H^1 (hp, hk: H^32 .. H^17 from
- * gh512_hi_powers; the key's pow for blocks 16..31), one reduction, y's
- * register last (as in gh512_batch): the long-message GHASH of
- * ghash_x86_vpclmul512.c and the last batch of gcm_x86_vaes512.c. */
-static inline __m128i gh512_batch32(const ghash_x86_key *k, const __m128i *hp, const __m128i *hk, __m128i y,
-                                    const uint8_t *in)
+/* 32 blocks against H^32 .. H^1, one reduction, y's register last (as in
+ * gh512_batch): the 32-block GHASH of ghash_x86_vpclmul512.c and the last
+ * batch of gcm_x86_vaes512.c. */
+static inline __m128i gh512_batch32(const ghash_x86_key32 *k, __m128i y, const uint8_t *in)
 {
     gh512_acc s4;
     gh_acc s;
     gh512_acc_zero(&s4);
-    for (int j = 7; j >= 1; j--) {
-        const int m = j % 4;
-        gh512_mul_acc(&s4, gh512_load(in + 64 * j), (j < 4 ? hp : k->pow) + 4 * m, (j < 4 ? hk : k->kar) + 4 * m);
-    }
-    gh512_mul_acc(&s4, _mm512_xor_si512(gh512_load(in), _mm512_zextsi128_si512(y)), hp, hk);
+    for (int j = 7; j >= 1; j--)
+        gh512_mul_acc(&s4, gh512_load(in + 64 * j), gh512_pow32(k, j), gh512_kar32(k, j));
+    gh512_mul_acc(&s4, _mm512_xor_si512(gh512_load(in), _mm512_zextsi128_si512(y)), k->hpow, k->hkar);
     gh_acc_zero(&s);
     gh512_fold_into(&s, &s4);
     return gh_finish(&s);

@@ -6,12 +6,17 @@
  * -mavx2 -mvpclmulqdq -mavx512f -mavx512vl -mavx512bw.
  *
  * The method is that of ghash_x86_vpclmul.c (ghash_x86.h: reflected blocks,
- * "H << 1", Karatsuba, one Montgomery reduction per 16-block batch), with
- * a batch on four ZMM registers: a 512-bit load of pow[4j] gives H^(16-4j)
- * .. H^(13-4j) for blocks 4j .. 4j+3, so one VPCLMULQDQ does four products.
- * The key is the "vpclmul" one (pow[0..15] = H^16 .. H^1 and their
- * Karatsuba halves, 512 bytes, ic_ghash_key's whole storage), so every x86
- * stitched loop can run on it.
+ * "H << 1", Karatsuba, aggregated Montgomery reduction), with batches on
+ * four or eight ZMM registers: a 512-bit load of four consecutive powers
+ * gives the multipliers of four blocks, so one VPCLMULQDQ does four
+ * products.  The key (ghash_x86_key32, 1 KiB) is the "vpclmul" one
+ * (pow[0..15] = H^16 .. H^1 and their Karatsuba halves, so every x86
+ * stitched loop can run on it) followed by H^32 .. H^17, made once here.
+ * Messages go 32 blocks a batch with one reduction each, the rest (0..31
+ * blocks) as 16-block batches: 16-block batches alone are bound by the
+ * chain from one batch's y to the next (a fold and a reduction every 16
+ * blocks), 32-block ones by the multiplier (Zen 5, 16 KiB: 0.125 -> 0.069
+ * TSC c/B).
  *
  * The stitched AES-GCM that goes with it is gcm_x86_vaes512.c, reached
  * through gcm_crypt.  Constant time: carry-less multiplies, no secret
@@ -25,41 +30,17 @@
 
 static void ghash_vpclmul512_init(ic_ghash_key *hk, const uint8_t h[16])
 {
-    gh_key_init(hk, h, VP512_BATCH);
-}
-
-/* From VP512_LONG blocks (2 KiB), H^32 .. H^17 are made for the call (20
- * VPCLMULQDQ, gh512_hi_powers) and the message goes 32 blocks a batch with
- * one reduction each: 16-block batches are bound by the chain from one
- * batch's y to the next (a fold and a reduction every 16 blocks), 32-block
- * ones by the multiplier (Zen 5, 16 KiB: 0.125 -> 0.069 TSC c/B; at 1 KiB
- * the powers cost more than they save: 0.096 -> 0.113). */
-#define VP512_LONG 128
-
-/* The whole 32-block batches of a long message; returns how many blocks
- * it did.  Not inlined: its 512 bytes of powers would otherwise give every
- * call, the one-block ones of GCM's length block too, a 64-byte aligned
- * stack frame to set up. */
-static __attribute__((noinline)) size_t vp512_long(const ghash_x86_key *k, uint8_t y[16], const uint8_t *in,
-                                                   size_t nblocks)
-{
-    __m128i hi[2][16], acc;
-    size_t done = 0;
-    gh512_hi_powers(hi[0], hi[1], k);
-    acc = gh_load(y);
-    for (; nblocks - done >= 32; done += 32)
-        acc = gh512_batch32(k, hi[0], hi[1], acc, in + 16 * done);
-    gh_store(y, acc);
-    ic_wipe(hi, sizeof hi);
-    return done;
+    gh512_key_init((ghash_x86_key32 *)(void *)hk->storage, h);
 }
 
 static void ghash_vpclmul512_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t *in, size_t nblocks)
 {
-    if (nblocks >= VP512_LONG) {
-        size_t done = vp512_long(ghash_x86_key_of(hk), y, in, nblocks);
-        in += 16 * done;
-        nblocks -= done;   /* the rest, 0 .. 31 blocks */
+    if (nblocks >= 2 * VP512_BATCH) {
+        const ghash_x86_key32 *k = ghash_x86_key32_of(hk);
+        __m128i acc = gh_load(y);
+        for (; nblocks >= 2 * VP512_BATCH; nblocks -= 2 * VP512_BATCH, in += 32 * VP512_BATCH)
+            acc = gh512_batch32(k, acc, in);
+        gh_store(y, acc);
     }
     gh_blocks(hk, y, in, nblocks, VP512_BATCH, gh512_batch);
 }
