@@ -14,9 +14,10 @@
  *     96 fixed bits (all ones, so a carry out of inc32 would show) stay,
  *     and the last byte carrying into the bytes above it at every position
  *     of a batch; nothing written outside out.
- *  2. GHASH blocks() on 1..70 blocks and split at every batch position,
- *     and around the 32-block batches of vpclmul512's long path (127..257
- *     blocks), against the portable GHASH.
+ *  2. GHASH blocks() on 1..70 blocks (vpclmul512's 32-block batches
+ *     start at 32) and split at every batch position, and 127..257 blocks
+ *     (several 32-block batches and their 0..31-block rest), against the
+ *     portable GHASH.
  *  3. the public streaming API per pair, against a context bound to the
  *     portable implementations: a first piece that leaves a partial block
  *     (so the hook starts after it), then the bulk, lengths around the
@@ -200,8 +201,8 @@ static void blocks_vs_portable(const char *gname)
 {
     const ic_ghash_ops *g = ghash_named(gname), *p = ghash_portable();
     ic_ghash_key hk, rh;
-    /* 1..70, then around the 32-block batches of vpclmul512's long path
-     * (from 128 blocks a call) and their 0..31-block rest */
+    /* 1..70 (vpclmul512's 32-block batches from 32 blocks a call), then
+     * several 32-block batches and their 0..31-block rest */
     static const size_t longer[] = {127, 128, 129, 159, 160, 161, 191, 255, 256, 257};
     enum { MAXNB = 257 };
     uint8_t h[16], y[16], ry[16], *buf = tl_xmalloc(MAXNB * 16 + 16);
