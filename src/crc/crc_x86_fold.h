@@ -246,16 +246,23 @@ uint32_t crc_x86_final(__m128i x, const crc_x86_consts *c, int c32)
 }
 
 /* The accumulator x covers the message up to p; fold the rest (len bytes)
- * in 16 at a time, then the tail, and reduce. */
+ * in, 16 at a time, then the tail: x then covers all of it. */
 static inline __attribute__((always_inline))
-uint32_t crc_x86_finish(__m128i x, const uint8_t *p, size_t len, const crc_x86_consts *c, int c32)
+__m128i crc_x86_rest(__m128i x, const uint8_t *p, size_t len, const crc_x86_consts *c)
 {
     __m128i k1 = crc_x86_k(c, 1);
     for (; len >= 16; len -= 16, p += 16)
         x = _mm_xor_si128(crc_x86_fold(x, k1), crc_x86_load(p));
     if (len)
         x = crc_x86_tail(x, p, len, c);
-    return crc_x86_final(x, c, c32);
+    return x;
+}
+
+/* crc_x86_rest, then the register. */
+static inline __attribute__((always_inline))
+uint32_t crc_x86_finish(__m128i x, const uint8_t *p, size_t len, const crc_x86_consts *c, int c32)
+{
+    return crc_x86_final(crc_x86_rest(x, p, len, c), c, c32);
 }
 
 /* The register xored into the first chunk: its bits meet the first 32
