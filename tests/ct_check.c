@@ -432,9 +432,9 @@ static void case_gcm(void)
     /* past two batches of the 32-block ZMM loop (and its 16-block tail) */
     gcm_one(16, 16, 20, 1100, 153);
     gcm_one(32, 12, 0, 1100, 154);
-    /* long enough for the 32-block batches with one reduction (from 64
-     * blocks a call: here the 67-block halves, decrypting too) and for
-     * open's one-call GHASH of 134 blocks (vpclmul512's 32-block path) */
+    /* several 32-block batches of the ZMM loop (67-block halves,
+     * decrypting too) and open's one-call GHASH of 134 blocks
+     * (vpclmul512's 32-block batches and their rest) */
     gcm_one(16, 12, 0, 2150, 155);
 }
 

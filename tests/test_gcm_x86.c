@@ -302,7 +302,7 @@ static void api_one(const char *combo, size_t len, size_t first, int inplace, lo
     }
     if (wrap < 0) {
         /* the one-shots: open hashes the whole ciphertext in one GHASH
-         * call before it decrypts (from 128 blocks the 32-block batches of
+         * call before it decrypts (from 32 blocks the 32-block batches of
          * vpclmul512), seal runs the stitched loop in one call */
         uint8_t *o1 = tl_xmalloc(len + 1);
         CHECK(ic_aes_gcm_open(key, kl, iv, 12, aad, sizeof aad, rct, len, o1, rtag, 16) == IC_OK

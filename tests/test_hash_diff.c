@@ -215,12 +215,13 @@ static void crc_impl(const char *impl, void *arg)
         CHECK(got == want, "%s/%s len %zu align %zu: %08x vs %08x", f->prim, impl, len, a, got, want);
     }
     /* lengths of k 376-byte steps and a few bytes more: crc32c/vpclmul512
-     * runs its CRC32-beside-folding path from 11 KiB in such steps and joins
-     * the parts by x^(8 * 40 k), from one power per set bit of k; 8191 steps
-     * (about 3 MiB) set every bit it uses, 29 is its first length */
+     * runs its CRC32-beside-folding path from 11264 bytes (29 steps and
+     * 360 bytes, the first entry) in such steps and joins the parts by
+     * x^(8 * 40 k), from one power per set bit of k; 8191 steps (about
+     * 3 MiB) set every bit it uses */
     static const size_t steps[] = { 29, 30, 64, 255, 1000, 8191 };
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-        size_t len = 376 * steps[i] + 7 * i;
+        size_t len = 376 * steps[i] + (i == 0 ? 360 : 7 * i);
         if (len > big_max())
             continue;
         uint32_t init = (uint32_t)tl_rand64();
@@ -229,7 +230,7 @@ static void crc_impl(const char *impl, void *arg)
     }
     /* 1.5 .. 11 KiB, every seventh length: crc32c/vpclmul512 takes these
      * as folding plus three CRC32 stripes at the end, whose size (8k bytes,
-     * k = 1..32) and the folded part's rest (0..23 bytes) follow the length */
+     * k = 18..32) and the folded part's rest (0..23 bytes) follow the length */
     for (size_t len = 1536; len < 11264 && len <= big_max(); len += 7) {
         size_t a = len % NALIGN;
         uint32_t init = (uint32_t)len * 0x9E3779B9u;

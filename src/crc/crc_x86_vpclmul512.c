@@ -227,8 +227,9 @@ static uint32_t crc32c_fused(uint32_t crc, const uint8_t *p, size_t n, const crc
  * (one fold, constants mid[k]) before its two-instruction reduction, the
  * chains joined by crc_x86_c32_join.
  *
- * Sizes: A = 256m + r with r < 24, so that A is whole 256-byte steps of
- * the four accumulators, which then fold their lanes straight to the end
+ * Sizes (a speed rule: crc_x86_rest takes a rest of any length): A =
+ * 256m + r with r < 24, so that A is whole 256-byte steps of the four
+ * accumulators, which then fold their lanes straight to the end
  * (zmm_spread), plus at most a chunk and a tail.  Folding
  * takes about 16 bytes a cycle on Zen 5 (two VPCLMULQDQ per 64 bytes at
  * one per two cycles), three chains 8 (one CRC32 a cycle), so both sides
@@ -236,10 +237,14 @@ static uint32_t crc32c_fused(uint32_t crc, const uint8_t *p, size_t n, const crc
 #ifndef MID_MIN
 #define MID_MIN 1536
 #endif
+/* From 1024 bytes mid_stripes leaves A at least two 256-byte steps after
+ * the first, and the loop below issues every chain instruction. */
+_Static_assert(MID_MIN >= 1024, "crc32c_mid needs two folding steps");
 
-/* k for len (MID_MIN <= len < FUSE_MIN): 1 <= k <= CRC_X86_NMID with
- * len - 24k = 256m + r, m >= 1, r < 24.  Past the table (from about 2.3
- * KiB) the stripes take 513..768 bytes and A the rest. */
+/* k for len (MID_MIN <= len < FUSE_MIN): k <= CRC_X86_NMID with len - 24k
+ * = 256m + r, m >= 3, r < 24 (k = 18..32 from 1536 bytes).  Past the
+ * table (from 2072 bytes) the stripes take 504..768 bytes and A the
+ * rest. */
 static size_t mid_stripes(size_t len)
 {
     size_t m = (len + 192) / 384;
@@ -266,7 +271,7 @@ static __attribute__((noinline)) uint32_t crc32c_mid(uint32_t crc, const uint8_t
 {
     const crc_x86_consts *c = &ic_crc32c_x86_k;
     const size_t k = mid_stripes(len), s = 8 * k, a = len - 3 * s, steps = a / 256 - 1;
-    const size_t per = 8 * ((k + steps - 1) / (steps ? steps : 1));   /* bytes a chain a step */
+    const size_t per = 8 * ((k + steps - 1) / steps);   /* bytes a chain a step: steps * per >= s */
     const uint8_t *q = p + a;
     const uint64_t *m = c->mid[k];
     const __m512i k16 = zmm_k(c, 16);
@@ -283,8 +288,6 @@ static __attribute__((noinline)) uint32_t crc32c_mid(uint32_t crc, const uint8_t
         for (size_t e = j + per < s ? j + per : s; j < e; j += 8)
             mid_crc3(&c0, &c1, &c2, q, s, j);
     }
-    for (; j < s; j += 8)
-        mid_crc3(&c0, &c1, &c2, q, s, j);
     p += 256;
     __m128i x = zmm_xor_rest(zmm_spread(z0, z1, z2, z3, c), p, (size_t)(q - p), c);
     x = crc_x86_fold(x, _mm_loadu_si128((const __m128i *)(const void *)m));

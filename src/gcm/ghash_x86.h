@@ -157,11 +157,12 @@ static inline void gh_key_powers(ghash_x86_key *k, const uint8_t h[16], int n)
         k->kar[i] = gh_kar_of(k->pow[i]);
 }
 
-/* init of the x86 backends: the 512-byte layout cleared (the powers a
- * backend does not fill stay zero), then psi(H^n .. H^1). */
+/* init of the 128- and 256-bit backends: the whole storage cleared (the
+ * powers a backend does not fill stay zero, and nothing of an earlier
+ * "vpclmul512" key is left above its 512 bytes), then psi(H^n .. H^1). */
 static inline void gh_key_init(ic_ghash_key *hk, const uint8_t h[16], int n)
 {
-    memset(hk->storage, 0, sizeof(ghash_x86_key));
+    memset(hk->storage, 0, sizeof hk->storage);
     gh_key_powers((ghash_x86_key *)(void *)hk->storage, h, n);
 }
 
@@ -353,11 +354,12 @@ static inline void gh512_store_pow(__m128i *pw, __m128i *kr, __m512i v)
 
 /* The whole key from H in five levels of products, four to a VPCLMULQDQ
  * where it can: H^2; H^3, H^4; (H^8 .. H^5) = H^4 (H^4 .. H^1); H^8 times
- * both of those; H^16 times all sixteen.  50 carry-less multiplies instead
- * of 95 for fifteen 128-bit products and then the four ZMM ones, in as
- * many levels (ic_aes_gcm_key_init 350 -> 260 TSC ticks on Zen 5; this
- * runs in every ic_gcm_init, hence in every raw-key one-shot).  Each level
- * takes its operands from registers:
+ * both of those; H^16 times all sixteen: 50 carry-less multiplies, against
+ * 95 for fifteen 128-bit products followed by the four ZMM ones.  What
+ * counts is that each level takes its operands from registers (this runs
+ * in every ic_gcm_init, hence in every raw-key one-shot; on Zen 5
+ * ic_aes_gcm_key_init took 350 TSC ticks with the load-back below, 252-265
+ * this way, 268 for the sixteen powers alone before):
  * a 64-byte load of powers just stored 16 bytes at a time would wait for
  * the stores to reach the cache. */
 static inline void gh512_key_init(ghash_x86_key32 *k, const uint8_t h[16])
