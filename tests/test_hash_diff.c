@@ -214,29 +214,26 @@ static void crc_impl(const char *impl, void *arg)
         uint32_t got = f->crc(init, data + a, len), want = ref_crc(f, init, data + a, len);
         CHECK(got == want, "%s/%s len %zu align %zu: %08x vs %08x", f->prim, impl, len, a, got, want);
     }
-    /* lengths of k 376-byte steps and a few bytes more: crc32c/vpclmul512
-     * runs its CRC32-beside-folding path from 11264 bytes (29 steps and
-     * 360 bytes, the first entry) in such steps and joins the parts by
-     * x^(8 * 40 k), from one power per set bit of k; 8191 steps (about
-     * 3 MiB) set every bit it uses */
-    static const size_t steps[] = { 29, 30, 64, 255, 1000, 8191 };
-    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-        size_t len = 376 * steps[i] + (i == 0 ? 360 : 7 * i);
-        if (len > big_max())
-            continue;
-        uint32_t init = (uint32_t)tl_rand64();
-        uint32_t got = f->crc(init, data + 3, len), want = ref_crc(f, init, data + 3, len);
-        CHECK(got == want, "%s/%s len %zu (%zu steps): %08x vs %08x", f->prim, impl, len, steps[i], got, want);
-    }
-    /* 1.5 .. 11 KiB, every seventh length: crc32c/vpclmul512 takes these
-     * as folding plus three CRC32 stripes at the end, whose size (8k bytes,
-     * k = 18..32) and the folded part's rest (0..23 bytes) follow the length */
-    for (size_t len = 1536; len < 11264 && len <= big_max(); len += 7) {
+    /* crc32c/vpclmul512 from 2 KiB: 256 bytes, then blocks of up to 16
+     * steps of 376 bytes (256 folded, 3 x 40 on CRC32 chains), joined into
+     * the next 256 bytes, which must follow; every seventh length from 2
+     * to 11 KiB (every block size, and one or two blocks), then lengths
+     * around whole blocks of 16 and a long one */
+    for (size_t len = 2048; len < 11264 && len <= big_max(); len += 7) {
         size_t a = len % NALIGN;
         uint32_t init = (uint32_t)len * 0x9E3779B9u;
         uint32_t got = f->crc(init, data + a, len), want = ref_crc(f, init, data + a, len);
         if (!CHECK(got == want, "%s/%s len %zu align %zu: %08x vs %08x", f->prim, impl, len, a, got, want))
             break;
+    }
+    static const size_t blocks[] = { 2047, 2048, 6527, 6528, 6529, 12544, 12545, 18560, 200013 };
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
+        size_t len = blocks[i];
+        if (len > big_max())
+            continue;
+        uint32_t init = (uint32_t)tl_rand64();
+        uint32_t got = f->crc(init, data + 3, len), want = ref_crc(f, init, data + 3, len);
+        CHECK(got == want, "%s/%s len %zu: %08x vs %08x", f->prim, impl, len, got, want);
     }
     /* 3. streamed */
     for (int i = 0; i < 300; i++) {

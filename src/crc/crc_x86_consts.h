@@ -7,7 +7,8 @@
 #define CRC_X86_NRUN 16
 #define CRC_X86_FUSE_Q 6
 #define CRC_X86_NFUSE 16
-#define CRC_X86_NMID 32
+#define CRC_X86_FUSE512_Q 5
+#define CRC_X86_NFUSE512 16
 
 typedef struct {
     uint64_t fold[CRC_X86_NFOLD + 1][2]; /* [n]: x^(128n+31), x^(128n-33) mod P; [0] unused */
@@ -20,8 +21,8 @@ typedef struct {
     uint64_t run[CRC_X86_NRUN + 1][2];   /* [k]: x^(64k-33), x^(128k-33) mod P: three streams of 8k bytes */
     uint64_t fused[CRC_X86_NFUSE + 1][4]; /* [n]: fold pair for D = 8 * (128 + 3 * S), then
                                            * x^(8S-33), x^(16S-33) mod P; S = 8 * FUSE_Q * n bytes */
-    uint64_t mid[CRC_X86_NMID + 1][4];   /* [k]: fold pair for D = 8 * 3S, then x^(8S-33),
-                                           * x^(16S-33) mod P; S = 8k bytes */
+    uint64_t fused512[CRC_X86_NFUSE512 + 1][4]; /* [n]: fold pair for D = 8 * (256 + 3 * S),
+                                           * then x^(8S-33), x^(16S-33) mod P; S = 8 * FUSE512_Q * n */
 } crc_x86_consts;
 
 /* CRC-32 (zlib), P = 0x04C11DB7 reflected */
@@ -115,40 +116,24 @@ static const crc_x86_consts ic_crc32_x86_k = {
         { 0xada67062, 0x94a4b99a, 0x3f9e9356, 0x8e976a7d },  /* S = 720 */
         { 0x429daa70, 0x6cb21510, 0x1d6708a0, 0x1753ab84 },  /* S = 768 */
     },
-    .mid = {
+    .fused512 = {
         { 0, 0, 0, 0 },
-        { 0x81256527, 0xae689191, 0x00000001, 0xccaa009e },  /* S = 8 */
-        { 0x3db1ecdc, 0xaf449247, 0xccaa009e, 0x81256527 },  /* S = 16 */
-        { 0xae0b5394, 0x8f352d95, 0xae689191, 0xaf449247 },  /* S = 24 */
-        { 0xdf068dc2, 0x57c54819, 0x81256527, 0x1d9513d7 },  /* S = 32 */
-        { 0x910eeec1, 0x31f8303f, 0xf1da05aa, 0xae0b5394 },  /* S = 40 */
-        { 0x26b70c3d, 0x3f41287a, 0xaf449247, 0x57c54819 },  /* S = 48 */
-        { 0xd1df2327, 0xe3543be0, 0x3db1ecdc, 0x0cbec0ed },  /* S = 56 */
-        { 0x596c8d81, 0xf5e48c85, 0x1d9513d7, 0x910eeec1 },  /* S = 64 */
-        { 0xfe807bbd, 0x682bdd4f, 0x8f352d95, 0x3f41287a },  /* S = 72 */
-        { 0x0077f00d, 0x1f0c2cdd, 0xae0b5394, 0x9026d5b1 },  /* S = 80 */
-        { 0xb918a347, 0xce3371cb, 0x1c279815, 0xd1df2327 },  /* S = 88 */
-        { 0x2c538639, 0x71d54a59, 0x57c54819, 0xf5e48c85 },  /* S = 96 */
-        { 0xcec97417, 0x32b0733c, 0xdf068dc2, 0x3c656ced },  /* S = 104 */
-        { 0x76278617, 0x1c63267b, 0x0cbec0ed, 0xfe807bbd },  /* S = 112 */
-        { 0x9b9bdbd0, 0xc51b93e3, 0x31f8303f, 0x1f0c2cdd },  /* S = 120 */
-        { 0x2ce423f1, 0xd31343ea, 0x910eeec1, 0xe95c1271 },  /* S = 128 */
-        { 0xeea395c4, 0x8b8d8645, 0x33fff533, 0xb918a347 },  /* S = 136 */
-        { 0xeff5e99d, 0xf9d9c7ee, 0x3f41287a, 0x71d54a59 },  /* S = 144 */
-        { 0x6d40f445, 0xad0d2bb2, 0x26b70c3d, 0xff6f2fc2 },  /* S = 152 */
-        { 0xc2dcc467, 0x9ee62949, 0x9026d5b1, 0xcec97417 },  /* S = 160 */
-        { 0x0c30f51d, 0x398e2ff2, 0xe3543be0, 0x1c63267b },  /* S = 168 */
-        { 0xc5c08777, 0xa55d1514, 0xd1df2327, 0xf183c71b },  /* S = 176 */
-        { 0x2586d334, 0x351bab71, 0x5a1bb05d, 0x9b9bdbd0 },  /* S = 184 */
-        { 0xb685328b, 0x21aa2b26, 0xf5e48c85, 0xd31343ea },  /* S = 192 */
-        { 0x356d209f, 0x62214063, 0x596c8d81, 0x4470ac44 },  /* S = 200 */
-        { 0x32365dd3, 0x9d842b80, 0x3c656ced, 0xeea395c4 },  /* S = 208 */
-        { 0xb84ffa9c, 0xfbca503a, 0x682bdd4f, 0xf9d9c7ee },  /* S = 216 */
-        { 0xb486819b, 0xd8110ff1, 0xfe807bbd, 0xcd669a40 },  /* S = 224 */
-        { 0xe95c7216, 0x0b66d57e, 0x4a28bd43, 0x6d40f445 },  /* S = 232 */
-        { 0x4974ce84, 0x3f9e9356, 0x1f0c2cdd, 0x9ee62949 },  /* S = 240 */
-        { 0x3edcde65, 0x281895dd, 0x0077f00d, 0x145575d5 },  /* S = 248 */
-        { 0x1423c53a, 0x1d6708a0, 0xe95c1271, 0x0c30f51d },  /* S = 256 */
+        { 0xd31343ea, 0x7eaed122, 0xf1da05aa, 0xae0b5394 },  /* S = 40 */
+        { 0x398e2ff2, 0x145575d5, 0xae0b5394, 0x9026d5b1 },  /* S = 80 */
+        { 0x9d842b80, 0xe4b6b4b3, 0x31f8303f, 0x1f0c2cdd },  /* S = 120 */
+        { 0x281895dd, 0x8e031a19, 0x9026d5b1, 0xcec97417 },  /* S = 160 */
+        { 0xd14bcc9b, 0x3d1e7612, 0x596c8d81, 0x4470ac44 },  /* S = 200 */
+        { 0xc3aaab5d, 0x357b9517, 0x1f0c2cdd, 0x9ee62949 },  /* S = 240 */
+        { 0x8511c306, 0xdf139b29, 0xa749e894, 0x2586d334 },  /* S = 280 */
+        { 0x3ab3d1c2, 0x4117915b, 0xcec97417, 0xc352f6de },  /* S = 320 */
+        { 0xb46f7cff, 0x4a666593, 0xc51b93e3, 0x3f9e9356 },  /* S = 360 */
+        { 0x15f09d8e, 0x299d995c, 0x4470ac44, 0xf7003835 },  /* S = 400 */
+        { 0x255b139e, 0xe4982f99, 0xeff5e99d, 0x5b7fdd0a },  /* S = 440 */
+        { 0x6d318ba7, 0x18fe3b4a, 0x9ee62949, 0xd8af8e46 },  /* S = 480 */
+        { 0x1e52f5ea, 0x48569a1d, 0x1072db28, 0x65bc5d00 },  /* S = 520 */
+        { 0x5d79957c, 0xf10ead15, 0x2586d334, 0x8068c345 },  /* S = 560 */
+        { 0x9764bc8d, 0x88b6ba63, 0x62214063, 0x7a92fffb },  /* S = 600 */
+        { 0x93bc1235, 0x0c21f835, 0xc352f6de, 0xb8e0e4a8 },  /* S = 640 */
     },
 };
 
@@ -243,40 +228,24 @@ static const crc_x86_consts ic_crc32c_x86_k = {
         { 0x4860285d, 0x1f1dd124, 0x8227bb8a, 0x2342001e },  /* S = 720 */
         { 0xea1cb6e7, 0x63d097e9, 0xd7a4825c, 0x9ef68d35 },  /* S = 768 */
     },
-    .mid = {
+    .fused512 = {
         { 0, 0, 0, 0 },
-        { 0xba4fc28e, 0xf20c0dfe, 0x00000001, 0x493c7d27 },  /* S = 8 */
-        { 0x1c291d04, 0xddc0152b, 0x493c7d27, 0xba4fc28e },  /* S = 16 */
-        { 0x39d3b296, 0x740eef02, 0xf20c0dfe, 0xddc0152b },  /* S = 24 */
-        { 0xc49f4f67, 0x0715ce53, 0xba4fc28e, 0x9e4addf8 },  /* S = 32 */
-        { 0x0d3b6092, 0x2ad91c30, 0x3da6d0cb, 0x39d3b296 },  /* S = 40 */
-        { 0x7e908048, 0xc96cfdc0, 0xddc0152b, 0x0715ce53 },  /* S = 48 */
-        { 0xdaece73e, 0x1b3d8f29, 0x1c291d04, 0x47db8317 },  /* S = 56 */
-        { 0xa87ab8a8, 0xab7aff2a, 0x9e4addf8, 0x0d3b6092 },  /* S = 64 */
-        { 0x83348832, 0x8462d800, 0x740eef02, 0xc96cfdc0 },  /* S = 72 */
-        { 0xffd852c6, 0x299847d5, 0x39d3b296, 0x878a92a7 },  /* S = 80 */
-        { 0x18b33a4e, 0xdcb17aa4, 0x083a6eec, 0xdaece73e },  /* S = 88 */
-        { 0x6051d5a2, 0xb6dd949b, 0x0715ce53, 0xab7aff2a },  /* S = 96 */
-        { 0xbac2fd7b, 0x18b0d4ff, 0xc49f4f67, 0x2162d385 },  /* S = 104 */
-        { 0x8f158014, 0xa60ce07b, 0x47db8317, 0x83348832 },  /* S = 112 */
-        { 0x61d82e56, 0xa00457f7, 0x2ad91c30, 0x299847d5 },  /* S = 120 */
-        { 0x00ac29cf, 0xd270f1a2, 0x0d3b6092, 0xb9e02b86 },  /* S = 128 */
-        { 0x2b3cac5d, 0xe9adf796, 0x6992cea2, 0x18b33a4e },  /* S = 136 */
-        { 0xe0e9f351, 0x65863b64, 0xc96cfdc0, 0xb6dd949b },  /* S = 144 */
-        { 0xebb883bd, 0x9af01f2d, 0x7e908048, 0x78d9ccb7 },  /* S = 152 */
-        { 0x88f25a3a, 0xb3e32c28, 0x878a92a7, 0xbac2fd7b },  /* S = 160 */
-        { 0xdd7e3b0c, 0x4e36f0b0, 0x1b3d8f29, 0xa60ce07b },  /* S = 168 */
-        { 0x91c9bd4b, 0xf285651c, 0xdaece73e, 0xce7f39f4 },  /* S = 176 */
-        { 0xc7a68855, 0x885f087b, 0xf1d0f55e, 0x61d82e56 },  /* S = 184 */
-        { 0x52148f02, 0x271d9844, 0xab7aff2a, 0xd270f1a2 },  /* S = 192 */
-        { 0x93a5f730, 0xa3c6f37a, 0xa87ab8a8, 0xc619809d },  /* S = 200 */
-        { 0x63ded06a, 0x6cb08e5c, 0x2162d385, 0x2b3cac5d },  /* S = 208 */
-        { 0x1393e203, 0x4d56973c, 0x8462d800, 0x65863b64 },  /* S = 216 */
-        { 0xe417f38a, 0xcec3662e, 0x83348832, 0x1b03397f },  /* S = 224 */
-        { 0xe6fc4e6a, 0x4b9e0f71, 0x71d111a8, 0xebb883bd },  /* S = 232 */
-        { 0x5b397730, 0x8227bb8a, 0x299847d5, 0xb3e32c28 },  /* S = 240 */
-        { 0x39c7ff35, 0xe78eb416, 0xffd852c6, 0x064f7f26 },  /* S = 248 */
-        { 0x8d96551c, 0xd7a4825c, 0xb9e02b86, 0xdd7e3b0c },  /* S = 256 */
+        { 0xd270f1a2, 0x8d6d2c43, 0x3da6d0cb, 0x39d3b296 },  /* S = 40 */
+        { 0x4e36f0b0, 0x064f7f26, 0x39d3b296, 0x878a92a7 },  /* S = 80 */
+        { 0x6cb08e5c, 0xd7c0557f, 0x2ad91c30, 0x299847d5 },  /* S = 120 */
+        { 0xe78eb416, 0xb0cd4768, 0x878a92a7, 0xbac2fd7b },  /* S = 160 */
+        { 0x98d8d9cb, 0xde87806c, 0xa87ab8a8, 0xc619809d },  /* S = 200 */
+        { 0x8fe4c34d, 0xb42ae3d9, 0x299847d5, 0xb3e32c28 },  /* S = 240 */
+        { 0xa2b73df1, 0x1dc0632a, 0xf37c5aee, 0xc7a68855 },  /* S = 280 */
+        { 0x93781dc7, 0xb3af077a, 0xbac2fd7b, 0x6b749fb2 },  /* S = 320 */
+        { 0xc9c8b782, 0x2d370749, 0xa00457f7, 0x8227bb8a },  /* S = 360 */
+        { 0x9fb3bbc0, 0x0a2a8d7e, 0xc619809d, 0x0167d312 },  /* S = 400 */
+        { 0x0b0bf8ca, 0x0e766b11, 0xe0e9f351, 0x49c3cc9c },  /* S = 440 */
+        { 0x4c36cd5b, 0x5fabe670, 0xb3e32c28, 0x3771e98f },  /* S = 480 */
+        { 0xded288f8, 0x88f61445, 0xbd6f81f8, 0x444dd413 },  /* S = 520 */
+        { 0x73db4c04, 0x531377e2, 0xc7a68855, 0xf872e54c },  /* S = 560 */
+        { 0xdfd94fb2, 0xf7506984, 0xa3c6f37a, 0xa90fd27a },  /* S = 600 */
+        { 0xaf6939d9, 0xcbbe4ee1, 0x6b749fb2, 0xdd66cbbb },  /* S = 640 */
     },
 };
 

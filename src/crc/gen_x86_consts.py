@@ -33,7 +33,8 @@ STREAMS = [4096, 512, 128]  # three-stream CRC32-instruction stripes (bytes per 
 NRUN = 16               # run[k]: three streams of 8k bytes, k = 1..NRUN (short CRC-32C)
 FUSE_Q = 6              # fused CRC-32C loop: 8 * FUSE_Q bytes per stream per 128 folded
 NFUSE = 16              # fused[n]: blocks of n such steps, n = 1..NFUSE
-NMID = 32               # mid[k]: three streams of 8k bytes at a message's end, k = 1..NMID
+FUSE512_Q = 5           # the 512-bit fused loop: 8 * FUSE512_Q bytes per stream per 256 folded
+NFUSE512 = 16           # fused512[n]: blocks of n such steps, n = 1..NFUSE512
 
 
 def xpow(e, poly):
@@ -73,7 +74,8 @@ def main():
     print("#define CRC_X86_NRUN %d" % NRUN)
     print("#define CRC_X86_FUSE_Q %d" % FUSE_Q)
     print("#define CRC_X86_NFUSE %d" % NFUSE)
-    print("#define CRC_X86_NMID %d\n" % NMID)
+    print("#define CRC_X86_FUSE512_Q %d" % FUSE512_Q)
+    print("#define CRC_X86_NFUSE512 %d\n" % NFUSE512)
     print("typedef struct {")
     print("    uint64_t fold[CRC_X86_NFOLD + 1][2]; /* [n]: x^(128n+31), x^(128n-33) mod P; [0] unused */")
     print("    uint64_t k95;                        /* x^95 mod P: 128 -> 96 bits (read one frame up) */")
@@ -85,8 +87,8 @@ def main():
     print("    uint64_t run[CRC_X86_NRUN + 1][2];   /* [k]: x^(64k-33), x^(128k-33) mod P: three streams of 8k bytes */")
     print("    uint64_t fused[CRC_X86_NFUSE + 1][4]; /* [n]: fold pair for D = 8 * (128 + 3 * S), then")
     print("                                           * x^(8S-33), x^(16S-33) mod P; S = 8 * FUSE_Q * n bytes */")
-    print("    uint64_t mid[CRC_X86_NMID + 1][4];   /* [k]: fold pair for D = 8 * 3S, then x^(8S-33),")
-    print("                                           * x^(16S-33) mod P; S = 8k bytes */")
+    print("    uint64_t fused512[CRC_X86_NFUSE512 + 1][4]; /* [n]: fold pair for D = 8 * (256 + 3 * S),")
+    print("                                           * then x^(8S-33), x^(16S-33) mod P; S = 8 * FUSE512_Q * n */")
     print("} crc_x86_consts;\n")
     for name, poly, what in POLYS:
         print("/* %s */" % what)
@@ -124,10 +126,10 @@ def main():
             print("        { 0x%08x, 0x%08x, 0x%08x, 0x%08x },  /* S = %d */"
                   % (xpow(d + 31, poly), xpow(d - 33, poly), xpow(8 * sb - 33, poly), xpow(16 * sb - 33, poly), sb))
         print("    },")
-        print("    .mid = {\n        { 0, 0, 0, 0 },")
-        for k in range(1, NMID + 1):
-            sb = 8 * k
-            d = 8 * 3 * sb
+        print("    .fused512 = {\n        { 0, 0, 0, 0 },")
+        for n in range(1, NFUSE512 + 1):
+            sb = 8 * FUSE512_Q * n
+            d = 8 * (256 + 3 * sb)
             print("        { 0x%08x, 0x%08x, 0x%08x, 0x%08x },  /* S = %d */"
                   % (xpow(d + 31, poly), xpow(d - 33, poly), xpow(8 * sb - 33, poly), xpow(16 * sb - 33, poly), sb))
         print("    },\n};\n")
