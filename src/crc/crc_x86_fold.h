@@ -200,15 +200,24 @@ static inline uint32_t crc_x86_c32_join(uint64_t c0, uint64_t c1, uint64_t c2, u
     return (uint32_t)_mm_crc32_u64(0, v) ^ (uint32_t)c2;
 }
 
+/* len bytes (a multiple of 8) on each of three CRC32 chains, reading q,
+ * q + s and q + 2s: the chains of a stripe, and of the fused folding loops
+ * (crc_x86_vpclmul*.c), which call it with a constant len per step. */
+static inline __attribute__((always_inline))
+void crc_x86_c32_3(uint64_t *c0, uint64_t *c1, uint64_t *c2, const uint8_t *q, size_t s, size_t len)
+{
+    for (size_t i = 0; i < len; i += 8) {
+        *c0 = _mm_crc32_u64(*c0, ic_load64_le(q + i));
+        *c1 = _mm_crc32_u64(*c1, ic_load64_le(q + s + i));
+        *c2 = _mm_crc32_u64(*c2, ic_load64_le(q + 2 * s + i));
+    }
+}
+
 static inline uint32_t crc_x86_c32_stripe(uint32_t crc, const uint8_t *p, size_t n, uint64_t k_n,
                                           uint64_t k_2n)
 {
     uint64_t c0 = crc, c1 = 0, c2 = 0;
-    for (size_t i = 0; i < n; i += 8) {
-        c0 = _mm_crc32_u64(c0, ic_load64_le(p + i));
-        c1 = _mm_crc32_u64(c1, ic_load64_le(p + n + i));
-        c2 = _mm_crc32_u64(c2, ic_load64_le(p + 2 * n + i));
-    }
+    crc_x86_c32_3(&c0, &c1, &c2, p, n, n);
     return crc_x86_c32_join(c0, c1, c2, k_n, k_2n);
 }
 

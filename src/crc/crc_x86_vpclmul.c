@@ -113,18 +113,6 @@ void ymm4_step(ymm4 *a, const uint8_t *p, __m256i k, uint32_t in)
  */
 #define FUSE_STEP (128 + 3 * 8 * CRC_X86_FUSE_Q)
 
-/* FUSE_Q CRC32 instructions on each of the three streams at q, q + s,
- * q + 2s. */
-static inline __attribute__((always_inline))
-void c32_streams(uint64_t *c0, uint64_t *c1, uint64_t *c2, const uint8_t *q, size_t s)
-{
-    for (int j = 0; j < 8 * CRC_X86_FUSE_Q; j += 8) {
-        *c0 = _mm_crc32_u64(*c0, ic_load64_le(q + j));
-        *c1 = _mm_crc32_u64(*c1, ic_load64_le(q + s + j));
-        *c2 = _mm_crc32_u64(*c2, ic_load64_le(q + 2 * s + j));
-    }
-}
-
 static inline __attribute__((always_inline))
 const uint8_t *c32_fused(ymm4 *a, const uint8_t *p, size_t *lenp, __m256i *kp, uint32_t *inp)
 {
@@ -142,10 +130,10 @@ const uint8_t *c32_fused(ymm4 *a, const uint8_t *p, size_t *lenp, __m256i *kp, u
         ymm4_step(a, p, k, in);
         for (size_t i = 1; i < n; i++) {
             ymm4_step(a, p + 128 * i, k8, 0);
-            c32_streams(&c0, &c1, &c2, q, s);
+            crc_x86_c32_3(&c0, &c1, &c2, q, s, 8 * CRC_X86_FUSE_Q);
             q += 8 * CRC_X86_FUSE_Q;
         }
-        c32_streams(&c0, &c1, &c2, q, s);
+        crc_x86_c32_3(&c0, &c1, &c2, q, s, 8 * CRC_X86_FUSE_Q);
         p += 128 * n;
         const uint64_t *f = c->fused[n];
         in = crc_x86_c32_join(c0, c1, c2, f[2], f[3]);

@@ -11,8 +11,9 @@
  * the last (one product step, constants lanes16) and the lanes are xored;
  * otherwise they are merged into one ZMM by folding by 1536, 1024 and 512
  * bits (VPTERNLOGQ xors the two products and the other operand in one
- * instruction).  Shorter inputs of 64 bytes or more start with one ZMM.  That one takes 64 bytes at a time, its four lanes are
- * folded by 384, 256 and 128 bits onto the last (one constant vector), and
+ * instruction).  Shorter inputs of 64 bytes or more start with one ZMM.
+ * That one takes 64 bytes at a time, its four lanes are folded by 384,
+ * 256 and 128 bits onto the last (one constant vector), and
  * the rest is crc_x86_finish (single chunks, partial tail, then Barrett, or
  * for CRC-32C two CRC32 instructions).  CRC-32 inputs of 16 to 63 bytes
  * run the 128-bit path (crc_x86_xmm); CRC-32C shorter than C32_FOLD runs
@@ -52,15 +53,23 @@ static inline __m512i zmm_load(const uint8_t *p)
     return _mm512_loadu_si512((const void *)p);
 }
 
+/* The 64 bytes at p with the register v xored into their first four (the
+ * CRC's start value, or a join of CRC32 chains standing for the bytes
+ * before p). */
+static inline __m512i zmm_load_in(const uint8_t *p, uint32_t v)
+{
+    return _mm512_xor_si512(zmm_load(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)v)));
+}
+
 /* Four accumulators whose lanes stand for the last 256 bytes: every lane
  * folded straight onto the last (sixteen distances, one product step
  * instead of four in a row), the result in lane 3, the other lanes zero. */
-static inline __m512i zmm_spread(__m512i z0, __m512i z1, __m512i z2, __m512i z3, const crc_x86_consts *c)
+static inline __m512i zmm_spread(const __m512i z[4], const crc_x86_consts *c)
 {
     const __m512i *kl = (const __m512i *)c->lanes16;
-    __m512i t = zmm_fold_xor(z0, _mm512_loadu_si512(kl), zmm_fold_xor(z1, _mm512_loadu_si512(kl + 1),
-                             _mm512_maskz_mov_epi64(0xc0, z3)));
-    return zmm_fold_xor(z2, _mm512_loadu_si512(kl + 2), zmm_fold_xor(z3, _mm512_loadu_si512(kl + 3), t));
+    __m512i t = zmm_fold_xor(z[0], _mm512_loadu_si512(kl), zmm_fold_xor(z[1], _mm512_loadu_si512(kl + 1),
+                             _mm512_maskz_mov_epi64(0xc0, z[3])));
+    return zmm_fold_xor(z[2], _mm512_loadu_si512(kl + 2), zmm_fold_xor(z[3], _mm512_loadu_si512(kl + 3), t));
 }
 
 /* The four lanes of z, each already carried to the end (so they only
@@ -90,16 +99,27 @@ __m128i zmm_rest(__m512i z, const uint8_t *p, size_t len, const crc_x86_consts *
 static inline __attribute__((always_inline))
 void zmm4_step(__m512i z[4], const uint8_t *p, __m512i k, uint32_t in)
 {
-    z[0] = zmm_fold_xor(z[0], k, _mm512_xor_si512(zmm_load(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)in))));
+    z[0] = zmm_fold_xor(z[0], k, zmm_load_in(p, in));
     z[1] = zmm_fold_xor(z[1], k, zmm_load(p + 64));
     z[2] = zmm_fold_xor(z[2], k, zmm_load(p + 128));
     z[3] = zmm_fold_xor(z[3], k, zmm_load(p + 192));
 }
 
+/* One ZMM accumulator that covers the message up to p, then len more
+ * bytes: 64 at a time, then its lanes merged (zmm_rest). */
+static inline __attribute__((always_inline))
+__m128i zmm1_rest(__m512i y, const uint8_t *p, size_t len, const crc_x86_consts *c)
+{
+    const __m512i k4 = zmm_k(c, 4);
+    for (; len >= 64; p += 64, len -= 64)
+        y = zmm_fold_xor(y, k4, zmm_load(p));
+    return zmm_rest(y, p, len, c);
+}
+
 /* Four accumulators that cover the message up to p, then len more bytes:
  * 256 at a time, then, when fewer than 64 remain, every lane straight to
  * the end (zmm_spread), else merged into one ZMM by folding by 1536, 1024
- * and 512 bits, 64 bytes at a time; the 128-bit accumulator of it all. */
+ * and 512 bits for zmm1_rest; the 128-bit accumulator of it all. */
 static inline __attribute__((always_inline))
 __m128i zmm4_rest(__m512i z[4], const uint8_t *p, size_t len, const crc_x86_consts *c)
 {
@@ -107,25 +127,21 @@ __m128i zmm4_rest(__m512i z[4], const uint8_t *p, size_t len, const crc_x86_cons
     for (; len >= 256; p += 256, len -= 256)
         zmm4_step(z, p, k16, 0);
     if (len < 64)
-        return zmm_xor_rest(zmm_spread(z[0], z[1], z[2], z[3], c), p, len, c);
-    __m512i y = zmm_fold_xor(z[0], zmm_k(c, 12), zmm_fold_xor(z[1], zmm_k(c, 8), zmm_fold_xor(z[2], zmm_k(c, 4), z[3])));
-    const __m512i k4 = zmm_k(c, 4);
-    for (; len >= 64; p += 64, len -= 64)
-        y = zmm_fold_xor(y, k4, zmm_load(p));
-    return zmm_rest(y, p, len, c);
+        return zmm_xor_rest(zmm_spread(z, c), p, len, c);
+    return zmm1_rest(zmm_fold_xor(z[0], zmm_k(c, 12), zmm_fold_xor(z[1], zmm_k(c, 8), zmm_fold_xor(z[2], zmm_k(c, 4), z[3]))),
+                     p, len, c);
 }
 
 /* The first 256 bytes at p as four accumulators, crc in the first four. */
 static inline __attribute__((always_inline))
 void zmm4_first(__m512i z[4], uint32_t crc, const uint8_t *p)
 {
-    z[0] = _mm512_xor_si512(zmm_load(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
+    z[0] = zmm_load_in(p, crc);
     z[1] = zmm_load(p + 64), z[2] = zmm_load(p + 128), z[3] = zmm_load(p + 192);
 }
 
-/* len >= 64: four accumulators from 256 bytes on, else one ZMM from the
- * first 64 bytes, 64 bytes at a time, then its lanes merged: the 128-bit
- * accumulator of the len bytes, not yet reduced. */
+/* len >= 64: four accumulators from 256 bytes on, else one ZMM: the
+ * 128-bit accumulator of the len bytes, not yet reduced. */
 static inline __attribute__((always_inline))
 __m128i crc_zmm_acc(uint32_t crc, const uint8_t *p, size_t len, const crc_x86_consts *c)
 {
@@ -134,11 +150,7 @@ __m128i crc_zmm_acc(uint32_t crc, const uint8_t *p, size_t len, const crc_x86_co
         zmm4_first(z, crc, p);
         return zmm4_rest(z, p + 256, len - 256, c);
     }
-    __m512i y = _mm512_xor_si512(zmm_load(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
-    const __m512i k4 = zmm_k(c, 4);
-    for (p += 64, len -= 64; len >= 64; p += 64, len -= 64)
-        y = zmm_fold_xor(y, k4, zmm_load(p));
-    return zmm_rest(y, p, len, c);
+    return zmm1_rest(zmm_load_in(p, crc), p + 64, len - 64, c);
 }
 
 static inline __attribute__((always_inline))
@@ -175,15 +187,6 @@ _Static_assert(FUSE_MIN >= 1024, "crc32c_fused: a first step, a block and a last
 #define FUSE_STRIPE (8 * CRC_X86_FUSE512_Q)   /* bytes a chain a step */
 #define FUSE_STEP (256 + 3 * FUSE_STRIPE)
 
-/* Three CRC32 steps (8 bytes on each chain) at offset j of the stripes. */
-static inline __attribute__((always_inline))
-void crc3_step(uint64_t *c0, uint64_t *c1, uint64_t *c2, const uint8_t *q, size_t s, size_t j)
-{
-    *c0 = _mm_crc32_u64(*c0, ic_load64_le(q + j));
-    *c1 = _mm_crc32_u64(*c1, ic_load64_le(q + s + j));
-    *c2 = _mm_crc32_u64(*c2, ic_load64_le(q + 2 * s + j));
-}
-
 /* Out of line: inlined into crc32c_vpclmul512_update it gave every call,
  * 64 bytes too, its stack frame (six pushes, a 64-byte aligned frame),
  * which cost short CRC-32C about 20 % (64 B 0.20 -> 0.16 TSC c/B). */
@@ -205,8 +208,7 @@ static __attribute__((noinline)) uint32_t crc32c_fused(uint32_t crc, const uint8
         uint64_t c0 = 0, c1 = 0, c2 = 0;
         zmm4_step(z, p, k, in);
         for (size_t i = 1;; i++) {
-            for (int j = 0; j < FUSE_STRIPE; j += 8)
-                crc3_step(&c0, &c1, &c2, q, s, (size_t)j);
+            crc_x86_c32_3(&c0, &c1, &c2, q, s, FUSE_STRIPE);
             q += FUSE_STRIPE;
             if (i == n)
                 break;
