@@ -4,9 +4,9 @@
  *
  * The drivers check every argument, then hand whole blocks to the ops of
  * the implementation that expanded the key (its registry index k->impl,
- * fixed at ic_aes_init, so a key never changes backend).  Stream modes finish a partial last
- * block through one block of keystream in a local buffer, so nothing is
- * ever written past out + len.
+ * fixed at ic_aes_key_init, so a key never changes backend).  Stream modes
+ * finish a partial last block through one block of keystream in a local
+ * buffer, so nothing is ever written past out + len.
  */
 #include "aes/aes_impl.h"
 #include "aes/aes_x86.h"
@@ -52,7 +52,7 @@ const ic_aes_ops *ic_aes_key_ops(const ic_aes_key *k)
     return ic_aes_key_valid(k) ? ic_aes_ops_of(k) : NULL;
 }
 
-int ic_aes_init(ic_aes_key *k, const uint8_t *key, size_t keylen)
+int ic_aes_key_init(ic_aes_key *k, const uint8_t *key, size_t keylen)
 {
     if (k == NULL)
         return IC_ERR_NULL;
@@ -79,7 +79,7 @@ int ic_aes_setkey_impl(ic_aes_key *k, uint32_t impl, const uint8_t *key, size_t 
     return IC_OK;
 }
 
-void ic_aes_wipe(ic_aes_key *k)
+void ic_aes_key_wipe(ic_aes_key *k)
 {
     if (k != NULL)
         ic_wipe(k, sizeof *k);
@@ -133,12 +133,12 @@ int ic_aes_ecb_decrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, siz
     return block_crypt(k, NULL, out, in, len, 0, 1);
 }
 
-int ic_aes_cbc_encrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len)
+int ic_aes_cbc_encrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len, uint8_t iv[16])
 {
     return block_crypt(k, iv, out, in, len, 1, 0);
 }
 
-int ic_aes_cbc_decrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len)
+int ic_aes_cbc_decrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len, uint8_t iv[16])
 {
     return block_crypt(k, iv, out, in, len, 1, 1);
 }
@@ -190,22 +190,22 @@ static int stream_crypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const
     return IC_OK;
 }
 
-int ic_aes_ctr_crypt(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t len)
+int ic_aes_ctr_crypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len, uint8_t ctr[16])
 {
     return stream_crypt(k, ctr, out, in, len, STREAM_CTR);
 }
 
-int ic_aes_cfb128_encrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len)
+int ic_aes_cfb128_encrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len, uint8_t iv[16])
 {
     return stream_crypt(k, iv, out, in, len, STREAM_CFB_ENC);
 }
 
-int ic_aes_cfb128_decrypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len)
+int ic_aes_cfb128_decrypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len, uint8_t iv[16])
 {
     return stream_crypt(k, iv, out, in, len, STREAM_CFB_DEC);
 }
 
-int ic_aes_ofb_crypt(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t len)
+int ic_aes_ofb_crypt(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t len, uint8_t iv[16])
 {
     return stream_crypt(k, iv, out, in, len, STREAM_OFB);
 }

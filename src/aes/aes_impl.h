@@ -51,7 +51,7 @@ typedef struct ic_aes_ops {
  * block operations; they check arguments themselves.                    */
 const ic_aes_ops *ic_aes_key_ops(const ic_aes_key *k);
 
-/* The body of ic_aes_init after its checks: expand key (keylen 16, 24 or
+/* The body of ic_aes_key_init after its checks: expand key (keylen 16, 24 or
  * 32, checked) into k (wiped) with implementation impl, so that the XTS key
  * setup (xts.c) expands both of its halves with one implementation even
  * if the selection changes in between.  IC_ERR_UNAVAILABLE for an index
@@ -62,7 +62,7 @@ int ic_aes_setkey_impl(ic_aes_key *k, uint32_t impl, const uint8_t *key, size_t 
  * 0, 2 or 4 exactly when it is even and at most 4. */
 #define IC_AES_ROUNDS_OK(r) (((unsigned)(r) - 10u) <= 4u && ((r) & 1u) == 0)
 
-/* 1 when k was set up by ic_aes_init and not wiped since: check word,
+/* 1 when k was set up by ic_aes_key_init and not wiped since: check word,
  * index in the table and of code this CPU runs (ic_impl_index_ok), a
  * round count the backends may loop over.  Branch free (one test by the
  * caller): ic_aes_key_ops and GCM's per-call check share it. */

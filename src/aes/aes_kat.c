@@ -62,7 +62,7 @@ int ic_kat_aes(void)
     for (size_t i = 0; i < sizeof key; i++)
         key[i] = (uint8_t)i;
     for (int v = 0; v < 3; v++) {
-        if (ic_aes_init(&k, key, 16 + 8 * (size_t)v) != IC_OK) {
+        if (ic_aes_key_init(&k, key, 16 + 8 * (size_t)v) != IC_OK) {
             fails++;
             continue;
         }
@@ -70,19 +70,19 @@ int ic_kat_aes(void)
         fails += wrong(ic_aes_ecb_decrypt(&k, buf, fips197_ct[v], 16), buf, fips197_pt, 16);
     }
 
-    if (ic_aes_init(&k, sp38a_key, sizeof sp38a_key) != IC_OK) {
+    if (ic_aes_key_init(&k, sp38a_key, sizeof sp38a_key) != IC_OK) {
         fails++;
     } else {
         memcpy(iv, sp38a_cbc_iv, 16);
-        fails += wrong(ic_aes_cbc_encrypt(&k, iv, buf, sp38a_pt, 64), buf, sp38a_cbc_ct, 64);
+        fails += wrong(ic_aes_cbc_encrypt(&k, buf, sp38a_pt, 64, iv), buf, sp38a_cbc_ct, 64);
         fails += memcmp(iv, sp38a_cbc_ct + 48, 16) != 0;     /* chains */
         memcpy(iv, sp38a_cbc_iv, 16);
-        fails += wrong(ic_aes_cbc_decrypt(&k, iv, buf, sp38a_cbc_ct, 64), buf, sp38a_pt, 64);
+        fails += wrong(ic_aes_cbc_decrypt(&k, buf, sp38a_cbc_ct, 64, iv), buf, sp38a_pt, 64);
         memcpy(iv, sp38a_ctr_init, 16);
-        fails += wrong(ic_aes_ctr_crypt(&k, iv, buf, sp38a_pt, 64), buf, sp38a_ctr_ct, 64);
+        fails += wrong(ic_aes_ctr_crypt(&k, buf, sp38a_pt, 64, iv), buf, sp38a_ctr_ct, 64);
         memcpy(iv, sp38a_ctr_init, 16);
-        fails += wrong(ic_aes_ctr_crypt(&k, iv, buf, sp38a_ctr_ct, 64), buf, sp38a_pt, 64);
+        fails += wrong(ic_aes_ctr_crypt(&k, buf, sp38a_ctr_ct, 64, iv), buf, sp38a_pt, 64);
     }
-    ic_aes_wipe(&k);
+    ic_aes_key_wipe(&k);
     return fails;
 }

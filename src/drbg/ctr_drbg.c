@@ -4,13 +4,13 @@
  * without the derivation function.
  *
  * The cipher is whatever AES backend is selected when the DRBG is
- * instantiated (ic_aes_init picks it; the key records it).  Keystream is
+ * instantiated (ic_aes_key_init picks it; the key records it).  Keystream is
  * the backend's ECB over counter blocks built here without branches (V is
  * secret; the backends' CTR operations treat their counter as public), so
  * one call produces the tail block and, right after it, the three blocks
  * of the Update that ends a generate (10.2.1.5.2 step 6 uses V after the
  * output blocks, which is exactly where the counter stands).  Rekeying reuses the key's backend, skipping the wipe
- * and table lookup of ic_aes_init on each request.
+ * and table lookup of ic_aes_key_init on each request.
  *
  * Temporaries holding key or seed material are wiped before return.
  */
@@ -148,7 +148,7 @@ static int block_cipher_df(const piece *in, size_t nin, uint8_t out[IC_DRBG_SEED
     size_t total = 0;
     for (size_t i = 0; i < nin; i++)
         total += in[i].n;
-    if (ic_aes_init(&k, k0, sizeof k0) != IC_OK)
+    if (ic_aes_key_init(&k, k0, sizeof k0) != IC_OK)
         return IC_ERR_UNAVAILABLE;
     for (uint32_t i = 0; i < 3; i++) {
         bcc b;
@@ -177,7 +177,7 @@ static int block_cipher_df(const piece *in, size_t nin, uint8_t out[IC_DRBG_SEED
         x = out + 16 * i;
     }
     ic_wipe(temp, sizeof temp);
-    ic_aes_wipe(&k);
+    ic_aes_key_wipe(&k);
     return IC_OK;
 }
 
@@ -220,7 +220,7 @@ int ic_ctr_drbg_instantiate(ic_ctr_drbg *d, int use_df, const uint8_t *entropy, 
     const piece in[3] = {{entropy, entlen}, {nonce, noncelen}, {pers, perslen}};
     int st = seed_material(d, seed, in, 3);
     if (st == IC_OK)
-        st = ic_aes_init(&d->key, zkey, sizeof zkey);     /* Key = 0, on the selected backend */
+        st = ic_aes_key_init(&d->key, zkey, sizeof zkey); /* Key = 0, on the selected backend */
     if (st == IC_OK) {
         memset(d->v, 0, 16);                              /* V = 0 */
         update(d, seed);
