@@ -6,12 +6,19 @@
  * An XTS key is two AES keys of the same size, key1 (the data key) then
  * key2 (the tweak key), 32 bytes for XTS-AES-128 or 64 for XTS-AES-256.
  * The two halves must differ (SP 800-38E section 5.1 and FIPS 140-3 IG
- * C.I require the check): ic_aes_xts_init returns IC_ERR_WEAKKEY when they
- * are equal.  Each call encrypts or decrypts one whole data unit of
+ * C.I require the check): ic_aes_xts_key_init returns IC_ERR_WEAKKEY when
+ * they are equal.  Each call encrypts or decrypts one whole data unit of
  * 16 bytes up to 2^20 blocks (IEEE 1619 section 5.1), identified by its
  * 16-byte tweak, the data unit sequence number as a little-endian 128-bit
  * number (IEEE 1619 5.1 and the NIST XTSGenAES files use this order).
- * ic_aes_xts_encrypt_sector takes that number as a uint64_t.
+ * ic_aes_xts_encrypt_sector takes that number as a uint64_t.  As in
+ * incore/aes.h the key comes first and the per-message value last:
+ *
+ *     ic_aes_xts_encrypt(k, out, in, len, tweak)
+ *     ic_aes_xts_encrypt_sector(k, out, in, len, sector)
+ *
+ * The tweak is only read (unlike the IV of the chained modes of aes.h,
+ * each data unit stands alone).
  *
  * Like ic_aes_key, the key records the AES implementation that expanded it
  * as an index in the library's table plus a check word; every call checks
@@ -47,23 +54,24 @@ typedef struct ic_aes_xts_key {
     uint32_t check;       /* set by init, cleared by wipe          */
 } ic_aes_xts_key;
 
-/* keylen 32 or 64 (IC_ERR_KEYLEN), halves different (IC_ERR_WEAKKEY). */
-IC_NODISCARD IC_API int ic_aes_xts_init(ic_aes_xts_key *k, const uint8_t *key, size_t keylen);
-IC_API void ic_aes_xts_wipe(ic_aes_xts_key *k);
+/* keylen 32 or 64 (IC_ERR_KEYLEN), halves different (IC_ERR_WEAKKEY).  k
+ * is wiped first, so a failed init never leaves an older key usable. */
+IC_NODISCARD IC_API int ic_aes_xts_key_init(ic_aes_xts_key *k, const uint8_t *key, size_t keylen);
+IC_API void ic_aes_xts_key_wipe(ic_aes_xts_key *k);      /* NULL is fine */
 
 /* One data unit of len bytes (16 <= len <= IC_AES_XTS_MAX_LEN, any length
  * in between: the last partial block uses ciphertext stealing). */
-IC_API int ic_aes_xts_encrypt(const ic_aes_xts_key *k, const uint8_t tweak[16], uint8_t *out,
-                              const uint8_t *in, size_t len);
-IC_API int ic_aes_xts_decrypt(const ic_aes_xts_key *k, const uint8_t tweak[16], uint8_t *out,
-                              const uint8_t *in, size_t len);
+IC_NODISCARD IC_API int ic_aes_xts_encrypt(const ic_aes_xts_key *k, uint8_t *out, const uint8_t *in, size_t len,
+                                           const uint8_t tweak[16]);
+IC_NODISCARD IC_API int ic_aes_xts_decrypt(const ic_aes_xts_key *k, uint8_t *out, const uint8_t *in, size_t len,
+                                           const uint8_t tweak[16]);
 
 /* The same with the tweak given as a data unit (sector) number: the tweak
  * is sector as 16 little-endian bytes (the upper 8 zero). */
-IC_API int ic_aes_xts_encrypt_sector(const ic_aes_xts_key *k, uint64_t sector, uint8_t *out,
-                                     const uint8_t *in, size_t len);
-IC_API int ic_aes_xts_decrypt_sector(const ic_aes_xts_key *k, uint64_t sector, uint8_t *out,
-                                     const uint8_t *in, size_t len);
+IC_NODISCARD IC_API int ic_aes_xts_encrypt_sector(const ic_aes_xts_key *k, uint8_t *out, const uint8_t *in,
+                                                  size_t len, uint64_t sector);
+IC_NODISCARD IC_API int ic_aes_xts_decrypt_sector(const ic_aes_xts_key *k, uint8_t *out, const uint8_t *in,
+                                                  size_t len, uint64_t sector);
 
 #ifdef __cplusplus
 }

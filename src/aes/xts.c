@@ -139,7 +139,7 @@ static int xts_key_valid(const ic_aes_xts_key *k)
            (k->k1.rounds == k->k2.rounds);
 }
 
-int ic_aes_xts_init(ic_aes_xts_key *k, const uint8_t *key, size_t keylen)
+int ic_aes_xts_key_init(ic_aes_xts_key *k, const uint8_t *key, size_t keylen)
 {
     if (k == NULL)
         return IC_ERR_NULL;
@@ -167,7 +167,7 @@ int ic_aes_xts_init(ic_aes_xts_key *k, const uint8_t *key, size_t keylen)
     return IC_OK;
 }
 
-void ic_aes_xts_wipe(ic_aes_xts_key *k)
+void ic_aes_xts_key_wipe(ic_aes_xts_key *k)
 {
     if (k != NULL)
         ic_wipe(k, sizeof *k);
@@ -208,14 +208,12 @@ static int xts_crypt(const ic_aes_xts_key *k, const uint8_t tweak[16], uint8_t *
     return IC_OK;
 }
 
-int ic_aes_xts_encrypt(const ic_aes_xts_key *k, const uint8_t tweak[16], uint8_t *out, const uint8_t *in,
-                       size_t len)
+int ic_aes_xts_encrypt(const ic_aes_xts_key *k, uint8_t *out, const uint8_t *in, size_t len, const uint8_t tweak[16])
 {
     return xts_crypt(k, tweak, out, in, len, 0);
 }
 
-int ic_aes_xts_decrypt(const ic_aes_xts_key *k, const uint8_t tweak[16], uint8_t *out, const uint8_t *in,
-                       size_t len)
+int ic_aes_xts_decrypt(const ic_aes_xts_key *k, uint8_t *out, const uint8_t *in, size_t len, const uint8_t tweak[16])
 {
     return xts_crypt(k, tweak, out, in, len, 1);
 }
@@ -228,16 +226,16 @@ static void sector_tweak(uint8_t tweak[16], uint64_t sector)
     ic_store_2x64le(tweak, sector, 0);
 }
 
-int ic_aes_xts_encrypt_sector(const ic_aes_xts_key *k, uint64_t sector, uint8_t *out, const uint8_t *in,
-                              size_t len)
+int ic_aes_xts_encrypt_sector(const ic_aes_xts_key *k, uint8_t *out, const uint8_t *in, size_t len,
+                              uint64_t sector)
 {
     uint8_t tweak[16];
     sector_tweak(tweak, sector);
     return xts_crypt(k, tweak, out, in, len, 0);
 }
 
-int ic_aes_xts_decrypt_sector(const ic_aes_xts_key *k, uint64_t sector, uint8_t *out, const uint8_t *in,
-                              size_t len)
+int ic_aes_xts_decrypt_sector(const ic_aes_xts_key *k, uint8_t *out, const uint8_t *in, size_t len,
+                              uint64_t sector)
 {
     uint8_t tweak[16];
     sector_tweak(tweak, sector);
