@@ -51,7 +51,7 @@ static int aes_by(ic_aes_key *k, const char *impl, const uint8_t *key, size_t kl
 {
     int r = ic_impl_select("aes", impl);
     if (r == IC_OK)
-        r = ic_aes_init(k, key, kl);
+        r = ic_aes_key_init(k, key, kl);
     ic_impl_select("aes", NULL);
     return r;
 }
@@ -223,14 +223,14 @@ static void counters(const arch_aes *a)
                 if (!inc32) {
                     memcpy(c, c0, 16);
                     memcpy(rc, c0, 16);
-                    CHECK(ic_aes_ctr_crypt(&k, c, dst + oo, src + oi, len) == IC_OK
-                          && ic_aes_ctr_crypt(&rk, rc, ref, src + oi, len) == IC_OK, "ctr calls");
+                    CHECK(ic_aes_ctr_crypt(&k, dst + oo, src + oi, len, c) == IC_OK
+                          && ic_aes_ctr_crypt(&rk, ref, src + oi, len, rc) == IC_OK, "ctr calls");
                     CHECK_MEM(dst + oo, ref, len, "ic_aes_ctr_crypt %zu bytes, wrap after block %u", len,
                               (unsigned)at);
                     CHECK_MEM(c, rc, 16, "ic_aes_ctr_crypt counter after %zu bytes", len);
                 }
-                ic_aes_wipe(&k);
-                ic_aes_wipe(&rk);
+                ic_aes_key_wipe(&k);
+                ic_aes_key_wipe(&rk);
             }
     printf("  counters: %lu failed\n", tl_failed - f0);
     free(src), free(dst), free(ref);
@@ -333,8 +333,8 @@ static void hook_one(const arch_aes *a, const char *aes_impl, size_t nb, uint32_
     else
         CHECK(tl_all_byte(obuf, oo, 0x5A) && tl_all_byte(out + 16 * got, len - 16 * got + 32 - oo, 0x5A),
               "hook wrote outside out[0, 16 * count)");
-    ic_aes_wipe(&k);
-    ic_aes_wipe(&rk);
+    ic_aes_key_wipe(&k);
+    ic_aes_key_wipe(&rk);
     free(ibuf), free(obuf), free(ref), free(orig);
 }
 
@@ -454,8 +454,8 @@ static void aes_bounds(const arch_aes *a)
                 CHECK_MEM(iv, ivw, 16, "op %d chaining value at a guard page", op);
             }
         }
-        ic_aes_wipe(&k);
-        ic_aes_wipe(&rk);
+        ic_aes_key_wipe(&k);
+        ic_aes_key_wipe(&rk);
     }
     munmap(m, 4 * pg);
 }
@@ -498,8 +498,8 @@ static void gcm_bounds(const arch_aes *a)
             CHECK_MEM(y, ry, 16, "hook GHASH at a guard page");
         }
     }
-    ic_aes_wipe(&k);
-    ic_aes_wipe(&rk);
+    ic_aes_key_wipe(&k);
+    ic_aes_key_wipe(&rk);
     munmap(m, 4 * pg);
 }
 

@@ -297,7 +297,7 @@ static void case_rsa(void)
 
 /* The modes with an IV (CBC, CFB, OFB, CTR: the IV and CTR's counter are
  * public), and whether they take whole blocks only. */
-typedef int (*aes_iv_mode)(const ic_aes_key *, uint8_t[16], uint8_t *, const uint8_t *, size_t);
+typedef int (*aes_iv_mode)(const ic_aes_key *, uint8_t *, const uint8_t *, size_t, uint8_t[16]);
 static const struct { aes_iv_mode fn; int whole; } aes_iv_modes[] = {
     {ic_aes_cbc_encrypt, 1}, {ic_aes_cbc_decrypt, 1}, {ic_aes_cfb128_encrypt, 0},
     {ic_aes_cfb128_decrypt, 0}, {ic_aes_ofb_crypt, 0}, {ic_aes_ctr_crypt, 0},
@@ -312,7 +312,7 @@ static void case_aes(void)
         ic_aes_key k;
         uint8_t v[16];
         secret(key, klen[ki], 1 + (uint32_t)ki);
-        put_status(ic_aes_init(&k, key, klen[ki]));
+        put_status(ic_aes_key_init(&k, key, klen[ki]));
         for (size_t li = 0; li < sizeof blen / sizeof blen[0]; li++) {
             size_t n = blen[li];
             secret(pt, n, 10 + (uint32_t)li);
@@ -326,11 +326,11 @@ static void case_aes(void)
                 fill(v, 16, 20 + (uint32_t)m);
                 if (aes_iv_modes[m].fn == ic_aes_ctr_crypt && li == 3)
                     memset(v + 8, 0xff, 8);   /* a carry out of the low 64 bits */
-                put_status(aes_iv_modes[m].fn(&k, v, out, pt, n));
+                put_status(aes_iv_modes[m].fn(&k, out, pt, n, v));
                 put(out, n), put(v, 16);
             }
         }
-        ic_aes_wipe(&k);
+        ic_aes_key_wipe(&k);
     }
 }
 
@@ -345,19 +345,19 @@ static void case_xts(void)
     for (size_t kl = 32; kl <= 64; kl += 32) {
         ic_aes_xts_key k;
         secret(key, kl, 800 + (uint32_t)kl);
-        put_status(ic_aes_xts_init(&k, key, kl));
+        put_status(ic_aes_xts_key_init(&k, key, kl));
         for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
             size_t n = lens[li];
             secret(iv, 16, 810 + (uint32_t)li);
             secret(pt, n, 820 + (uint32_t)li);
-            put_status(ic_aes_xts_encrypt(&k, iv, out, pt, n));
+            put_status(ic_aes_xts_encrypt(&k, out, pt, n, iv));
             put(out, n);
-            put_status(ic_aes_xts_decrypt(&k, iv, out2, pt, n));
+            put_status(ic_aes_xts_decrypt(&k, out2, pt, n, iv));
             put(out2, n);
-            put_status(ic_aes_xts_encrypt_sector(&k, 0x1234 + li, out, pt, n));
+            put_status(ic_aes_xts_encrypt_sector(&k, out, pt, n, 0x1234 + li));
             put(out, n);
         }
-        ic_aes_xts_wipe(&k);
+        ic_aes_xts_key_wipe(&k);
     }
 }
 

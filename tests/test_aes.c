@@ -29,10 +29,10 @@ static int mode_call(int m, int enc, const ic_aes_key *k, uint8_t iv[16], uint8_
 {
     switch (m) {
     case ECB: return enc ? ic_aes_ecb_encrypt(k, out, in, len) : ic_aes_ecb_decrypt(k, out, in, len);
-    case CBC: return enc ? ic_aes_cbc_encrypt(k, iv, out, in, len) : ic_aes_cbc_decrypt(k, iv, out, in, len);
-    case CFB: return enc ? ic_aes_cfb128_encrypt(k, iv, out, in, len) : ic_aes_cfb128_decrypt(k, iv, out, in, len);
-    case OFB: return ic_aes_ofb_crypt(k, iv, out, in, len);
-    default:  return ic_aes_ctr_crypt(k, iv, out, in, len);
+    case CBC: return enc ? ic_aes_cbc_encrypt(k, out, in, len, iv) : ic_aes_cbc_decrypt(k, out, in, len, iv);
+    case CFB: return enc ? ic_aes_cfb128_encrypt(k, out, in, len, iv) : ic_aes_cfb128_decrypt(k, out, in, len, iv);
+    case OFB: return ic_aes_ofb_crypt(k, out, in, len, iv);
+    default:  return ic_aes_ctr_crypt(k, out, in, len, iv);
     }
 }
 
@@ -92,7 +92,7 @@ static void kat_record(const char *impl, const tl_rec *rec, const char *path)
 
     ic_aes_key k;
     uint8_t *got = malloc(plen), v[16], chain[16];
-    CHECK(ic_aes_init(&k, key, klen) == IC_OK, "%s:%ld: init", path, rec->line);
+    CHECK(ic_aes_key_init(&k, key, klen) == IC_OK, "%s:%ld: init", path, rec->line);
     for (int enc = 1; enc >= 0; enc--) {
         const uint8_t *src = enc ? pt : ct, *want = enc ? ct : pt;
         const char *dir = enc ? "encrypt" : "decrypt";
@@ -127,7 +127,7 @@ static void kat_record(const char *impl, const tl_rec *rec, const char *path)
         CHECK_MEM(got, want, plen, "%s:%ld %s %s block by block (%s)", path, rec->line, rec->section, dir, impl);
         CHECK_MEM(v, chain, 16, "%s:%ld %s block by block IV (%s)", path, rec->line, rec->section, impl);
     }
-    ic_aes_wipe(&k);
+    ic_aes_key_wipe(&k);
     free(got);
 out:
     free(key), free(pt), free(ct), free(iv), free(next);
@@ -167,17 +167,15 @@ static void ref_init(ic_aes_key *rk, const uint8_t *key, size_t klen, const char
 {
     const ic_impl *p = portable_entry();
     CHECK(ic_impl_select("aes", p->name) == IC_OK, "select %s", p->name);
-    CHECK(ic_aes_init(rk, key, klen) == IC_OK, "reference init");
+    CHECK(ic_aes_key_init(rk, key, klen) == IC_OK, "reference init");
     CHECK(ic_aes_key_ops(rk) == p->ops, "reference key is not portable");
     CHECK(ic_impl_select("aes", impl) == IC_OK, "reselect %s", impl);
 }
 
 static void ref_block(const ic_aes_key *rk, int enc, uint8_t out[16], const uint8_t in[16])
 {
-    if (enc)
-        ic_aes_ecb_encrypt(rk, out, in, 16);
-    else
-        ic_aes_ecb_decrypt(rk, out, in, 16);
+    int st = enc ? ic_aes_ecb_encrypt(rk, out, in, 16) : ic_aes_ecb_decrypt(rk, out, in, 16);
+    CHECK(st == IC_OK, "reference block: %s", ic_status_str(st));
 }
 
 /* SP 800-38A section 6 written out block by block over the reference block
@@ -365,7 +363,7 @@ static void differential(const char *impl, void *arg)
                     uint8_t key[32];
                     ic_aes_key k, rk;
                     tl_rand_bytes(key, klen);
-                    CHECK(ic_aes_init(&k, key, klen) == IC_OK, "init");
+                    CHECK(ic_aes_key_init(&k, key, klen) == IC_OK, "init");
                     ref_init(&rk, key, klen, impl);
                     diff_message(impl, m, enc, &k, &rk, len);
                 }
@@ -374,7 +372,7 @@ static void differential(const char *impl, void *arg)
         uint8_t key[32];
         ic_aes_key k, rk;
         tl_rand_bytes(key, klen);
-        CHECK(ic_aes_init(&k, key, klen) == IC_OK, "init");
+        CHECK(ic_aes_key_init(&k, key, klen) == IC_OK, "init");
         ref_init(&rk, key, klen, impl);
         diff_ctr_ops(impl, &k, &rk);
         /* The key keeps the implementation that expanded it. */
@@ -397,22 +395,22 @@ static void bad_input(void)
     ic_aes_key k, zero, wiped;
     memset(&zero, 0, sizeof zero);
 
-    /* ic_aes_init */
-    CHECK(ic_aes_init(NULL, key, 16) == IC_ERR_NULL, "init NULL key struct");
-    CHECK(ic_aes_init(&k, NULL, 16) == IC_ERR_NULL, "init NULL key bytes");
-    CHECK(ic_aes_init(&k, NULL, 0) == IC_ERR_KEYLEN, "init NULL, 0");
+    /* ic_aes_key_init */
+    CHECK(ic_aes_key_init(NULL, key, 16) == IC_ERR_NULL, "init NULL key struct");
+    CHECK(ic_aes_key_init(&k, NULL, 16) == IC_ERR_NULL, "init NULL key bytes");
+    CHECK(ic_aes_key_init(&k, NULL, 0) == IC_ERR_KEYLEN, "init NULL, 0");
     static const size_t badlens[] = {0, 1, 8, 15, 17, 20, 23, 25, 31, 33, 48, 64};
     for (size_t i = 0; i < sizeof badlens / sizeof badlens[0]; i++)
-        CHECK(ic_aes_init(&k, key, badlens[i]) == IC_ERR_KEYLEN, "keylen %zu", badlens[i]);
+        CHECK(ic_aes_key_init(&k, key, badlens[i]) == IC_ERR_KEYLEN, "keylen %zu", badlens[i]);
     /* a failed init leaves no usable key behind */
-    CHECK(ic_aes_init(&k, key, 16) == IC_OK, "init");
-    CHECK(ic_aes_init(&k, key, 15) == IC_ERR_KEYLEN, "init 15");
+    CHECK(ic_aes_key_init(&k, key, 16) == IC_OK, "init");
+    CHECK(ic_aes_key_init(&k, key, 15) == IC_ERR_KEYLEN, "init 15");
     CHECK(ic_aes_ecb_encrypt(&k, out, buf, 16) == IC_ERR_STATE, "key usable after failed init");
 
-    CHECK(ic_aes_init(&wiped, key, 32) == IC_OK, "init");
-    ic_aes_wipe(&wiped);
-    ic_aes_wipe(NULL);                          /* allowed, does nothing */
-    CHECK(ic_aes_init(&k, key, 24) == IC_OK, "init");
+    CHECK(ic_aes_key_init(&wiped, key, 32) == IC_OK, "init");
+    ic_aes_key_wipe(&wiped);
+    ic_aes_key_wipe(NULL);                      /* allowed, does nothing */
+    CHECK(ic_aes_key_init(&k, key, 24) == IC_OK, "init");
 
     for (int m = 0; m < NMODES; m++) {
         for (int enc = 1; enc >= 0; enc--) {
@@ -455,7 +453,7 @@ static void bad_input(void)
     CHECK(ic_aes_key_ops(NULL) == NULL && ic_aes_key_ops(&zero) == NULL && ic_aes_key_ops(&wiped) == NULL,
           "ic_aes_key_ops on unusable keys");
     CHECK(ic_aes_key_ops(&k) != NULL, "ic_aes_key_ops on a key");
-    ic_aes_wipe(&k);
+    ic_aes_key_wipe(&k);
     printf("  bad input: %lu checks, %lu failed\n", tl_passed - p0 + tl_failed - f0, tl_failed - f0);
 }
 

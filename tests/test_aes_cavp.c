@@ -31,9 +31,9 @@ static int mode_call(int m, int enc, const ic_aes_key *k, uint8_t iv[16], uint8_
 {
     switch (m) {
     case ECB: return enc ? ic_aes_ecb_encrypt(k, out, in, len) : ic_aes_ecb_decrypt(k, out, in, len);
-    case CBC: return enc ? ic_aes_cbc_encrypt(k, iv, out, in, len) : ic_aes_cbc_decrypt(k, iv, out, in, len);
-    case CFB: return enc ? ic_aes_cfb128_encrypt(k, iv, out, in, len) : ic_aes_cfb128_decrypt(k, iv, out, in, len);
-    default:  return ic_aes_ofb_crypt(k, iv, out, in, len);
+    case CBC: return enc ? ic_aes_cbc_encrypt(k, out, in, len, iv) : ic_aes_cbc_decrypt(k, out, in, len, iv);
+    case CFB: return enc ? ic_aes_cfb128_encrypt(k, out, in, len, iv) : ic_aes_cfb128_decrypt(k, out, in, len, iv);
+    default:  return ic_aes_ofb_crypt(k, out, in, len, iv);
     }
 }
 
@@ -65,12 +65,12 @@ static long run_kat_file(int m, const char *path, const char *impl)
         if (key && pt && ct && iv && CHECK(plen == clen && ivlen == 16, "%s:%ld: lengths", path, rec.line)) {
             ic_aes_key k;
             uint8_t *got = malloc(plen + 1);
-            CHECK(ic_aes_init(&k, key, klen) == IC_OK, "%s:%ld: init", path, rec.line);
+            CHECK(ic_aes_key_init(&k, key, klen) == IC_OK, "%s:%ld: init", path, rec.line);
             CHECK(mode_call(m, enc, &k, iv, got, enc ? pt : ct, plen) == IC_OK, "%s:%ld: call", path,
                   rec.line);
             CHECK_MEM(got, enc ? ct : pt, plen, "%s:%ld [%s] %s (%s)", path, rec.line, tl_get(&rec, "COUNT"),
                       enc ? "encrypt" : "decrypt", impl);
-            ic_aes_wipe(&k);
+            ic_aes_key_wipe(&k);
             free(got);
             n++;
         }
@@ -151,11 +151,11 @@ static long run_mct_file(int m, const char *path, const char *impl)
 
             ic_aes_key k;
             uint8_t o998[16] = {0}, o999[16] = {0};
-            CHECK(ic_aes_init(&k, key, klen) == IC_OK, "%s:%ld: init", path, rec.line);
+            CHECK(ic_aes_key_init(&k, key, klen) == IC_OK, "%s:%ld: init", path, rec.line);
             CHECK(mct_inner(m, enc, &k, iv, in, o998, o999) == IC_OK, "%s:%ld: call", path, rec.line);
             CHECK_MEM(o999, rout, 16, "%s:%ld: MCT COUNT %s %s (%s)", path, rec.line, tl_get(&rec, "COUNT"),
                       enc ? "encrypt" : "decrypt", impl);
-            ic_aes_wipe(&k);
+            ic_aes_key_wipe(&k);
             mct_next_key(key, klen, o998, o999);
             if (m == ECB) {
                 memcpy(in, o999, 16);

@@ -73,10 +73,10 @@ static int make_keys(const char *impl, const uint8_t *key, size_t klen, ic_aes_k
 {
     const ic_impl *p = portable();
     int ok = CHECK(ic_impl_select("aes", p->name) == IC_OK, "select %s", p->name);
-    ok &= CHECK(ic_aes_init(rk, key, klen) == IC_OK, "reference init");
+    ok &= CHECK(ic_aes_key_init(rk, key, klen) == IC_OK, "reference init");
     ok &= CHECK(ic_aes_key_ops(rk) == p->ops, "reference key is not portable");
     ok &= CHECK(ic_impl_select("aes", impl) == IC_OK, "reselect %s", impl);
-    ok &= CHECK(ic_aes_init(k, key, klen) == IC_OK, "init with %s", impl);
+    ok &= CHECK(ic_aes_key_init(k, key, klen) == IC_OK, "init with %s", impl);
     return ok;
 }
 
@@ -136,7 +136,7 @@ static void block_counts(const char *impl, void *arg)
                 compare_call(impl, op, &k, &rk, key_sizes[ks], reg, n, "random register");
             }
         }
-        ic_aes_wipe(&k), ic_aes_wipe(&rk);
+        ic_aes_key_wipe(&k), ic_aes_key_wipe(&rk);
     }
     printf("  block counts with %s: %lu checks, %lu failed\n", impl, tl_passed - p0 + tl_failed - f0,
            tl_failed - f0);
@@ -185,14 +185,14 @@ static void counter_carries(const char *impl, void *arg)
                 }
             }
         }
-        ic_aes_wipe(&k), ic_aes_wipe(&rk);
+        ic_aes_key_wipe(&k), ic_aes_key_wipe(&rk);
     }
     /* the counter model itself: ctr on 2^128 - 1 gives 0, ctr32 on
      * x..x ffffffff gives x..x 00000000 */
     {
         uint8_t key[16] = {0}, c[16], z[16] = {0}, o[16];
         ic_aes_key k;
-        CHECK(ic_aes_init(&k, key, 16) == IC_OK, "init");
+        CHECK(ic_aes_key_init(&k, key, 16) == IC_OK, "init");
         const ic_aes_ops *op = ic_aes_key_ops(&k);
         memset(c, 0xff, 16);
         op->ctr(&k, c, o, z, 1);
@@ -203,7 +203,7 @@ static void counter_carries(const char *impl, void *arg)
         memset(want, 0xff, 12);
         memset(want + 12, 0, 4);
         CHECK_MEM(c, want, 16, "%s: ctr32 wraps only the last 32 bits", impl);
-        ic_aes_wipe(&k);
+        ic_aes_key_wipe(&k);
     }
     printf("  counter carries with %s: %lu checks, %lu failed\n", impl, tl_passed - p0 + tl_failed - f0,
            tl_failed - f0);
@@ -241,7 +241,7 @@ static void split_streams(const char *impl, void *arg)
         CHECK_MEM(out, ref, 16 * n, "%s AES-%zu %s, %zu blocks in %d calls", impl, 8 * klen, op_name[op], n, calls);
         CHECK_MEM(r2, r1, 16, "%s %s split: register after", impl, op_name[op]);
         CHECK(guards_ok(dst, GUARD + 3, 16 * n), "%s %s split wrote outside", impl, op_name[op]);
-        ic_aes_wipe(&k), ic_aes_wipe(&rk);
+        ic_aes_key_wipe(&k), ic_aes_key_wipe(&rk);
     }
     printf("  split streams with %s: %lu checks, %lu failed\n", impl, tl_passed - p0 + tl_failed - f0,
            tl_failed - f0);
@@ -300,7 +300,7 @@ static void edge_buffers(const char *impl, void *arg)
                 }
             }
         }
-        ic_aes_wipe(&k), ic_aes_wipe(&rk);
+        ic_aes_key_wipe(&k), ic_aes_key_wipe(&rk);
     }
     printf("  guard pages with %s: %lu checks, %lu failed\n", impl, tl_passed - p0 + tl_failed - f0,
            tl_failed - f0);
@@ -394,7 +394,7 @@ static void key_layout(void)
             tl_rand_bytes(key, sizeof key);
             if (ks == 0)   /* FIPS 197 A.1: the last round key of 2b7e1516... */
                 tl_hex(key, 16, "2b7e151628aed2a6abf7158809cf4f3c");
-            CHECK(ic_aes_init(&k, key, klen) == IC_OK, "init");
+            CHECK(ic_aes_key_init(&k, key, klen) == IC_OK, "init");
             CHECK(aes_x86_key_native(&k), "%s key is not recognised as x86 layout", name);
             key_expansion(key, klen / 4, w, nr);
             if (ks == 0) {
@@ -412,7 +412,7 @@ static void key_layout(void)
             CHECK_MEM(aes_x86_dec_rk(&k), d, 16 * (nr + 1), "%s AES-%zu decryption round keys at storage[%d]",
                       name, 8 * klen, AES_X86_DEC_OFF);
             CHECK(k.rounds == nr, "rounds");
-            ic_aes_wipe(&k);
+            ic_aes_key_wipe(&k);
         }
     }
     ic_impl_select("aes", NULL);
@@ -421,7 +421,7 @@ static void key_layout(void)
         uint8_t key[16] = {0};
         ic_aes_key k;
         CHECK(ic_impl_select("aes", portable()->name) == IC_OK, "select portable");
-        CHECK(ic_aes_init(&k, key, 16) == IC_OK, "init");
+        CHECK(ic_aes_key_init(&k, key, 16) == IC_OK, "init");
         CHECK(!aes_x86_key_native(&k), "portable key taken for an x86 layout");
         ic_impl_select("aes", NULL);
     }

@@ -117,11 +117,11 @@ static void check_layout(const uint8_t *key, size_t kl, const char *what)
         else
             inv_mix(dk + 16 * i, w + 16 * (nr - i));
     }
-    CHECK(ic_impl_select("aes", "ce") == IC_OK && ic_aes_init(&k, key, kl) == IC_OK, "%s: ce key", what);
+    CHECK(ic_impl_select("aes", "ce") == IC_OK && ic_aes_key_init(&k, key, kl) == IC_OK, "%s: ce key", what);
     CHECK(k.rounds == nr, "%s: %u rounds", what, k.rounds);
     CHECK_MEM(k.storage, w, 16 * (nr + 1), "%s: ce encryption round keys in FIPS 197 byte order", what);
     CHECK_MEM(k.storage + 240, dk, 16 * (nr + 1), "%s: ce equivalent-inverse-cipher keys", what);
-    ic_aes_wipe(&k);
+    ic_aes_key_wipe(&k);
 }
 
 int main(void)

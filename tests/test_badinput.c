@@ -199,18 +199,18 @@ static void *ctx_fault(const fx *x, void *ctx, size_t size, void (*wipe)(void *)
 }
 
 /* ---- AES ---------------------------------------------------------------- */
-static void aes_wipe_v(void *k) { ic_aes_wipe(k); }
+static void aes_wipe_v(void *k) { ic_aes_key_wipe(k); }
 
 static int aes_call(const char *fn, const ic_aes_key *k, uint8_t *iv, uint8_t *o, const uint8_t *i, size_t len)
 {
     if (!strcmp(fn, "ic_aes_ecb_encrypt")) return ic_aes_ecb_encrypt(k, o, i, len);
     if (!strcmp(fn, "ic_aes_ecb_decrypt")) return ic_aes_ecb_decrypt(k, o, i, len);
-    if (!strcmp(fn, "ic_aes_cbc_encrypt")) return ic_aes_cbc_encrypt(k, iv, o, i, len);
-    if (!strcmp(fn, "ic_aes_cbc_decrypt")) return ic_aes_cbc_decrypt(k, iv, o, i, len);
-    if (!strcmp(fn, "ic_aes_ctr_crypt")) return ic_aes_ctr_crypt(k, iv, o, i, len);
-    if (!strcmp(fn, "ic_aes_cfb128_encrypt")) return ic_aes_cfb128_encrypt(k, iv, o, i, len);
-    if (!strcmp(fn, "ic_aes_cfb128_decrypt")) return ic_aes_cfb128_decrypt(k, iv, o, i, len);
-    if (!strcmp(fn, "ic_aes_ofb_crypt")) return ic_aes_ofb_crypt(k, iv, o, i, len);
+    if (!strcmp(fn, "ic_aes_cbc_encrypt")) return ic_aes_cbc_encrypt(k, o, i, len, iv);
+    if (!strcmp(fn, "ic_aes_cbc_decrypt")) return ic_aes_cbc_decrypt(k, o, i, len, iv);
+    if (!strcmp(fn, "ic_aes_ctr_crypt")) return ic_aes_ctr_crypt(k, o, i, len, iv);
+    if (!strcmp(fn, "ic_aes_cfb128_encrypt")) return ic_aes_cfb128_encrypt(k, o, i, len, iv);
+    if (!strcmp(fn, "ic_aes_cfb128_decrypt")) return ic_aes_cfb128_decrypt(k, o, i, len, iv);
+    if (!strcmp(fn, "ic_aes_ofb_crypt")) return ic_aes_ofb_crypt(k, o, i, len, iv);
     abort();
 }
 
@@ -221,7 +221,7 @@ static int run_aes_mode(fx *x, const char *w)
     const char *fn = x->r->fn;
     static ic_aes_key k, ref;
     fx_make(x, x->r, 16, 16, 0, block_mode(fn) ? 48 : 37, 0);
-    CHECK(ic_aes_init(&k, x->key, 16) == IC_OK, "%s: setup", w);
+    CHECK(ic_aes_key_init(&k, x->key, 16) == IC_OK, "%s: setup", w);
     ic_aes_key *kp = ctx_fault(x, &k, sizeof k, aes_wipe_v);
     fx_arm(x, kp, sizeof k);
     int st = aes_call(fn, kp, x->v, x->o, x->i, x->len);
@@ -230,7 +230,7 @@ static int run_aes_mode(fx *x, const char *w)
         uint8_t out[64], iv[16], in[64] = {0};
         memcpy(iv, x->iv0, 16);
         memcpy(in, x->src, x->len);
-        MUST(ic_aes_init(&ref, x->key, 16));
+        MUST(ic_aes_key_init(&ref, x->key, 16));
         CHECK(aes_call(fn, &ref, iv, out, in, x->len) == IC_OK, "%s: reference", w);
         CHECK_MEM(x->o ? x->o : out, out, x->len, "%s: result", w);
         CHECK_MEM(x->iv, iv, 16, "%s: IV after", w);
@@ -243,7 +243,7 @@ static int run_aes_init(fx *x, const char *w)
     static ic_aes_key k;
     fx_make(x, x->r, 16, 0, 0, 0, 0);
     memset(&k, 0xa5, sizeof k);
-    int st = ic_aes_init(x->r->f & C_NULL ? NULL : &k, x->k, x->klen);
+    int st = ic_aes_key_init(x->r->f & C_NULL ? NULL : &k, x->k, x->klen);
     uint8_t blk[16] = {0}, out[16];
     if (st != IC_OK && !(x->r->f & C_NULL))
         CHECK(ic_aes_ecb_encrypt(&k, out, blk, 16) == IC_ERR_STATE, "%s: key usable after a failed init", w);
@@ -253,16 +253,16 @@ static int run_aes_init(fx *x, const char *w)
 }
 
 /* ---- XTS-AES ------------------------------------------------------------------ */
-static void xts_wipe_v(void *k) { ic_aes_xts_wipe(k); }
+static void xts_wipe_v(void *k) { ic_aes_xts_key_wipe(k); }
 
 static int xts_call(const char *fn, const ic_aes_xts_key *k, const uint8_t *tw, uint8_t *o, const uint8_t *i,
                     size_t len)
 {
     uint64_t sector = 0x0123456789abcdefull;
-    if (!strcmp(fn, "ic_aes_xts_encrypt")) return ic_aes_xts_encrypt(k, tw, o, i, len);
-    if (!strcmp(fn, "ic_aes_xts_decrypt")) return ic_aes_xts_decrypt(k, tw, o, i, len);
-    if (!strcmp(fn, "ic_aes_xts_encrypt_sector")) return ic_aes_xts_encrypt_sector(k, sector, o, i, len);
-    if (!strcmp(fn, "ic_aes_xts_decrypt_sector")) return ic_aes_xts_decrypt_sector(k, sector, o, i, len);
+    if (!strcmp(fn, "ic_aes_xts_encrypt")) return ic_aes_xts_encrypt(k, o, i, len, tw);
+    if (!strcmp(fn, "ic_aes_xts_decrypt")) return ic_aes_xts_decrypt(k, o, i, len, tw);
+    if (!strcmp(fn, "ic_aes_xts_encrypt_sector")) return ic_aes_xts_encrypt_sector(k, o, i, len, sector);
+    if (!strcmp(fn, "ic_aes_xts_decrypt_sector")) return ic_aes_xts_decrypt_sector(k, o, i, len, sector);
     abort();
 }
 
@@ -278,12 +278,12 @@ static int run_xts_init(fx *x, const char *w)
     fx_make(x, x->r, 32, 0, 0, 0, 0);
     xts_key_bytes(x);
     memset(&k, 0xa5, sizeof k);
-    int st = ic_aes_xts_init(x->r->f & C_NULL ? NULL : &k, x->k, x->klen);
+    int st = ic_aes_xts_key_init(x->r->f & C_NULL ? NULL : &k, x->k, x->klen);
     uint8_t tw[16] = {0}, blk[32] = {0}, out[32];
     if (st != IC_OK && !(x->r->f & C_NULL))
-        CHECK(ic_aes_xts_encrypt(&k, tw, out, blk, 32) == IC_ERR_STATE, "%s: key usable after a failed init", w);
+        CHECK(ic_aes_xts_encrypt(&k, out, blk, 32, tw) == IC_ERR_STATE, "%s: key usable after a failed init", w);
     if (st == IC_OK)
-        CHECK(ic_aes_xts_encrypt(&k, tw, out, blk, 32) == IC_OK, "%s: key unusable after init", w);
+        CHECK(ic_aes_xts_encrypt(&k, out, blk, 32, tw) == IC_OK, "%s: key unusable after init", w);
     return st;
 }
 
@@ -293,14 +293,14 @@ static int run_xts(fx *x, const char *w)
     const char *fn = x->r->fn;
     static ic_aes_xts_key k, ref;
     fx_make(x, x->r, 32, 16, 0, 37, 0);
-    CHECK(ic_aes_xts_init(&k, x->key, 32) == IC_OK, "%s: setup", w);
+    CHECK(ic_aes_xts_key_init(&k, x->key, 32) == IC_OK, "%s: setup", w);
     ic_aes_xts_key *kp = ctx_fault(x, &k, sizeof k, xts_wipe_v);
     fx_arm(x, kp, sizeof k);
     int st = xts_call(fn, kp, x->v, x->o, x->i, x->len);
     if (st == IC_OK && x->r->want == IC_OK) {
         uint8_t out[64], in[64] = {0};
         memcpy(in, x->src, x->len);
-        MUST(ic_aes_xts_init(&ref, x->key, 32));
+        MUST(ic_aes_xts_key_init(&ref, x->key, 32));
         CHECK(xts_call(fn, &ref, x->iv0, out, in, x->len) == IC_OK, "%s: reference", w);
         CHECK_MEM(x->o, out, x->len, "%s: result", w);
         CHECK(memcmp(x->iv, x->iv0, 16) == 0, "%s: tweak changed", w);
@@ -1363,17 +1363,17 @@ static int run_void(fx *x, const char *w)
     const char *fn = x->r->fn;
     fx_make(x, x->r, 0, 0, 0, 0, 0);
     fx_arm(x, NULL, 0);
-    if (!strcmp(fn, "ic_aes_wipe")) {
-        ic_aes_wipe(NULL);
-    } else if (!strcmp(fn, "ic_aes_xts_wipe")) {
-        ic_aes_xts_wipe(NULL);
+    if (!strcmp(fn, "ic_aes_key_wipe")) {
+        ic_aes_key_wipe(NULL);
+    } else if (!strcmp(fn, "ic_aes_xts_key_wipe")) {
+        ic_aes_xts_key_wipe(NULL);
         ic_aes_xts_key k;
         uint8_t key[32], tw[16] = {0}, b[16] = {0};
         for (int i = 0; i < 32; i++)
             key[i] = (uint8_t)i;
-        MUST(ic_aes_xts_init(&k, key, 32));
-        ic_aes_xts_wipe(&k);
-        CHECK(tl_all_byte(&k, sizeof k, 0) && ic_aes_xts_encrypt(&k, tw, b, b, 16) == IC_ERR_STATE,
+        MUST(ic_aes_xts_key_init(&k, key, 32));
+        ic_aes_xts_key_wipe(&k);
+        CHECK(tl_all_byte(&k, sizeof k, 0) && ic_aes_xts_encrypt(&k, b, b, 16, tw) == IC_ERR_STATE,
               "%s: wiped key zero and refused", w);
     } else if (!strcmp(fn, "ic_gcm_wipe")) {
         ic_gcm_wipe(NULL);
@@ -1527,10 +1527,11 @@ static int run_row(fx *x, const char *w)
 {
     const char *fn = x->r->fn;
     const char *op;
-    if (!strcmp(fn, "ic_aes_init")) return run_aes_init(x, w);
-    if (!strcmp(fn, "ic_aes_xts_init")) return run_xts_init(x, w);
-    if (!strncmp(fn, "ic_aes_xts_", 11) && strcmp(fn, "ic_aes_xts_wipe")) return run_xts(x, w);
-    if (!strncmp(fn, "ic_aes_", 7) && strcmp(fn, "ic_aes_wipe") && strcmp(fn, "ic_aes_xts_wipe") && !strstr(fn, "gcm"))
+    if (!strcmp(fn, "ic_aes_key_init")) return run_aes_init(x, w);
+    if (!strcmp(fn, "ic_aes_xts_key_init")) return run_xts_init(x, w);
+    if (!strncmp(fn, "ic_aes_xts_", 11) && strcmp(fn, "ic_aes_xts_key_wipe")) return run_xts(x, w);
+    if (!strncmp(fn, "ic_aes_", 7) && strcmp(fn, "ic_aes_key_wipe") && strcmp(fn, "ic_aes_xts_key_wipe") &&
+        !strstr(fn, "gcm"))
         return run_aes_mode(x, w);
     if (!strncmp(fn, "ic_gcm_", 7) && strcmp(fn, "ic_gcm_wipe")) return run_gcm_stream(x, w);
     if (!strcmp(fn, "ic_aes_gcm_key_init")) return run_gcm_key_init(x, w);
@@ -1560,16 +1561,16 @@ static int run_row(fx *x, const char *w)
 
 static const row rows[] = {
     /* ---- AES key and modes ---- */
-    R("ic_aes_init", C_NULL, 0, IC_ERR_NULL, "NULL key struct"),
-    R("ic_aes_init", K_NULL, 0, IC_ERR_NULL, "NULL key bytes, keylen 16"),
-    R("ic_aes_init", KLEN, 15, IC_ERR_KEYLEN, "keylen 15"),
-    R("ic_aes_init", KLEN, 0, IC_ERR_KEYLEN, "keylen 0"),
-    R("ic_aes_init", KLEN, 64, IC_ERR_KEYLEN, "keylen 64"),
-    R("ic_aes_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0: step 2 passes, step 3 fails"),
-    R("ic_aes_init", C_NULL | KLEN, 15, IC_ERR_NULL, "NULL struct and keylen 15: step 1 first"),
-    R("ic_aes_init", K_NULL | KLEN, 15, IC_ERR_NULL, "NULL key and keylen 15: step 2 first"),
-    R("ic_aes_init", KLEN, 24, IC_OK, "keylen 24"),
-    R("ic_aes_init", KLEN, 32, IC_OK, "keylen 32"),
+    R("ic_aes_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key struct"),
+    R("ic_aes_key_init", K_NULL, 0, IC_ERR_NULL, "NULL key bytes, keylen 16"),
+    R("ic_aes_key_init", KLEN, 15, IC_ERR_KEYLEN, "keylen 15"),
+    R("ic_aes_key_init", KLEN, 0, IC_ERR_KEYLEN, "keylen 0"),
+    R("ic_aes_key_init", KLEN, 64, IC_ERR_KEYLEN, "keylen 64"),
+    R("ic_aes_key_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0: step 2 passes, step 3 fails"),
+    R("ic_aes_key_init", C_NULL | KLEN, 15, IC_ERR_NULL, "NULL struct and keylen 15: step 1 first"),
+    R("ic_aes_key_init", K_NULL | KLEN, 15, IC_ERR_NULL, "NULL key and keylen 15: step 2 first"),
+    R("ic_aes_key_init", KLEN, 24, IC_OK, "keylen 24"),
+    R("ic_aes_key_init", KLEN, 32, IC_OK, "keylen 32"),
 #define AES_MODE_ROWS(fn, blk)                                                                        \
     R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
     R(fn, C_ZERO, 0, IC_ERR_STATE, "zero-filled key never initialised"),                              \
@@ -1594,21 +1595,21 @@ static const row rows[] = {
     R(fn, V_NULL | LEN, 17, IC_ERR_NULL, "NULL IV and len 17")
     AES_IV_ROWS("ic_aes_cbc_encrypt"), AES_IV_ROWS("ic_aes_cbc_decrypt"), AES_IV_ROWS("ic_aes_ctr_crypt"),
     AES_IV_ROWS("ic_aes_cfb128_encrypt"), AES_IV_ROWS("ic_aes_cfb128_decrypt"), AES_IV_ROWS("ic_aes_ofb_crypt"),
-    R("ic_aes_wipe", 0, 0, IC_OK, "NULL does nothing"),
+    R("ic_aes_key_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
     /* ---- XTS-AES ---- */
-    R("ic_aes_xts_init", C_NULL, 0, IC_ERR_NULL, "NULL key struct"),
-    R("ic_aes_xts_init", K_NULL, 0, IC_ERR_NULL, "NULL key bytes, keylen 32"),
-    R("ic_aes_xts_init", KLEN, 16, IC_ERR_KEYLEN, "keylen 16 (one AES key)"),
-    R("ic_aes_xts_init", KLEN, 48, IC_ERR_KEYLEN, "keylen 48 (AES-192 halves: not in IEEE 1619)"),
-    R("ic_aes_xts_init", KLEN, 0, IC_ERR_KEYLEN, "keylen 0"),
-    R("ic_aes_xts_init", KLEN, 65, IC_ERR_KEYLEN, "keylen 65"),
-    R("ic_aes_xts_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0"),
-    R("ic_aes_xts_init", C_NULL | KLEN, 16, IC_ERR_NULL, "NULL struct and keylen 16: step 1 first"),
-    R("ic_aes_xts_init", EQKEY, 0, IC_ERR_WEAKKEY, "key1 == key2 (SP 800-38E 5.1)"),
-    R("ic_aes_xts_init", EQKEY | KLEN, 64, IC_ERR_WEAKKEY, "key1 == key2, 64 bytes"),
-    R("ic_aes_xts_init", EQKEY | KLEN, 48, IC_ERR_KEYLEN, "equal halves and keylen 48: length first"),
-    R("ic_aes_xts_init", KLEN, 64, IC_OK, "keylen 64"),
+    R("ic_aes_xts_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key struct"),
+    R("ic_aes_xts_key_init", K_NULL, 0, IC_ERR_NULL, "NULL key bytes, keylen 32"),
+    R("ic_aes_xts_key_init", KLEN, 16, IC_ERR_KEYLEN, "keylen 16 (one AES key)"),
+    R("ic_aes_xts_key_init", KLEN, 48, IC_ERR_KEYLEN, "keylen 48 (AES-192 halves: not in IEEE 1619)"),
+    R("ic_aes_xts_key_init", KLEN, 0, IC_ERR_KEYLEN, "keylen 0"),
+    R("ic_aes_xts_key_init", KLEN, 65, IC_ERR_KEYLEN, "keylen 65"),
+    R("ic_aes_xts_key_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0"),
+    R("ic_aes_xts_key_init", C_NULL | KLEN, 16, IC_ERR_NULL, "NULL struct and keylen 16: step 1 first"),
+    R("ic_aes_xts_key_init", EQKEY, 0, IC_ERR_WEAKKEY, "key1 == key2 (SP 800-38E 5.1)"),
+    R("ic_aes_xts_key_init", EQKEY | KLEN, 64, IC_ERR_WEAKKEY, "key1 == key2, 64 bytes"),
+    R("ic_aes_xts_key_init", EQKEY | KLEN, 48, IC_ERR_KEYLEN, "equal halves and keylen 48: length first"),
+    R("ic_aes_xts_key_init", KLEN, 64, IC_OK, "keylen 64"),
 #define XTS_ROWS(fn)                                                                                  \
     R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
     R(fn, C_ZERO, 0, IC_ERR_STATE, "zero-filled key never initialised"),                              \
@@ -1633,7 +1634,7 @@ static const row rows[] = {
     R("ic_aes_xts_decrypt", V_NULL, 0, IC_ERR_NULL, "NULL tweak"),
     R("ic_aes_xts_encrypt", V_NULL | I_NULL, 0, IC_ERR_NULL, "NULL tweak and in"),
     R("ic_aes_xts_encrypt", C_WIPED | V_NULL, 0, IC_ERR_STATE, "wiped key and NULL tweak: step 1 first"),
-    R("ic_aes_xts_wipe", 0, 0, IC_OK, "NULL does nothing; a wiped key is zero and refused"),
+    R("ic_aes_xts_key_wipe", 0, 0, IC_OK, "NULL does nothing; a wiped key is zero and refused"),
 
     /* ---- GCM streaming ---- */
     R("ic_gcm_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),

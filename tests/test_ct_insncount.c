@@ -85,7 +85,7 @@ static void aes_ops(size_t len)
 static uint64_t count(int what, size_t len)
 {
     uint64_t t0;
-    if (what == 3 && ic_aes_init(&aes, key, 16 + 8 * (len % 3)) != IC_OK)
+    if (what == 3 && ic_aes_key_init(&aes, key, 16 + 8 * (len % 3)) != IC_OK)
         return 0;
     t0 = ticks();
     switch (what) {

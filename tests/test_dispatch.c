@@ -143,7 +143,7 @@ static void test_stored_index(void)
         if ((ic_impls_aes[i].needs & ~hw) == 0)
             continue;
         ic_aes_key k;
-        CHECK(ic_aes_init(&k, key, 16) == IC_OK, "aes init");
+        CHECK(ic_aes_key_init(&k, key, 16) == IC_OK, "aes init");
         k.impl = i;
         CHECK(ic_aes_ecb_encrypt(&k, blk, blk, 16) == IC_ERR_STATE,
               "aes key naming %s (not on this CPU) refused", ic_impls_aes[i].name);
@@ -169,7 +169,7 @@ static void test_stored_index(void)
     for (size_t j = 0; j < sizeof far / sizeof far[0]; j++) {
         ic_aes_key k;
         ic_gcm_ctx g;
-        CHECK(ic_aes_init(&k, key, 16) == IC_OK && ic_gcm_init(&g, key, 16) == IC_OK, "init");
+        CHECK(ic_aes_key_init(&k, key, 16) == IC_OK && ic_gcm_init(&g, key, 16) == IC_OK, "init");
         if (far[j] >= ic_nimpls_aes) {
             k.impl = far[j];
             CHECK(ic_aes_ecb_encrypt(&k, blk, blk, 16) == IC_ERR_STATE, "aes key index %u refused", far[j]);

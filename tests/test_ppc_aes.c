@@ -100,10 +100,10 @@ static void check_layout(const uint8_t *key, size_t kl, const char *what)
 #else
             img[16 * r + j] = w[16 * r + j];
 #endif
-    CHECK(ic_impl_select("aes", "p8") == IC_OK && ic_aes_init(&k, key, kl) == IC_OK, "%s: p8 key", what);
+    CHECK(ic_impl_select("aes", "p8") == IC_OK && ic_aes_key_init(&k, key, kl) == IC_OK, "%s: p8 key", what);
     CHECK(k.rounds == nr, "%s: %u rounds", what, k.rounds);
     CHECK_MEM(k.storage, img, 16 * (nr + 1), "%s: p8 round keys stored as register images", what);
-    ic_aes_wipe(&k);
+    ic_aes_key_wipe(&k);
 }
 
 int main(void)

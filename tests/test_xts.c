@@ -97,7 +97,7 @@ static const ic_impl *portable_entry(void)
 static int xts_call(int enc, const ic_aes_xts_key *k, const uint8_t tweak[16], uint8_t *out, const uint8_t *in,
                     size_t len)
 {
-    return enc ? ic_aes_xts_encrypt(k, tweak, out, in, len) : ic_aes_xts_decrypt(k, tweak, out, in, len);
+    return enc ? ic_aes_xts_encrypt(k, out, in, len, tweak) : ic_aes_xts_decrypt(k, out, in, len, tweak);
 }
 
 static uint8_t *field(const tl_rec *rec, const char *name, size_t *len, const char *path)
@@ -149,14 +149,14 @@ static long run_nist_file(const char *path, int seqno, const char *impl)
             CHECK(plen == clen && plen == (size_t)bits / 8 && tlen == 16, "%s:%ld: lengths", path, rec.line)) {
             ic_aes_xts_key k;
             uint8_t *got = tl_xmalloc(plen);
-            CHECK(ic_aes_xts_init(&k, key, klen) == IC_OK, "%s:%ld: init", path, rec.line);
+            CHECK(ic_aes_xts_key_init(&k, key, klen) == IC_OK, "%s:%ld: init", path, rec.line);
             const uint8_t *src = enc ? pt : ct, *want = enc ? ct : pt;
             CHECK(xts_call(enc, &k, tweak, got, src, plen) == IC_OK, "%s:%ld: call", path, rec.line);
             CHECK_MEM(got, want, plen, "%s:%ld COUNT %s %s (%s)", path, rec.line, tl_get(&rec, "COUNT"),
                       enc ? "encrypt" : "decrypt", impl);
             if (seqno) {
                 memset(got, 0, plen);
-                CHECK((enc ? ic_aes_xts_encrypt_sector : ic_aes_xts_decrypt_sector)(&k, sector, got, src, plen) ==
+                CHECK((enc ? ic_aes_xts_encrypt_sector : ic_aes_xts_decrypt_sector)(&k, got, src, plen, sector) ==
                           IC_OK, "%s:%ld: sector call", path, rec.line);
                 CHECK_MEM(got, want, plen, "%s:%ld COUNT %s sector call (%s)", path, rec.line,
                           tl_get(&rec, "COUNT"), impl);
@@ -166,7 +166,7 @@ static long run_nist_file(const char *path, int seqno, const char *impl)
             CHECK(xts_call(!enc, &k, tweak, got, got, plen) == IC_OK, "%s:%ld: call", path, rec.line);
             CHECK_MEM(got, src, plen, "%s:%ld COUNT %s inverse in place (%s)", path, rec.line,
                       tl_get(&rec, "COUNT"), impl);
-            ic_aes_xts_wipe(&k);
+            ic_aes_xts_key_wipe(&k);
             free(got);
             n++;
         }
@@ -216,7 +216,7 @@ static void ieee(const char *impl)
             memcpy(key, k1, l1);
             memcpy(key + l1, k2, l2);
             ic_aes_xts_key k;
-            int st = ic_aes_xts_init(&k, key, 2 * l1);
+            int st = ic_aes_xts_key_init(&k, key, 2 * l1);
             if (tl_has(&rec, "EQUAL_HALVES")) {
                 CHECK(st == IC_ERR_WEAKKEY, "%s:%ld: equal halves give %d", path, rec.line, st);
                 na++;
@@ -234,7 +234,7 @@ static void ieee(const char *impl)
                 }
                 n++;
             }
-            ic_aes_xts_wipe(&k);
+            ic_aes_xts_key_wipe(&k);
             free(got);
         }
         free(k1), free(k2), free(tw), free(pt), free(ct);
@@ -258,9 +258,9 @@ static void ref_init(ref_keys *rk, const uint8_t *key, size_t klen, const char *
 {
     const ic_impl *p = portable_entry();
     CHECK(ic_impl_select("aes", p->name) == IC_OK, "select %s", p->name);
-    CHECK(ic_aes_init(&rk->k1, key, klen / 2) == IC_OK, "reference init");
-    CHECK(ic_aes_init(&rk->k2, key + klen / 2, klen / 2) == IC_OK, "reference init");
-    CHECK(ic_aes_xts_init(&rk->xk, key, klen) == IC_OK, "reference xts init");
+    CHECK(ic_aes_key_init(&rk->k1, key, klen / 2) == IC_OK, "reference init");
+    CHECK(ic_aes_key_init(&rk->k2, key + klen / 2, klen / 2) == IC_OK, "reference init");
+    CHECK(ic_aes_xts_key_init(&rk->xk, key, klen) == IC_OK, "reference xts init");
     CHECK(ic_impl_select("aes", impl) == IC_OK, "reselect %s", impl);
 }
 
@@ -366,8 +366,8 @@ static void guarded(const char *impl, const ic_aes_xts_key *k)
         size_t len = lens[i];
         uint8_t tw[16], *a = tl_guarded_alloc(len, 0x11), *b = tl_guarded_alloc(len, 0);
         random_tweak(tw);
-        CHECK(ic_aes_xts_encrypt(k, tw, b, a, len) == IC_OK, "guarded enc");
-        CHECK(ic_aes_xts_decrypt(k, tw, b, b, len) == IC_OK, "guarded dec");
+        CHECK(ic_aes_xts_encrypt(k, b, a, len, tw) == IC_OK, "guarded enc");
+        CHECK(ic_aes_xts_decrypt(k, b, b, len, tw) == IC_OK, "guarded dec");
         CHECK(tl_all_byte(b, len, 0x11), "guarded round trip len %zu (%s)", len, impl);
         tl_guarded_free(a, len);
         tl_guarded_free(b, len);
@@ -380,7 +380,7 @@ static void fresh_keys(size_t klen, const char *impl, ic_aes_xts_key *k, ref_key
 {
     uint8_t key[64];
     tl_rand_bytes(key, klen);
-    CHECK(ic_aes_xts_init(k, key, klen) == IC_OK, "init");
+    CHECK(ic_aes_xts_key_init(k, key, klen) == IC_OK, "init");
     ref_init(rk, key, klen, impl);
 }
 
@@ -399,11 +399,11 @@ static void sector_numbers(const char *impl, const ic_aes_xts_key *k)
         for (int j = 0; j < 8; j++)
             tw[j] = (uint8_t)(nums[i] >> (8 * j));
         for (size_t len = 96; len <= 100; len += 4) {
-            CHECK(ic_aes_xts_encrypt_sector(k, nums[i], a, in, len) == IC_OK &&
-                      ic_aes_xts_encrypt(k, tw, b, in, len) == IC_OK && memcmp(a, b, len) == 0,
+            CHECK(ic_aes_xts_encrypt_sector(k, a, in, len, nums[i]) == IC_OK &&
+                      ic_aes_xts_encrypt(k, b, in, len, tw) == IC_OK && memcmp(a, b, len) == 0,
                   "%s: sector %llu, %zu bytes: encrypt_sector differs from the tweak call", impl,
                   (unsigned long long)nums[i], len);
-            CHECK(ic_aes_xts_decrypt_sector(k, nums[i], b, a, len) == IC_OK && memcmp(b, in, len) == 0,
+            CHECK(ic_aes_xts_decrypt_sector(k, b, a, len, nums[i]) == IC_OK && memcmp(b, in, len) == 0,
                   "%s: sector %llu, %zu bytes: decrypt_sector does not invert", impl,
                   (unsigned long long)nums[i], len);
         }
@@ -425,7 +425,7 @@ static void differential(const char *impl, void *arg)
                 ref_keys rk;
                 fresh_keys(klen, impl, &k, &rk);
                 diff_message(impl, enc, &k, &rk, len);
-                ic_aes_xts_wipe(&k);
+                ic_aes_xts_key_wipe(&k);
             }
         }
         ic_aes_xts_key k;
@@ -439,9 +439,9 @@ static void differential(const char *impl, void *arg)
         ic_impl_select("aes", portable_entry()->name);
         CHECK(ic_aes_key_ops(&k.k1) == ops, "xts key changed implementation after a reselect");
         uint8_t tw[16] = {1}, in[48] = {2}, o1[48], o2[48];
-        CHECK(ic_aes_xts_encrypt(&k, tw, o1, in, 40) == IC_OK, "call after reselect");
+        CHECK(ic_aes_xts_encrypt(&k, o1, in, 40, tw) == IC_OK, "call after reselect");
         ic_impl_select("aes", impl);
-        CHECK(ic_aes_xts_encrypt(&k, tw, o2, in, 40) == IC_OK && memcmp(o1, o2, 40) == 0, "same after reselect");
+        CHECK(ic_aes_xts_encrypt(&k, o2, in, 40, tw) == IC_OK && memcmp(o1, o2, 40) == 0, "same after reselect");
     }
     /* the largest data unit (2^20 blocks) once, against the portable XTS
      * (64 KiB under an emulator: the portable 16 MiB alone takes minutes) */
@@ -456,13 +456,13 @@ static void differential(const char *impl, void *arg)
         tl_rand_bytes(a, 4096);
         for (size_t off = 4096; off < len; off += 4096)
             memcpy(a + off, a, 4096);
-        CHECK(ic_aes_xts_init(&k, key, 32) == IC_OK, "init");
+        CHECK(ic_aes_xts_key_init(&k, key, 32) == IC_OK, "init");
         ref_init(&rk, key, 32, impl);
-        CHECK(ic_aes_xts_encrypt(&k, tw, b, a, len) == IC_OK, "max len");
-        CHECK(ic_aes_xts_encrypt(&rk.xk, tw, c, a, len) == IC_OK, "max len ref");
+        CHECK(ic_aes_xts_encrypt(&k, b, a, len, tw) == IC_OK, "max len");
+        CHECK(ic_aes_xts_encrypt(&rk.xk, c, a, len, tw) == IC_OK, "max len ref");
         CHECK(memcmp(b, c, len) == 0, "2^20 blocks differ from the portable XTS (%s)", impl);
-        CHECK(ic_aes_xts_decrypt(&k, tw, b, b, len) == IC_OK && memcmp(a, b, len) == 0, "max len back (%s)", impl);
-        CHECK(ic_aes_xts_encrypt(&k, tw, b, a, IC_AES_XTS_MAX_LEN + 1) == IC_ERR_TOOLONG,
+        CHECK(ic_aes_xts_decrypt(&k, b, b, len, tw) == IC_OK && memcmp(a, b, len) == 0, "max len back (%s)", impl);
+        CHECK(ic_aes_xts_encrypt(&k, b, a, IC_AES_XTS_MAX_LEN + 1, tw) == IC_ERR_TOOLONG,
               "2^20 blocks + 1 byte refused");
         free(a), free(b), free(c);
     }
@@ -490,29 +490,29 @@ static void bad_input(void)
     memset(&zero, 0, sizeof zero);
 
     /* init */
-    CHECK(ic_aes_xts_init(NULL, key, 32) == IC_ERR_NULL, "init NULL key struct");
-    CHECK(ic_aes_xts_init(&k, NULL, 32) == IC_ERR_NULL, "init NULL key");
-    CHECK(ic_aes_xts_init(&k, NULL, 0) == IC_ERR_KEYLEN, "init NULL, 0");
+    CHECK(ic_aes_xts_key_init(NULL, key, 32) == IC_ERR_NULL, "init NULL key struct");
+    CHECK(ic_aes_xts_key_init(&k, NULL, 32) == IC_ERR_NULL, "init NULL key");
+    CHECK(ic_aes_xts_key_init(&k, NULL, 0) == IC_ERR_KEYLEN, "init NULL, 0");
     static const size_t bad_lens[] = {0, 16, 24, 31, 33, 48, 63, 65, 128};
     for (size_t i = 0; i < sizeof bad_lens / sizeof bad_lens[0]; i++)
-        CHECK(ic_aes_xts_init(&k, key, bad_lens[i]) == IC_ERR_KEYLEN, "init keylen %zu", bad_lens[i]);
+        CHECK(ic_aes_xts_key_init(&k, key, bad_lens[i]) == IC_ERR_KEYLEN, "init keylen %zu", bad_lens[i]);
     uint8_t eq[64];
     memcpy(eq, key, 32);
     memcpy(eq + 32, key, 32);
-    CHECK(ic_aes_xts_init(&k, eq, 64) == IC_ERR_WEAKKEY, "equal halves, 64");
+    CHECK(ic_aes_xts_key_init(&k, eq, 64) == IC_ERR_WEAKKEY, "equal halves, 64");
     memcpy(eq + 16, key, 16);
-    CHECK(ic_aes_xts_init(&k, eq, 32) == IC_ERR_WEAKKEY, "equal halves, 32");
-    CHECK(ic_aes_xts_encrypt(&k, tw, out, buf, 32) == IC_ERR_STATE, "failed init leaves no usable key");
+    CHECK(ic_aes_xts_key_init(&k, eq, 32) == IC_ERR_WEAKKEY, "equal halves, 32");
+    CHECK(ic_aes_xts_encrypt(&k, out, buf, 32, tw) == IC_ERR_STATE, "failed init leaves no usable key");
     eq[31] ^= 1;
-    CHECK(ic_aes_xts_init(&k, eq, 32) == IC_OK, "halves differing in one bit");
-    CHECK(ic_aes_xts_init(&k, eq, 33) == IC_ERR_KEYLEN, "re-init with a bad length");
-    CHECK(ic_aes_xts_encrypt(&k, tw, out, buf, 32) == IC_ERR_STATE, "failed re-init wipes the old key");
+    CHECK(ic_aes_xts_key_init(&k, eq, 32) == IC_OK, "halves differing in one bit");
+    CHECK(ic_aes_xts_key_init(&k, eq, 33) == IC_ERR_KEYLEN, "re-init with a bad length");
+    CHECK(ic_aes_xts_encrypt(&k, out, buf, 32, tw) == IC_ERR_STATE, "failed re-init wipes the old key");
     CHECK(strcmp(ic_status_str(IC_ERR_WEAKKEY), ic_status_str(IC_ERR_KEYLEN)) != 0, "WEAKKEY has its own text");
 
     /* calls: key, tweak, pointers, length, overlap */
-    CHECK(ic_aes_xts_init(&k, key, 64) == IC_OK, "init");
+    CHECK(ic_aes_xts_key_init(&k, key, 64) == IC_OK, "init");
     wiped = k;
-    ic_aes_xts_wipe(&wiped);
+    ic_aes_xts_key_wipe(&wiped);
     for (int enc = 1; enc >= 0; enc--) {
         const char *d = enc ? "enc" : "dec";
         CHECK(xts_call(enc, NULL, tw, out, buf, 32) == IC_ERR_NULL, "%s NULL key", d);
@@ -534,9 +534,9 @@ static void bad_input(void)
         CHECK(xts_call(enc, &k, tw, buf, buf + 15, 40) == IC_ERR_OVERLAP, "%s overlap", d);
         CHECK(xts_call(enc, &k, tw, buf, buf, 40) == IC_OK, "%s in place", d);
         CHECK(xts_call(enc, &k, tw, buf + 40, buf, 20) == IC_OK, "%s adjacent", d);
-        CHECK((enc ? ic_aes_xts_encrypt_sector : ic_aes_xts_decrypt_sector)(NULL, 1, out, buf, 32) == IC_ERR_NULL,
+        CHECK((enc ? ic_aes_xts_encrypt_sector : ic_aes_xts_decrypt_sector)(NULL, out, buf, 32, 1) == IC_ERR_NULL,
               "%s sector NULL key", d);
-        CHECK((enc ? ic_aes_xts_encrypt_sector : ic_aes_xts_decrypt_sector)(&k, 1, out, buf, 15) == IC_ERR_LENGTH,
+        CHECK((enc ? ic_aes_xts_encrypt_sector : ic_aes_xts_decrypt_sector)(&k, out, buf, 15, 1) == IC_ERR_LENGTH,
               "%s sector short", d);
     }
     /* corrupted key struct: each field that is checked */
@@ -558,14 +558,14 @@ static void bad_input(void)
             x ^= vals[v];
             memcpy((uint8_t *)&c + fields[i].off, &x, 4);
             memset(out, 0x5a, sizeof out);
-            CHECK(ic_aes_xts_encrypt(&c, tw, out, buf, 32) == IC_ERR_STATE, "corrupt %s ^ %x", fields[i].what,
+            CHECK(ic_aes_xts_encrypt(&c, out, buf, 32, tw) == IC_ERR_STATE, "corrupt %s ^ %x", fields[i].what,
                   vals[v]);
             CHECK(tl_all_byte(out, sizeof out, 0x5a), "corrupt %s: out touched", fields[i].what);
         }
     }
-    ic_aes_xts_wipe(&k);
+    ic_aes_xts_key_wipe(&k);
     CHECK(tl_all_byte(&k, sizeof k, 0), "wipe zeroes the key");
-    ic_aes_xts_wipe(NULL);
+    ic_aes_xts_key_wipe(NULL);
     printf("bad input: %lu checks, %lu failed\n", tl_passed - p0 + tl_failed - f0, tl_failed - f0);
 }
 

@@ -24,7 +24,7 @@
  *    on AArch64 (rate from CNTFRQ), the timebase on POWER (rate from
  *    /proc/cpuinfo).  These tick at a fixed rate, not the core clock, so the
  *    figures are "reference cycles", labelled with the rate used.
- *  - each message is what a user sends: the key set once (ic_aes_init,
+ *  - each message is what a user sends: the key set once (ic_aes_key_init,
  *    ic_gcm_init, EVP_CipherInit_ex with the key) and the IV per message;
  *    one-shot hashes, MACs and the ChaCha AEADs as one call per message.
  *  - before measuring, every provider runs the operation once on the same
@@ -240,11 +240,11 @@ static int incore_setup(speed_job *j)
     memset(s, 0, sizeof *s);
     j->state = s;
     if (a->kind <= SK_CTR)
-        return ic_aes_init(&s->aes, j->key, a->param);
+        return ic_aes_key_init(&s->aes, j->key, a->param);
     if (a->kind == SK_GCM_SEAL || a->kind == SK_GCM_OPEN)
         return ic_gcm_init(&s->gcm, j->key, a->param);
     if (a->kind == SK_XTS_ENC || a->kind == SK_XTS_DEC || a->kind == SK_XTS_SECTOR)
-        return ic_aes_xts_init(&s->xts, j->key, a->param);
+        return ic_aes_xts_key_init(&s->xts, j->key, a->param);
     if (a->kind == SK_GCM_KEY)
         return ic_aes_gcm_key_init(&s->gkey, j->key, a->param);
     if (a->kind == SK_GHASH) {   /* H: any 16 bytes will do for timing */
@@ -274,9 +274,9 @@ static void incore_free(speed_job *j)
     }
     incore_state *s = j->state;
     if (s) {
-        ic_aes_wipe(&s->aes);
+        ic_aes_key_wipe(&s->aes);
         ic_gcm_wipe(&s->gcm);
-        ic_aes_xts_wipe(&s->xts);
+        ic_aes_xts_key_wipe(&s->xts);
         ic_aes_gcm_key_wipe(&s->gkey);
         ic_wipe(&s->ghk, sizeof s->ghk);
         free(s);
@@ -301,12 +301,12 @@ static void incore_run(speed_job *j, size_t len)
     memcpy(iv, j->iv, 16);
     switch (a->kind) {
     case SK_ECB: st = ic_aes_ecb_encrypt(&s->aes, b, b, len); break;
-    case SK_CBC_ENC: st = ic_aes_cbc_encrypt(&s->aes, iv, b, b, len); break;
-    case SK_CBC_DEC: st = ic_aes_cbc_decrypt(&s->aes, iv, b, b, len); break;
-    case SK_CFB_ENC: st = ic_aes_cfb128_encrypt(&s->aes, iv, b, b, len); break;
-    case SK_CFB_DEC: st = ic_aes_cfb128_decrypt(&s->aes, iv, b, b, len); break;
-    case SK_OFB: st = ic_aes_ofb_crypt(&s->aes, iv, b, b, len); break;
-    case SK_CTR: st = ic_aes_ctr_crypt(&s->aes, iv, b, b, len); break;
+    case SK_CBC_ENC: st = ic_aes_cbc_encrypt(&s->aes, b, b, len, iv); break;
+    case SK_CBC_DEC: st = ic_aes_cbc_decrypt(&s->aes, b, b, len, iv); break;
+    case SK_CFB_ENC: st = ic_aes_cfb128_encrypt(&s->aes, b, b, len, iv); break;
+    case SK_CFB_DEC: st = ic_aes_cfb128_decrypt(&s->aes, b, b, len, iv); break;
+    case SK_OFB: st = ic_aes_ofb_crypt(&s->aes, b, b, len, iv); break;
+    case SK_CTR: st = ic_aes_ctr_crypt(&s->aes, b, b, len, iv); break;
     case SK_GCM_SEAL:
         st = ic_gcm_start(&s->gcm, j->iv, IC_GCM_IV_SIZE);
         st |= ic_gcm_aad(&s->gcm, j->aad, j->aadlen);
@@ -333,9 +333,9 @@ static void incore_run(speed_job *j, size_t len)
     case SK_CRC32C: put_le32(j->aux, ic_crc32c(0, b, len)); break;
     case SK_RANDOM: st = ic_random(b, len); break;
     case SK_RANDSRC: st = ic_rand_source_read(randsrc[a->param], b, len); break;
-    case SK_XTS_ENC: st = ic_aes_xts_encrypt(&s->xts, j->iv, b, b, len); break;
-    case SK_XTS_DEC: st = ic_aes_xts_decrypt(&s->xts, j->iv, b, b, len); break;
-    case SK_XTS_SECTOR: st = ic_aes_xts_encrypt_sector(&s->xts, s->sector++, b, b, len); break;
+    case SK_XTS_ENC: st = ic_aes_xts_encrypt(&s->xts, b, b, len, j->iv); break;
+    case SK_XTS_DEC: st = ic_aes_xts_decrypt(&s->xts, b, b, len, j->iv); break;
+    case SK_XTS_SECTOR: st = ic_aes_xts_encrypt_sector(&s->xts, b, b, len, s->sector++); break;
     case SK_GCM_KEY:
         st = ic_aes_gcm_key_seal(&s->gkey, j->iv, IC_GCM_IV_SIZE, j->aad, j->aadlen, b, len, b, j->aux,
                                  IC_GCM_TAG_SIZE);

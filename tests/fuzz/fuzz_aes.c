@@ -7,7 +7,7 @@
  * not, the cut points of a streamed message, and the message.  The
  * portable implementation (the table's last entry) run in one call is the
  * reference; every implementation available here, selected before
- * ic_aes_init (a key keeps the backend it was expanded by), must give the
+ * ic_aes_key_init (a key keeps the backend it was expanded by), must give the
  * same output and leave the same IV / counter, in both directions, when
  * the message comes in pieces (all but the last whole blocks, as aes.h
  * requires for chaining), and must not write past the output.
@@ -22,11 +22,11 @@ static int crypt_call(int mode, int dec, const ic_aes_key *k, uint8_t iv[16], ui
 {
     switch (mode) {
     case M_ECB: return dec ? ic_aes_ecb_decrypt(k, out, in, len) : ic_aes_ecb_encrypt(k, out, in, len);
-    case M_CBC: return dec ? ic_aes_cbc_decrypt(k, iv, out, in, len) : ic_aes_cbc_encrypt(k, iv, out, in, len);
-    case M_CFB: return dec ? ic_aes_cfb128_decrypt(k, iv, out, in, len)
-                           : ic_aes_cfb128_encrypt(k, iv, out, in, len);
-    case M_OFB: return ic_aes_ofb_crypt(k, iv, out, in, len);
-    default:    return ic_aes_ctr_crypt(k, iv, out, in, len);
+    case M_CBC: return dec ? ic_aes_cbc_decrypt(k, out, in, len, iv) : ic_aes_cbc_encrypt(k, out, in, len, iv);
+    case M_CFB: return dec ? ic_aes_cfb128_decrypt(k, out, in, len, iv)
+                           : ic_aes_cfb128_encrypt(k, out, in, len, iv);
+    case M_OFB: return ic_aes_ofb_crypt(k, out, in, len, iv);
+    default:    return ic_aes_ctr_crypt(k, out, in, len, iv);
     }
 }
 
@@ -39,7 +39,7 @@ static void run(int mode, int dec, const uint8_t *key, size_t keylen, const uint
 {
     ic_aes_key k;
     uint8_t iv[16], *base, *inbase = NULL;
-    int rc = ic_aes_init(&k, key, keylen);
+    int rc = ic_aes_key_init(&k, key, keylen);
     FZ_CHECK(rc == IC_OK, "aes %s init: %d", impl, rc);
     memcpy(iv, iv0, 16);
     uint8_t *out = fz_alloc_at(len, off, &base);
@@ -63,7 +63,7 @@ static void run(int mode, int dec, const uint8_t *key, size_t keylen, const uint
     memcpy(iv_out, iv, 16);
     free(base);
     free(inbase);
-    ic_aes_wipe(&k);
+    ic_aes_key_wipe(&k);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

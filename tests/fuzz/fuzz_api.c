@@ -236,9 +236,9 @@ static void op_aes_init(void)
     ex_fault(&e, kn && keylen, IC_ERR_NULL);
     ex_fault(&e, !keylen_ok(keylen), IC_ERR_KEYLEN);
     snapshot();
-    int rc = ic_aes_init(ctxnull ? NULL : &aes_k, key, keylen);
-    ex_check(&e, rc, "ic_aes_init");
-    unchanged_but("ic_aes_init", NONE, NONE);
+    int rc = ic_aes_key_init(ctxnull ? NULL : &aes_k, key, keylen);
+    ex_check(&e, rc, "ic_aes_key_init");
+    unchanged_but("ic_aes_key_init", NONE, NONE);
     if (!ctxnull)   /* a failed init: the header does not say what is left of the old key */
         aes_st = rc == IC_OK ? S_READY : S_UNKNOWN;
 }
@@ -265,10 +265,10 @@ static void op_aes_crypt(void)
     int rc;
     switch (mode) {
     case 0: rc = dec ? ic_aes_ecb_decrypt(k, out, in, len) : ic_aes_ecb_encrypt(k, out, in, len); break;
-    case 1: rc = dec ? ic_aes_cbc_decrypt(k, iv, out, in, len) : ic_aes_cbc_encrypt(k, iv, out, in, len); break;
-    case 2: rc = dec ? ic_aes_cfb128_decrypt(k, iv, out, in, len) : ic_aes_cfb128_encrypt(k, iv, out, in, len); break;
-    case 3: rc = ic_aes_ofb_crypt(k, iv, out, in, len); break;
-    default: rc = ic_aes_ctr_crypt(k, iv, out, in, len); break;
+    case 1: rc = dec ? ic_aes_cbc_decrypt(k, out, in, len, iv) : ic_aes_cbc_encrypt(k, out, in, len, iv); break;
+    case 2: rc = dec ? ic_aes_cfb128_decrypt(k, out, in, len, iv) : ic_aes_cfb128_encrypt(k, out, in, len, iv); break;
+    case 3: rc = ic_aes_ofb_crypt(k, out, in, len, iv); break;
+    default: rc = ic_aes_ctr_crypt(k, out, in, len, iv); break;
     }
     ex_check(&e, rc, "an AES mode call");
     if (rc == IC_OK)
@@ -279,8 +279,8 @@ static void op_aes_crypt(void)
 
 static void op_aes_wipe(void)
 {
-    ic_aes_wipe(&aes_k);
-    ic_aes_wipe(NULL);
+    ic_aes_key_wipe(&aes_k);
+    ic_aes_key_wipe(NULL);
     aes_st = S_NONE;
 }
 
@@ -1221,7 +1221,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
         }
     }
-    ic_aes_wipe(&aes_k);
+    ic_aes_key_wipe(&aes_k);
     ic_gcm_wipe(&gcm_c);
     ic_chacha20_poly1305_wipe(&cp_c);
     ic_poly1305_wipe(&poly_c);

@@ -6,7 +6,7 @@
  * length; under 16 bytes the call must refuse with IC_ERR_LENGTH and write
  * nothing).  The portable implementation (the table's last entry) is the
  * reference; every implementation available here, selected before
- * ic_aes_xts_init (a key keeps its backend), must give the same output,
+ * ic_aes_xts_key_init (a key keeps its backend), must give the same output,
  * must not write outside it, and its decryption must undo its encryption.
  * Keys whose halves are equal must be refused with IC_ERR_WEAKKEY.
  */
@@ -15,7 +15,7 @@
 static int xcall(int dec, const ic_aes_xts_key *k, const uint8_t tw[16], uint8_t *out, const uint8_t *in,
                  size_t len)
 {
-    return dec ? ic_aes_xts_decrypt(k, tw, out, in, len) : ic_aes_xts_encrypt(k, tw, out, in, len);
+    return dec ? ic_aes_xts_decrypt(k, out, in, len, tw) : ic_aes_xts_encrypt(k, out, in, len, tw);
 }
 
 /* The data unit through the selected implementation into res; returns the
@@ -24,7 +24,7 @@ static int run(int dec, const uint8_t *key, size_t keylen, const uint8_t tw[16],
                unsigned off, int inplace, uint8_t *res, const char *impl)
 {
     ic_aes_xts_key k;
-    int rc = ic_aes_xts_init(&k, key, keylen);
+    int rc = ic_aes_xts_key_init(&k, key, keylen);
     if (rc != IC_OK)
         return rc;
     uint8_t *base, *inbase = NULL;
@@ -47,7 +47,7 @@ static int run(int dec, const uint8_t *key, size_t keylen, const uint8_t tw[16],
     memcpy(res, out, len);
     free(base);
     free(inbase);
-    ic_aes_xts_wipe(&k);
+    ic_aes_xts_key_wipe(&k);
     return rc;
 }
 

@@ -49,21 +49,21 @@ static void aes_case(void)
     }
 
     ic_aes_key k;
-    CHECK(ic_aes_init(&k, kb, keylen) == IC_OK, "init");
+    CHECK(ic_aes_key_init(&k, kb, keylen) == IC_OK, "init");
     memcpy(ivr, iv0, 16);
     size_t len = 16 * n;
     int st = -1;
     switch (mode) {
     case ECB_E: st = ic_aes_ecb_encrypt(&k, ref, in, len); break;
     case ECB_D: st = ic_aes_ecb_decrypt(&k, ref, in, len); break;
-    case CBC_E: st = ic_aes_cbc_encrypt(&k, ivr, ref, in, len); break;
-    case CBC_D: st = ic_aes_cbc_decrypt(&k, ivr, ref, in, len); break;
-    case CFB_E: st = ic_aes_cfb128_encrypt(&k, ivr, ref, in, len); break;
-    case CFB_D: st = ic_aes_cfb128_decrypt(&k, ivr, ref, in, len); break;
-    case OFB: st = ic_aes_ofb_crypt(&k, ivr, ref, in, len); break;
-    default: st = ic_aes_ctr_crypt(&k, ivr, ref, in, len); break;
+    case CBC_E: st = ic_aes_cbc_encrypt(&k, ref, in, len, ivr); break;
+    case CBC_D: st = ic_aes_cbc_decrypt(&k, ref, in, len, ivr); break;
+    case CFB_E: st = ic_aes_cfb128_encrypt(&k, ref, in, len, ivr); break;
+    case CFB_D: st = ic_aes_cfb128_decrypt(&k, ref, in, len, ivr); break;
+    case OFB: st = ic_aes_ofb_crypt(&k, ref, in, len, ivr); break;
+    default: st = ic_aes_ctr_crypt(&k, ref, in, len, ivr); break;
     }
-    ic_aes_wipe(&k);
+    ic_aes_key_wipe(&k);
     CHECK(st == IC_OK, "ct64 call");
     CHECK_MEM(out, ref, len, "AES-%zu %s, %zu blocks, %s keys", 8 * keylen, mode_names[mode], n,
               hw ? "hardware" : "loaded");
