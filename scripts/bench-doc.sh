@@ -81,7 +81,7 @@ plots need python3-matplotlib.
   incore's own backends.
 - **One message = one user call**, the key set once where the API has a key
   schedule and the IV per message:
-  - incore: `ic_aes_init` once, then `ic_aes_<mode>` with a fresh IV;
+  - incore: `ic_aes_key_init` once, then `ic_aes_<mode>` with a fresh IV;
     GCM `ic_gcm_init` once, then `ic_gcm_start` + `encrypt` + `finish`
     (open: `start` + `decrypt` + `verify`); the one-shot `ic_hash`,
     `ic_hmac` (key per message), `ic_poly1305`, `ic_chacha20_xor`,
