@@ -167,7 +167,7 @@ static void sha_impl(const char *impl, void *arg)
 typedef struct {
     const char *prim;
     ic_prim id;
-    uint32_t (*crc)(uint32_t, const void *, size_t);
+    uint32_t (*crc)(uint32_t, const uint8_t *, size_t);
     uint32_t (*combine)(uint32_t, uint32_t, uint64_t);
     const ic_impl *impls;
     size_t nimpls;
@@ -319,8 +319,8 @@ int main(void)
 
     /* the portable entries themselves: one sanity check each, so a build
      * with no hardware backend still counts checks */
-    CHECK(ic_crc32(0, "123456789", 9) == IC_CRC32_CHECK, "crc32 check value");
-    CHECK(ic_crc32c(0, "123456789", 9) == IC_CRC32C_CHECK, "crc32c check value");
+    CHECK(ic_crc32(0, (const uint8_t *)"123456789", 9) == IC_CRC32_CHECK, "crc32 check value");
+    CHECK(ic_crc32c(0, (const uint8_t *)"123456789", 9) == IC_CRC32C_CHECK, "crc32c check value");
     free(data);
     free(work);
     return tl_finish();
