@@ -220,7 +220,10 @@ static int cmd_selftest(int argc, char **argv)
                 printf("ok   %s/%s\n", prim, name);
             }
         }
-        ic_impl_select(prim, NULL);
+        if (ic_impl_select(prim, NULL) != IC_OK) {   /* back to the automatic choice */
+            failed++;
+            printf("FAIL %s: automatic selection refused\n", prim);
+        }
     }
     printf("selftest: %d implementations, %d passed, %d failed\n", ran, ran - failed, failed);
     return failed ? 1 : 0;
