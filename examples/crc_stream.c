@@ -11,7 +11,7 @@
 
 int main(void)
 {
-    static unsigned char buf[4099];   /* an odd size: pieces end anywhere */
+    static uint8_t buf[4099];   /* an odd size: pieces end anywhere */
     uint32_t chained = 0, combined = 0;
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) {

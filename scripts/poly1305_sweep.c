@@ -49,7 +49,10 @@ int main(int argc, char **argv)
         for (int r = 0; r < reps; r++)
             for (size_t ii = 0; ii < ni; ii++) {
                 size_t i = (ii + (size_t)r) % ni;      /* rotate who goes first */
-                ic_impl_select("poly1305", names[i]);
+                if (ic_impl_select("poly1305", names[i]) != IC_OK) {
+                    fprintf(stderr, "poly1305_sweep: cannot select %s\n", names[i]);
+                    return 1;
+                }
                 uint64_t t0 = __rdtsc();
                 for (int c = 0; c < calls; c++)
                     ic_poly1305(tag, msg, len, key);
@@ -63,6 +66,5 @@ int main(int argc, char **argv)
         printf("\n");
         fflush(stdout);
     }
-    ic_impl_select("poly1305", NULL);
-    return 0;
+    return ic_impl_select("poly1305", NULL) == IC_OK ? 0 : 1;
 }

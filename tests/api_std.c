@@ -121,8 +121,8 @@ int main(void)
     st = ic_chacha20_poly1305_open(ckey, nonce, aad, sizeof aad, cct, sizeof cct, cback, ctag);
     check(st == IC_ERR_AUTH, "ic_chacha20_poly1305_open, changed ciphertext");
 
-    check(ic_crc32(0, "123456789", 9) == IC_CRC32_CHECK, "ic_crc32");
-    check(ic_crc32c(0, "123456789", 9) == IC_CRC32C_CHECK, "ic_crc32c");
+    check(ic_crc32(0, (const uint8_t *)"123456789", 9) == IC_CRC32_CHECK, "ic_crc32");
+    check(ic_crc32c(0, (const uint8_t *)"123456789", 9) == IC_CRC32C_CHECK, "ic_crc32c");
     check(ic_impl_count("aes") > 0 && ic_impl_selected("aes") != NULL, "ic_impl_*");
 
     printf("%s %ld: %s\n", LANG, (long)STD_SEEN, failures ? "WRONG" : "ok");

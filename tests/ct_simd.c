@@ -98,7 +98,8 @@ static int each(const char *prim, int (*fn)(void))
         printf("%s/%s: %s\n", prim, name, b ? "call failed" : "ran");
         bad |= b;
     }
-    ic_impl_select(prim, NULL);
+    if (ic_impl_select(prim, NULL) != IC_OK)
+        bad = 1;
     return bad;
 }
 

@@ -21,7 +21,7 @@ awk 'NF >= 3 && $1 !~ /:$/ {print $1 " " $2}' "$all" | sort -u >"$names"
 n=$(wc -l <"$names")
 # a check that sees no symbols proves nothing: the public API must be there
 [ "$n" -ge 50 ] && ok || bad "only $n global symbols in $lib"
-for want in ic_version ic_sha256 ic_aes_key_init ic_aes_gcm_seal ic_crc32; do
+for want in ic_version ic_sha256 ic_aes_key_init ic_aes_gcm_seal ic_crc32 ic_alloc ic_free; do
     grep -q "^$want " "$names" && ok || bad "$want is not defined in $lib"
 done
 

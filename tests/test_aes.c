@@ -377,9 +377,9 @@ static void differential(const char *impl, void *arg)
         diff_ctr_ops(impl, &k, &rk);
         /* The key keeps the implementation that expanded it. */
         const void *ops = ic_aes_key_ops(&k);
-        ic_impl_select("aes", portable_entry()->name);
+        CHECK(ic_impl_select("aes", portable_entry()->name) == IC_OK, "select the portable aes");
         CHECK(ic_aes_key_ops(&k) == ops, "key changed implementation after a reselect");
-        ic_impl_select("aes", impl);
+        CHECK(ic_impl_select("aes", impl) == IC_OK, "select aes/%s", impl);
     }
     printf("  differential %s vs %s: %lu checks, %lu failed\n", impl, portable_entry()->name,
            tl_passed - p0 + tl_failed - f0, tl_failed - f0);

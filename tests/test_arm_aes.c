@@ -85,7 +85,7 @@ static int dispatch(const char *prim, const char *name, int feat, const char *fn
           ic_impl_selected(prim), next);
     CHECK(ic_impl_select(prim, name) != IC_OK, "%s/%s cannot be forced without %s", prim, name, fname);
     CHECK(ic_cpu_set_mask(feats) == IC_OK, "restore the mask");
-    ic_impl_select(prim, NULL);
+    CHECK(ic_impl_select(prim, NULL) == IC_OK, "%s: back to automatic selection", prim);
     CHECK(strcmp(ic_impl_selected(prim), want) == 0, "%s selection back to %s", prim, ic_impl_selected(prim));
     return hw;
 }

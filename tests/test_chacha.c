@@ -670,8 +670,8 @@ static void aead_cases_make(void)
             c->key, c->nonce, rnd + BIG / 2 + c->aoff, c->alen, rnd + c->ioff, c->len, c->ct, c->tag);
         CHECK(rc == IC_OK, "reference seal");
     }
-    ic_impl_select("chacha20", NULL);
-    ic_impl_select("poly1305", NULL);
+    CHECK(ic_impl_select("chacha20", NULL) == IC_OK, "chacha20: back to automatic selection");
+    CHECK(ic_impl_select("poly1305", NULL) == IC_OK, "poly1305: back to automatic selection");
 }
 
 static void diff_aead_impl(const char *impl, void *arg)
@@ -866,8 +866,8 @@ static void test_lengths(void)
     pair_ct = tl_xmalloc(pair_at(LEN_MAX + 1));
     CHECK(ic_impl_select("chacha20", "c") == IC_OK && ic_impl_select("poly1305", "c") == IC_OK, "select c/c");
     pair_seal_all("c/c", 1);
-    ic_impl_select("chacha20", NULL);
-    ic_impl_select("poly1305", NULL);
+    CHECK(ic_impl_select("chacha20", NULL) == IC_OK, "chacha20: back to automatic selection");
+    CHECK(ic_impl_select("poly1305", NULL) == IC_OK, "poly1305: back to automatic selection");
     CHECK(tl_for_each_impl("chacha20", pair_chacha, NULL) >= 1, "AEAD pairs ran");
     free(pair_ct);
 }

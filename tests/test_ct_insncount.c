@@ -138,7 +138,7 @@ static int for_each_x86(const char *prim, int what)
         tl_exercised(prim, name);
         ran++;
     }
-    ic_impl_select(prim, NULL);
+    CHECK(ic_impl_select(prim, NULL) == IC_OK, "%s: back to automatic selection", prim);
     return ran;
 }
 #endif

@@ -11,22 +11,22 @@
 static void test_parse(void)
 {
     uint64_t k = 0;
-    CHECK(ic_cpu_parse("none", &k) == IC_OK && k == 0, "none -> empty mask");
-    CHECK(ic_cpu_parse("all", &k) == IC_OK && k == ~UINT64_C(0), "all -> full mask");
-    CHECK(ic_cpu_parse("-vaes,-avx512f", &k) == IC_OK &&
+    CHECK(ic_cpu_parse(&k, "none") == IC_OK && k == 0, "none -> empty mask");
+    CHECK(ic_cpu_parse(&k, "all") == IC_OK && k == ~UINT64_C(0), "all -> full mask");
+    CHECK(ic_cpu_parse(&k, "-vaes,-avx512f") == IC_OK &&
               k == (~UINT64_C(0) & ~IC_F(IC_CPU_VAES) & ~IC_F(IC_CPU_AVX512F)),
           "-vaes,-avx512f drops exactly two bits");
-    CHECK(ic_cpu_parse("aesni,+pclmul", &k) == IC_OK &&
+    CHECK(ic_cpu_parse(&k, "aesni,+pclmul") == IC_OK &&
               k == (IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_PCLMUL)), "positive list keeps only those");
-    CHECK(ic_cpu_parse("aesni,-aesni", &k) == IC_OK && k == 0, "drop wins over keep");
-    CHECK(ic_cpu_parse("vcrypto", &k) == IC_OK && k == IC_F(IC_CPU_PPC_VCRYPTO), "ppc name");
-    CHECK(ic_cpu_parse("bogus", &k) == IC_ERR_SYNTAX, "unknown feature refused");
-    CHECK(ic_cpu_parse("-aesni,", &k) == IC_ERR_SYNTAX, "trailing comma refused");
-    CHECK(ic_cpu_parse("-", &k) == IC_ERR_SYNTAX, "bare '-' refused");
-    CHECK(ic_cpu_parse(",aesni", &k) == IC_ERR_SYNTAX, "empty item refused");
-    CHECK(ic_cpu_parse(NULL, &k) == IC_ERR_NULL, "NULL spec");
+    CHECK(ic_cpu_parse(&k, "aesni,-aesni") == IC_OK && k == 0, "drop wins over keep");
+    CHECK(ic_cpu_parse(&k, "vcrypto") == IC_OK && k == IC_F(IC_CPU_PPC_VCRYPTO), "ppc name");
+    CHECK(ic_cpu_parse(&k, "bogus") == IC_ERR_SYNTAX, "unknown feature refused");
+    CHECK(ic_cpu_parse(&k, "-aesni,") == IC_ERR_SYNTAX, "trailing comma refused");
+    CHECK(ic_cpu_parse(&k, "-") == IC_ERR_SYNTAX, "bare '-' refused");
+    CHECK(ic_cpu_parse(&k, ",aesni") == IC_ERR_SYNTAX, "empty item refused");
+    CHECK(ic_cpu_parse(&k, NULL) == IC_ERR_NULL, "NULL spec");
     for (unsigned b = 0; ic_cpu_feature_name(b); b++)
-        CHECK(ic_cpu_parse(ic_cpu_feature_name(b), &k) == IC_OK && k == IC_F(b),
+        CHECK(ic_cpu_parse(&k, ic_cpu_feature_name(b)) == IC_OK && k == IC_F(b),
               "feature name %s round-trips", ic_cpu_feature_name(b));
     CHECK(ic_cpu_feature_name(IC_CPU_NBITS) == NULL, "names end at IC_CPU_NBITS");
 }
@@ -56,7 +56,7 @@ static void test_prefer_ymm(void)
               ic_impl_selected("aes"));
         CHECK(ic_impl_select("aes", "vaes512") == IC_OK && strcmp(ic_impl_selected("aes"), "vaes512") == 0,
               "prefer-ymm: vaes512 still selectable");
-        ic_impl_select("aes", NULL);
+        CHECK(ic_impl_select("aes", NULL) == IC_OK, "aes: back to automatic selection");
     }
     if (ic_impl_available("ghash", 0) && strcmp(ic_impl_name("ghash", 0), "vpclmul512") == 0)
         CHECK(strcmp(ic_impl_selected("ghash"), "vpclmul") == 0, "prefer-ymm: ghash selects vpclmul, not %s",
@@ -68,7 +68,7 @@ static void test_prefer_ymm(void)
     if (ic_impl_available("ghash", 0))
         CHECK(strcmp(ic_impl_selected("ghash"), ic_impl_name("ghash", 0)) == 0, "-prefer-ymm: ghash selects %s",
               ic_impl_name("ghash", 0));
-    ic_cpu_set_mask(saved);
+    CHECK(ic_cpu_set_mask(saved) == IC_OK, "restore the mask");
 }
 
 static void test_tables(void)
@@ -105,8 +105,7 @@ static void test_mask_and_force(void)
 {
     uint64_t saved = ic_cpu_features();
     CHECK((ic_cpu_features() & ~ic_cpu_detected()) == 0, "enabled is a subset of detected");
-    ic_cpu_set_mask(0);
-    CHECK(ic_cpu_features() == 0, "mask 0 leaves no feature");
+    CHECK(ic_cpu_set_mask(0) == IC_OK && ic_cpu_features() == 0, "mask 0 leaves no feature");
     for (size_t p = 0; ic_prim_name(p); p++) {
         const char *prim = ic_prim_name(p);
         size_t n = ic_impl_count(prim);
@@ -117,8 +116,8 @@ static void test_mask_and_force(void)
                                                      IC_ERR_UNAVAILABLE,
                   "%s/%s unavailable under mask 0", prim, ic_impl_name(prim, i));
     }
-    ic_cpu_set_mask(~UINT64_C(0));
-    CHECK(ic_cpu_features() == ic_cpu_detected(), "full mask restores features");
+    CHECK(ic_cpu_set_mask(~UINT64_C(0)) == IC_OK && ic_cpu_features() == ic_cpu_detected(),
+          "full mask restores features");
     /* forcing the portable entry sticks, "auto" releases it */
     const char *prim = "aes";
     size_t n = ic_impl_count(prim);

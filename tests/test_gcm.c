@@ -53,8 +53,8 @@ static void ref_init(ic_gcm_ctx *c, const uint8_t *key, size_t kl)
     CHECK(ic_gcm_init(c, key, kl) == IC_OK, "reference init");
     CHECK(ic_ghash_key_ops(&c->ghash) == ghash_portable(), "reference context uses the portable GHASH");
     CHECK(ic_aes_key_ops(&c->aes) == ic_impls_aes[ic_nimpls_aes - 1].ops, "reference context uses the portable AES");
-    ic_impl_select("ghash", g);
-    ic_impl_select("aes", a);
+    CHECK(ic_impl_select("ghash", g) == IC_OK, "select ghash/%s", g);
+    CHECK(ic_impl_select("aes", a) == IC_OK, "select aes/%s", a);
 }
 
 /* A random piece length for streaming: often tiny, sometimes a few blocks,

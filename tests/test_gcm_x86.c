@@ -60,7 +60,7 @@ static int aes_key_by(ic_aes_key *k, const char *name, const uint8_t *key, size_
     int r = ic_impl_select("aes", name);
     if (r == IC_OK)
         r = ic_aes_init(k, key, kl);
-    ic_impl_select("aes", was);
+    CHECK(ic_impl_select("aes", was) == IC_OK, "select aes/%s", was);
     return r;
 }
 
@@ -237,11 +237,11 @@ static void blocks_vs_portable(const char *gname)
 static void ref_ctx(ic_gcm_ctx *c, const uint8_t *key, size_t kl)
 {
     const char *g = ic_impl_selected("ghash"), *a = ic_impl_selected("aes");
-    ic_impl_select("ghash", portable_name("ghash"));
-    ic_impl_select("aes", portable_name("aes"));
+    CHECK(ic_impl_select("ghash", portable_name("ghash")) == IC_OK, "select the portable ghash");
+    CHECK(ic_impl_select("aes", portable_name("aes")) == IC_OK, "select the portable aes");
     CHECK(ic_gcm_init(c, key, kl) == IC_OK, "reference init");
-    ic_impl_select("ghash", g);
-    ic_impl_select("aes", a);
+    CHECK(ic_impl_select("ghash", g) == IC_OK, "select ghash/%s", g);
+    CHECK(ic_impl_select("aes", a) == IC_OK, "select aes/%s", a);
 }
 
 /* Encrypt and decrypt len bytes as a first piece of `first` bytes and the

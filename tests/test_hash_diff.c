@@ -81,7 +81,7 @@ static int each_impl(const char *prim, void (*fn)(const char *impl, void *arg), 
         printf("%s/%s: swept\n", prim, name);
         ran++;
     }
-    ic_impl_select(prim, NULL);
+    CHECK(ic_impl_select(prim, NULL) == IC_OK, "%s: back to automatic selection", prim);
     return ran;
 }
 
@@ -101,9 +101,9 @@ static const shafam shas[] = {
 
 static void sha_ref(const shafam *f, const char *impl, uint8_t *out, const uint8_t *m, size_t len)
 {
-    ic_impl_select(f->prim, f->port);
+    CHECK(ic_impl_select(f->prim, f->port) == IC_OK, "select %s/%s", f->prim, f->port);
     ic_hash(f->alg, out, m, len);
-    ic_impl_select(f->prim, impl);
+    CHECK(ic_impl_select(f->prim, impl) == IC_OK, "select %s/%s", f->prim, impl);
 }
 
 static void sha_stream(ic_hash_alg alg, uint8_t *out, const uint8_t *m, size_t len)
@@ -167,7 +167,7 @@ static void sha_impl(const char *impl, void *arg)
 typedef struct {
     const char *prim;
     ic_prim id;
-    uint32_t (*crc)(uint32_t, const void *, size_t);
+    uint32_t (*crc)(uint32_t, const uint8_t *, size_t);
     uint32_t (*combine)(uint32_t, uint32_t, uint64_t);
     const ic_impl *impls;
     size_t nimpls;
@@ -268,9 +268,9 @@ static void crc_impl(const char *impl, void *arg)
             uint32_t a = (uint32_t)tl_rand64(), b = (uint32_t)tl_rand64();
             uint64_t l2 = tl_rand64() >> tl_rand_below(64);
             uint32_t got = f->combine(a, b, l2);
-            ic_impl_select(f->prim, port);
+            CHECK(ic_impl_select(f->prim, port) == IC_OK, "select %s/%s", f->prim, port);
             uint32_t want = f->combine(a, b, l2);
-            ic_impl_select(f->prim, impl);
+            CHECK(ic_impl_select(f->prim, impl) == IC_OK, "select %s/%s", f->prim, impl);
             CHECK(got == want, "%s/%s combine len2 %llu: %08x vs %08x", f->prim, impl,
                   (unsigned long long)l2, got, want);
         }
@@ -319,8 +319,8 @@ int main(void)
 
     /* the portable entries themselves: one sanity check each, so a build
      * with no hardware backend still counts checks */
-    CHECK(ic_crc32(0, "123456789", 9) == IC_CRC32_CHECK, "crc32 check value");
-    CHECK(ic_crc32c(0, "123456789", 9) == IC_CRC32C_CHECK, "crc32c check value");
+    CHECK(ic_crc32(0, (const uint8_t *)"123456789", 9) == IC_CRC32_CHECK, "crc32 check value");
+    CHECK(ic_crc32c(0, (const uint8_t *)"123456789", 9) == IC_CRC32C_CHECK, "crc32c check value");
     free(data);
     free(work);
     return tl_finish();

@@ -79,7 +79,7 @@ static int dispatch(const char *prim)
           ic_impl_selected(prim), portable(prim));
     CHECK(ic_impl_select(prim, "p8") != IC_OK, "%s/p8 cannot be forced without vcrypto", prim);
     CHECK(ic_cpu_set_mask(feats) == IC_OK, "restore the mask");
-    ic_impl_select(prim, NULL);
+    CHECK(ic_impl_select(prim, NULL) == IC_OK, "%s: back to automatic selection", prim);
     CHECK(strcmp(ic_impl_selected(prim), want) == 0, "%s selection back to %s", prim, ic_impl_selected(prim));
     return hw;
 }

@@ -65,7 +65,7 @@ static void test_reseed_pr(void)
     CHECK(memcmp(big, big + 65536, 64) != 0 && memcmp(big + 65536, big + 131072, 64) != 0,
           "chunks of a long request differ");
     CHECK(ic_random_reseed(NULL, 0) == IC_OK, "reseed");
-    CHECK(ic_random_reseed("some additional input", 21) == IC_OK, "reseed with additional input");
+    CHECK(ic_random_reseed((const uint8_t *)"some additional input", 21) == IC_OK, "reseed with additional input");
     CHECK(ic_random(a, sizeof a) == IC_OK, "after reseed");
     ic_random_set_prediction_resistance(1);
     CHECK(ic_random(b, sizeof b) == IC_OK && memcmp(a, b, 32) != 0, "prediction resistance");

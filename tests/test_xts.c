@@ -436,11 +436,11 @@ static void differential(const char *impl, void *arg)
         sector_numbers(impl, &k);
         /* the key keeps its implementation after a reselect */
         const void *ops = ic_aes_key_ops(&k.k1);
-        ic_impl_select("aes", portable_entry()->name);
+        CHECK(ic_impl_select("aes", portable_entry()->name) == IC_OK, "select the portable aes");
         CHECK(ic_aes_key_ops(&k.k1) == ops, "xts key changed implementation after a reselect");
         uint8_t tw[16] = {1}, in[48] = {2}, o1[48], o2[48];
         CHECK(ic_aes_xts_encrypt(&k, o1, in, 40, tw) == IC_OK, "call after reselect");
-        ic_impl_select("aes", impl);
+        CHECK(ic_impl_select("aes", impl) == IC_OK, "select aes/%s", impl);
         CHECK(ic_aes_xts_encrypt(&k, o2, in, 40, tw) == IC_OK && memcmp(o1, o2, 40) == 0, "same after reselect");
     }
     /* the largest data unit (2^20 blocks) once, against the portable XTS

@@ -748,7 +748,7 @@ int tl_for_each_impl(const char *prim, void (*fn)(const char *impl, void *arg), 
         tl_exercised(prim, name);
         ran++;
     }
-    ic_impl_select(prim, NULL);
+    CHECK(ic_impl_select(prim, NULL) == IC_OK, "%s: back to automatic selection", prim);
     return ran;
 }
 

@@ -153,8 +153,10 @@ static void print_sources(void)
     for (size_t i = 0; ic_rand_source_name(i); i++) {
         const char *name = ic_rand_source_name(i);
         ic_rand_health h;
-        (void)ic_rand_source_read(name, NULL, 0);   /* runs the start-up test (1024 samples) */
-        int st = ic_rand_source_health(name, &h);
+        int st = ic_rand_source_read(name, NULL, 0);   /* runs the start-up test (1024 samples) */
+        int hst = ic_rand_source_health(name, &h);
+        if (hst != IC_OK)   /* the record names the failure the read met */
+            st = hst;
         char apt[16];
         snprintf(apt, sizeof apt, "%u/%u", h.apt_cutoff, h.apt_window);
         printf("%-10s %-8s %-3u %-4u %-8s %-10llu %s%s%s\n", i == 0 ? "randsrc" : "", name, h.h,
@@ -218,7 +220,10 @@ static int cmd_selftest(int argc, char **argv)
                 printf("ok   %s/%s\n", prim, name);
             }
         }
-        ic_impl_select(prim, NULL);
+        if (ic_impl_select(prim, NULL) != IC_OK) {   /* back to the automatic choice */
+            failed++;
+            printf("FAIL %s: automatic selection refused\n", prim);
+        }
     }
     printf("selftest: %d implementations, %d passed, %d failed\n", ran, ran - failed, failed);
     return failed ? 1 : 0;

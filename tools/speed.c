@@ -799,11 +799,17 @@ typedef struct {
     int failures;
 } bench;
 
-static void select_impls(const provider *p, const speed_alg *a)
+/* IC_OK, or the status of a refused selection: the figures would then be
+ * another implementation's. */
+static int select_impls(const provider *p, const speed_alg *a)
 {
     for (int k = 0; k < 2; k++)
-        if (p->sel[k])
-            ic_impl_select(a->prims[k], p->sel[k]);
+        if (p->sel[k]) {
+            int st = ic_impl_select(a->prims[k], p->sel[k]);
+            if (st != IC_OK)
+                return st;
+        }
+    return IC_OK;
 }
 
 static void run_once(provider *p, size_t len)
@@ -817,7 +823,8 @@ static void run_once(provider *p, size_t len)
 /* n messages back to back; returns seconds, ticks through *t. */
 static double run_batch(provider *p, const speed_alg *a, size_t len, uint64_t n, uint64_t *t)
 {
-    select_impls(p, a);
+    if (select_impls(p, a) != IC_OK)
+        p->job.failed = 1;
     double t0 = now_s();
     uint64_t c0 = ticks();
     for (uint64_t i = 0; i < n; i++)
@@ -933,8 +940,7 @@ static void check_outputs(bench *B, const speed_alg *a, provider *pv, int np, si
         fill_message(B->buf, len);
         memset(B->out, 0, len);
         memset(p->job.aux, 0, sizeof p->job.aux);
-        p->job.failed = 0;
-        select_impls(p, a);
+        p->job.failed = select_impls(p, a) != IC_OK;
         if (p->peer < 0)   /* the sector rows: every variant on sector 0 */
             incore_restart(&p->job);
         run_once(p, len);
@@ -1371,8 +1377,9 @@ static void bench_alg(bench *B, const speed_alg *a)
             st = -1;
             snprintf(why, sizeof why, "out of memory");
         } else if (p->peer < 0) {
-            select_impls(p, a);
-            st = incore_setup(j);
+            st = select_impls(p, a);
+            if (st == IC_OK)
+                st = incore_setup(j);
             snprintf(why, sizeof why, "%s", ic_status_str(st));
         } else {
             st = speed_peer_setup(p->peer, j, why, sizeof why);
@@ -1416,8 +1423,10 @@ static void bench_alg(bench *B, const speed_alg *a)
         free(pv[i].cpb);
     }
     for (int k = 0; k < 2; k++)
-        if (saved[k] && o->impl_all)
-            ic_impl_select(a->prims[k], saved[k]);
+        if (saved[k] && o->impl_all && ic_impl_select(a->prims[k], saved[k]) != IC_OK) {
+            fprintf(stderr, "incore speed: %s: cannot select %s/%s again\n", a->name, a->prims[k], saved[k]);
+            B->failures++;
+        }
 }
 
 /* ---- header and plot ----------------------------------------------------- */

@@ -322,8 +322,8 @@ const char *speed_bn_impl(const speed_alg *a, const char *selected)
     if (ic_impl_select("montmul", selected) == IC_OK && ic_mont_init(&c, n, len) == IC_OK)
         ran = ic_impl_name("montmul", c.impl);
     ic_mont_wipe(&c);
-    if (saved)
-        (void)ic_impl_select("montmul", saved);
+    if (saved && ic_impl_select("montmul", saved) != IC_OK)
+        fprintf(stderr, "incore speed: cannot select montmul/%s again\n", saved);
     return ran ? ran : selected;
 }
 

@@ -215,7 +215,7 @@ typedef struct {
     int err;              /* errno of a failed read, or 0 */
 } crc_part;
 
-static uint32_t crc_update(int kind, uint32_t crc, const void *p, size_t n)
+static uint32_t crc_update(int kind, uint32_t crc, const uint8_t *p, size_t n)
 {
     return kind == K_CRC32 ? ic_crc32(crc, p, n) : ic_crc32c(crc, p, n);
 }

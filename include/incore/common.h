@@ -2,8 +2,39 @@
  * incore/common.h - status codes, version, memory helpers and the
  * implementation-selection API shared by every primitive family.
  *
- * Every function that can fail returns an int status: IC_OK (0) on success,
- * a negative IC_ERR_* value otherwise.  ic_status_str() names each one.
+ * ---- the calling convention (docs/api.md has it in full) -----------------
+ * Names: ic_<alg>_<verb>.  An expanded key is an ic_<alg>_key (set up by
+ * ic_<alg>_key_init, taken const by every operation, erased by
+ * ic_<alg>_key_wipe); the state of one stream is an ic_<alg>_ctx (ic_<alg>_init,
+ * _update or _aad/_encrypt/_decrypt, ended by _final or _final_verify, which
+ * wipe it).  Both are plain structs the caller owns; on the heap they need
+ * IC_OBJECT_ALIGN (ic_alloc / ic_free below).
+ *
+ * Arguments, in this order:
+ *   1. the object the call works on (context, key object, Montgomery
+ *      context), or where there is none the algorithm selector or name;
+ *   2. parameters that choose the algorithm (a second hash, a salt length);
+ *   3. outputs, each pointer followed by its length;
+ *   4. the data input and its length;
+ *   5. other inputs, most often changed first: associated data, info, salt,
+ *      label; the per-message value (IV, nonce, tweak, counter; also an IV
+ *      or counter the call advances); the raw key last.
+ * A call that checks (_verify, _open, _final_verify) takes its arguments in
+ * the places of the call that computes, the tag read where that one writes.
+ *
+ * Types: byte buffers are uint8_t * (outputs) and const uint8_t * (inputs),
+ * each followed by a size_t length; a size the algorithm fixes is an array
+ * parameter (uint8_t tag[16]).  Names and specifications are const char *.
+ * ic_wipe, ic_free and ic_ct_equal take any object: void *.
+ *
+ * Statuses: every function that can fail returns an int status, IC_OK (0)
+ * on success or a negative IC_ERR_* value (ic_status_str() names each one).
+ * A function that cannot fail returns what it computes: the CRCs (uint32_t,
+ * zlib's convention: the running CRC value is the object, so it comes
+ * first, and the call returns the new one), sizes and names (0 or NULL for
+ * a bad argument), ic_ct_equal and ic_impl_available (1 or 0), and the void
+ * wipes.  Every function that returns an int is IC_NODISCARD, so a dropped
+ * status or answer is a compiler warning.
  *
  * The order of the checks is the same in every call, so that an input with
  * several faults gets the same status from every function and backend:
@@ -116,20 +147,43 @@ IC_API const char *ic_status_str(int status);
 IC_API void ic_wipe(void *p, size_t len);
 
 /* Constant-time comparison: 1 if equal, 0 if not; time depends only on len. */
-IC_API int ic_ct_equal(const void *a, const void *b, size_t len);
+IC_NODISCARD IC_API int ic_ct_equal(const void *a, const void *b, size_t len);
+
+/* ---- objects on the heap -----------------------------------------------
+ * The key and context structs hold 64-byte aligned areas (vector loads of
+ * round keys and powers), which the compiler honours on the stack and in
+ * static data but malloc does not (it aligns to 16 on most platforms).
+ *
+ *   ic_aes_gcm_key *k = ic_alloc(sizeof *k);   64-byte aligned, zeroed
+ *   ...                                          use it, then its _key_wipe
+ *   ic_free(k, sizeof *k);                      wipes sizeof *k bytes, frees
+ *
+ * ic_alloc(size): size bytes aligned to IC_OBJECT_ALIGN and zeroed (the
+ *   size is rounded up to a multiple of IC_OBJECT_ALIGN, as aligned_alloc
+ *   needs); NULL when out of memory or for size 0.
+ * ic_free(p, size): ic_wipe(p, size), then free; size is the one given to
+ *   ic_alloc.  NULL is a no-op.
+ * Any allocator that honours IC_OBJECT_ALIGN does as well: aligned_alloc
+ * (size rounded up to 64), posix_memalign, C++17 new.                      */
+#define IC_OBJECT_ALIGN 64
+IC_API void *ic_alloc(size_t size);
+IC_API void  ic_free(void *p, size_t size);
 
 /* ---- CPU features ------------------------------------------------------
  * One bit per feature of any architecture; only the bits of the running
  * architecture can ever be set.  ic_cpu_features() is what detection found
  * minus the mask (INCORE_CPU or ic_cpu_set_mask()).                        */
-/* ic_cpu_parse: IC_ERR_NULL for a NULL argument, IC_ERR_SYNTAX for an
- * unknown feature name or a malformed list; *keep is written only on IC_OK.
+/* ic_cpu_parse(keep, spec): the mask an INCORE_CPU string spec means, into
+ * *keep.  IC_ERR_NULL for a NULL argument, IC_ERR_SYNTAX for an unknown
+ * feature name or a malformed list; *keep is written only on IC_OK.
+ * ic_cpu_set_mask(keep) returns IC_OK: no mask is refused (a bit of a
+ * feature the CPU lacks stays clear in ic_cpu_features()).
  * ic_cpu_model() never returns NULL ("" when unknown). */
 IC_API uint64_t    ic_cpu_detected(void);            /* before masking            */
 IC_API uint64_t    ic_cpu_features(void);            /* after masking             */
 IC_API uint64_t    ic_cpu_forced(void);              /* "+name" of INCORE_CPU (in detected) */
-IC_API int         ic_cpu_set_mask(uint64_t keep);   /* keep only these; reselects */
-IC_API int         ic_cpu_parse(const char *spec, uint64_t *keep); /* INCORE_CPU syntax */
+IC_NODISCARD IC_API int ic_cpu_set_mask(uint64_t keep);   /* keep only these; reselects */
+IC_NODISCARD IC_API int ic_cpu_parse(uint64_t *keep, const char *spec); /* INCORE_CPU syntax */
 IC_API const char *ic_cpu_feature_name(unsigned bit);/* NULL past the last bit    */
 IC_API const char *ic_cpu_arch(void);                /* "x86-64", "aarch64", ...  */
 IC_API const char *ic_cpu_model(void);               /* brand string when known   */
@@ -144,14 +198,14 @@ IC_API const char *ic_env_error(void);               /* last INCORE_* parse erro
  * ic_impl_select() and ic_selftest() IC_ERR_UNKNOWN.                     */
 IC_API size_t      ic_impl_count(const char *prim);
 IC_API const char *ic_impl_name(const char *prim, size_t i);
-IC_API int         ic_impl_available(const char *prim, size_t i);
-IC_API int         ic_impl_select(const char *prim, const char *name); /* NULL/"auto": automatic */
+IC_NODISCARD IC_API int ic_impl_available(const char *prim, size_t i); /* 1 or 0 */
+IC_NODISCARD IC_API int ic_impl_select(const char *prim, const char *name); /* NULL/"auto": automatic */
 IC_API const char *ic_impl_selected(const char *prim);
 IC_API const char *ic_prim_name(size_t i);           /* enumerate primitives; NULL at end */
 
 /* Known-answer self-test of prim with its currently selected implementation:
  * IC_OK, IC_ERR_SELFTEST, or IC_ERR_UNKNOWN for an unknown primitive name. */
-IC_API int         ic_selftest(const char *prim);
+IC_NODISCARD IC_API int ic_selftest(const char *prim);
 
 #ifdef __cplusplus
 }

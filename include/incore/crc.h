@@ -13,6 +13,13 @@
  *     `crc = ic_crc32(0, NULL, 0)` is the idiomatic initialisation.
  * Neither is a cryptographic checksum: they detect accidents, not attacks.
  *
+ * A CRC cannot fail, so these return the new CRC (uint32_t) rather than a
+ * status, and keep zlib's argument order and values.  In the calling
+ * convention (common.h, docs/api.md) this is the CRCs' exception: there is
+ * no output pointer, and the running CRC value takes the place of the
+ * object, first; then the bytes (const uint8_t *, as zlib's const Bytef *)
+ * and their length.
+ *
  * ic_crc32_combine(crc1, crc2, len2) is the CRC of A||B given crc1 = CRC(A),
  * crc2 = CRC(B) and len2 = |B| in bytes, without B itself; O(log len2).
  * Same values as zlib's crc32_combine64().
@@ -30,8 +37,8 @@ extern "C" {
 #define IC_CRC32_CHECK  0xCBF43926u /* CRC-32 of the ASCII "123456789"     */
 #define IC_CRC32C_CHECK 0xE3069283u /* CRC-32C of the ASCII "123456789"    */
 
-IC_API uint32_t ic_crc32(uint32_t crc, const void *buf, size_t len);
-IC_API uint32_t ic_crc32c(uint32_t crc, const void *buf, size_t len);
+IC_API uint32_t ic_crc32(uint32_t crc, const uint8_t *buf, size_t len);
+IC_API uint32_t ic_crc32c(uint32_t crc, const uint8_t *buf, size_t len);
 
 IC_API uint32_t ic_crc32_combine(uint32_t crc1, uint32_t crc2, uint64_t len2);
 IC_API uint32_t ic_crc32c_combine(uint32_t crc1, uint32_t crc2, uint64_t len2);

@@ -56,7 +56,7 @@ static int feature_by_name(const char *s, size_t n)
     return -1;
 }
 
-int ic_cpu_parse_force(const char *spec, uint64_t *keep, uint64_t *force)
+int ic_cpu_parse_force(uint64_t *keep, uint64_t *force, const char *spec)
 {
     uint64_t only = 0, drop = 0, plus = 0;
     int have_only = 0;
@@ -95,10 +95,10 @@ int ic_cpu_parse_force(const char *spec, uint64_t *keep, uint64_t *force)
     return IC_OK;
 }
 
-int ic_cpu_parse(const char *spec, uint64_t *keep)
+int ic_cpu_parse(uint64_t *keep, const char *spec)
 {
     uint64_t force;
-    return ic_cpu_parse_force(spec, keep, &force);
+    return ic_cpu_parse_force(keep, &force, spec);
 }
 
 /* Build the "unknown feature" message with the list of valid names. */
@@ -120,7 +120,7 @@ void ic_cpu_init(ic_cpu_state *st)
     st->keep = ~UINT64_C(0);
     st->forced = 0;
     const char *env = getenv("INCORE_CPU");
-    if (env && ic_cpu_parse_force(env, &st->keep, &st->forced) != IC_OK) {
+    if (env && ic_cpu_parse_force(&st->keep, &st->forced, env) != IC_OK) {
         st->keep = ~UINT64_C(0);
         st->forced = 0;
         report_bad_cpu_env(env);

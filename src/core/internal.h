@@ -251,7 +251,7 @@ uint64_t ic_cpu_padlock_features(const char vendor[12], uint32_t max_c0, uint32_
 int ic_cpu_padlock_vendor(const char vendor[12]);   /* CentaurHauls or Zhaoxin's */
 /* Features INCORE_CPU forces on with "+name" (a testing aid: instruction
  * models, emulators); they count as detected.  cpu.c parses them. */
-int ic_cpu_parse_force(const char *spec, uint64_t *keep, uint64_t *force);
+int ic_cpu_parse_force(uint64_t *keep, uint64_t *force, const char *spec);
 
 /* ---- implementation registry -------------------------------------------
  * Each primitive has a table of ic_impl entries, best first, portable last

@@ -1,7 +1,9 @@
 /*
- * util.c - version, status strings, and the two memory helpers every family
- * relies on: a wipe the compiler cannot drop and a constant-time compare.
+ * util.c - version, status strings, the memory helpers every family relies
+ * on (a wipe the compiler cannot drop, a constant-time compare) and the
+ * aligned allocation of key and context objects.
  */
+#include <stdlib.h>
 #include "core/internal.h"
 #include "core/ct.h"   /* IC_MSAN */
 
@@ -97,4 +99,28 @@ int ic_ct_equal(const void *a, const void *b, size_t len)
         d |= (uint32_t)(x[i] ^ y[i]);
     return (int)(1 & ((d - 1) >> 8));
 #endif
+}
+
+/* C11's aligned_alloc (7.22.3.1) wants a size that is a multiple of the
+ * alignment (C17 dropped the rule, but C libraries that keep it refuse other
+ * sizes), so the size is rounded up; one that would wrap is out of memory. */
+void *ic_alloc(size_t size)
+{
+    if (size == 0 || size > SIZE_MAX - (IC_OBJECT_ALIGN - 1))
+        return NULL;
+    size_t rounded = (size + (IC_OBJECT_ALIGN - 1)) & ~(size_t)(IC_OBJECT_ALIGN - 1);
+    void *p = aligned_alloc(IC_OBJECT_ALIGN, rounded);
+    if (p)
+        memset(p, 0, rounded);
+    return p;
+}
+
+/* The wipe first: free() hands the block back with whatever key material it
+ * held, where the next allocation (or a heap dump) would see it. */
+void ic_free(void *p, size_t size)
+{
+    if (!p)
+        return;
+    ic_wipe(p, size);
+    free(p);
 }

@@ -87,14 +87,14 @@ const size_t ic_nimpls_crc32c = sizeof ic_impls_crc32c / sizeof ic_impls_crc32c[
 /* Before the first selection has been published: out of line and reached
  * by a tail call, so that the fast path below saves no register for it (a
  * 16-byte CRC is a handful of cycles; the entry is part of them). */
-static __attribute__((noinline)) uint32_t crc_run_first(ic_prim prim, uint32_t crc, const void *buf,
+static __attribute__((noinline)) uint32_t crc_run_first(ic_prim prim, uint32_t crc, const uint8_t *buf,
                                                         size_t len)
 {
     const ic_crc_ops *ops = (const ic_crc_ops *)ic_ops(prim);
-    return ~ops->update(~crc, (const uint8_t *)buf, len);
+    return ~ops->update(~crc, buf, len);
 }
 
-static inline uint32_t crc_run(ic_prim prim, uint32_t crc, const void *buf, size_t len)
+static inline uint32_t crc_run(ic_prim prim, uint32_t crc, const uint8_t *buf, size_t len)
 {
     /* zlib: crc32(anything, Z_NULL, anything) == 0, the initial value. */
     if (buf == NULL)
@@ -102,15 +102,15 @@ static inline uint32_t crc_run(ic_prim prim, uint32_t crc, const void *buf, size
     const ic_crc_ops *ops = atomic_load_explicit(&ic_selected_ops[prim], memory_order_acquire);
     if (ops == NULL)
         return crc_run_first(prim, crc, buf, len);
-    return ~ops->update(~crc, (const uint8_t *)buf, len);
+    return ~ops->update(~crc, buf, len);
 }
 
-uint32_t ic_crc32(uint32_t crc, const void *buf, size_t len)
+uint32_t ic_crc32(uint32_t crc, const uint8_t *buf, size_t len)
 {
     return crc_run(IC_PRIM_CRC32, crc, buf, len);
 }
 
-uint32_t ic_crc32c(uint32_t crc, const void *buf, size_t len)
+uint32_t ic_crc32c(uint32_t crc, const uint8_t *buf, size_t len)
 {
     return crc_run(IC_PRIM_CRC32C, crc, buf, len);
 }

@@ -49,7 +49,7 @@ static size_t kat_message(const crc_kat *k, uint8_t buf[64])
     return 32;
 }
 
-static int crc_kat_run(uint32_t (*crc)(uint32_t, const void *, size_t),
+static int crc_kat_run(uint32_t (*crc)(uint32_t, const uint8_t *, size_t),
                        uint32_t (*combine)(uint32_t, uint32_t, uint64_t), int c)
 {
     int fails = 0;

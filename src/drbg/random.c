@@ -142,11 +142,10 @@ static int ready_for_request(void)
     return IC_OK;
 }
 
-int ic_random(void *buf, size_t len)
+int ic_random(uint8_t *out, size_t len)
 {
-    IC_NULL_CHECK(buf, len);
+    IC_NULL_CHECK(out, len);
     pthread_once(&once, init_once);
-    uint8_t *out = (uint8_t *)buf;
     int st = IC_OK;
     pthread_mutex_lock(&lock);
     for (size_t done = 0; done < len || (len == 0 && done == 0);) {
@@ -160,18 +159,18 @@ int ic_random(void *buf, size_t len)
     }
     pthread_mutex_unlock(&lock);
     if (st != IC_OK && len)
-        ic_wipe(buf, len);
+        ic_wipe(out, len);
     return st;
 }
 
-int ic_random_reseed(const void *addin, size_t len)
+int ic_random_reseed(const uint8_t *addin, size_t len)
 {
     IC_NULL_CHECK(addin, len);
     if (len > MAX_ADDIN)
         return IC_ERR_TOOLONG;
     pthread_once(&once, init_once);
     pthread_mutex_lock(&lock);
-    int st = seed((const uint8_t *)addin, len);
+    int st = seed(addin, len);
     pthread_mutex_unlock(&lock);
     return st;
 }

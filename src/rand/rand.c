@@ -63,7 +63,7 @@ int ic_hwrand_fill(const ic_hwrand_ops *ops, uint8_t *p, size_t len)
     return 1;
 }
 
-int ic_rand_hw(void *out, size_t len)
+int ic_rand_hw(uint8_t *out, size_t len)
 {
     IC_NULL_CHECK(out, len);
     const ic_hwrand_ops *ops = (const ic_hwrand_ops *)ic_ops(IC_PRIM_HWRAND);
@@ -72,7 +72,7 @@ int ic_rand_hw(void *out, size_t len)
             memset(out, 0, len);
         return IC_ERR_UNAVAILABLE;
     }
-    return ic_hwrand_fill(ops, (uint8_t *)out, len) ? IC_OK : IC_ERR_UNAVAILABLE;
+    return ic_hwrand_fill(ops, out, len) ? IC_OK : IC_ERR_UNAVAILABLE;
 }
 
 const char *ic_rand_hw_source(void)

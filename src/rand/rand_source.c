@@ -344,14 +344,14 @@ int ic_rand_source_health(const char *name, ic_rand_health *h)
     return h->status;
 }
 
-int ic_rand_source_read(const char *name, void *out, size_t len)
+int ic_rand_source_read(const char *name, uint8_t *out, size_t len)
 {
     if (name == NULL)
         return IC_ERR_NULL;
     IC_NULL_CHECK(out, len);
     ic_rand_src_lock();
     long i = find(name);
-    int st = i < 0 ? IC_ERR_UNKNOWN : read_locked((size_t)i, (uint8_t *)out, len);
+    int st = i < 0 ? IC_ERR_UNKNOWN : read_locked((size_t)i, out, len);
     ic_rand_src_unlock();
     if (st != IC_OK && len)
         ic_wipe(out, len);

@@ -14,7 +14,7 @@
  */
 #include "fuzz_common.h"
 
-typedef uint32_t (*crc_fn)(uint32_t, const void *, size_t);
+typedef uint32_t (*crc_fn)(uint32_t, const uint8_t *, size_t);
 typedef uint32_t (*comb_fn)(uint32_t, uint32_t, uint64_t);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
