@@ -153,7 +153,7 @@ int ic_rsa_emsa_pkcs1v15(ic_hash_alg alg, const uint8_t *msg, size_t msglen, uin
     memset(em + 2, 0xff, k - tlen - 3);
     em[k - tlen - 1] = 0x00;
     memcpy(em + k - tlen, prefix, plen);
-    return ic_hash(alg, em + k - hlen, msg, msglen) == IC_OK ? IC_OK : IC_ERR_PARAM;
+    return ic_hash(alg, em + k - hlen, hlen, msg, msglen) == IC_OK ? IC_OK : IC_ERR_PARAM;
 }
 
 int ic_rsa_verify_pkcs1v15(const ic_rsa_public_key *key, ic_hash_alg hash_alg,
@@ -189,7 +189,7 @@ static int mgf1_block(ic_hash_alg alg, uint8_t *t, size_t tcap, const uint8_t *s
     if (st == IC_OK)
         st = ic_hash_update(&h, cb, sizeof cb);
     if (st == IC_OK)
-        st = ic_hash_final(&h, t);
+        st = ic_hash_final(&h, t, tcap);
     if (st != IC_OK)
         ic_wipe(&h, sizeof h);
     return st;
@@ -226,7 +226,7 @@ int ic_rsa_pss_hash(ic_hash_alg alg, uint8_t *h, const uint8_t *mhash, const uin
     if (st == IC_OK)
         st = ic_hash_update(&hc, salt, salt_len);
     if (st == IC_OK)
-        st = ic_hash_final(&hc, h);
+        st = ic_hash_final(&hc, h, hlen);
     if (st != IC_OK)
         ic_wipe(&hc, sizeof hc);
     return st;
@@ -270,7 +270,7 @@ int ic_rsa_verify_pss(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_has
         return IC_ERR_AUTH;
     /* steps 2, 12, 13: H' = Hash(00 x 8 || mHash || salt) */
     uint8_t mhash[IC_HASH_MAX_DIGEST_SIZE], h2[IC_HASH_MAX_DIGEST_SIZE];
-    if (ic_hash(hash_alg, mhash, msg, msglen) != IC_OK ||
+    if (ic_hash(hash_alg, mhash, sizeof mhash, msg, msglen) != IC_OK ||
         ic_rsa_pss_hash(hash_alg, h2, mhash, db + dblen - salt_len, salt_len) != IC_OK)
         return IC_ERR_PARAM;
     return ic_ct_equal(h, h2, hlen) ? IC_OK : IC_ERR_AUTH;       /* step 14 */
@@ -312,7 +312,7 @@ static int oaep_encrypt(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_h
     uint8_t em[IC_RSA_MAX_BYTES];
     uint8_t *mseed = em + 1, *db = em + 1 + hlen;
     em[0] = 0;
-    if (ic_hash(hash_alg, db, label, labellen) != IC_OK)
+    if (ic_hash(hash_alg, db, hlen, label, labellen) != IC_OK)
         return IC_ERR_PARAM;
     memset(db + hlen, 0, dblen - hlen - msglen - 1);
     db[dblen - msglen - 1] = 0x01;

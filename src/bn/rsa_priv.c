@@ -348,7 +348,7 @@ static int pss_sign(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash
     uint8_t buf[IC_RSA_MAX_BYTES], mhash[IC_HASH_MAX_DIGEST_SIZE];
     memset(buf, 0, k);
     uint8_t *em = buf + (k - emlen), *db = em, *h = em + dblen;
-    if (ic_hash(hash_alg, mhash, msg, msglen) != IC_OK ||
+    if (ic_hash(hash_alg, mhash, sizeof mhash, msg, msglen) != IC_OK ||
         ic_rsa_pss_hash(hash_alg, h, mhash, salt, salt_len) != IC_OK)   /* steps 5, 6 */
         return IC_ERR_PARAM;
     db[dblen - salt_len - 1] = 0x01;                         /* steps 7, 8: PS || 01 || salt */
@@ -444,7 +444,7 @@ int ic_rsa_decrypt_oaep(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_
     if (ctlen != k || !ic_bn_ct_below(&key->pub.mont, ct, ctlen))
         return IC_ERR_AUTH;
     uint8_t em[IC_RSA_MAX_BYTES], lhash[IC_HASH_MAX_DIGEST_SIZE];
-    if (ic_hash(hash_alg, lhash, label, labellen) != IC_OK)
+    if (ic_hash(hash_alg, lhash, sizeof lhash, label, labellen) != IC_OK)
         return IC_ERR_PARAM;
     st = rsa_private_op(key, em, ct);
     if (st != IC_OK)
