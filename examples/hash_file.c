@@ -16,16 +16,26 @@ int main(int argc, char **argv)
         ic_sha256_ctx c;
         unsigned char d[IC_SHA256_DIGEST_SIZE];
         size_t n;
+        int st;
         if (!f || ic_sha256_init(&c) != IC_OK) {
             perror(argv[i]);
+            if (f)
+                fclose(f);
             rc = 1;
             continue;
         }
-        while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-            ic_sha256_update(&c, buf, n);
+        st = IC_OK;
+        while (st == IC_OK && (n = fread(buf, 1, sizeof buf, f)) > 0)
+            st = ic_sha256_update(&c, buf, n);
         fclose(f);
-        if (ic_sha256_final(&c, d) != IC_OK)
-            return 1;
+        if (st == IC_OK)
+            st = ic_sha256_final(&c, d);
+        if (st != IC_OK) {
+            fprintf(stderr, "%s: %s\n", argv[i], ic_status_str(st));
+            ic_wipe(&c, sizeof c);
+            rc = 1;
+            continue;
+        }
         for (size_t k = 0; k < sizeof d; k++)
             printf("%02x", d[k]);
         printf("  %s\n", argv[i]);

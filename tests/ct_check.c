@@ -557,12 +557,12 @@ static void case_hash(void)
             size_t n = lens[i];
             ic_hash_ctx h;
             secret(pt, n, 500 + (uint32_t)(10 * a + i));
-            put_status(ic_hash(algs[a], d, pt, n));
+            put_status(ic_hash(algs[a], d, sizeof d, pt, n));
             put(d, ds);
             put_status(ic_hash_init(&h, algs[a]));
             put_status(ic_hash_update(&h, pt, n / 2));
             put_status(ic_hash_update(&h, pt + n / 2, n - n / 2));
-            put_status(ic_hash_final(&h, d));
+            put_status(ic_hash_final(&h, d, sizeof d));
             put(d, ds);
         }
         /* HMAC with a secret key (shorter than, equal to and longer than
@@ -574,31 +574,31 @@ static void case_hash(void)
             fill(key, 64, 600), fill(pt, mls[i], 610 + (uint32_t)i);
             uint8_t big[200];
             fill(big, kls[i], 620 + (uint32_t)i);
-            put_status(ic_hmac(algs[a], big, kls[i], pt, mls[i], d));   /* public tag to verify */
+            put_status(ic_hmac(algs[a], d, sizeof d, pt, mls[i], big, kls[i]));   /* public tag to verify */
             memcpy(out2, d, ds);
             secret(big, kls[i], 620 + (uint32_t)i), secret(pt, mls[i], 610 + (uint32_t)i);
-            put_status(ic_hmac(algs[a], big, kls[i], pt, mls[i], d));
+            put_status(ic_hmac(algs[a], d, sizeof d, pt, mls[i], big, kls[i]));
             put(d, ds);
             put_status(ic_hmac_init(&m, algs[a], big, kls[i]));
             put_status(ic_hmac_update(&m, pt, mls[i] / 3));
             put_status(ic_hmac_update(&m, pt + mls[i] / 3, mls[i] - mls[i] / 3));
             put_status(ic_hmac_final_verify(&m, out2, ds));
-            put_status(ic_hmac_verify(algs[a], big, kls[i], pt, mls[i], out2, ds));
+            put_status(ic_hmac_verify(algs[a], out2, ds, pt, mls[i], big, kls[i]));
             out2[ds - 1] ^= 1;
-            put_status(ic_hmac_verify(algs[a], big, kls[i], pt, mls[i], out2, ds));
+            put_status(ic_hmac_verify(algs[a], out2, ds, pt, mls[i], big, kls[i]));
         }
         /* HKDF with a secret input key; salt and info public */
         {
             uint8_t prk[IC_HASH_MAX_DIGEST_SIZE], okm[100];
             secret(key, 22, 700);
             fill(iv, 13, 701), fill(aad, 10, 702);
-            put_status(ic_hkdf(algs[a], iv, 13, key, 22, aad, 10, okm, 42));
+            put_status(ic_hkdf(algs[a], okm, 42, aad, 10, iv, 13, key, 22));
             put(okm, 42);
-            put_status(ic_hkdf(algs[a], NULL, 0, key, 22, NULL, 0, okm, 100));
+            put_status(ic_hkdf(algs[a], okm, 100, NULL, 0, NULL, 0, key, 22));
             put(okm, 100);
-            put_status(ic_hkdf_extract(algs[a], iv, 13, key, 22, prk));
+            put_status(ic_hkdf_extract(algs[a], prk, sizeof prk, iv, 13, key, 22));
             put(prk, ds);
-            put_status(ic_hkdf_expand(algs[a], prk, ds, aad, 10, okm, 77));
+            put_status(ic_hkdf_expand(algs[a], okm, 77, aad, 10, prk, ds));
             put(okm, 77);
         }
     }

@@ -488,29 +488,30 @@ typedef struct {
     int kind;             /* 1, 256, 512: which ctx struct */
     size_t dsize;
     int (*init)(void *);
-    int (*update)(void *, const void *, size_t);
+    int (*update)(void *, const uint8_t *, size_t);
     int (*final)(void *, uint8_t *);
-    void (*oneshot)(uint8_t *, const void *, size_t);
+    int (*oneshot)(uint8_t *, const uint8_t *, size_t);
     const char *sibling;  /* a variant sharing the ctx type */
 } sha_v;
 
-#define SHA_WRAP(n, T)                                                                      \
-    static int n##_i(void *c) { return ic_##n##_init((T *)c); }                             \
-    static int n##_u(void *c, const void *p, size_t l) { return ic_##n##_update((T *)c, p, l); } \
-    static int n##_f(void *c, uint8_t *o) { return ic_##n##_final((T *)c, o); }
-SHA_WRAP(sha1, ic_sha1_ctx)
-SHA_WRAP(sha224, ic_sha256_ctx)
-SHA_WRAP(sha256, ic_sha256_ctx)
-SHA_WRAP(sha384, ic_sha512_ctx)
-SHA_WRAP(sha512, ic_sha512_ctx)
-SHA_WRAP(sha512_224, ic_sha512_ctx)
-SHA_WRAP(sha512_256, ic_sha512_ctx)
+#define SHA_WRAP(n)                                                                                 \
+    static int n##_i(void *c) { return ic_##n##_init((ic_##n##_ctx *)c); }                        \
+    static int n##_u(void *c, const uint8_t *p, size_t l) { return ic_##n##_update((ic_##n##_ctx *)c, p, l); } \
+    static int n##_f(void *c, uint8_t *o) { return ic_##n##_final((ic_##n##_ctx *)c, o); }
+SHA_WRAP(sha1)
+SHA_WRAP(sha224)
+SHA_WRAP(sha256)
+SHA_WRAP(sha384)
+SHA_WRAP(sha512)
+SHA_WRAP(sha512_224)
+SHA_WRAP(sha512_256)
 #define SHA_ROW(n, kind, d, sib) { #n, kind, d, n##_i, n##_u, n##_f, ic_##n, sib }
 static const sha_v shas[] = {
     SHA_ROW(sha1, 1, 20, NULL), SHA_ROW(sha224, 256, 28, "sha256"), SHA_ROW(sha256, 256, 32, "sha224"),
     SHA_ROW(sha384, 512, 48, "sha512"), SHA_ROW(sha512, 512, 64, "sha384"),
     SHA_ROW(sha512_224, 512, 28, "sha512_256"), SHA_ROW(sha512_256, 512, 32, "sha512_224"),
 };
+static const uint8_t ABC[3] = { 'a', 'b', 'c' };
 
 /* The variant of "ic_<variant>_<op>" and the op. */
 static const sha_v *sha_of(const char *fn, const char **op)
@@ -540,6 +541,20 @@ static size_t sha_ctx_size(int kind)
     return kind == 1 ? sizeof(ic_sha1_ctx) : kind == 256 ? sizeof(ic_sha256_ctx) : sizeof(ic_sha512_ctx);
 }
 
+/* The fixed-size one-shot: on IC_OK the streamed digest of the same input. */
+static int run_sha_oneshot(fx *x, const sha_v *s, const char *w)
+{
+    static union { ic_sha1_ctx a; ic_sha256_ctx b; ic_sha512_ctx c; } ref;
+    uint8_t want[64];
+    fx_arm(x, NULL, 0);
+    int st = s->oneshot(x->t, x->i, x->len);
+    if (st == IC_OK) {
+        MUST(s->init(&ref)), MUST(s->update(&ref, x->src, x->len)), MUST(s->final(&ref, want));
+        CHECK_MEM(x->t, want, s->dsize, "%s: digest", w);
+    }
+    return st;
+}
+
 static int run_sha(fx *x, const char *w)
 {
     const char *op = "";
@@ -548,60 +563,55 @@ static int run_sha(fx *x, const char *w)
     size_t cs = sha_ctx_size(s->kind);
     fx_make(x, x->r, 0, 0, 0, 37, s->dsize);
     uint8_t want[64], got[64];
-    if (!*op) {   /* void one-shot */
-        fx_arm(x, NULL, 0);
-        s->oneshot(x->t, x->i, x->len);
-        if (x->t == NULL)
-            return IC_OK;              /* documented: nothing happens */
-        if (x->i == NULL && x->len) {
-            CHECK(tl_all_byte(x->t, s->dsize, 0), "%s: NULL input must give an all-zero digest", w);
-        } else {
-            s->init(&ref), s->update(&ref, x->src, x->len), s->final(&ref, want);
-            CHECK_MEM(x->t, want, s->dsize, "%s: digest", w);
-        }
-        return IC_OK;
-    }
+    if (!*op)
+        return run_sha_oneshot(x, s, w);
     if (!strcmp(op, "init")) {
         memset(&u, 0xa5, sizeof u);
         fx_arm(x, NULL, 0);
         int st = s->init(x->r->f & C_NULL ? NULL : &u);
         if (st == IC_OK)
-            CHECK(s->update(&u, "abc", 3) == IC_OK, "%s: unusable after init", w);
+            CHECK(s->update(&u, ABC, 3) == IC_OK, "%s: unusable after init", w);
         return st;
     }
-    /* update / final: a context that absorbed "abc" */
-    if (x->r->f & VARIANT)
-        sha_named(s->sibling)->init(&u);
-    else
-        s->init(&u);
-    s->update(&u, "abc", 3);
+    /* update / final: a context that absorbed "abc" (through the sibling
+     * variant for VARIANT rows) */
+    const sha_v *setup = x->r->f & VARIANT ? sha_named(s->sibling) : s;
+    MUST(setup->init(&u)), MUST(setup->update(&u, ABC, 3));
     if (x->r->f & C_WIPED)
-        s->final(&u, got);          /* final wipes the context */
+        MUST(setup->final(&u, got));   /* final wipes the context */
     void *cp = ctx_fault(x, &u, cs, NULL);
     fx_arm(x, cp, cs);
     int st = !strcmp(op, "update") ? s->update(cp, x->i, x->len) : s->final(cp, x->t);
     if (st == IC_OK && x->r->want == IC_OK) {
-        s->init(&ref), s->update(&ref, "abc", 3);
+        MUST(s->init(&ref)), MUST(s->update(&ref, ABC, 3));
         if (!strcmp(op, "update")) {
-            s->update(&ref, x->src, x->len);
-            s->final(&u, got);
+            MUST(s->update(&ref, x->src, x->len));
+            MUST(s->final(&u, got));
         } else {
             memcpy(got, x->t, s->dsize);
         }
-        s->final(&ref, want);
+        MUST(s->final(&ref, want));
         CHECK_MEM(got, want, s->dsize, "%s: digest after", w);
     }
     if (st == IC_ERR_TOOLONG) {   /* refused: absorbed nothing, the hash goes on (on a copy) */
         ref = u;
         CHECK(s->final(&ref, got) == IC_OK, "%s: context unusable after TOOLONG", w);
-        s->init(&u), s->update(&u, "abc", 3), s->final(&u, want);
+        MUST(s->init(&u)), MUST(s->update(&u, ABC, 3)), MUST(s->final(&u, want));
         CHECK_MEM(got, want, s->dsize, "%s: digest after a refused update", w);
-        s->init(&u), s->update(&u, "abc", 3);   /* as it was, for the context comparison */
+        MUST(s->init(&u)), MUST(s->update(&u, ABC, 3));   /* as it was, for the context comparison */
     }
     return st;
 }
 
-static void hash_final_v(void *c) { uint8_t d[64]; ic_hash_final(c, d); }
+/* After IC_OK from a call with an output capacity of tlen: the digest or
+ * tag is dsize bytes and the rest of the capacity is untouched. */
+static void check_out_tail(const fx *x, size_t dsize, const char *w)
+{
+    if (x->t && x->tlen > dsize && x->tlen <= TCAP)
+        CHECK(tl_all_byte(x->t + dsize, x->tlen - dsize, FILL), "%s: wrote past the digest", w);
+}
+
+static void hash_final_v(void *c) { uint8_t d[64]; MUST(ic_hash_final(c, d, sizeof d)); }
 
 static int run_hash(fx *x, const char *w)
 {
@@ -611,10 +621,11 @@ static int run_hash(fx *x, const char *w)
     uint8_t want[64];
     if (!strcmp(fn, "ic_hash")) {
         fx_arm(x, NULL, 0);
-        int st = ic_hash((ic_hash_alg)x->alg, x->t, x->i, x->len);
+        int st = ic_hash((ic_hash_alg)x->alg, x->t, x->tlen, x->i, x->len);
         if (st == IC_OK) {
-            ic_sha256(want, x->src, x->len);
+            MUST(ic_sha256(want, x->src, x->len));
             CHECK_MEM(x->t, want, 32, "%s: digest", w);
+            check_out_tail(x, 32, w);
         }
         return st;
     }
@@ -623,31 +634,33 @@ static int run_hash(fx *x, const char *w)
         fx_arm(x, NULL, 0);
         int st = ic_hash_init(x->r->f & C_NULL ? NULL : &c, (ic_hash_alg)x->alg);
         if (st != IC_OK && !(x->r->f & C_NULL))
-            CHECK(ic_hash_update(&c, "a", 1) == IC_ERR_STATE, "%s: usable after a failed init", w);
+            CHECK(ic_hash_update(&c, ABC, 1) == IC_ERR_STATE, "%s: usable after a failed init", w);
         return st;
     }
     MUST(ic_hash_init(&c, IC_HASH_SHA256));
-    ic_hash_update(&c, "abc", 3);
+    MUST(ic_hash_update(&c, ABC, 3));
     void *cp = ctx_fault(x, &c, sizeof c, hash_final_v);
     fx_arm(x, cp, sizeof c);
-    int st = !strcmp(fn, "ic_hash_update") ? ic_hash_update(cp, x->i, x->len) : ic_hash_final(cp, x->t);
+    int st = !strcmp(fn, "ic_hash_update") ? ic_hash_update(cp, x->i, x->len)
+                                           : ic_hash_final(cp, x->t, x->tlen);
     if (st == IC_OK && x->r->want == IC_OK) {
         uint8_t got[64];
-        MUST(ic_hash_init(&ref, IC_HASH_SHA256)), MUST(ic_hash_update(&ref, "abc", 3));
+        MUST(ic_hash_init(&ref, IC_HASH_SHA256)), MUST(ic_hash_update(&ref, ABC, 3));
         if (!strcmp(fn, "ic_hash_update")) {
-            ic_hash_update(&ref, x->src, x->len);
-            ic_hash_final(&c, got);
+            MUST(ic_hash_update(&ref, x->src, x->len));
+            MUST(ic_hash_final(&c, got, sizeof got));
         } else {
             memcpy(got, x->t, 32);
+            check_out_tail(x, 32, w);
         }
-        ic_hash_final(&ref, want);
+        MUST(ic_hash_final(&ref, want, sizeof want));
         CHECK_MEM(got, want, 32, "%s: digest after", w);
     }
     return st;
 }
 
 /* ---- HMAC and HKDF -------------------------------------------------------- */
-static void hmac_final_v(void *c) { uint8_t d[64]; ic_hmac_final(c, d); }
+static void hmac_final_v(void *c) { uint8_t d[64]; MUST(ic_hmac_final(c, d, sizeof d)); }
 
 static int run_hmac(fx *x, const char *w)
 {
@@ -655,7 +668,7 @@ static int run_hmac(fx *x, const char *w)
     const char *fn = x->r->fn;
     fx_make(x, x->r, 20, 0, 0, 37, 32);
     uint8_t mac[32];
-    ic_hmac(IC_HASH_SHA256, x->key, x->klen, x->ibuf, x->len <= x->icap ? x->len : 0, mac);
+    MUST(ic_hmac(IC_HASH_SHA256, mac, sizeof mac, x->ibuf, x->len <= x->icap ? x->len : 0, x->key, x->klen));
     if (x->r->f & BADTAG)
         mac[3] ^= 4;
     int verify = strstr(fn, "verify") != NULL;
@@ -669,49 +682,53 @@ static int run_hmac(fx *x, const char *w)
     int st;
     if (!strcmp(fn, "ic_hmac") || !strcmp(fn, "ic_hmac_verify")) {
         fx_arm(x, NULL, 0);
-        st = verify ? ic_hmac_verify((ic_hash_alg)x->alg, x->k, x->klen, x->i, x->len, tin, x->tlen)
-                    : ic_hmac((ic_hash_alg)x->alg, x->k, x->klen, x->i, x->len, x->t);
+        st = verify ? ic_hmac_verify((ic_hash_alg)x->alg, tin, x->tlen, x->i, x->len, x->k, x->klen)
+                    : ic_hmac((ic_hash_alg)x->alg, x->t, x->tlen, x->i, x->len, x->k, x->klen);
     } else if (!strcmp(fn, "ic_hmac_init")) {
         memset(&c, 0xa5, sizeof c);
         fx_arm(x, NULL, 0);
         st = ic_hmac_init(x->r->f & C_NULL ? NULL : &c, (ic_hash_alg)x->alg, x->k, x->klen);
         if (st != IC_OK && !(x->r->f & C_NULL))
-            CHECK(ic_hmac_update(&c, "a", 1) == IC_ERR_STATE, "%s: usable after a failed init", w);
+            CHECK(ic_hmac_update(&c, ABC, 1) == IC_ERR_STATE, "%s: usable after a failed init", w);
         if (st == IC_OK) {
             uint8_t m2[32];
-            ic_hmac_final(&c, m2);
-            ic_hmac(IC_HASH_SHA256, x->k ? x->key : (const uint8_t *)"", x->klen, NULL, 0, mac);
+            MUST(ic_hmac_final(&c, m2, sizeof m2));
+            MUST(ic_hmac(IC_HASH_SHA256, mac, sizeof mac, NULL, 0, x->k ? x->key : ABC, x->klen));
             CHECK_MEM(m2, mac, 32, "%s: MAC", w);
         }
         return st;
     } else {
         CHECK(ic_hmac_init(&c, IC_HASH_SHA256, x->key, x->klen) == IC_OK, "%s: setup", w);
         if (!strcmp(fn, "ic_hmac_final_verify") || !strcmp(fn, "ic_hmac_final"))
-            ic_hmac_update(&c, x->ibuf, x->len <= x->icap ? x->len : 0);
+            MUST(ic_hmac_update(&c, x->ibuf, x->len <= x->icap ? x->len : 0));
         void *cp = ctx_fault(x, &c, sizeof c, hmac_final_v);
         fx_arm(x, cp, sizeof c);
         if (!strcmp(fn, "ic_hmac_update"))
             st = ic_hmac_update(cp, x->i, x->len);
         else if (!strcmp(fn, "ic_hmac_final"))
-            st = ic_hmac_final(cp, x->t);
+            st = ic_hmac_final(cp, x->t, x->tlen);
         else
             st = ic_hmac_final_verify(cp, tin, x->tlen);
         if (st == IC_OK && !strcmp(fn, "ic_hmac_update")) {
             uint8_t m2[32];
-            ic_hmac_final(&c, m2);
-            ic_hmac(IC_HASH_SHA256, x->key, x->klen, x->src, x->len, mac);
+            MUST(ic_hmac_final(&c, m2, sizeof m2));
+            MUST(ic_hmac(IC_HASH_SHA256, mac, sizeof mac, x->src, x->len, x->key, x->klen));
             CHECK_MEM(m2, mac, 32, "%s: MAC after", w);
         }
-        if (st == IC_OK && !strcmp(fn, "ic_hmac_final"))
+        if (st == IC_OK && !strcmp(fn, "ic_hmac_final")) {
             CHECK_MEM(x->t, mac, 32, "%s: MAC", w);
+            check_out_tail(x, 32, w);
+        }
         /* final_verify consumes the context on IC_OK and IC_ERR_AUTH; a
          * refusal (STATE, NULL, TAGLEN) leaves it as it was (hmac.h) */
         if (verify && (st == IC_OK || st == IC_ERR_AUTH))
             x->ctx = NULL;
         return st;
     }
-    if (st == IC_OK && !verify)
+    if (st == IC_OK && !verify) {
         CHECK_MEM(x->t, mac, 32, "%s: MAC", w);
+        check_out_tail(x, 32, w);
+    }
     return st;
 }
 
@@ -722,7 +739,7 @@ static int run_hkdf(fx *x, const char *w)
     fx_make(x, x->r, 32, 0, 11, 45, 32);
     static uint8_t want[255 * 64];
     uint8_t prk[32], e[1] = {0};
-    MUST(ic_hkdf_extract(IC_HASH_SHA256, x->key, 32, x->aad, 20, prk));
+    MUST(ic_hkdf_extract(IC_HASH_SHA256, prk, sizeof prk, x->key, 32, x->aad, 20));
     const uint8_t *info = x->a;
     if (x->r->f & OVL_INFO)
         info = x->o + 2;   /* info inside okm */
@@ -730,18 +747,20 @@ static int run_hkdf(fx *x, const char *w)
     int st;
     if (!strcmp(fn, "ic_hkdf_extract")) {
         /* salt = key buffer (klen), ikm = input */
-        st = ic_hkdf_extract((ic_hash_alg)x->alg, x->k, x->klen, x->i, x->len, x->t);
+        st = ic_hkdf_extract((ic_hash_alg)x->alg, x->t, x->tlen, x->k, x->klen, x->i, x->len);
         if (st == IC_OK) {
-            MUST(ic_hkdf_extract(IC_HASH_SHA256, x->k ? x->key : e, x->klen, x->i ? x->src : e, x->len, want));
+            MUST(ic_hkdf_extract(IC_HASH_SHA256, want, sizeof want, x->k ? x->key : e, x->klen,
+                                 x->i ? x->src : e, x->len));
             CHECK_MEM(x->t, want, 32, "%s: prk", w);
+            check_out_tail(x, 32, w);
         }
         return st;
     }
     if (!strcmp(fn, "ic_hkdf")) {
-        st = ic_hkdf((ic_hash_alg)x->alg, x->k, x->klen, x->aad, 20, info, x->alen, x->o, x->len);
+        st = ic_hkdf((ic_hash_alg)x->alg, x->o, x->len, info, x->alen, x->k, x->klen, x->aad, 20);
         if (st == IC_OK) {
-            MUST(ic_hkdf(IC_HASH_SHA256, x->k ? x->key : e, x->klen, x->aad, 20, x->a ? x->aad : e, x->alen, want,
-                         x->len));
+            MUST(ic_hkdf(IC_HASH_SHA256, want, x->len, x->a ? x->aad : e, x->alen, x->k ? x->key : e,
+                         x->klen, x->aad, 20));
             CHECK_MEM(x->o, want, x->len, "%s: okm", w);
         }
         return st;
@@ -754,10 +773,10 @@ static int run_hkdf(fx *x, const char *w)
         memcpy(x->o, prk, 32);
         p = x->o;
     }
-    st = ic_hkdf_expand((ic_hash_alg)x->alg, p, x->klen, info, x->alen, x->o, x->len);
+    st = ic_hkdf_expand((ic_hash_alg)x->alg, x->o, x->len, info, x->alen, p, x->klen);
     CHECK(memcmp(pbuf, prk, 32) == 0, "%s: prk written", w);
     if (st == IC_OK && x->r->want == IC_OK) {
-        MUST(ic_hkdf_expand(IC_HASH_SHA256, prk, 32, x->a ? x->aad : e, x->alen, want, x->len));
+        MUST(ic_hkdf_expand(IC_HASH_SHA256, want, x->len, x->a ? x->aad : e, x->alen, prk, 32));
         if (x->len)
             CHECK_MEM(x->o, want, x->len, "%s: okm", w);
     }
@@ -1375,6 +1394,17 @@ static int run_void(fx *x, const char *w)
         ic_aes_xts_key_wipe(&k);
         CHECK(tl_all_byte(&k, sizeof k, 0) && ic_aes_xts_encrypt(&k, b, b, 16, tw) == IC_ERR_STATE,
               "%s: wiped key zero and refused", w);
+    } else if (!strcmp(fn, "ic_hmac_wipe")) {
+        ic_hmac_wipe(NULL);
+        ic_hmac_ctx c;
+        uint8_t out[32];
+        MUST(ic_hmac_init(&c, IC_HASH_SHA256, x->key, 20));
+        MUST(ic_hmac_update(&c, ABC, 3));
+        ic_hmac_wipe(&c);
+        CHECK(tl_all_byte(&c, sizeof c, 0) && ic_hmac_update(&c, ABC, 3) == IC_ERR_STATE &&
+              ic_hmac_final(&c, out, sizeof out) == IC_ERR_STATE &&
+              ic_hmac_final_verify(&c, out, sizeof out) == IC_ERR_STATE,
+              "%s: wiped context zero and refused", w);
     } else if (!strcmp(fn, "ic_gcm_wipe")) {
         ic_gcm_wipe(NULL);
     } else if (!strcmp(fn, "ic_aes_gcm_key_wipe")) {
@@ -1519,11 +1549,12 @@ static int run_void(fx *x, const char *w)
         CHECK(ic_hash_digest_size(IC_HASH_SHA384) == 48 && ic_hash_block_size(IC_HASH_SHA384) == 128, "%s", w);
     } else if (!strcmp(fn, "ic_hash_from_name")) {
         ic_hash_alg a = IC_HASH_SHA1;
-        CHECK(ic_hash_from_name(NULL, &a) == IC_ERR_NULL, "%s: NULL name", w);
-        CHECK(ic_hash_from_name("sha256", NULL) == IC_ERR_NULL, "%s: NULL out (GAP: documented only for name)", w);
-        CHECK(ic_hash_from_name("md5", &a) == IC_ERR_UNKNOWN && ic_hash_from_name("", &a) == IC_ERR_UNKNOWN,
-              "%s: unknown", w);
-        CHECK(ic_hash_from_name("SHA-512/256", &a) == IC_OK && a == IC_HASH_SHA512_256, "%s: known", w);
+        CHECK(ic_hash_from_name(&a, NULL) == IC_ERR_NULL, "%s: NULL name", w);
+        CHECK(ic_hash_from_name(NULL, "sha256") == IC_ERR_NULL, "%s: NULL alg", w);
+        CHECK(ic_hash_from_name(NULL, NULL) == IC_ERR_NULL, "%s: both NULL", w);
+        CHECK(ic_hash_from_name(&a, "md5") == IC_ERR_UNKNOWN && ic_hash_from_name(&a, "") == IC_ERR_UNKNOWN &&
+              a == IC_HASH_SHA1, "%s: unknown, alg not written", w);
+        CHECK(ic_hash_from_name(&a, "SHA-512/256") == IC_OK && a == IC_HASH_SHA512_256, "%s: known", w);
     } else {
         CHECK(0, "no void check for %s", fn);
     }
@@ -1548,7 +1579,7 @@ static int run_row(fx *x, const char *w)
     if (!strcmp(fn, "ic_hash") || !strcmp(fn, "ic_hash_init") || !strcmp(fn, "ic_hash_update") ||
         !strcmp(fn, "ic_hash_final"))
         return run_hash(x, w);
-    if (!strncmp(fn, "ic_hmac", 7)) return run_hmac(x, w);
+    if (!strncmp(fn, "ic_hmac", 7) && strcmp(fn, "ic_hmac_wipe")) return run_hmac(x, w);
     if (!strncmp(fn, "ic_hkdf", 7)) return run_hkdf(x, w);
     if (!strncmp(fn, "ic_poly1305", 11) && strcmp(fn, "ic_poly1305_wipe")) return run_poly(x, w);
     if (!strcmp(fn, "ic_chacha20_poly1305_key_init")) return run_cp_key_init(x, w);
@@ -1774,8 +1805,9 @@ static const row rows[] = {
     /* ---- SHA ---- */
 #define SHA_ROWS(v, sib)                                                                              \
     R("ic_" v, 0, 0, IC_OK, "one-shot"),                                                              \
-    R("ic_" v, T_NULL, 0, IC_OK, "NULL out does nothing"),                                            \
-    R("ic_" v, I_NULL, 0, IC_OK, "NULL in with len 37 gives zeros"),                                  \
+    R("ic_" v, T_NULL, 0, IC_ERR_NULL, "NULL out (fixed-size: never allowed)"),                       \
+    R("ic_" v, I_NULL, 0, IC_ERR_NULL, "NULL in with len 37"),                                        \
+    R("ic_" v, T_NULL | EMPTY, 0, IC_ERR_NULL, "NULL out, NULL in with len 0"),                       \
     R("ic_" v, EMPTY, 0, IC_OK, "NULL in with len 0 is the empty message"),                           \
     R("ic_" v "_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),                                       \
     R("ic_" v "_init", 0, 0, IC_OK, "on a garbage context"),                                          \
@@ -1790,7 +1822,7 @@ static const row rows[] = {
     R("ic_" v "_final", C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),                              \
     R("ic_" v "_final", C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context"),                             \
     R("ic_" v "_final", C_WIPED, 0, IC_ERR_STATE, "finalised twice"),                                 \
-    R("ic_" v "_final", T_NULL, 0, IC_ERR_NULL, "NULL out (GAP: fixed-size out, taken as non-zero length)"), \
+    R("ic_" v "_final", T_NULL, 0, IC_ERR_NULL, "NULL out (fixed-size: never allowed)"),           \
     R("ic_" v "_final", 0, 0, IC_OK, "digest")
 #define SHA_SIB_ROWS(v)                                                                               \
     R("ic_" v "_update", VARIANT, 0, IC_ERR_STATE, "context set up by the sibling variant"),          \
@@ -1807,13 +1839,25 @@ static const row rows[] = {
     R("ic_sha256_update", I_NULL | LEN, -1, IC_ERR_NULL, "NULL in and SIZE_MAX: step 2 first"),
     R("ic_sha256_update", C_WIPED | LEN, -1, IC_ERR_STATE, "finalised and SIZE_MAX: step 1 first"),
     R("ic_sha1_update", C_JUNK | LEN, -1, IC_ERR_STATE, "garbage and SIZE_MAX: step 1 first"),
+    R("ic_sha1", LEN, -1, IC_ERR_TOOLONG, "one-shot of SIZE_MAX bytes (over 2^64-1 bits)"),
+    R("ic_sha224", LEN, -1, IC_ERR_TOOLONG, "one-shot of SIZE_MAX bytes (over 2^64-1 bits)"),
+    R("ic_sha256", LEN, -1, IC_ERR_TOOLONG, "one-shot of SIZE_MAX bytes (over 2^64-1 bits)"),
+    R("ic_sha256", I_NULL | LEN, -1, IC_ERR_NULL, "NULL in and SIZE_MAX: step 2 first"),
 
     /* ---- generic hash ---- */
     R("ic_hash", 0, 0, IC_OK, "one-shot"),
     R("ic_hash", ALG, 0, IC_ERR_PARAM, "unknown alg"),
-    R("ic_hash", T_NULL, 0, IC_ERR_NULL, "NULL out"),
+    R("ic_hash", T_NULL, 0, IC_ERR_NULL, "NULL out, outlen 32"),
     R("ic_hash", I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),
     R("ic_hash", EMPTY, 0, IC_OK, "NULL in, len 0"),
+    R("ic_hash", TLEN, 31, IC_ERR_SIZE, "outlen 31, under the digest size"),
+    R("ic_hash", TLEN, 0, IC_ERR_SIZE, "outlen 0"),
+    R("ic_hash", TLEN, 64, IC_OK, "outlen 64: the 32-byte digest only"),
+    R("ic_hash", T_NULL | TLEN, 0, IC_ERR_SIZE, "NULL out with outlen 0: a size fault, not a pointer one"),
+    R("ic_hash", I_NULL | TLEN, 31, IC_ERR_NULL, "NULL in and outlen 31: step 2 first"),
+    R("ic_hash", ALG | TLEN, 0, IC_ERR_PARAM, "unknown alg and outlen 0: the alg first"),
+    R("ic_hash", T_NULL | ALG, 0, IC_ERR_NULL, "NULL out and unknown alg: step 2 first"),
+    R("ic_hash", LEN, -1, IC_ERR_TOOLONG, "SIZE_MAX bytes of SHA-256 (over 2^64-1 bits)"),
     R("ic_hash_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
     R("ic_hash_init", ALG, 0, IC_ERR_PARAM, "unknown alg"),
     R("ic_hash_init", C_NULL | ALG, 0, IC_ERR_NULL, "NULL context and unknown alg: step 1 first"),
@@ -1828,7 +1872,13 @@ static const row rows[] = {
     R("ic_hash_final", C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),
     R("ic_hash_final", C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context"),
     R("ic_hash_final", C_WIPED, 0, IC_ERR_STATE, "finalised twice"),
-    R("ic_hash_final", T_NULL, 0, IC_ERR_NULL, "NULL out"),
+    R("ic_hash_final", T_NULL, 0, IC_ERR_NULL, "NULL out, outlen 32"),
+    R("ic_hash_final", TLEN, 31, IC_ERR_SIZE, "outlen 31: refused, the context kept"),
+    R("ic_hash_final", TLEN, 0, IC_ERR_SIZE, "outlen 0"),
+    R("ic_hash_final", T_NULL | TLEN, 0, IC_ERR_SIZE, "NULL out with outlen 0: a size fault"),
+    R("ic_hash_final", TLEN, 64, IC_OK, "outlen 64: the 32-byte digest only"),
+    R("ic_hash_final", C_WIPED | TLEN, 0, IC_ERR_STATE, "finalised and outlen 0: step 1 first"),
+    R("ic_hash_final", C_JUNK | T_NULL, 0, IC_ERR_STATE, "garbage and NULL out: step 1 first"),
     R("ic_hash_digest_size", 0, 0, IC_OK, "unknown alg gives 0"),
     R("ic_hash_block_size", 0, 0, IC_OK, "unknown alg gives 0"),
     R("ic_hash_name", 0, 0, IC_OK, "unknown alg gives NULL"),
@@ -1840,7 +1890,13 @@ static const row rows[] = {
     R("ic_hmac", K_NULL, 0, IC_ERR_NULL, "NULL key, keylen 20"),
     R("ic_hmac", K_NULL | KLEN, 0, IC_OK, "NULL key, keylen 0"),
     R("ic_hmac", I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),
-    R("ic_hmac", T_NULL, 0, IC_ERR_NULL, "NULL out"),
+    R("ic_hmac", T_NULL, 0, IC_ERR_NULL, "NULL out, outlen 32"),
+    R("ic_hmac", TLEN, 31, IC_ERR_SIZE, "outlen 31, under the digest size"),
+    R("ic_hmac", TLEN, 0, IC_ERR_SIZE, "outlen 0"),
+    R("ic_hmac", TLEN, 64, IC_OK, "outlen 64: the 32-byte MAC only"),
+    R("ic_hmac", T_NULL | TLEN, 0, IC_ERR_SIZE, "NULL out with outlen 0: a size fault"),
+    R("ic_hmac", K_NULL | TLEN, 31, IC_ERR_NULL, "NULL key and outlen 31: step 2 first"),
+    R("ic_hmac", ALG | TLEN, 0, IC_ERR_PARAM, "unknown alg and outlen 0: the alg first"),
     R("ic_hmac", EMPTY, 0, IC_OK, "NULL in, len 0"),
     R("ic_hmac", KLEN, 200, IC_OK, "key longer than the block"),
     R("ic_hmac_verify", 0, 0, IC_OK, "right tag"),
@@ -1866,7 +1922,13 @@ static const row rows[] = {
     R("ic_hmac_update", I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),
     R("ic_hmac_update", EMPTY, 0, IC_OK, "NULL in, len 0"),
     R("ic_hmac_update", C_JUNK | I_NULL, 0, IC_ERR_STATE, "garbage and NULL in: step 1 first"),
-    R("ic_hmac_final", T_NULL, 0, IC_ERR_NULL, "NULL out"),
+    R("ic_hmac_final", T_NULL, 0, IC_ERR_NULL, "NULL out, outlen 32"),
+    R("ic_hmac_final", TLEN, 31, IC_ERR_SIZE, "outlen 31: refused, the context kept"),
+    R("ic_hmac_final", T_NULL | TLEN, 0, IC_ERR_SIZE, "NULL out with outlen 0: a size fault"),
+    R("ic_hmac_final", TLEN, 64, IC_OK, "outlen 64: the 32-byte MAC only"),
+    R("ic_hmac_final", C_JUNK | TLEN, 0, IC_ERR_STATE, "garbage and outlen 0: step 1 first"),
+    R("ic_hmac_final", 0, 0, IC_OK, "MAC"),
+    R("ic_hmac_wipe", 0, 0, IC_OK, "NULL does nothing; a wiped context is zero and refused"),
     R("ic_hmac_final_verify", 0, 0, IC_OK, "right tag"),
     R("ic_hmac_final_verify", BADTAG, 0, IC_ERR_AUTH, "wrong tag"),
     R("ic_hmac_final_verify", TLEN, 9, IC_ERR_TAGLEN, "taglen 9"),
@@ -1880,7 +1942,12 @@ static const row rows[] = {
     R("ic_hkdf_extract", K_NULL | KLEN, 0, IC_OK, "NULL salt, saltlen 0"),
     R("ic_hkdf_extract", I_NULL, 0, IC_ERR_NULL, "NULL ikm, ikmlen 45"),
     R("ic_hkdf_extract", EMPTY, 0, IC_OK, "NULL ikm, ikmlen 0"),
-    R("ic_hkdf_extract", T_NULL, 0, IC_ERR_NULL, "NULL prk"),
+    R("ic_hkdf_extract", T_NULL, 0, IC_ERR_NULL, "NULL prk, prklen 32"),
+    R("ic_hkdf_extract", TLEN, 31, IC_ERR_SIZE, "prklen 31 < HashLen"),
+    R("ic_hkdf_extract", TLEN, 64, IC_OK, "prklen 64: HashLen bytes written"),
+    R("ic_hkdf_extract", T_NULL | TLEN, 0, IC_ERR_SIZE, "NULL prk with prklen 0: a size fault"),
+    R("ic_hkdf_extract", K_NULL | TLEN, 31, IC_ERR_NULL, "NULL salt and prklen 31: step 2 first"),
+    R("ic_hkdf_extract", ALG | TLEN, 0, IC_ERR_PARAM, "unknown alg and prklen 0: the alg first"),
     R("ic_hkdf_expand", 0, 0, IC_OK, "expand"),
     R("ic_hkdf_expand", ALG, 0, IC_ERR_PARAM, "unknown alg"),
     R("ic_hkdf_expand", T_NULL, 0, IC_ERR_NULL, "NULL prk"),

@@ -51,10 +51,10 @@ static void hmac_impl(const char *impl, void *arg)
             msg = mh ? tl_hex_alloc(mh, &mlen) : NULL;
             if (CHECK(key && msg && dh && tl_hex(want, sizeof want, dh) == (long)dn,
                       "%s line %ld: bad record", tl_rsp_path(r), rec.line)) {
-                CHECK(ic_hmac(alg, key, klen, msg, mlen, got) == IC_OK, "ic_hmac");
+                CHECK(ic_hmac(alg, got, sizeof got, msg, mlen, key, klen) == IC_OK, "ic_hmac");
                 CHECK_MEM(got, want, dn, "HMAC-%s/%s %s line %ld", ic_hash_name(alg), impl,
                           HMAC_FILES[f].file, rec.line);
-                CHECK(ic_hmac_verify(alg, key, klen, msg, mlen, want, dn) == IC_OK,
+                CHECK(ic_hmac_verify(alg, want, dn, msg, mlen, key, klen) == IC_OK,
                       "verify %s line %ld", HMAC_FILES[f].file, rec.line);
                 n++;
             }
@@ -100,12 +100,13 @@ static void hkdf_check(const hkdf_rec *h, const char *impl, const char *path)
     if (CHECK(ikm && salt && info && prk && okm && prklen == dn && (size_t)l == okmlen,
               "%s: bad HKDF record", path)) {
         got = malloc(okmlen + 1);
-        CHECK(ic_hkdf_extract(alg, salt, saltlen, ikm, ikmlen, gotprk) == IC_OK, "extract");
+        CHECK(ic_hkdf_extract(alg, gotprk, sizeof gotprk, salt, saltlen, ikm, ikmlen) == IC_OK,
+              "extract");
         CHECK_MEM(gotprk, prk, dn, "HKDF-%s/%s PRK (%s)", ic_hash_name(alg), impl, path);
-        CHECK(ic_hkdf_expand(alg, prk, prklen, info, infolen, got, okmlen) == IC_OK, "expand");
+        CHECK(ic_hkdf_expand(alg, got, okmlen, info, infolen, prk, prklen) == IC_OK, "expand");
         CHECK_MEM(got, okm, okmlen, "HKDF-%s/%s OKM expand (%s)", ic_hash_name(alg), impl, path);
         memset(got, 0, okmlen);
-        CHECK(ic_hkdf(alg, salt, saltlen, ikm, ikmlen, info, infolen, got, okmlen) == IC_OK, "hkdf");
+        CHECK(ic_hkdf(alg, got, okmlen, info, infolen, salt, saltlen, ikm, ikmlen) == IC_OK, "hkdf");
         CHECK_MEM(got, okm, okmlen, "HKDF-%s/%s OKM one-shot (%s)", ic_hash_name(alg), impl, path);
         free(got);
     }

@@ -42,7 +42,7 @@ static int result_of(const tl_json *test)
 static int hash_of(const tl_json *group, const char *key, ic_hash_alg *alg)
 {
     const char *s = tl_json_str(tl_json_get(group, key));
-    return s != NULL && ic_hash_from_name(s, alg) == IC_OK;
+    return s != NULL && ic_hash_from_name(alg, s) == IC_OK;
 }
 
 static int verify(const rsa_stats *s, const ic_rsa_public_key *key, ic_hash_alg h, ic_hash_alg mh,

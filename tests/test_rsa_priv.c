@@ -244,7 +244,7 @@ static void siggen_file(kat_stats *ks, siggen_stats *g, const char *name, kat_ki
         if (!strcmp(line, "SHAAlg")) {
             char hn[16];
             snprintf(hn, sizeof hn, "SHA-%s", val + 3);          /* SHA256 -> SHA-256 */
-            hash_ok = CHECK(ic_hash_from_name(strcmp(val, "SHA1") ? hn : "SHA-1", &h) == IC_OK,
+            hash_ok = CHECK(ic_hash_from_name(&h, strcmp(val, "SHA1") ? hn : "SHA-1") == IC_OK,
                             "%s: hash %s", name, val);
             continue;
         }
@@ -311,7 +311,7 @@ typedef struct {
 static int hash_of(const tl_json *group, const char *key, ic_hash_alg *alg)
 {
     const char *s = tl_json_str(tl_json_get(group, key));
-    return s != NULL && ic_hash_from_name(s, alg) == IC_OK;
+    return s != NULL && ic_hash_from_name(alg, s) == IC_OK;
 }
 
 /* Sign and encrypt random messages with the group's key. */

@@ -1,8 +1,8 @@
 /*
  * test_sha.c - SHA-1 / SHA-2: the project's FIPS 180-4 known answers
  * (tests/vectors/sha_kat.txt), the differential test of every
- * implementation against the portable one, the generic ic_hash layer, and
- * bad input with exact statuses.
+ * implementation against the portable one, the generic ic_hash layer
+ * (output capacities included), and bad input with exact statuses.
  *
  * The differential reference is explicit: a context initialised normally
  * whose ops pointer is then replaced by the ops of the portable entry of the
@@ -126,7 +126,7 @@ static void kat_run(const char *impl, void *arg)
         const char *rep = tl_get(&rec, "Repeat");
         long mlen = tl_hex(msg, sizeof msg, tl_get(&rec, "Msg") ? tl_get(&rec, "Msg") : "x");
         long dlen = tl_hex(want, sizeof want, tl_get(&rec, "MD") ? tl_get(&rec, "MD") : "x");
-        if (!CHECK(tl_get(&rec, "Alg") && ic_hash_from_name(tl_get(&rec, "Alg"), &alg) == IC_OK
+        if (!CHECK(tl_get(&rec, "Alg") && ic_hash_from_name(&alg, tl_get(&rec, "Alg")) == IC_OK
                    && mlen >= 0 && dlen > 0, "sha_kat.txt line %ld: bad record", rec.line))
             continue;
         if (strcmp(prim_of(alg), prim) != 0)
@@ -134,15 +134,16 @@ static void kat_run(const char *impl, void *arg)
         CHECK(dlen == (long)ic_hash_digest_size(alg), "line %ld: digest size", rec.line);
         unsigned long times = rep ? strtoul(rep, NULL, 10) : 1;
         ic_hash_ctx c;
-        CHECK(ic_hash_init(&c, alg) == IC_OK, "init");
-        for (unsigned long i = 0; i < times; i++)
-            ic_hash_update(&c, msg, (size_t)mlen);
-        CHECK(ic_hash_final(&c, got) == IC_OK, "final");
+        int st = ic_hash_init(&c, alg);
+        for (unsigned long i = 0; st == IC_OK && i < times; i++)
+            st = ic_hash_update(&c, msg, (size_t)mlen);
+        CHECK(st == IC_OK, "line %ld: init/update status %d", rec.line, st);
+        CHECK(ic_hash_final(&c, got, sizeof got) == IC_OK, "final");
         CHECK_MEM(got, want, (size_t)dlen, "%s/%s %s line %ld (streamed)", prim, impl,
                   ic_hash_name(alg), rec.line);
         if (times == 1) {
             memset(got, 0, sizeof got);
-            CHECK(ic_hash(alg, got, msg, (size_t)mlen) == IC_OK, "one-shot");
+            CHECK(ic_hash(alg, got, sizeof got, msg, (size_t)mlen) == IC_OK, "one-shot");
             CHECK_MEM(got, want, (size_t)dlen, "%s/%s %s line %ld (one-shot)", prim, impl,
                       ic_hash_name(alg), rec.line);
         }
@@ -209,11 +210,12 @@ static void diff_one(ic_hash_alg alg, const char *impl, const uint8_t *m, size_t
     memcpy(mm, m, len);
     ref_digest(alg, want, m, len);
 
-    /* streamed, random splits; 16 guard bytes after the digest */
+    /* streamed, random splits; 16 guard bytes after the digest, inside the
+     * capacity given (only the digest size may be written) */
     memset(got, 0xa5, sizeof got);
     CHECK(ic_hash_init(&c, alg) == IC_OK, "init");
     CHECK(stream_random(&c, mm, len), "%s/%s stream len %zu", ic_hash_name(alg), impl, len);
-    CHECK(ic_hash_final(&c, got) == IC_OK, "final");
+    CHECK(ic_hash_final(&c, got, sizeof got) == IC_OK, "final");
     CHECK_MEM(got, want, dn, "%s/%s streamed len %zu off %zu", ic_hash_name(alg), impl, len, off);
     for (size_t i = dn; i < sizeof got; i++)
         if (!CHECK(got[i] == 0xa5, "%s: final wrote past the digest", ic_hash_name(alg)))
@@ -222,15 +224,16 @@ static void diff_one(ic_hash_alg alg, const char *impl, const uint8_t *m, size_t
     /* one-shot, the same guard bytes (the truncated digests are written
      * word by word straight into the output) */
     memset(got, 0xa5, sizeof got);
-    CHECK(ic_hash(alg, got, mm, len) == IC_OK, "one-shot");
+    CHECK(ic_hash(alg, got, sizeof got, mm, len) == IC_OK, "one-shot");
     CHECK_MEM(got, want, dn, "%s/%s one-shot len %zu off %zu", ic_hash_name(alg), impl, len, off);
     for (size_t i = dn; i < sizeof got; i++)
         if (!CHECK(got[i] == 0xa5, "%s: one-shot wrote past the digest", ic_hash_name(alg)))
             break;
 
-    /* in place: the digest written over the message it was computed from */
+    /* in place: the digest written over the message it was computed from
+     * (the message's length is the capacity) */
     if (len >= dn) {
-        CHECK(ic_hash(alg, mm, mm, len) == IC_OK, "in place");
+        CHECK(ic_hash(alg, mm, len, mm, len) == IC_OK, "in place");
         CHECK_MEM(mm, want, dn, "%s/%s in place len %zu", ic_hash_name(alg), impl, len);
     }
 }
@@ -350,15 +353,15 @@ static void test_generic(void)
 
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         alg = (ic_hash_alg)-1;
-        CHECK(ic_hash_from_name(names[i].name, &alg) == IC_OK && alg == names[i].alg,
+        CHECK(ic_hash_from_name(&alg, names[i].name) == IC_OK && alg == names[i].alg,
               "ic_hash_from_name(\"%s\")", names[i].name);
     }
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        CHECK(ic_hash_from_name(bad[i], &alg) == IC_ERR_UNKNOWN, "ic_hash_from_name(\"%s\") must fail", bad[i]);
-    CHECK(ic_hash_from_name(NULL, &alg) == IC_ERR_NULL, "from_name(NULL)");
-    CHECK(ic_hash_from_name("sha1", NULL) == IC_ERR_NULL, "from_name(.., NULL)");
+        CHECK(ic_hash_from_name(&alg, bad[i]) == IC_ERR_UNKNOWN, "ic_hash_from_name(\"%s\") must fail", bad[i]);
+    CHECK(ic_hash_from_name(&alg, NULL) == IC_ERR_NULL, "from_name(NULL)");
+    CHECK(ic_hash_from_name(NULL, "sha1") == IC_ERR_NULL, "from_name(.., NULL)");
     for (int i = 0; i < IC_HASH_COUNT; i++) {
-        CHECK(ic_hash_name(ALL[i]) && ic_hash_from_name(ic_hash_name(ALL[i]), &alg) == IC_OK
+        CHECK(ic_hash_name(ALL[i]) && ic_hash_from_name(&alg, ic_hash_name(ALL[i])) == IC_OK
               && alg == ALL[i], "name round trip %d", i);
         CHECK(ic_hash_digest_size(ALL[i]) == dsz[i] && ic_hash_block_size(ALL[i]) == bsz[i],
               "sizes of %s", ic_hash_name(ALL[i]));
@@ -368,17 +371,30 @@ static void test_generic(void)
     CHECK(ic_hash_digest_size((ic_hash_alg)IC_HASH_COUNT) == 0
           && ic_hash_block_size((ic_hash_alg)-1) == 0, "sizes of a bad alg");
 
-    /* the per-variant calls agree with ic_hash */
+    /* the per-variant calls agree with ic_hash, with any capacity from the
+     * digest size up, and refuse nothing but a short one */
     uint8_t m[300], a[64], b[64];
     tl_rand_bytes(m, sizeof m);
-    void (*const oneshot[IC_HASH_COUNT])(uint8_t *, const void *, size_t) = {
+    int (*const oneshot[IC_HASH_COUNT])(uint8_t *, const uint8_t *, size_t) = {
         ic_sha1, ic_sha224, ic_sha256, ic_sha384, ic_sha512, ic_sha512_224, ic_sha512_256 };
     for (int i = 0; i < IC_HASH_COUNT; i++) {
         memset(a, 0, sizeof a);
         memset(b, 1, sizeof b);
-        oneshot[i](a, m, sizeof m);
-        CHECK(ic_hash(ALL[i], b, m, sizeof m) == IC_OK, "ic_hash");
+        CHECK(oneshot[i](a, m, sizeof m) == IC_OK, "ic_%s", ic_hash_name(ALL[i]));
+        CHECK(ic_hash(ALL[i], b, sizeof b, m, sizeof m) == IC_OK, "ic_hash");
         CHECK_MEM(a, b, dsz[i], "ic_%s vs ic_hash", ic_hash_name(ALL[i]));
+        CHECK(tl_all_byte(b + dsz[i], sizeof b - dsz[i], 1), "ic_hash(%s) wrote past the digest",
+              ic_hash_name(ALL[i]));
+        memset(b, 1, sizeof b);
+        CHECK(ic_hash(ALL[i], b, dsz[i] - 1, m, sizeof m) == IC_ERR_SIZE && tl_all_byte(b, sizeof b, 1),
+              "ic_hash(%s) with outlen %zu: IC_ERR_SIZE, nothing written", ic_hash_name(ALL[i]), dsz[i] - 1);
+        ic_hash_ctx h;
+        CHECK(ic_hash_init(&h, ALL[i]) == IC_OK && ic_hash_update(&h, m, sizeof m) == IC_OK, "init");
+        CHECK(ic_hash_final(&h, b, dsz[i] - 1) == IC_ERR_SIZE && tl_all_byte(b, sizeof b, 1),
+              "ic_hash_final(%s) with outlen %zu: IC_ERR_SIZE, nothing written", ic_hash_name(ALL[i]),
+              dsz[i] - 1);
+        CHECK(ic_hash_final(&h, b, dsz[i]) == IC_OK, "final after a refused one");
+        CHECK_MEM(a, b, dsz[i], "ic_hash_final(%s) after a short capacity", ic_hash_name(ALL[i]));
     }
     /* each variant's own init/update/final agree with its one-shot */
 #define STREAMED(V, ctx, size) do {                                                   \
@@ -386,29 +402,34 @@ static void test_generic(void)
               && ic_##V##_update(&ctx, m + 1, 150) == IC_OK                            \
               && ic_##V##_update(&ctx, m + 151, sizeof m - 151) == IC_OK               \
               && ic_##V##_final(&ctx, a) == IC_OK, "ic_" #V "_init/update/final");     \
-        ic_##V(b, m, sizeof m);                                                       \
+        CHECK(ic_##V(b, m, sizeof m) == IC_OK, "ic_" #V);                             \
         CHECK_MEM(a, b, size, "ic_" #V " streamed vs one-shot");                      \
     } while (0)
+    /* each under its own context type name (the typedefs of sha.h) */
     ic_sha1_ctx c1;
-    ic_sha256_ctx c2;
-    ic_sha512_ctx c5;
+    ic_sha224_ctx c224;
+    ic_sha256_ctx c256;
+    ic_sha384_ctx c384;
+    ic_sha512_ctx c512;
+    ic_sha512_224_ctx c512_224;
+    ic_sha512_256_ctx c512_256;
     STREAMED(sha1, c1, 20);
-    STREAMED(sha224, c2, 28);
-    STREAMED(sha256, c2, 32);
-    STREAMED(sha384, c5, 48);
-    STREAMED(sha512, c5, 64);
-    STREAMED(sha512_224, c5, 28);
-    STREAMED(sha512_256, c5, 32);
+    STREAMED(sha224, c224, 28);
+    STREAMED(sha256, c256, 32);
+    STREAMED(sha384, c384, 48);
+    STREAMED(sha512, c512, 64);
+    STREAMED(sha512_224, c512_224, 28);
+    STREAMED(sha512_256, c512_256, 32);
 
     /* a copied context forks the hash of a common prefix */
     ic_hash_ctx x, y;
     CHECK(ic_hash_init(&x, IC_HASH_SHA256) == IC_OK && ic_hash_update(&x, m, 100) == IC_OK, "prefix");
     y = x;
-    CHECK(ic_hash_update(&y, m + 100, 200) == IC_OK && ic_hash_final(&y, a) == IC_OK, "fork");
-    ic_sha256(b, m, 300);
+    CHECK(ic_hash_update(&y, m + 100, 200) == IC_OK && ic_hash_final(&y, a, sizeof a) == IC_OK, "fork");
+    CHECK(ic_sha256(b, m, 300) == IC_OK, "sha256");
     CHECK_MEM(a, b, 32, "forked context");
-    CHECK(ic_hash_final(&x, a) == IC_OK, "prefix final");
-    ic_sha256(b, m, 100);
+    CHECK(ic_hash_final(&x, a, sizeof a) == IC_OK, "prefix final");
+    CHECK(ic_sha256(b, m, 100) == IC_OK, "sha256");
     CHECK_MEM(a, b, 32, "prefix context unaffected by the fork");
 }
 
@@ -437,16 +458,17 @@ static void test_bad_input(void)
     CHECK(ic_sha512_final(NULL, out) == IC_ERR_NULL, "sha512_final(NULL ctx)");
     CHECK(ic_hash_init(NULL, IC_HASH_SHA256) == IC_ERR_NULL, "hash_init(NULL)");
     CHECK(ic_hash_update(NULL, m, 1) == IC_ERR_NULL, "hash_update(NULL)");
-    CHECK(ic_hash_final(NULL, out) == IC_ERR_NULL, "hash_final(NULL)");
+    CHECK(ic_hash_final(NULL, out, sizeof out) == IC_ERR_NULL, "hash_final(NULL)");
+    CHECK(ic_hash_final(NULL, NULL, 0) == IC_ERR_NULL, "hash_final(NULL, NULL, 0)");
 
     /* NULL data with a length; NULL with 0 is fine */
-    ic_sha1_init(&c1);
+    CHECK(ic_sha1_init(&c1) == IC_OK, "sha1_init");
     CHECK(ic_sha1_update(&c1, NULL, 1) == IC_ERR_NULL, "sha1_update(NULL, 1)");
     CHECK(ic_sha1_update(&c1, NULL, 0) == IC_OK, "sha1_update(NULL, 0)");
-    ic_sha256_init(&c2);
+    CHECK(ic_sha256_init(&c2) == IC_OK, "sha256_init");
     CHECK(ic_sha256_update(&c2, NULL, 5) == IC_ERR_NULL, "sha256_update(NULL, 5)");
     CHECK(ic_sha256_update(&c2, NULL, 0) == IC_OK, "sha256_update(NULL, 0)");
-    ic_sha512_init(&c5);
+    CHECK(ic_sha512_init(&c5) == IC_OK, "sha512_init");
     CHECK(ic_sha512_update(&c5, NULL, 5) == IC_ERR_NULL, "sha512_update(NULL, 5)");
     CHECK(ic_sha512_update(&c5, NULL, 0) == IC_OK, "sha512_update(NULL, 0)");
     /* NULL output: error, context left intact and still usable */
@@ -457,8 +479,7 @@ static void test_bad_input(void)
     CHECK(ic_sha512_final(&c5, NULL) == IC_ERR_NULL, "sha512_final(ctx, NULL)");
     CHECK(ic_sha512_final(&c5, out) == IC_OK, "sha512_final after NULL out");
     uint8_t e[32];
-    ic_sha256(e, "", 0);
-    ic_sha256(out, NULL, 0);
+    CHECK(ic_sha256(e, m, 0) == IC_OK && ic_sha256(out, NULL, 0) == IC_OK, "sha256 of the empty message");
     CHECK_MEM(out, e, 32, "sha256(NULL, 0) is the empty message");
 
     /* finalised (wiped) contexts */
@@ -478,61 +499,80 @@ static void test_bad_input(void)
     CHECK(ic_sha224_update(&c2, m, 1) == IC_ERR_STATE, "sha224 update uninitialised");
     CHECK(ic_sha384_final(&c5, out) == IC_ERR_STATE, "sha384 final uninitialised");
     CHECK(ic_hash_update(&hc, m, 1) == IC_ERR_STATE, "hash update uninitialised");
-    CHECK(ic_hash_final(&hc, out) == IC_ERR_STATE, "hash final uninitialised");
+    CHECK(ic_hash_final(&hc, out, sizeof out) == IC_ERR_STATE, "hash final uninitialised");
+    CHECK(ic_hash_final(&hc, NULL, 0) == IC_ERR_STATE, "hash final uninitialised, NULL out: step 1 first");
     memset(&hc, 0xff, sizeof hc);
     CHECK(ic_hash_update(&hc, m, 1) == IC_ERR_STATE, "hash update on garbage");
-    CHECK(ic_hash_final(&hc, out) == IC_ERR_STATE, "hash final on garbage");
+    CHECK(ic_hash_final(&hc, out, sizeof out) == IC_ERR_STATE, "hash final on garbage");
 
     /* a context belongs to the variant that initialised it */
-    ic_sha224_init(&c2);
+    CHECK(ic_sha224_init(&c2) == IC_OK, "sha224_init");
     CHECK(ic_sha256_update(&c2, m, 1) == IC_ERR_STATE, "sha256_update on a sha224 ctx");
     CHECK(ic_sha256_final(&c2, out) == IC_ERR_STATE, "sha256_final on a sha224 ctx");
-    ic_sha256_init(&c2);
+    CHECK(ic_sha256_init(&c2) == IC_OK, "sha256_init");
     CHECK(ic_sha224_final(&c2, out) == IC_ERR_STATE, "sha224_final on a sha256 ctx");
-    ic_sha384_init(&c5);
+    CHECK(ic_sha384_init(&c5) == IC_OK, "sha384_init");
     CHECK(ic_sha512_update(&c5, m, 1) == IC_ERR_STATE, "sha512_update on a sha384 ctx");
     CHECK(ic_sha512_256_final(&c5, out) == IC_ERR_STATE, "sha512_256_final on a sha384 ctx");
-    ic_sha512_224_init(&c5);
+    CHECK(ic_sha512_224_init(&c5) == IC_OK, "sha512_224_init");
     CHECK(ic_sha512_256_update(&c5, m, 1) == IC_ERR_STATE, "sha512_256_update on a 512/224 ctx");
     CHECK(ic_sha512_224_final(&c5, out) == IC_OK, "own final still works");
 
     /* unknown algorithms */
     CHECK(ic_hash_init(&hc, (ic_hash_alg)IC_HASH_COUNT) == IC_ERR_PARAM, "hash_init(bad alg)");
     CHECK(ic_hash_init(&hc, (ic_hash_alg)-1) == IC_ERR_PARAM, "hash_init(-1)");
-    CHECK(ic_hash((ic_hash_alg)99, out, m, 1) == IC_ERR_PARAM, "ic_hash(bad alg)");
-    CHECK(ic_hash(IC_HASH_SHA256, NULL, m, 1) == IC_ERR_NULL, "ic_hash(out NULL)");
-    CHECK(ic_hash(IC_HASH_SHA256, out, NULL, 1) == IC_ERR_NULL, "ic_hash(in NULL, 1)");
+    CHECK(ic_hash((ic_hash_alg)99, out, sizeof out, m, 1) == IC_ERR_PARAM, "ic_hash(bad alg)");
+    CHECK(ic_hash((ic_hash_alg)99, out, 0, m, 1) == IC_ERR_PARAM, "ic_hash(bad alg, outlen 0): alg first");
+    CHECK(ic_hash(IC_HASH_SHA256, NULL, 32, m, 1) == IC_ERR_NULL, "ic_hash(out NULL)");
+    CHECK(ic_hash(IC_HASH_SHA256, out, 32, NULL, 1) == IC_ERR_NULL, "ic_hash(in NULL, 1)");
+    CHECK(ic_hash(IC_HASH_SHA256, out, 31, NULL, 1) == IC_ERR_NULL, "ic_hash(in NULL, outlen 31): NULL first");
 
-    /* void one-shots: NULL input with a length gives zeros, NULL out is ignored */
+    /* output capacity: below the digest size refused, nothing written;
+     * a NULL out with capacity 0 is a size fault, not a pointer one */
     memset(out, 0x77, sizeof out);
-    ic_sha512(out, NULL, 3);
-    for (int i = 0; i < 64; i++)
-        if (!CHECK(out[i] == 0, "ic_sha512(out, NULL, 3) must zero out"))
-            break;
-    CHECK(out[64] == 0x77, "ic_sha512 wrote past its digest");
-    ic_sha256(NULL, m, 1);
-    ic_sha1(NULL, NULL, 0);
+    CHECK(ic_hash(IC_HASH_SHA256, out, 31, m, 1) == IC_ERR_SIZE, "ic_hash(outlen 31)");
+    CHECK(ic_hash(IC_HASH_SHA512, out, 63, m, 1) == IC_ERR_SIZE, "ic_hash(SHA-512, outlen 63)");
+    CHECK(ic_hash(IC_HASH_SHA1, out, 0, m, 1) == IC_ERR_SIZE, "ic_hash(outlen 0)");
+    CHECK(ic_hash(IC_HASH_SHA1, NULL, 0, m, 1) == IC_ERR_SIZE, "ic_hash(NULL, 0)");
+    CHECK(tl_all_byte(out, sizeof out, 0x77), "a refused ic_hash writes nothing");
+    CHECK(ic_hash_init(&hc, IC_HASH_SHA384) == IC_OK && ic_hash_update(&hc, m, 3) == IC_OK, "init");
+    ic_hash_ctx before = hc;
+    CHECK(ic_hash_final(&hc, out, 47) == IC_ERR_SIZE, "ic_hash_final(outlen 47)");
+    CHECK(ic_hash_final(&hc, NULL, 0) == IC_ERR_SIZE, "ic_hash_final(NULL, 0)");
+    CHECK(ic_hash_final(&hc, NULL, 48) == IC_ERR_NULL, "ic_hash_final(NULL, 48)");
+    CHECK(tl_all_byte(out, sizeof out, 0x77), "a refused ic_hash_final writes nothing");
+    CHECK(memcmp(&hc, &before, sizeof hc) == 0, "a refused ic_hash_final leaves the context as it was");
+    CHECK(ic_hash_final(&hc, out, 48) == IC_OK && out[48] == 0x77, "ic_hash_final(outlen 48)");
+
+    /* one-shots: a refused call writes nothing */
+    memset(out, 0x77, sizeof out);
+    CHECK(ic_sha512(out, NULL, 3) == IC_ERR_NULL, "ic_sha512(out, NULL, 3)");
+    CHECK(ic_sha1(out, NULL, 1) == IC_ERR_NULL, "ic_sha1(out, NULL, 1)");
+    CHECK(tl_all_byte(out, sizeof out, 0x77), "a refused one-shot writes nothing");
+    CHECK(ic_sha256(NULL, m, 1) == IC_ERR_NULL, "ic_sha256(NULL, m, 1)");
+    CHECK(ic_sha1(NULL, NULL, 0) == IC_ERR_NULL, "ic_sha1(NULL, NULL, 0): out is fixed-size");
+    CHECK(ic_sha512_256(NULL, m, 0) == IC_ERR_NULL, "ic_sha512_256(NULL, m, 0)");
 
     /* message length limits: 2^61 - 1 bytes for SHA-1/256, < 2^125 for SHA-512 */
     const uint64_t lim = (UINT64_C(1) << 61) - 1;
-    ic_sha1_init(&c1);
+    CHECK(ic_sha1_init(&c1) == IC_OK, "sha1_init");
     c1.count = lim - 3;
     CHECK(ic_sha1_update(&c1, m, 4) == IC_ERR_TOOLONG, "sha1 over 2^64-1 bits");
     CHECK(c1.count == lim - 3, "TOOLONG must absorb nothing");
     CHECK(ic_sha1_update(&c1, m, 3) == IC_OK, "sha1 up to the limit");
     CHECK(ic_sha1_update(&c1, m, 1) == IC_ERR_TOOLONG, "sha1 one byte past the limit");
     CHECK(ic_sha1_final(&c1, out) == IC_OK, "sha1 final at the limit");
-    ic_sha256_init(&c2);
+    CHECK(ic_sha256_init(&c2) == IC_OK, "sha256_init");
     c2.count = lim - 3;
     CHECK(ic_sha256_update(&c2, m, 4) == IC_ERR_TOOLONG, "sha256 over 2^64-1 bits");
     CHECK(ic_sha256_update(&c2, m, 3) == IC_OK, "sha256 up to the limit");
     CHECK(ic_sha256_update(&c2, m, 1) == IC_ERR_TOOLONG, "sha256 one byte past");
     c2.count = UINT64_MAX - 2;   /* a wrapped counter must not pass */
     CHECK(ic_sha256_update(&c2, m, 8) == IC_ERR_TOOLONG, "sha256 counter wrap");
-    ic_sha224_init(&c2);
+    CHECK(ic_sha224_init(&c2) == IC_OK, "sha224_init");
     c2.count = lim;
     CHECK(ic_sha224_update(&c2, m, 1) == IC_ERR_TOOLONG, "sha224 past the limit");
-    ic_sha512_init(&c5);
+    CHECK(ic_sha512_init(&c5) == IC_OK, "sha512_init");
     c5.count[1] = (UINT64_C(1) << 61) - 1;
     c5.count[0] = UINT64_MAX - 2;
     CHECK(ic_sha512_update(&c5, m, 3) == IC_ERR_TOOLONG, "sha512 over 2^128-1 bits");
@@ -540,7 +580,7 @@ static void test_bad_input(void)
           "TOOLONG must absorb nothing");
     CHECK(ic_sha512_update(&c5, m, 2) == IC_OK, "sha512 up to the limit");
     CHECK(ic_sha512_update(&c5, m, 1) == IC_ERR_TOOLONG, "sha512 one byte past");
-    ic_sha384_init(&c5);
+    CHECK(ic_sha384_init(&c5) == IC_OK, "sha384_init");
     c5.count[0] = UINT64_MAX;   /* carry into the high word is fine */
     CHECK(ic_sha384_update(&c5, m, 2) == IC_OK && c5.count[1] == 1 && c5.count[0] == 1,
           "sha384 128-bit carry");

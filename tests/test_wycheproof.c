@@ -338,21 +338,21 @@ static void hkdf_case(const tl_json *group, const tl_json *test, void *arg)
         /* the API's own rule decides "acceptable" cases, as for GCM */
         int legal = n <= 255 * hl;
         uint8_t *out = tl_guarded_alloc(n, FILL), prk[IC_HASH_MAX_DIGEST_SIZE];
-        int r1 = ic_hkdf(s->alg, salt, slen, ikm, ilen, info, nlen, out, n);
-        int r0 = ic_hkdf_extract(s->alg, slen ? salt : NULL, slen, ikm, ilen, prk);
+        int r1 = ic_hkdf(s->alg, out, n, info, nlen, salt, slen, ikm, ilen);
+        int r0 = ic_hkdf_extract(s->alg, prk, sizeof prk, slen ? salt : NULL, slen, ikm, ilen);
         CHECK(r0 == IC_OK, "%s: extract %d", where, r0);
         if (res == 1 || (res == 2 && legal)) {
             CHECK(legal, "%s: a valid case longer than 255 * HashLen", where);
             CHECK(r1 == IC_OK && olen == n, "%s: ic_hkdf status %d", where, r1);
             CHECK_MEM(out, okm, n, "%s: ic_hkdf okm", where);
             memset(out, FILL, n);
-            int r2 = ic_hkdf_expand(s->alg, prk, hl, nlen ? info : NULL, nlen, out, n);
+            int r2 = ic_hkdf_expand(s->alg, out, n, nlen ? info : NULL, nlen, prk, hl);
             CHECK(r2 == IC_OK, "%s: expand status %d", where, r2);
             CHECK_MEM(out, okm, n, "%s: extract + expand okm", where);
             s->valid += res == 1;
         } else {
             CHECK(r1 == IC_ERR_TOOLONG, "%s: ic_hkdf gave %d, want IC_ERR_TOOLONG", where, r1);
-            int r2 = ic_hkdf_expand(s->alg, prk, hl, info, nlen, out, n);
+            int r2 = ic_hkdf_expand(s->alg, out, n, info, nlen, prk, hl);
             CHECK(r2 == IC_ERR_TOOLONG, "%s: expand gave %d, want IC_ERR_TOOLONG", where, r2);
             CHECK(tl_all_byte(out, n, FILL), "%s: refused HKDF wrote to okm", where);
             CHECK(res == 2 || tl_json_has_str(test, "flags", "SizeTooLarge"), "%s: an invalid case HKDF "

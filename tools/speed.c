@@ -319,8 +319,8 @@ static void incore_run(speed_job *j, size_t len)
         st |= ic_gcm_decrypt(&s->gcm, j->out, j->ct, len);
         st |= ic_gcm_verify(&s->gcm, j->ct + len, IC_GCM_TAG_SIZE);
         break;
-    case SK_HASH: st = ic_hash((ic_hash_alg)a->param, j->aux, b, len); break;
-    case SK_HMAC: st = ic_hmac((ic_hash_alg)a->param, j->key, 32, b, len, j->aux); break;
+    case SK_HASH: st = ic_hash((ic_hash_alg)a->param, j->aux, sizeof j->aux, b, len); break;
+    case SK_HMAC: st = ic_hmac((ic_hash_alg)a->param, j->aux, sizeof j->aux, b, len, j->key, 32); break;
     case SK_CHACHA20: st = ic_chacha20_xor(b, b, len, j->key, j->iv, 1); break;
     case SK_POLY1305: ic_poly1305(j->aux, b, len, j->key); break;
     case SK_C20P1305:
@@ -349,7 +349,7 @@ static void incore_run(speed_job *j, size_t len)
         ic_ghash_key_ops(&s->ghk)->blocks(&s->ghk, j->aux, b, len / 16);
         break;
     case SK_HKDF:   /* the message as input keying material, the IV as salt */
-        st = ic_hkdf((ic_hash_alg)a->param, j->iv, 16, b, len, NULL, 0, j->aux, 32);
+        st = ic_hkdf((ic_hash_alg)a->param, j->aux, 32, NULL, 0, j->iv, 16, b, len);
         break;
     case SK_HWRAND: st = ic_rand_hw(b, len); break;
     case SK_MODEXP: speed_bn_run(-1, j, len); break;

@@ -348,7 +348,7 @@ static int digest_fd(const sum_algo *a, int fd, uint8_t out[MAX_DIGEST])
     }
     if (a->kind == K_HASH) {
         if (st == IC_OK)
-            st = ic_hash_final(&h, out);
+            st = ic_hash_final(&h, out, MAX_DIGEST);
         ic_wipe(&h, sizeof h);
     } else {
         out[0] = (uint8_t)(crc >> 24);   /* big-endian: hex reads as %08x */

@@ -153,7 +153,7 @@ int ic_rsa_emsa_pkcs1v15(ic_hash_alg alg, const uint8_t *msg, size_t msglen, uin
     memset(em + 2, 0xff, k - tlen - 3);
     em[k - tlen - 1] = 0x00;
     memcpy(em + k - tlen, prefix, plen);
-    return ic_hash(alg, em + k - hlen, msg, msglen) == IC_OK ? IC_OK : IC_ERR_PARAM;
+    return ic_hash(alg, em + k - hlen, hlen, msg, msglen) == IC_OK ? IC_OK : IC_ERR_PARAM;
 }
 
 int ic_rsa_verify_pkcs1v15(const ic_rsa_public_key *key, ic_hash_alg hash_alg,
@@ -176,23 +176,60 @@ int ic_rsa_verify_pkcs1v15(const ic_rsa_public_key *key, ic_hash_alg hash_alg,
 
 /* ---- RSASSA-PSS ---------------------------------------------------------------- */
 
-void ic_rsa_mgf1_xor(ic_hash_alg alg, const uint8_t *seed, size_t slen, uint8_t *out, size_t len)
+/* t = Hash(seed || C), C the 4-byte big-endian counter c (B.2.1 step 3);
+ * the context, which holds the seed, is wiped whatever happens. */
+static int mgf1_block(ic_hash_alg alg, uint8_t *t, size_t tcap, const uint8_t *seed, size_t slen,
+                      uint32_t c)
+{
+    uint8_t cb[4] = { (uint8_t)(c >> 24), (uint8_t)(c >> 16), (uint8_t)(c >> 8), (uint8_t)c };
+    ic_hash_ctx h;
+    int st = ic_hash_init(&h, alg);
+    if (st == IC_OK)
+        st = ic_hash_update(&h, seed, slen);
+    if (st == IC_OK)
+        st = ic_hash_update(&h, cb, sizeof cb);
+    if (st == IC_OK)
+        st = ic_hash_final(&h, t, tcap);
+    if (st != IC_OK)
+        ic_wipe(&h, sizeof h);
+    return st;
+}
+
+int ic_rsa_mgf1_xor(ic_hash_alg alg, const uint8_t *seed, size_t slen, uint8_t *out, size_t len)
 {
     size_t hlen = ic_hash_digest_size(alg);
     uint8_t t[IC_HASH_MAX_DIGEST_SIZE];
+    int st = IC_OK;
     for (uint32_t c = 0; len > 0; c++) {
-        uint8_t cb[4] = { (uint8_t)(c >> 24), (uint8_t)(c >> 16), (uint8_t)(c >> 8), (uint8_t)c };
-        ic_hash_ctx h;
-        if (ic_hash_init(&h, alg) != IC_OK)   /* alg was checked by the caller */
-            return;
-        ic_hash_update(&h, seed, slen);
-        ic_hash_update(&h, cb, sizeof cb);
-        ic_hash_final(&h, t);
+        if ((st = mgf1_block(alg, t, sizeof t, seed, slen, c)) != IC_OK)
+            break;
         size_t m = len < hlen ? len : hlen;
         for (size_t i = 0; i < m; i++)
             out[i] ^= t[i];
         out += m, len -= m;
     }
+    ic_wipe(t, sizeof t);
+    return st;
+}
+
+int ic_rsa_pss_hash(ic_hash_alg alg, uint8_t *h, const uint8_t *mhash, const uint8_t *salt,
+                    size_t salt_len)
+{
+    static const uint8_t zeros[8] = { 0 };
+    size_t hlen = ic_hash_digest_size(alg);
+    ic_hash_ctx hc;
+    int st = ic_hash_init(&hc, alg);
+    if (st == IC_OK)
+        st = ic_hash_update(&hc, zeros, sizeof zeros);
+    if (st == IC_OK)
+        st = ic_hash_update(&hc, mhash, hlen);
+    if (st == IC_OK)
+        st = ic_hash_update(&hc, salt, salt_len);
+    if (st == IC_OK)
+        st = ic_hash_final(&hc, h, hlen);
+    if (st != IC_OK)
+        ic_wipe(&hc, sizeof hc);
+    return st;
 }
 
 int ic_rsa_verify_pss(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
@@ -221,7 +258,9 @@ int ic_rsa_verify_pss(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_has
     unsigned topmask = 0xffu >> (8 * emlen - embits);            /* bits DB may use in byte 0 */
     if (em[emlen - 1] != 0xbc || (db[0] & ~topmask) != 0)        /* steps 4, 6 */
         return IC_ERR_AUTH;
-    ic_rsa_mgf1_xor(mgf1_hash, h, hlen, db, dblen);                     /* steps 7, 8 */
+    st = ic_rsa_mgf1_xor(mgf1_hash, h, hlen, db, dblen);                /* steps 7, 8 */
+    if (st != IC_OK)
+        return st;
     db[0] &= (uint8_t)topmask;                                   /* step 9 */
     size_t ps = dblen - salt_len - 1;                            /* step 10 */
     for (size_t i = 0; i < ps; i++)
@@ -231,16 +270,9 @@ int ic_rsa_verify_pss(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_has
         return IC_ERR_AUTH;
     /* steps 2, 12, 13: H' = Hash(00 x 8 || mHash || salt) */
     uint8_t mhash[IC_HASH_MAX_DIGEST_SIZE], h2[IC_HASH_MAX_DIGEST_SIZE];
-    static const uint8_t zeros[8] = { 0 };
-    if (ic_hash(hash_alg, mhash, msg, msglen) != IC_OK)
+    if (ic_hash(hash_alg, mhash, sizeof mhash, msg, msglen) != IC_OK ||
+        ic_rsa_pss_hash(hash_alg, h2, mhash, db + dblen - salt_len, salt_len) != IC_OK)
         return IC_ERR_PARAM;
-    ic_hash_ctx hc;
-    if (ic_hash_init(&hc, hash_alg) != IC_OK)
-        return IC_ERR_PARAM;
-    ic_hash_update(&hc, zeros, sizeof zeros);
-    ic_hash_update(&hc, mhash, hlen);
-    ic_hash_update(&hc, db + dblen - salt_len, salt_len);
-    ic_hash_final(&hc, h2);
     return ic_ct_equal(h, h2, hlen) ? IC_OK : IC_ERR_AUTH;       /* step 14 */
 }
 
@@ -280,17 +312,19 @@ static int oaep_encrypt(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_h
     uint8_t em[IC_RSA_MAX_BYTES];
     uint8_t *mseed = em + 1, *db = em + 1 + hlen;
     em[0] = 0;
-    if (ic_hash(hash_alg, db, label, labellen) != IC_OK)
+    if (ic_hash(hash_alg, db, hlen, label, labellen) != IC_OK)
         return IC_ERR_PARAM;
     memset(db + hlen, 0, dblen - hlen - msglen - 1);
     db[dblen - msglen - 1] = 0x01;
     if (msglen)
         memcpy(db + dblen - msglen, msg, msglen);
     memcpy(mseed, seed, hlen);
-    ic_rsa_mgf1_xor(mgf1_hash, mseed, hlen, db, dblen);          /* maskedDB */
-    ic_rsa_mgf1_xor(mgf1_hash, db, dblen, mseed, hlen);          /* maskedSeed */
+    int st = ic_rsa_mgf1_xor(mgf1_hash, mseed, hlen, db, dblen);  /* maskedDB */
+    if (st == IC_OK)
+        st = ic_rsa_mgf1_xor(mgf1_hash, db, dblen, mseed, hlen);  /* maskedSeed */
     /* EM < 2^(8(k-1)) <= n: never IC_ERR_RANGE */
-    int st = ic_modexp_public(&key->mont, ct, k, em, k, key->e, key->elen);
+    if (st == IC_OK)
+        st = ic_modexp_public(&key->mont, ct, k, em, k, key->e, key->elen);
     ic_wipe(em, k);
     return st;
 }

@@ -346,20 +346,17 @@ static int pss_sign(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash
     size_t hlen = ic_hash_digest_size(hash_alg), k = key->pub.mont.nbytes;
     size_t embits = key->pub.mont.nbits - 1, emlen = (embits + 7) / 8, dblen = emlen - hlen - 1;
     uint8_t buf[IC_RSA_MAX_BYTES], mhash[IC_HASH_MAX_DIGEST_SIZE];
-    static const uint8_t zeros[8] = { 0 };
     memset(buf, 0, k);
     uint8_t *em = buf + (k - emlen), *db = em, *h = em + dblen;
-    ic_hash_ctx hc;
-    if (ic_hash(hash_alg, mhash, msg, msglen) != IC_OK || ic_hash_init(&hc, hash_alg) != IC_OK)
+    if (ic_hash(hash_alg, mhash, sizeof mhash, msg, msglen) != IC_OK ||
+        ic_rsa_pss_hash(hash_alg, h, mhash, salt, salt_len) != IC_OK)   /* steps 5, 6 */
         return IC_ERR_PARAM;
-    ic_hash_update(&hc, zeros, sizeof zeros);                /* steps 5, 6: H = Hash(M') */
-    ic_hash_update(&hc, mhash, hlen);
-    ic_hash_update(&hc, salt, salt_len);
-    ic_hash_final(&hc, h);
     db[dblen - salt_len - 1] = 0x01;                         /* steps 7, 8: PS || 01 || salt */
     if (salt_len)
         memcpy(db + dblen - salt_len, salt, salt_len);
-    ic_rsa_mgf1_xor(mgf1_hash, h, hlen, db, dblen);          /* steps 9, 10 */
+    int st = ic_rsa_mgf1_xor(mgf1_hash, h, hlen, db, dblen); /* steps 9, 10 */
+    if (st != IC_OK)
+        return st;
     db[0] &= (uint8_t)(0xffu >> (8 * emlen - embits));       /* step 11 */
     em[emlen - 1] = 0xbc;                                    /* step 12 */
     return rsa_private_op(key, sig, buf);
@@ -447,20 +444,21 @@ int ic_rsa_decrypt_oaep(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_
     if (ctlen != k || !ic_bn_ct_below(&key->pub.mont, ct, ctlen))
         return IC_ERR_AUTH;
     uint8_t em[IC_RSA_MAX_BYTES], lhash[IC_HASH_MAX_DIGEST_SIZE];
-    if (ic_hash(hash_alg, lhash, label, labellen) != IC_OK)
+    if (ic_hash(hash_alg, lhash, sizeof lhash, label, labellen) != IC_OK)
         return IC_ERR_PARAM;
     st = rsa_private_op(key, em, ct);
     if (st != IC_OK)
         return st;
     uint8_t *seed = em + 1, *db = em + 1 + hlen;
     size_t dblen = k - hlen - 1, off = 0;
-    ic_rsa_mgf1_xor(mgf1_hash, db, dblen, seed, hlen);           /* seed */
-    ic_rsa_mgf1_xor(mgf1_hash, seed, hlen, db, dblen);           /* DB */
-    if (reveal(oaep_decode(em, k, hlen, lhash, &off))) {
+    st = ic_rsa_mgf1_xor(mgf1_hash, db, dblen, seed, hlen);      /* seed */
+    if (st == IC_OK)
+        st = ic_rsa_mgf1_xor(mgf1_hash, seed, hlen, db, dblen);  /* DB */
+    if (st == IC_OK && reveal(oaep_decode(em, k, hlen, lhash, &off))) {
         ic_ct_declassify(&off, sizeof off);                      /* the length is released */
         memcpy(out, em + off, k - off);
         *outlen = k - off;
-    } else {
+    } else if (st == IC_OK) {
         st = IC_ERR_AUTH;
     }
     ic_wipe(em, k);

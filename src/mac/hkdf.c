@@ -20,24 +20,25 @@ static int ranges_overlap(const void *a, size_t alen, const void *b, size_t blen
 }
 
 /* An empty salt is HMAC's empty key, which pads to the same block as the
- * HashLen zero bytes that 2.2 prescribes when no salt is given. */
-int ic_hkdf_extract(ic_hash_alg alg, const uint8_t *salt, size_t saltlen,
-                    const uint8_t *ikm, size_t ikmlen, uint8_t *prk)
+ * HashLen zero bytes that 2.2 prescribes when no salt is given.  ic_hmac
+ * checks prk's capacity against HashLen (IC_ERR_SIZE). */
+int ic_hkdf_extract(ic_hash_alg alg, uint8_t *prk, size_t prklen,
+                    const uint8_t *salt, size_t saltlen, const uint8_t *ikm, size_t ikmlen)
 {
-    return ic_hmac(alg, salt, saltlen, ikm, ikmlen, prk);
+    return ic_hmac(alg, prk, prklen, ikm, ikmlen, salt, saltlen);
 }
 
-int ic_hkdf_expand(ic_hash_alg alg, const uint8_t *prk, size_t prklen,
-                   const uint8_t *info, size_t infolen, uint8_t *okm, size_t okmlen)
+int ic_hkdf_expand(ic_hash_alg alg, uint8_t *okm, size_t okmlen,
+                   const uint8_t *info, size_t infolen, const uint8_t *prk, size_t prklen)
 {
     ic_hmac_ctx keyed, c;
     uint8_t t[IC_HASH_MAX_DIGEST_SIZE];
     size_t n = ic_hash_digest_size(alg), done = 0;
     int st;
 
-    IC_NULL_CHECK(prk, prklen);
-    IC_NULL_CHECK(info, infolen);
     IC_NULL_CHECK(okm, okmlen);
+    IC_NULL_CHECK(info, infolen);
+    IC_NULL_CHECK(prk, prklen);
     if (!n)
         return IC_ERR_PARAM;
     if (prklen < n)
@@ -57,7 +58,7 @@ int ic_hkdf_expand(ic_hash_alg alg, const uint8_t *prk, size_t prklen,
         if (st == IC_OK)
             st = ic_hmac_update(&c, &i, 1);
         if (st == IC_OK)
-            st = ic_hmac_final(&c, t);
+            st = ic_hmac_final(&c, t, sizeof t);
         if (st == IC_OK)
             memcpy(okm + done, t, take);
         done += take;
@@ -68,27 +69,27 @@ int ic_hkdf_expand(ic_hash_alg alg, const uint8_t *prk, size_t prklen,
     return st;
 }
 
-int ic_hkdf(ic_hash_alg alg, const uint8_t *salt, size_t saltlen,
-            const uint8_t *ikm, size_t ikmlen, const uint8_t *info, size_t infolen,
-            uint8_t *okm, size_t okmlen)
+int ic_hkdf(ic_hash_alg alg, uint8_t *okm, size_t okmlen,
+            const uint8_t *info, size_t infolen, const uint8_t *salt, size_t saltlen,
+            const uint8_t *ikm, size_t ikmlen)
 {
     uint8_t prk[IC_HASH_MAX_DIGEST_SIZE];
     size_t n = ic_hash_digest_size(alg);
     int st;
 
+    IC_NULL_CHECK(okm, okmlen);
+    IC_NULL_CHECK(info, infolen);
     IC_NULL_CHECK(salt, saltlen);
     IC_NULL_CHECK(ikm, ikmlen);
-    IC_NULL_CHECK(info, infolen);
-    IC_NULL_CHECK(okm, okmlen);
     if (!n)
         return IC_ERR_PARAM;
     if (okmlen > 255 * n)
         return IC_ERR_TOOLONG;
     if (ranges_overlap(okm, okmlen, info, infolen))
         return IC_ERR_OVERLAP;
-    st = ic_hkdf_extract(alg, salt, saltlen, ikm, ikmlen, prk);
+    st = ic_hkdf_extract(alg, prk, sizeof prk, salt, saltlen, ikm, ikmlen);
     if (st == IC_OK)
-        st = ic_hkdf_expand(alg, prk, n, info, infolen, okm, okmlen);
+        st = ic_hkdf_expand(alg, okm, okmlen, info, infolen, prk, n);
     ic_wipe(prk, sizeof prk);
     return st;
 }

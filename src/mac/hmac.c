@@ -41,7 +41,7 @@ int ic_hmac_init(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *key, size_t k
     if (!bs)
         return IC_ERR_PARAM;
     if (keylen > bs)
-        st = ic_hash(alg, k0, key, keylen);          /* step 2: K0 = H(K) || 0... */
+        st = ic_hash(alg, k0, sizeof k0, key, keylen); /* step 2: K0 = H(K) || 0... */
     else {
         if (keylen)
             memcpy(k0, key, keylen);                 /* step 1 / 3 */
@@ -71,7 +71,7 @@ static int hmac_ok(const ic_hmac_ctx *ctx)
            ic_hash_ctx_ok(&ctx->outer);
 }
 
-int ic_hmac_update(ic_hmac_ctx *ctx, const void *in, size_t len)
+int ic_hmac_update(ic_hmac_ctx *ctx, const uint8_t *in, size_t len)
 {
     if (!ctx)
         return IC_ERR_NULL;
@@ -80,27 +80,41 @@ int ic_hmac_update(ic_hmac_ctx *ctx, const void *in, size_t len)
     return ic_hash_update(&ctx->inner, in, len);
 }
 
-int ic_hmac_final(ic_hmac_ctx *ctx, uint8_t *out)
+/* The tag of a checked, keyed ctx into out (room for the digest); wipes
+ * ctx. */
+static int hmac_finish(ic_hmac_ctx *ctx, uint8_t *out)
 {
     uint8_t ih[IC_HASH_MAX_DIGEST_SIZE];
-    size_t n;
+    size_t n = ic_hash_digest_size(ctx->inner.alg);
     int st;
 
+    st = ic_hash_final(&ctx->inner, ih, sizeof ih);
+    if (st == IC_OK)
+        st = ic_hash_update(&ctx->outer, ih, n);
+    if (st == IC_OK)
+        st = ic_hash_final(&ctx->outer, out, n);
+    ic_wipe(ih, sizeof ih);
+    ic_wipe(ctx, sizeof *ctx);
+    return st;
+}
+
+int ic_hmac_final(ic_hmac_ctx *ctx, uint8_t *out, size_t outlen)
+{
     if (!ctx)
         return IC_ERR_NULL;
     if (!hmac_ok(ctx))
         return IC_ERR_STATE;
-    if (!out)
-        return IC_ERR_NULL;
-    n = ic_hash_digest_size(ctx->inner.alg);
-    st = ic_hash_final(&ctx->inner, ih);
-    if (st == IC_OK)
-        st = ic_hash_update(&ctx->outer, ih, n);
-    if (st == IC_OK)
-        st = ic_hash_final(&ctx->outer, out);
-    ic_wipe(ih, sizeof ih);
-    ic_wipe(ctx, sizeof *ctx);
-    return st;
+    IC_NULL_CHECK(out, outlen);
+    if (outlen < ic_hash_digest_size(ctx->inner.alg))
+        return IC_ERR_SIZE;
+    return hmac_finish(ctx, out);
+}
+
+/* Both hash states were seeded from the key: the whole struct goes. */
+void ic_hmac_wipe(ic_hmac_ctx *ctx)
+{
+    if (ctx)
+        ic_wipe(ctx, sizeof *ctx);
 }
 
 /* Checks in common.h's order (an unkeyed context first, then the tag), so a
@@ -120,7 +134,7 @@ int ic_hmac_final_verify(ic_hmac_ctx *ctx, const uint8_t *tag, size_t taglen)
     n = ic_hash_digest_size(ctx->inner.alg);
     if (taglen < IC_HMAC_MIN_TAG_SIZE || taglen > n)
         return IC_ERR_TAGLEN;
-    st = ic_hmac_final(ctx, mac);
+    st = hmac_finish(ctx, mac);
     if (st == IC_OK) {
         int ok = ic_ct_equal(mac, tag, taglen);
         ic_ct_declassify(&ok, sizeof ok);   /* the verdict is public; mac is not */
@@ -133,49 +147,50 @@ int ic_hmac_final_verify(ic_hmac_ctx *ctx, const uint8_t *tag, size_t taglen)
 
 /* The one-shots' common start: key ctx and absorb the message; on error
  * nothing is left in ctx. */
-static int hmac_start(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *key, size_t keylen,
-                      const void *in, size_t len)
+static int hmac_start(ic_hmac_ctx *ctx, ic_hash_alg alg, const uint8_t *in, size_t len,
+                      const uint8_t *key, size_t keylen)
 {
     int st;
 
-    IC_NULL_CHECK(in, len);
     st = ic_hmac_init(ctx, alg, key, keylen);
     if (st == IC_OK && (st = ic_hmac_update(ctx, in, len)) != IC_OK)
         ic_wipe(ctx, sizeof *ctx);
     return st;
 }
 
-int ic_hmac(ic_hash_alg alg, const uint8_t *key, size_t keylen,
-            const void *in, size_t len, uint8_t *out)
-{
-    ic_hmac_ctx ctx;
-    int st;
-
-    if (!out)
-        return IC_ERR_NULL;
-    IC_NULL_CHECK(key, keylen);
-    IC_NULL_CHECK(in, len);
-    if (!ic_hash_digest_size(alg))
-        return IC_ERR_PARAM;
-    st = hmac_start(&ctx, alg, key, keylen, in, len);
-    return st != IC_OK ? st : ic_hmac_final(&ctx, out);
-}
-
-/* taglen is checked before any hashing, so a bad length costs nothing. */
-int ic_hmac_verify(ic_hash_alg alg, const uint8_t *key, size_t keylen,
-                   const void *in, size_t len, const uint8_t *tag, size_t taglen)
+int ic_hmac(ic_hash_alg alg, uint8_t *out, size_t outlen, const uint8_t *in, size_t len,
+            const uint8_t *key, size_t keylen)
 {
     ic_hmac_ctx ctx;
     size_t n = ic_hash_digest_size(alg);
     int st;
 
-    IC_NULL_CHECK(key, keylen);
+    IC_NULL_CHECK(out, outlen);
     IC_NULL_CHECK(in, len);
+    IC_NULL_CHECK(key, keylen);
+    if (!n)
+        return IC_ERR_PARAM;
+    if (outlen < n)
+        return IC_ERR_SIZE;
+    st = hmac_start(&ctx, alg, in, len, key, keylen);
+    return st != IC_OK ? st : hmac_finish(&ctx, out);
+}
+
+/* taglen is checked before any hashing, so a bad length costs nothing. */
+int ic_hmac_verify(ic_hash_alg alg, const uint8_t *tag, size_t taglen, const uint8_t *in,
+                   size_t len, const uint8_t *key, size_t keylen)
+{
+    ic_hmac_ctx ctx;
+    size_t n = ic_hash_digest_size(alg);
+    int st;
+
     IC_NULL_CHECK(tag, taglen);
+    IC_NULL_CHECK(in, len);
+    IC_NULL_CHECK(key, keylen);
     if (!n)
         return IC_ERR_PARAM;
     if (taglen < IC_HMAC_MIN_TAG_SIZE || taglen > n)
         return IC_ERR_TAGLEN;
-    st = hmac_start(&ctx, alg, key, keylen, in, len);
+    st = hmac_start(&ctx, alg, in, len, key, keylen);
     return st != IC_OK ? st : ic_hmac_final_verify(&ctx, tag, taglen);
 }

@@ -3,10 +3,12 @@
  * set of calls over every SHA variant, chosen by an ic_hash_alg value, for
  * HMAC, HKDF and the incore command.
  *
- * It only dispatches: each call goes to the variant's driver (sha1.c,
- * sha256.c, sha512.c), which does the argument and state checks.  The
- * union in ic_hash_ctx is read through the member of the family alg
- * belongs to, the one the init wrote.
+ * It mostly dispatches: each call goes to the variant's driver (sha1.c,
+ * sha256.c, sha512.c), which does the argument and state checks; only the
+ * output capacity (outlen), which the variants' fixed-size outputs do not
+ * have, is checked here.  The union in ic_hash_ctx is read through the
+ * member of the family alg belongs to, the one the init wrote.  The
+ * fixed-size one-shots (ic_sha256 ...) are ic_hash with their digest size.
  */
 #include "sha/sha_impl.h"
 
@@ -53,12 +55,12 @@ const char *ic_hash_name(ic_hash_alg alg)
 
 /* Bring a name to the canonical spelling: lower case, no '-' right after
  * "sha", and '-' for the '/', '_' or '-' that separates a truncation. */
-int ic_hash_from_name(const char *name, ic_hash_alg *alg)
+int ic_hash_from_name(ic_hash_alg *alg, const char *name)
 {
     char norm[16];
     size_t n = 0;
 
-    if (!name || !alg)
+    if (!alg || !name)
         return IC_ERR_NULL;
     for (const char *s = name; *s; s++) {
         char c = (char)tolower((unsigned char)*s);
@@ -117,7 +119,7 @@ int ic_hash_ctx_ok(const ic_hash_ctx *ctx)
     return 0;              /* garbage in alg: never initialised */
 }
 
-int ic_hash_update(ic_hash_ctx *ctx, const void *in, size_t len)
+int ic_hash_update(ic_hash_ctx *ctx, const uint8_t *in, size_t len)
 {
     if (!ctx)
         return IC_ERR_NULL;
@@ -134,13 +136,20 @@ int ic_hash_update(ic_hash_ctx *ctx, const void *in, size_t len)
 }
 
 /* The variant's final wipes its member; the rest of the union and alg are
- * wiped here so no trace of the state is left and a second final fails. */
-int ic_hash_final(ic_hash_ctx *ctx, uint8_t *out)
+ * wiped here so no trace of the state is left and a second final fails.
+ * Everything that refuses the call is checked before the variant's final
+ * runs, so a refused call leaves the context as it was. */
+int ic_hash_final(ic_hash_ctx *ctx, uint8_t *out, size_t outlen)
 {
     int st;
 
     if (!ctx)
         return IC_ERR_NULL;
+    if (!ic_hash_ctx_ok(ctx))
+        return IC_ERR_STATE;
+    IC_NULL_CHECK(out, outlen);
+    if (outlen < ic_hash_digest_size(ctx->alg))
+        return IC_ERR_SIZE;
     switch (ctx->alg) {
     case IC_HASH_SHA1:
         st = ic_sha1_final(&ctx->u.sha1, out);
@@ -160,11 +169,18 @@ int ic_hash_final(ic_hash_ctx *ctx, uint8_t *out)
     return st;
 }
 
-int ic_hash(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
+/* Also the body of the fixed-size one-shots (ic_sha256 ...), which pass
+ * their digest size as outlen. */
+int ic_hash(ic_hash_alg alg, uint8_t *out, size_t outlen, const uint8_t *in, size_t len)
 {
-    if (!out)
-        return IC_ERR_NULL;
+    size_t n = ic_hash_digest_size(alg);
+
+    IC_NULL_CHECK(out, outlen);
     IC_NULL_CHECK(in, len);
+    if (!n)
+        return IC_ERR_PARAM;
+    if (outlen < n)
+        return IC_ERR_SIZE;
     /* no context: the family's one-shot (sha_impl.h, ic_md_oneshot), the
      * same digest as init/update/final with fewer steps (tests/test_sha.c
      * compares them) */
@@ -178,10 +194,4 @@ int ic_hash(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
         return ic_sha512_oneshot(alg, out, in, len);
     }
     return IC_ERR_PARAM;
-}
-
-void ic_hash_void(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
-{
-    if (out && ic_hash(alg, out, in, len) != IC_OK)
-        memset(out, 0, ic_hash_digest_size(alg));
 }

@@ -60,7 +60,7 @@ int ic_sha1_init(ic_sha1_ctx *ctx)
     return IC_OK;
 }
 
-int ic_sha1_update(ic_sha1_ctx *ctx, const void *in, size_t len)
+int ic_sha1_update(ic_sha1_ctx *ctx, const uint8_t *in, size_t len)
 {
     if (!ctx)
         return IC_ERR_NULL;
@@ -103,7 +103,7 @@ static void sha1_os_blocks(void *st, const uint8_t *p, size_t n)
 /* No context: hardware that pads (PadLock PHE) takes the whole message in
  * one instruction; otherwise ic_md_oneshot (sha_impl.h).  out and in
  * checked by the caller (ic_hash). */
-int ic_sha1_oneshot(uint8_t *out, const void *in, size_t len)
+int ic_sha1_oneshot(uint8_t *out, const uint8_t *in, size_t len)
 {
     sha1_os s;
     uint8_t lenfield[8];
@@ -123,7 +123,7 @@ int ic_sha1_oneshot(uint8_t *out, const void *in, size_t len)
     return IC_OK;
 }
 
-void ic_sha1(uint8_t out[IC_SHA1_DIGEST_SIZE], const void *in, size_t len)
+int ic_sha1(uint8_t out[IC_SHA1_DIGEST_SIZE], const uint8_t *in, size_t len)
 {
-    ic_hash_void(IC_HASH_SHA1, out, in, len);
+    return ic_hash(IC_HASH_SHA1, out, IC_SHA1_DIGEST_SIZE, in, len);
 }

@@ -81,7 +81,7 @@ int ic_sha256_init_as(ic_sha256_ctx *ctx, ic_hash_alg alg)
     return IC_OK;
 }
 
-int ic_sha256_update_as(ic_sha256_ctx *ctx, const void *in, size_t len, ic_hash_alg alg)
+int ic_sha256_update_as(ic_sha256_ctx *ctx, const uint8_t *in, size_t len, ic_hash_alg alg)
 {
     if (!ctx)
         return IC_ERR_NULL;
@@ -110,19 +110,19 @@ int ic_sha256_final_as(ic_sha256_ctx *ctx, uint8_t *out, ic_hash_alg alg)
     return IC_OK;
 }
 
-int ic_sha224_init(ic_sha256_ctx *ctx) { return ic_sha256_init_as(ctx, IC_HASH_SHA224); }
+int ic_sha224_init(ic_sha224_ctx *ctx) { return ic_sha256_init_as(ctx, IC_HASH_SHA224); }
 int ic_sha256_init(ic_sha256_ctx *ctx) { return ic_sha256_init_as(ctx, IC_HASH_SHA256); }
 
-int ic_sha224_update(ic_sha256_ctx *ctx, const void *in, size_t len)
+int ic_sha224_update(ic_sha224_ctx *ctx, const uint8_t *in, size_t len)
 {
     return ic_sha256_update_as(ctx, in, len, IC_HASH_SHA224);
 }
-int ic_sha256_update(ic_sha256_ctx *ctx, const void *in, size_t len)
+int ic_sha256_update(ic_sha256_ctx *ctx, const uint8_t *in, size_t len)
 {
     return ic_sha256_update_as(ctx, in, len, IC_HASH_SHA256);
 }
 
-int ic_sha224_final(ic_sha256_ctx *ctx, uint8_t out[IC_SHA224_DIGEST_SIZE])
+int ic_sha224_final(ic_sha224_ctx *ctx, uint8_t out[IC_SHA224_DIGEST_SIZE])
 {
     return ic_sha256_final_as(ctx, out, IC_HASH_SHA224);
 }
@@ -146,7 +146,7 @@ static void sha256_os_blocks(void *st, const uint8_t *p, size_t n)
 /* No context: hardware that pads (PadLock PHE) takes the whole message in
  * one instruction; otherwise ic_md_oneshot (sha_impl.h).  out and in
  * checked by the caller (ic_hash); alg SHA-224 or SHA-256. */
-int ic_sha256_oneshot_as(uint8_t *out, const void *in, size_t len, ic_hash_alg alg)
+int ic_sha256_oneshot_as(uint8_t *out, const uint8_t *in, size_t len, ic_hash_alg alg)
 {
     sha256_os s;
     uint8_t lenfield[8];
@@ -166,11 +166,11 @@ int ic_sha256_oneshot_as(uint8_t *out, const void *in, size_t len, ic_hash_alg a
     return IC_OK;
 }
 
-void ic_sha224(uint8_t out[IC_SHA224_DIGEST_SIZE], const void *in, size_t len)
+int ic_sha224(uint8_t out[IC_SHA224_DIGEST_SIZE], const uint8_t *in, size_t len)
 {
-    ic_hash_void(IC_HASH_SHA224, out, in, len);
+    return ic_hash(IC_HASH_SHA224, out, IC_SHA224_DIGEST_SIZE, in, len);
 }
-void ic_sha256(uint8_t out[IC_SHA256_DIGEST_SIZE], const void *in, size_t len)
+int ic_sha256(uint8_t out[IC_SHA256_DIGEST_SIZE], const uint8_t *in, size_t len)
 {
-    ic_hash_void(IC_HASH_SHA256, out, in, len);
+    return ic_hash(IC_HASH_SHA256, out, IC_SHA256_DIGEST_SIZE, in, len);
 }

@@ -115,7 +115,7 @@ int ic_sha512_init_as(ic_sha512_ctx *ctx, ic_hash_alg alg)
     return IC_OK;
 }
 
-int ic_sha512_update_as(ic_sha512_ctx *ctx, const void *in, size_t len, ic_hash_alg alg)
+int ic_sha512_update_as(ic_sha512_ctx *ctx, const uint8_t *in, size_t len, ic_hash_alg alg)
 {
     if (!ctx)
         return IC_ERR_NULL;
@@ -166,7 +166,7 @@ static void sha512_os_blocks(void *st, const uint8_t *p, size_t n)
     s->ops->compress(s->h, p, n);
 }
 
-int ic_sha512_oneshot(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
+int ic_sha512_oneshot(ic_hash_alg alg, uint8_t *out, const uint8_t *in, size_t len)
 {
     sha512_os s;
     uint8_t lenfield[16];
@@ -185,32 +185,32 @@ int ic_sha512_oneshot(ic_hash_alg alg, uint8_t *out, const void *in, size_t len)
     return IC_OK;
 }
 
-int ic_sha384_init(ic_sha512_ctx *ctx) { return ic_sha512_init_as(ctx, IC_HASH_SHA384); }
+int ic_sha384_init(ic_sha384_ctx *ctx) { return ic_sha512_init_as(ctx, IC_HASH_SHA384); }
 int ic_sha512_init(ic_sha512_ctx *ctx) { return ic_sha512_init_as(ctx, IC_HASH_SHA512); }
-int ic_sha512_224_init(ic_sha512_ctx *ctx) { return ic_sha512_init_as(ctx, IC_HASH_SHA512_224); }
-int ic_sha512_256_init(ic_sha512_ctx *ctx) { return ic_sha512_init_as(ctx, IC_HASH_SHA512_256); }
+int ic_sha512_224_init(ic_sha512_224_ctx *ctx) { return ic_sha512_init_as(ctx, IC_HASH_SHA512_224); }
+int ic_sha512_256_init(ic_sha512_256_ctx *ctx) { return ic_sha512_init_as(ctx, IC_HASH_SHA512_256); }
 
-int ic_sha384_update(ic_sha512_ctx *ctx, const void *in, size_t len)
+int ic_sha384_update(ic_sha384_ctx *ctx, const uint8_t *in, size_t len)
 {
     return ic_sha512_update_as(ctx, in, len, IC_HASH_SHA384);
 }
 
-int ic_sha512_update(ic_sha512_ctx *ctx, const void *in, size_t len)
+int ic_sha512_update(ic_sha512_ctx *ctx, const uint8_t *in, size_t len)
 {
     return ic_sha512_update_as(ctx, in, len, IC_HASH_SHA512);
 }
 
-int ic_sha512_224_update(ic_sha512_ctx *ctx, const void *in, size_t len)
+int ic_sha512_224_update(ic_sha512_224_ctx *ctx, const uint8_t *in, size_t len)
 {
     return ic_sha512_update_as(ctx, in, len, IC_HASH_SHA512_224);
 }
 
-int ic_sha512_256_update(ic_sha512_ctx *ctx, const void *in, size_t len)
+int ic_sha512_256_update(ic_sha512_256_ctx *ctx, const uint8_t *in, size_t len)
 {
     return ic_sha512_update_as(ctx, in, len, IC_HASH_SHA512_256);
 }
 
-int ic_sha384_final(ic_sha512_ctx *ctx, uint8_t out[IC_SHA384_DIGEST_SIZE])
+int ic_sha384_final(ic_sha384_ctx *ctx, uint8_t out[IC_SHA384_DIGEST_SIZE])
 {
     return ic_sha512_final_as(ctx, out, IC_HASH_SHA384);
 }
@@ -220,32 +220,32 @@ int ic_sha512_final(ic_sha512_ctx *ctx, uint8_t out[IC_SHA512_DIGEST_SIZE])
     return ic_sha512_final_as(ctx, out, IC_HASH_SHA512);
 }
 
-int ic_sha512_224_final(ic_sha512_ctx *ctx, uint8_t out[IC_SHA512_224_DIGEST_SIZE])
+int ic_sha512_224_final(ic_sha512_224_ctx *ctx, uint8_t out[IC_SHA512_224_DIGEST_SIZE])
 {
     return ic_sha512_final_as(ctx, out, IC_HASH_SHA512_224);
 }
 
-int ic_sha512_256_final(ic_sha512_ctx *ctx, uint8_t out[IC_SHA512_256_DIGEST_SIZE])
+int ic_sha512_256_final(ic_sha512_256_ctx *ctx, uint8_t out[IC_SHA512_256_DIGEST_SIZE])
 {
     return ic_sha512_final_as(ctx, out, IC_HASH_SHA512_256);
 }
 
-void ic_sha384(uint8_t out[IC_SHA384_DIGEST_SIZE], const void *in, size_t len)
+int ic_sha384(uint8_t out[IC_SHA384_DIGEST_SIZE], const uint8_t *in, size_t len)
 {
-    ic_hash_void(IC_HASH_SHA384, out, in, len);
+    return ic_hash(IC_HASH_SHA384, out, IC_SHA384_DIGEST_SIZE, in, len);
 }
 
-void ic_sha512(uint8_t out[IC_SHA512_DIGEST_SIZE], const void *in, size_t len)
+int ic_sha512(uint8_t out[IC_SHA512_DIGEST_SIZE], const uint8_t *in, size_t len)
 {
-    ic_hash_void(IC_HASH_SHA512, out, in, len);
+    return ic_hash(IC_HASH_SHA512, out, IC_SHA512_DIGEST_SIZE, in, len);
 }
 
-void ic_sha512_224(uint8_t out[IC_SHA512_224_DIGEST_SIZE], const void *in, size_t len)
+int ic_sha512_224(uint8_t out[IC_SHA512_224_DIGEST_SIZE], const uint8_t *in, size_t len)
 {
-    ic_hash_void(IC_HASH_SHA512_224, out, in, len);
+    return ic_hash(IC_HASH_SHA512_224, out, IC_SHA512_224_DIGEST_SIZE, in, len);
 }
 
-void ic_sha512_256(uint8_t out[IC_SHA512_256_DIGEST_SIZE], const void *in, size_t len)
+int ic_sha512_256(uint8_t out[IC_SHA512_256_DIGEST_SIZE], const uint8_t *in, size_t len)
 {
-    ic_hash_void(IC_HASH_SHA512_256, out, in, len);
+    return ic_hash(IC_HASH_SHA512_256, out, IC_SHA512_256_DIGEST_SIZE, in, len);
 }

@@ -51,10 +51,10 @@ extern const ic_sha512_ops ic_sha512_port_ops;
  * of the family; update/final: IC_ERR_STATE when ctx was not initialised
  * for alg. */
 int ic_sha256_init_as(ic_sha256_ctx *ctx, ic_hash_alg alg);
-int ic_sha256_update_as(ic_sha256_ctx *ctx, const void *in, size_t len, ic_hash_alg alg);
+int ic_sha256_update_as(ic_sha256_ctx *ctx, const uint8_t *in, size_t len, ic_hash_alg alg);
 int ic_sha256_final_as(ic_sha256_ctx *ctx, uint8_t *out, ic_hash_alg alg);
 int ic_sha512_init_as(ic_sha512_ctx *ctx, ic_hash_alg alg);
-int ic_sha512_update_as(ic_sha512_ctx *ctx, const void *in, size_t len, ic_hash_alg alg);
+int ic_sha512_update_as(ic_sha512_ctx *ctx, const uint8_t *in, size_t len, ic_hash_alg alg);
 int ic_sha512_final_as(ic_sha512_ctx *ctx, uint8_t *out, ic_hash_alg alg);
 
 /* 1 when a context was set up by the init of this variant and not wiped
@@ -63,10 +63,6 @@ int ic_sha1_ctx_ok(const ic_sha1_ctx *ctx);
 int ic_sha256_ctx_ok(const ic_sha256_ctx *ctx, ic_hash_alg alg);
 int ic_sha512_ctx_ok(const ic_sha512_ctx *ctx, ic_hash_alg alg);
 int ic_hash_ctx_ok(const ic_hash_ctx *ctx);
-
-/* The void one-shots: ic_hash(), and on failure (NULL in with len > 0)
- * zeros in out instead of a digest; nothing at all when out is NULL. */
-void ic_hash_void(ic_hash_alg alg, uint8_t *out, const void *in, size_t len);
 
 /* Context check words: nonzero, one per variant, so a context is only used
  * by the functions of the variant that initialised it (and a zeroed, wiped
@@ -204,9 +200,9 @@ static inline void ic_md_oneshot(void *st, void (*blocks)(void *st, const uint8_
  * without a context: with an implementation that has finish (hardware that
  * pads), one finish over everything; otherwise ic_md_oneshot.  out and in
  * already checked; alg of the family. */
-int ic_sha1_oneshot(uint8_t *out, const void *in, size_t len);
-int ic_sha256_oneshot_as(uint8_t *out, const void *in, size_t len, ic_hash_alg alg);
-int ic_sha512_oneshot(ic_hash_alg alg, uint8_t *out, const void *in, size_t len);
+int ic_sha1_oneshot(uint8_t *out, const uint8_t *in, size_t len);
+int ic_sha256_oneshot_as(uint8_t *out, const uint8_t *in, size_t len, ic_hash_alg alg);
+int ic_sha512_oneshot(ic_hash_alg alg, uint8_t *out, const uint8_t *in, size_t len);
 
 /*
  * SHA-1, SHA-224 and SHA-256 share 64-byte blocks, a 64-bit byte count and

@@ -992,16 +992,13 @@ static void op_sha(void)
             ctx_unchanged(&sha_c, &before, sizeof before, "a sha224/256 final");
         break;
     default:
-        /* void one-shot: NULL out does nothing, NULL in with a length
-         * fills out with zeros */
-        if (v224)
-            ic_sha224(out, in, len);
-        else
-            ic_sha256(out, in, len);
-        unchanged_but("a sha224/256 one-shot", R(out, ds), NONE);
-        if (out && inn && len)
-            for (size_t i = 0; i < ds; i++)
-                FZ_CHECK(out[i] == 0, "sha224/256 one-shot of NULL data did not give zeros");
+        /* one-shot: the digest is fixed-size, so a NULL out is refused
+         * whatever the message; NULL in only with len 0 */
+        ex_fault(&e, on, IC_ERR_NULL);
+        ex_fault(&e, inn && len, IC_ERR_NULL);
+        rc = v224 ? ic_sha224(out, in, len) : ic_sha256(out, in, len);
+        ex_check(&e, rc, "a sha224/256 one-shot");
+        unchanged_but("a sha224/256 one-shot", rc == IC_OK ? R(out, ds) : NONE, NONE);
         break;
     }
 }
@@ -1048,17 +1045,26 @@ static void op_hmac(void)
         ex_check(&e, rc, "ic_hmac_update");
         unchanged_but("ic_hmac_update", NONE, NONE);
         break;
-    case 2:
+    case 2: {
+        /* the output capacity from taglen: 35 and up give the whole
+         * 64-byte slot, below that a capacity that may be short of the
+         * digest (IC_ERR_SIZE, the context kept) */
+        size_t outlen = taglen >= 35 ? 64 : taglen;
         e.open = hmac_st == S_UNKNOWN;
         ex_fault(&e, ctxnull, IC_ERR_NULL);
         ex_fault(&e, !ctxnull && hmac_st != S_READY, IC_ERR_STATE);
-        ex_fault(&e, tn, IC_ERR_NULL);
-        rc = ic_hmac_final(c, tag);
+        ex_fault(&e, tn && outlen, IC_ERR_NULL);
+        ex_fault(&e, hmac_st == S_READY && outlen < hmac_ds, IC_ERR_SIZE);
+        ic_hmac_ctx before = hmac_c;
+        rc = ic_hmac_final(c, tag, outlen);
         ex_check(&e, rc, "ic_hmac_final");
-        unchanged_but("ic_hmac_final", rc == IC_OK ? R(tag, 64) : NONE, NONE);
+        unchanged_but("ic_hmac_final", rc == IC_OK ? R(tag, hmac_ds) : NONE, NONE);
         if (rc == IC_OK)
             hmac_st = S_NONE;
+        else if (!ctxnull && !e.open)
+            ctx_unchanged(&hmac_c, &before, sizeof before, "ic_hmac_final");
         break;
+    }
     case 3: {
         /* an unkeyed context is IC_ERR_STATE whatever taglen; then a NULL
          * tag, then taglen (refused without consuming the context); a tag
@@ -1084,7 +1090,7 @@ static void op_hmac(void)
         ex_fault(&e, (tn && taglen) || (kn && keylen) || (inn && len), IC_ERR_NULL);
         ex_fault(&e, ds == 0, IC_ERR_PARAM);
         ex_fault(&e, ds && (taglen < IC_HMAC_MIN_TAG_SIZE || taglen > ds), IC_ERR_TAGLEN);
-        rc = ic_hmac_verify(alg, key, keylen, in, len, tag, taglen);
+        rc = ic_hmac_verify(alg, tag, taglen, in, len, key, keylen);
         if (e.n == 0)
             FZ_CHECK(rc == IC_ERR_AUTH || rc == IC_OK, "ic_hmac_verify: %d", rc);
         else
@@ -1116,7 +1122,7 @@ static void op_hkdf(void)
     if (okmlen > MAIN_SIZE - (okm ? (size_t)(okm - mainb) : 0) && e.n == 0)
         return;
     snapshot();
-    int rc = ic_hkdf_expand(alg, prk, prklen, info, infolen, okm, okmlen);
+    int rc = ic_hkdf_expand(alg, okm, okmlen, info, infolen, prk, prklen);
     ex_check(&e, rc, "ic_hkdf_expand");
     unchanged_but("ic_hkdf_expand", rc == IC_OK ? R(okm, okmlen) : NONE, NONE);
 }
@@ -1223,6 +1229,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     ic_aes_key_wipe(&aes_k);
     ic_gcm_wipe(&gcm_c);
+    ic_hmac_wipe(&hmac_c);   /* in whatever state the program left it, garbled too */
     ic_chacha20_poly1305_wipe(&cp_c);
     ic_poly1305_wipe(&poly_c);
     ic_aes_gcm_key_wipe(&gk);

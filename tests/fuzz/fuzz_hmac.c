@@ -9,8 +9,10 @@
  * ic_hmac and ic_hkdf are the reference; for every available
  * implementation:
  *   - ic_hmac, the streaming calls in pieces, and a copied keyed context
- *     give the reference MAC; final_verify and ic_hmac_verify accept it
- *     truncated to any allowed length and refuse it with one bit flipped;
+ *     give the reference MAC; a final with an output one byte short is
+ *     IC_ERR_SIZE and leaves the context usable; a wiped copy is refused;
+ *     final_verify and ic_hmac_verify accept the MAC truncated to any
+ *     allowed length and refuse it with one bit flipped;
  *   - ic_hkdf, extract + expand, and expand with okm over prk (allowed:
  *     prk is read first) give the reference OKM, and a shorter expand is
  *     its prefix; nothing is written past okm + okmlen.
@@ -54,9 +56,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *inf = infolen == 0 && (flip & 2) ? NULL : info;
 
     fz_select(prim, fz_portable(prim));
-    int rc = ic_hmac(a, k, keylen, msg, len, ref_mac);
+    int rc = ic_hmac(a, ref_mac, sizeof ref_mac, msg, len, k, keylen);
     FZ_CHECK(rc == IC_OK, "reference hmac: %d", rc);
-    rc = ic_hkdf(a, k, keylen, msg, len, inf, infolen, ref_okm, okmlen);
+    rc = ic_hkdf(a, ref_okm, okmlen, inf, infolen, k, keylen, msg, len);
     FZ_CHECK(rc == IC_OK, "reference hkdf: %d", rc);
 
     size_t n = ic_impl_count(prim);
@@ -74,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }                                                                            \
         } while (0)
 
-        rc = ic_hmac(a, k, keylen, msg, len, mac);
+        rc = ic_hmac(a, mac, sizeof mac, msg, len, k, keylen);
         FZ_CHECK(rc == IC_OK, "ic_hmac: %d", rc);
         SAME(mac, ref_mac, ds, "one-shot HMAC");
 
@@ -86,42 +88,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rc = ic_hmac_update(&c, msg + FZ_PIECE_OFF(&s, j), FZ_PIECE_LEN(&s, j));
             FZ_CHECK(rc == IC_OK, "ic_hmac_update piece %zu: %d", j, rc);
         }
-        ic_hmac_ctx c2 = c;
-        rc = ic_hmac_final(&c, mac);
+        ic_hmac_ctx c2 = c, c3 = c;
+        rc = ic_hmac_final(&c, mac, ds - 1);
+        FZ_CHECK(rc == IC_ERR_SIZE, "ic_hmac_final with outlen %zu: %d, want IC_ERR_SIZE", ds - 1, rc);
+        rc = ic_hmac_final(&c, mac, ds);
         FZ_CHECK(rc == IC_OK, "ic_hmac_final: %d", rc);
         SAME(mac, ref_mac, ds, "streamed HMAC");
         rc = ic_hmac_final_verify(&c2, ref_mac, taglen);
         FZ_CHECK(rc == IC_OK, "ic_hmac_final_verify of the genuine tag (%zu bytes): %d", taglen, rc);
         rc = ic_hmac_update(&c2, msg, len);
         FZ_CHECK(rc == IC_ERR_STATE, "ic_hmac_update after final_verify: %d, want IC_ERR_STATE", rc);
+        ic_hmac_wipe(&c3);
+        rc = ic_hmac_final(&c3, mac, sizeof mac);
+        FZ_CHECK(rc == IC_ERR_STATE, "ic_hmac_final after ic_hmac_wipe: %d, want IC_ERR_STATE", rc);
         rc = ic_hmac_update(&keyed, msg, len);
         FZ_CHECK(rc == IC_OK, "ic_hmac_update of the kept keyed context: %d", rc);
-        rc = ic_hmac_final(&keyed, mac);
+        rc = ic_hmac_final(&keyed, mac, sizeof mac);
         FZ_CHECK(rc == IC_OK, "ic_hmac_final: %d", rc);
         SAME(mac, ref_mac, ds, "HMAC of a copied keyed context");
 
-        rc = ic_hmac_verify(a, k, keylen, msg, len, ref_mac, taglen);
+        rc = ic_hmac_verify(a, ref_mac, taglen, msg, len, k, keylen);
         FZ_CHECK(rc == IC_OK, "ic_hmac_verify of the genuine tag: %d", rc);
         memcpy(bad, ref_mac, ds);
         bad[(flip >> 2) % taglen] ^= (uint8_t)(1u << (flip >> 13));
-        rc = ic_hmac_verify(a, k, keylen, msg, len, bad, taglen);
+        rc = ic_hmac_verify(a, bad, taglen, msg, len, k, keylen);
         FZ_CHECK(rc == IC_ERR_AUTH, "ic_hmac_verify of a flipped tag: %d, want IC_ERR_AUTH", rc);
 
         /* HKDF */
         okm = fz_alloc_at(OKM_MAX, flip >> 4, &base);
-        rc = ic_hkdf(a, k, keylen, msg, len, inf, infolen, okm, okmlen);
+        rc = ic_hkdf(a, okm, okmlen, inf, infolen, k, keylen, msg, len);
         FZ_CHECK(rc == IC_OK, "ic_hkdf: %d", rc);
         SAME(okm, ref_okm, okmlen, "ic_hkdf");
         fz_check_canary(base, flip >> 4, okmlen, "ic_hkdf okm");
-        rc = ic_hkdf_extract(a, k, keylen, msg, len, prk);
+        rc = ic_hkdf_extract(a, prk, flip & 4 ? ds : sizeof prk, k, keylen, msg, len);
         FZ_CHECK(rc == IC_OK, "ic_hkdf_extract: %d", rc);
         memset(base, FZ_CANARY, OKM_MAX + 64);
-        rc = ic_hkdf_expand(a, prk, ds, inf, infolen, okm, okmlen);
+        rc = ic_hkdf_expand(a, okm, okmlen, inf, infolen, prk, ds);
         FZ_CHECK(rc == IC_OK, "ic_hkdf_expand: %d", rc);
         SAME(okm, ref_okm, okmlen, "extract + expand");
         fz_check_canary(base, flip >> 4, okmlen, "ic_hkdf_expand okm");
         memset(base, FZ_CANARY, OKM_MAX + 64);
-        rc = ic_hkdf_expand(a, prk, ds, inf, infolen, okm, shorter);
+        rc = ic_hkdf_expand(a, okm, shorter, inf, infolen, prk, ds);
         FZ_CHECK(rc == IC_OK, "ic_hkdf_expand (shorter): %d", rc);
         SAME(okm, ref_okm, shorter, "a shorter expand is a prefix");
         fz_check_canary(base, flip >> 4, shorter, "ic_hkdf_expand okm");
@@ -129,7 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             /* okm over prk: prk is read before okm is written */
             memset(base, FZ_CANARY, OKM_MAX + 64);
             memcpy(okm, prk, ds);
-            rc = ic_hkdf_expand(a, okm, ds, inf, infolen, okm, okmlen);
+            rc = ic_hkdf_expand(a, okm, okmlen, inf, infolen, okm, ds);
             FZ_CHECK(rc == IC_OK, "ic_hkdf_expand with okm == prk: %d", rc);
             SAME(okm, ref_okm, okmlen, "expand with okm == prk");
             fz_check_canary(base, flip >> 4, okmlen, "ic_hkdf_expand okm");

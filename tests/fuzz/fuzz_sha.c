@@ -9,7 +9,9 @@
  * and SHA-256, "sha512" for the other four) the variant's own streaming
  * calls, the generic ic_hash_* calls, a copy of a context taken half way,
  * and the one-shots (variant and generic) must give the same digest and
- * write exactly the digest size.
+ * write exactly the digest size, whatever the capacity given to the
+ * generic calls; a capacity one byte short is IC_ERR_SIZE with nothing
+ * written.
  */
 #include "fuzz_common.h"
 
@@ -38,7 +40,7 @@ static int v_init(ic_hash_alg a, any_ctx *c)
     }
 }
 
-static int v_update(ic_hash_alg a, any_ctx *c, const void *p, size_t n)
+static int v_update(ic_hash_alg a, any_ctx *c, const uint8_t *p, size_t n)
 {
     switch (a) {
     case IC_HASH_SHA1: return ic_sha1_update(&c->s1, p, n);
@@ -64,20 +66,22 @@ static int v_final(ic_hash_alg a, any_ctx *c, uint8_t *out)
     }
 }
 
-static void v_oneshot(ic_hash_alg a, uint8_t *out, const void *p, size_t n)
+static int v_oneshot(ic_hash_alg a, uint8_t *out, const uint8_t *p, size_t n)
 {
     switch (a) {
-    case IC_HASH_SHA1: ic_sha1(out, p, n); break;
-    case IC_HASH_SHA224: ic_sha224(out, p, n); break;
-    case IC_HASH_SHA256: ic_sha256(out, p, n); break;
-    case IC_HASH_SHA384: ic_sha384(out, p, n); break;
-    case IC_HASH_SHA512: ic_sha512(out, p, n); break;
-    case IC_HASH_SHA512_224: ic_sha512_224(out, p, n); break;
-    default: ic_sha512_256(out, p, n); break;
+    case IC_HASH_SHA1: return ic_sha1(out, p, n);
+    case IC_HASH_SHA224: return ic_sha224(out, p, n);
+    case IC_HASH_SHA256: return ic_sha256(out, p, n);
+    case IC_HASH_SHA384: return ic_sha384(out, p, n);
+    case IC_HASH_SHA512: return ic_sha512(out, p, n);
+    case IC_HASH_SHA512_224: return ic_sha512_224(out, p, n);
+    default: return ic_sha512_256(out, p, n);
     }
 }
 
-/* A digest buffer with canaries: out = d + 8, the digest size ds. */
+/* A digest buffer with canaries: out = d + 8, the digest size ds; the
+ * generic calls are given all of it from out on (OUTCAP bytes). */
+#define OUTCAP (IC_HASH_MAX_DIGEST_SIZE + 8)
 static void fresh(uint8_t d[IC_HASH_MAX_DIGEST_SIZE + 16])
 {
     memset(d, FZ_CANARY, IC_HASH_MAX_DIGEST_SIZE + 16);
@@ -112,7 +116,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t ref[IC_HASH_MAX_DIGEST_SIZE], d[IC_HASH_MAX_DIGEST_SIZE + 16];
 
     fz_select(prim, fz_portable(prim));
-    v_oneshot(a, ref, msg, len);
+    int rc = v_oneshot(a, ref, msg, len);
+    FZ_CHECK(rc == IC_OK, "portable one-shot: %d", rc);
 
     size_t n = ic_impl_count(prim);
     for (size_t i = 0; i < n; i++) {
@@ -120,16 +125,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         const char *impl = ic_impl_name(prim, i);
         fz_select(prim, i);
-        int rc;
 
         fresh(d);
-        v_oneshot(a, d + 8, msg, len);
+        rc = v_oneshot(a, d + 8, msg, len);
+        FZ_CHECK(rc == IC_OK, "one-shot: %d", rc);
         same(d, ref, ds, impl, "one-shot", a, len);
 
         fresh(d);
-        rc = ic_hash(a, d + 8, msg, len);
+        rc = ic_hash(a, d + 8, OUTCAP, msg, len);
         FZ_CHECK(rc == IC_OK, "ic_hash: %d", rc);
         same(d, ref, ds, impl, "ic_hash", a, len);
+
+        fresh(d);
+        rc = ic_hash(a, d + 8, ds - 1, msg, len);
+        FZ_CHECK(rc == IC_ERR_SIZE, "ic_hash with outlen %zu: %d, want IC_ERR_SIZE", ds - 1, rc);
+        for (size_t k = 0; k < sizeof d; k++)
+            FZ_CHECK(d[k] == FZ_CANARY, "ic_hash refused but wrote byte %zu", k);
 
         /* the variant's streaming calls, and a copy taken before piece fork_at */
         any_ctx c, fork;
@@ -170,7 +181,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FZ_CHECK(rc == IC_OK, "ic_hash_update piece %zu: %d", k, rc);
         }
         fresh(d);
-        rc = ic_hash_final(&h, d + 8);
+        rc = ic_hash_final(&h, d + 8, ds - 1);
+        FZ_CHECK(rc == IC_ERR_SIZE, "ic_hash_final with outlen %zu: %d, want IC_ERR_SIZE", ds - 1, rc);
+        rc = ic_hash_final(&h, d + 8, len % 2 ? ds : OUTCAP);   /* the refusal kept the context */
         FZ_CHECK(rc == IC_OK, "ic_hash_final: %d", rc);
         same(d, ref, ds, impl, "ic_hash streamed", a, len);
     }

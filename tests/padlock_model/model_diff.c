@@ -91,10 +91,8 @@ static void sha_case(void)
     for (unsigned i = 0; i < (is256 ? 8u : 5u); i++)
         for (int b = 0; b < 4; b++)
             got[4 * i + b] = (uint8_t)(h[i] >> (24 - 8 * b));
-    if (is256)
-        ic_sha256(want, in + off, len);
-    else
-        ic_sha1(want, in + off, len);
+    CHECK((is256 ? ic_sha256(want, in + off, len) : ic_sha1(want, in + off, len)) == IC_OK,
+          "SHA%s of %zu bytes", is256 ? "256" : "1", len);
     CHECK_MEM(got, want, is256 ? 32 : 20, "XSHA%s of %zu bytes at +%zu", is256 ? "256" : "1", len, off);
     CHECK((size_t)(uintptr_t)r.eax == len && r.esi == in + off + len, "XSHA registers");
 }
