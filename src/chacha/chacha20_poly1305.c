@@ -300,6 +300,9 @@ int ic_chacha20_poly1305_final(ic_chacha20_poly1305_ctx *ctx, uint8_t tag[16])
     if (rc != IC_OK)
         return rc;
     cp_tag(ctx, tag);
+    /* all of it, not only what this message used: a context a caller's
+     * bug overwrote may hold bytes (of another backend's key powers) in
+     * words the Poly1305 backend's own wipe does not reach */
     ic_wipe(ctx, sizeof *ctx);
     return IC_OK;
 }
