@@ -113,12 +113,12 @@ int main(void)
         ckey[i] = (uint8_t)i;
     memset(nonce, 7, sizeof nonce);
     memcpy(msg, "attack at dawn, 0600", sizeof msg);
-    st = ic_chacha20_poly1305_seal(ckey, nonce, aad, sizeof aad, msg, sizeof msg, cct, ctag);
+    st = ic_chacha20_poly1305_seal(cct, ctag, msg, sizeof msg, aad, sizeof aad, nonce, ckey);
     check(st == IC_OK && memcmp(cct, msg, sizeof msg) != 0, "ic_chacha20_poly1305_seal");
-    st = ic_chacha20_poly1305_open(ckey, nonce, aad, sizeof aad, cct, sizeof cct, cback, ctag);
+    st = ic_chacha20_poly1305_open(cback, ctag, cct, sizeof cct, aad, sizeof aad, nonce, ckey);
     check(st == IC_OK && memcmp(cback, msg, sizeof msg) == 0, "ic_chacha20_poly1305_open");
     cct[3] ^= 0x80;
-    st = ic_chacha20_poly1305_open(ckey, nonce, aad, sizeof aad, cct, sizeof cct, cback, ctag);
+    st = ic_chacha20_poly1305_open(cback, ctag, cct, sizeof cct, aad, sizeof aad, nonce, ckey);
     check(st == IC_ERR_AUTH, "ic_chacha20_poly1305_open, changed ciphertext");
 
     check(ic_crc32(0, (const uint8_t *)"123456789", 9) == IC_CRC32_CHECK, "ic_crc32");

@@ -447,12 +447,12 @@ static void case_chacha20(void)
     for (size_t i = 0; i < 4; i++) {
         size_t n = lens[i];
         secret(key, 32, 200 + (uint32_t)i), secret(pt, n, 210 + (uint32_t)i), fill(iv, 24, 220);
-        put_status(ic_chacha20_xor(out, pt, n, key, iv, 1));
+        put_status(ic_chacha20_xor(out, pt, n, iv, 1, key));
         put(out, n);
-        put_status(ic_xchacha20_xor(out, pt, n, key, iv, 0));
+        put_status(ic_xchacha20_xor(out, pt, n, iv, 0, key));
         put(out, n);
     }
-    put_status(ic_hchacha20(sub, key, iv));
+    put_status(ic_hchacha20(sub, iv, key));
     put(sub, 32);
 }
 
@@ -465,9 +465,9 @@ static void case_poly1305(void)
         size_t n = lens[i];
         ic_poly1305_ctx p;
         fill(key, 32, 300 + (uint32_t)i), fill(pt, n, 310 + (uint32_t)i);
-        ic_poly1305(tag2, pt, n, key);             /* the public tag to verify */
+        put_status(ic_poly1305(tag2, pt, n, key)); /* the public tag to verify */
         secret(key, 32, 300 + (uint32_t)i), secret(pt, n, 310 + (uint32_t)i);
-        ic_poly1305(tag, pt, n, key);
+        put_status(ic_poly1305(tag, pt, n, key));
         put(tag, 16);
         put_status(ic_poly1305_init(&p, key));
         put_status(ic_poly1305_update(&p, pt, n / 3));
@@ -475,7 +475,12 @@ static void case_poly1305(void)
         put_status(ic_poly1305_final(&p, tag));
         put(tag, 16);
         put_status(ic_poly1305_verify(tag2, pt, n, key));
-        tag2[3] ^= 0x40;
+        for (int bad = 0; bad < 2; bad++) {
+            put_status(ic_poly1305_init(&p, key));
+            put_status(ic_poly1305_update(&p, pt, n));
+            put_status(ic_poly1305_final_verify(&p, tag2));
+            tag2[3] ^= 0x40;
+        }
         put_status(ic_poly1305_verify(tag2, pt, n, key));
     }
 }
@@ -483,41 +488,51 @@ static void case_poly1305(void)
 static void cp_one(int x, size_t aadl, size_t n, uint32_t seed)
 {
     ic_chacha20_poly1305_ctx c;
+    ic_chacha20_poly1305_key k;
     size_t half = n / 2 + 1 > n ? n : n / 2 + 1;
-    int (*seal)(const uint8_t *, const uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t,
-                uint8_t *, uint8_t *) = x ? ic_xchacha20_poly1305_seal : ic_chacha20_poly1305_seal;
-    int (*open)(const uint8_t *, const uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t,
-                uint8_t *, const uint8_t *) = x ? ic_xchacha20_poly1305_open : ic_chacha20_poly1305_open;
+    int (*seal)(uint8_t *, uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *,
+                const uint8_t *) = x ? ic_xchacha20_poly1305_seal : ic_chacha20_poly1305_seal;
+    int (*open)(uint8_t *, const uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *,
+                const uint8_t *) = x ? ic_xchacha20_poly1305_open : ic_chacha20_poly1305_open;
     fill(key, 32, seed), fill(pt, n, seed + 1), fill(iv, 24, seed + 2), fill(aad, aadl, seed + 3);
-    put_status(seal(key, iv, aad, aadl, pt, n, ct, tag2));
+    put_status(seal(ct, tag2, pt, n, aad, aadl, iv, key));
 
     secret(key, 32, seed), secret(pt, n, seed + 1);
-    put_status(seal(key, iv, aad, aadl, pt, n, out, tag));
+    put_status(seal(out, tag, pt, n, aad, aadl, iv, key));
     put(out, n), put(tag, 16);
-    put_status(open(key, iv, aad, aadl, ct, n, out, tag2));
+    put_status(open(out, tag2, ct, n, aad, aadl, iv, key));
     put(out, n);
     tag2[7] ^= 2;
-    put_status(open(key, iv, aad, aadl, ct, n, out, tag2));
+    put_status(open(out, tag2, ct, n, aad, aadl, iv, key));
     put(out, n);
     tag2[7] ^= 2;
 
-    put_status(ic_chacha20_poly1305_init(&c, key));
-    put_status(x ? ic_xchacha20_poly1305_start(&c, iv) : ic_chacha20_poly1305_start(&c, iv));
+    /* the key object and the streaming calls on it (the context builds its
+     * one-time key and, for XChaCha20, its subkey from the key object) */
+    put_status(ic_chacha20_poly1305_key_init(&k, key));
+    put_status(x ? ic_xchacha20_poly1305_key_seal(&k, out, tag, pt, n, aad, aadl, iv)
+                 : ic_chacha20_poly1305_key_seal(&k, out, tag, pt, n, aad, aadl, iv));
+    put(out, n), put(tag, 16);
+    put_status(x ? ic_xchacha20_poly1305_key_open(&k, out, tag2, ct, n, aad, aadl, iv)
+                 : ic_chacha20_poly1305_key_open(&k, out, tag2, ct, n, aad, aadl, iv));
+    put(out, n);
+    put_status(x ? ic_xchacha20_poly1305_init(&c, &k, iv) : ic_chacha20_poly1305_init(&c, &k, iv));
     put_status(ic_chacha20_poly1305_aad(&c, aad, aadl));
     put_status(ic_chacha20_poly1305_encrypt(&c, out, pt, half));
     put_status(ic_chacha20_poly1305_encrypt(&c, out + half, pt + half, n - half));
-    put_status(ic_chacha20_poly1305_finish(&c, tag));
+    put_status(ic_chacha20_poly1305_final(&c, tag));
     put(out, n), put(tag, 16);
     for (int bad = 0; bad < 2; bad++) {
-        put_status(x ? ic_xchacha20_poly1305_start(&c, iv) : ic_chacha20_poly1305_start(&c, iv));
+        put_status(x ? ic_xchacha20_poly1305_init(&c, &k, iv) : ic_chacha20_poly1305_init(&c, &k, iv));
         put_status(ic_chacha20_poly1305_aad(&c, aad, aadl));
         put_status(ic_chacha20_poly1305_decrypt(&c, out, ct, n));
         tag2[0] ^= (uint8_t)(bad << 7);
-        put_status(ic_chacha20_poly1305_verify(&c, tag2));
+        put_status(ic_chacha20_poly1305_final_verify(&c, tag2));
         tag2[0] ^= (uint8_t)(bad << 7);
         put(out, n);
     }
     ic_chacha20_poly1305_wipe(&c);
+    ic_chacha20_poly1305_key_wipe(&k);
 }
 
 static void case_aead(void)

@@ -52,20 +52,22 @@ static int run_chacha(void)
     uint8_t sub[32];
     for (size_t i = 0; i < NLENS; i++) {
         fill();
-        bad |= ic_chacha20_xor(out, msg, lens[i], key, nonce, 1) != IC_OK;
-        bad |= ic_xchacha20_xor(out, msg, lens[i], key, nonce, 0) != IC_OK;
-        bad |= ic_chacha20_poly1305_seal(key, nonce, msg, lens[i] % 37, msg, lens[i], out, tag) != IC_OK;
-        bad |= ic_xchacha20_poly1305_seal(key, nonce, msg, 13, msg, lens[i], out, tag) != IC_OK;
-        /* streaming encryption, cut at a public point */
+        bad |= ic_chacha20_xor(out, msg, lens[i], nonce, 1, key) != IC_OK;
+        bad |= ic_xchacha20_xor(out, msg, lens[i], nonce, 0, key) != IC_OK;
+        bad |= ic_chacha20_poly1305_seal(out, tag, msg, lens[i], msg, lens[i] % 37, nonce, key) != IC_OK;
+        bad |= ic_xchacha20_poly1305_seal(out, tag, msg, lens[i], msg, 13, nonce, key) != IC_OK;
+        /* streaming encryption from a key object, cut at a public point */
+        ic_chacha20_poly1305_key k;
         ic_chacha20_poly1305_ctx c;
-        bad |= ic_chacha20_poly1305_init(&c, key) != IC_OK;
-        bad |= ic_chacha20_poly1305_start(&c, nonce) != IC_OK;
+        bad |= ic_chacha20_poly1305_key_init(&k, key) != IC_OK;
+        bad |= ic_chacha20_poly1305_init(&c, &k, nonce) != IC_OK;
         bad |= ic_chacha20_poly1305_encrypt(&c, out, msg, lens[i] / 3) != IC_OK;
         bad |= ic_chacha20_poly1305_encrypt(&c, out + lens[i] / 3, msg + lens[i] / 3, lens[i] - lens[i] / 3) != IC_OK;
-        bad |= ic_chacha20_poly1305_finish(&c, tag) != IC_OK;
+        bad |= ic_chacha20_poly1305_final(&c, tag) != IC_OK;
+        ic_chacha20_poly1305_key_wipe(&k);
     }
     fill();
-    bad |= ic_hchacha20(sub, key, nonce) != IC_OK;
+    bad |= ic_hchacha20(sub, nonce, key) != IC_OK;
     return bad;
 }
 
@@ -74,7 +76,7 @@ static int run_poly(void)
     int bad = 0;
     for (size_t i = 0; i < NLENS; i++) {
         fill();
-        ic_poly1305(tag, msg, lens[i], key);
+        bad |= ic_poly1305(tag, msg, lens[i], key) != IC_OK;
         ic_poly1305_ctx p;
         bad |= ic_poly1305_init(&p, key) != IC_OK;
         bad |= ic_poly1305_update(&p, msg, lens[i] / 2 + 3 > lens[i] ? lens[i] : lens[i] / 2 + 3) != IC_OK;

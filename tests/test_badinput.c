@@ -80,6 +80,10 @@ enum {
     EQKEY = 1u << 29,      /* XTS: the two key halves equal                */
     BNVAL = 1u << 30,      /* big numbers: the value fault BV_* n          */
 };
+/* Streaming ChaCha20-Poly1305: the key object the context points to is
+ * wiped once the message is under way (for an init row: before the init).
+ * Bit 31, outside the enum, whose constants must fit an int. */
+#define K_WIPED (1u << 31)
 /* The values BNVAL puts into a big-number call (row field n). */
 enum { BV_EVEN = 1, BV_ONE, BV_TWO, BV_LEADZERO, BV_BASE_N, BV_BASE_ONES, BV_EXP_ZERO, BV_BASE_N_EXP_ZERO };
 #define C_ANY (C_NULL | C_ZERO | C_JUNK | C_WIPED)
@@ -791,19 +795,16 @@ static int run_poly(fx *x, const char *w)
     static ic_poly1305_ctx c;
     const char *fn = x->r->fn;
     fx_make(x, x->r, 32, 0, 0, 37, 16);
-    uint8_t want[16];
+    uint8_t want[16], empty[16];
     size_t n = x->len <= x->icap ? x->len : 0;
-    ic_poly1305(want, x->ibuf, n, x->key);
+    MUST(ic_poly1305(want, x->ibuf, n, x->key));
+    MUST(ic_poly1305(empty, NULL, 0, x->key));
     if (!strcmp(fn, "ic_poly1305")) {
         fx_arm(x, NULL, 0);
-        ic_poly1305(x->t, x->i, x->len, x->k);
-        if (x->t) {
-            if (!x->k || (!x->i && x->len))
-                CHECK(tl_all_byte(x->t, 16, 0), "%s: tag must be all zero", w);
-            else
-                CHECK_MEM(x->t, want, 16, "%s: tag", w);
-        }
-        return IC_OK;
+        int st = ic_poly1305(x->t, x->i, x->len, x->k);
+        if (st == IC_OK)
+            CHECK_MEM(x->t, want, 16, "%s: tag", w);
+        return st;
     }
     if (!strcmp(fn, "ic_poly1305_verify")) {
         if (x->r->f & BADTAG)
@@ -815,24 +816,38 @@ static int run_poly(fx *x, const char *w)
         memset(&c, 0xa5, sizeof c);
         fx_arm(x, NULL, 0);
         int st = ic_poly1305_init(x->r->f & C_NULL ? NULL : &c, x->k);
+        uint8_t t[16];
         if (st == IC_OK) {
-            uint8_t t[16];
-            ic_poly1305_final(&c, t);
-            ic_poly1305(want, NULL, 0, x->key);
-            CHECK_MEM(t, want, 16, "%s: tag", w);
+            MUST(ic_poly1305_final(&c, t));
+            CHECK_MEM(t, empty, 16, "%s: tag", w);
+        } else if (!(x->r->f & C_NULL)) {
+            CHECK(ic_poly1305_final(&c, t) == IC_ERR_STATE, "%s: context usable after a failed init", w);
         }
         return st;
     }
     MUST(ic_poly1305_init(&c, x->key));
     void *cp = ctx_fault(x, &c, sizeof c, poly_wipe_v);
+    if (!strcmp(fn, "ic_poly1305_final_verify")) {
+        /* the tag of the empty message the context holds, or a wrong one */
+        if (x->r->f & BADTAG)
+            empty[3] ^= 8;
+        fx_arm(x, cp, sizeof c);
+        int st = ic_poly1305_final_verify(cp, x->r->f & T_NULL ? NULL : empty);
+        if (st == IC_OK || st == IC_ERR_AUTH)
+            CHECK(c.check == 0, "%s: the context was not ended", w);
+        return st;
+    }
     fx_arm(x, cp, sizeof c);
     int st = !strcmp(fn, "ic_poly1305_update") ? ic_poly1305_update(cp, x->i, x->len) : ic_poly1305_final(cp, x->t);
     if (st == IC_OK && x->r->want == IC_OK) {
         uint8_t t[16];
-        if (!strcmp(fn, "ic_poly1305_update"))
-            ic_poly1305_final(&c, t), ic_poly1305(want, x->src, x->len, x->key);
-        else
-            memcpy(t, x->t, 16), ic_poly1305(want, NULL, 0, x->key);
+        if (!strcmp(fn, "ic_poly1305_update")) {
+            MUST(ic_poly1305_final(&c, t));
+            MUST(ic_poly1305(want, x->src, x->len, x->key));
+        } else {
+            memcpy(t, x->t, 16);
+            memcpy(want, empty, 16);
+        }
         CHECK_MEM(t, want, 16, "%s: tag", w);
     }
     return st;
@@ -1204,10 +1219,10 @@ static int run_cp_key_init(fx *x, const char *w)
     memset(&k, 0xa5, sizeof k);
     int st = ic_chacha20_poly1305_key_init(x->r->f & C_NULL ? NULL : &k, x->k);
     if (st != IC_OK && !(x->r->f & C_NULL))
-        CHECK(ic_chacha20_poly1305_key_seal(&k, n, NULL, 0, NULL, 0, NULL, tag) == IC_ERR_STATE,
+        CHECK(ic_chacha20_poly1305_key_seal(&k, NULL, tag, NULL, 0, NULL, 0, n) == IC_ERR_STATE,
               "%s: key usable after a failed init", w);
     if (st == IC_OK)
-        CHECK(ic_chacha20_poly1305_key_seal(&k, n, NULL, 0, NULL, 0, NULL, tag) == IC_OK,
+        CHECK(ic_chacha20_poly1305_key_seal(&k, NULL, tag, NULL, 0, NULL, 0, n) == IC_OK,
               "%s: key unusable after init", w);
     return st;
 }
@@ -1219,16 +1234,16 @@ static int cp_aead_call(int keyed, int xc, int open, const ic_chacha20_poly1305_
                    uint8_t *tag)
 {
     if (keyed && open)
-        return xc ? ic_xchacha20_poly1305_key_open(kp, n, a, al, in, len, out, tag)
-                  : ic_chacha20_poly1305_key_open(kp, n, a, al, in, len, out, tag);
+        return xc ? ic_xchacha20_poly1305_key_open(kp, out, tag, in, len, a, al, n)
+                  : ic_chacha20_poly1305_key_open(kp, out, tag, in, len, a, al, n);
     if (keyed)
-        return xc ? ic_xchacha20_poly1305_key_seal(kp, n, a, al, in, len, out, tag)
-                  : ic_chacha20_poly1305_key_seal(kp, n, a, al, in, len, out, tag);
+        return xc ? ic_xchacha20_poly1305_key_seal(kp, out, tag, in, len, a, al, n)
+                  : ic_chacha20_poly1305_key_seal(kp, out, tag, in, len, a, al, n);
     if (open)
-        return xc ? ic_xchacha20_poly1305_open(key, n, a, al, in, len, out, tag)
-                  : ic_chacha20_poly1305_open(key, n, a, al, in, len, out, tag);
-    return xc ? ic_xchacha20_poly1305_seal(key, n, a, al, in, len, out, tag)
-              : ic_chacha20_poly1305_seal(key, n, a, al, in, len, out, tag);
+        return xc ? ic_xchacha20_poly1305_open(out, tag, in, len, a, al, n, key)
+                  : ic_chacha20_poly1305_open(out, tag, in, len, a, al, n, key);
+    return xc ? ic_xchacha20_poly1305_seal(out, tag, in, len, a, al, n, key)
+              : ic_chacha20_poly1305_seal(out, tag, in, len, a, al, n, key);
 }
 
 static int run_chacha(fx *x, const char *w)
@@ -1239,21 +1254,21 @@ static int run_chacha(fx *x, const char *w)
     uint8_t good[16], out[80], e[1] = {0};
     if (strstr(fn, "hchacha")) {
         fx_arm(x, NULL, 0);
-        int st = ic_hchacha20(x->t, x->k, x->v);
+        int st = ic_hchacha20(x->t, x->v, x->k);
         if (st == IC_OK) {
             uint8_t sub[32];
-            ic_hchacha20(sub, x->key, x->iv0);
+            MUST(ic_hchacha20(sub, x->iv0, x->key));
             CHECK_MEM(x->t, sub, 32, "%s: subkey", w);
         }
         return st;
     }
     if (strstr(fn, "_xor")) {
         fx_arm(x, NULL, 0);
-        int st = xc ? ic_xchacha20_xor(x->o, x->i, x->len, x->k, x->v, x->ctr)
-                    : ic_chacha20_xor(x->o, x->i, x->len, x->k, x->v, (uint32_t)x->ctr);
+        int st = xc ? ic_xchacha20_xor(x->o, x->i, x->len, x->v, x->ctr, x->k)
+                    : ic_chacha20_xor(x->o, x->i, x->len, x->v, (uint32_t)x->ctr, x->k);
         if (st == IC_OK && x->len) {
-            CHECK((xc ? ic_xchacha20_xor(out, x->src, x->len, x->key, x->iv0, x->ctr)
-                      : ic_chacha20_xor(out, x->src, x->len, x->key, x->iv0, (uint32_t)x->ctr)) == IC_OK, "%s: ref", w);
+            CHECK((xc ? ic_xchacha20_xor(out, x->src, x->len, x->iv0, x->ctr, x->key)
+                      : ic_chacha20_xor(out, x->src, x->len, x->iv0, (uint32_t)x->ctr, x->key)) == IC_OK, "%s: ref", w);
             CHECK_MEM(x->o, out, x->len, "%s: output", w);
         }
         return st;
@@ -1296,80 +1311,126 @@ static int run_chacha(fx *x, const char *w)
 
 static void cp_wipe_v(void *c) { ic_chacha20_poly1305_wipe(c); }
 
-static void cp_phase(fx *x, ic_chacha20_poly1305_ctx *c, const char *w)
+/* The tag of the message cp_phase feeds a receiver: ciphertext {1..5}
+ * after 7 bytes of AAD, under the row's key and 12-byte nonce. */
+static void cp_good_tag(const fx *x, uint8_t tag[16])
 {
-    uint8_t d[5] = {1, 2, 3, 4, 5}, tag[16];
+    uint8_t p[5] = {1, 2, 3, 4, 5}, ct[5];
+    MUST(ic_chacha20_xor(p, p, 5, x->iv0, 1, x->key));
+    MUST(ic_chacha20_poly1305_seal(ct, tag, p, 5, x->aad, 7, x->iv0, x->key));
+    CHECK(memcmp(ct, "\1\2\3\4\5", 5) == 0, "seal of the decrypted ciphertext");
+}
+
+/* The key object k of the row's key, and for a call after init, c in
+ * the phase the row asks for (message begun with 7 bytes of AAD, then
+ * data encrypted or decrypted, or finished). */
+static void cp_phase(fx *x, ic_chacha20_poly1305_ctx *c, ic_chacha20_poly1305_key *k, const char *w)
+{
+    uint8_t d[5] = {1, 2, 3, 4, 5}, tag[16] = {0};
     const char *fn = x->r->fn;
-    CHECK(ic_chacha20_poly1305_init(c, x->key) == IC_OK, "%s: setup init", w);
-    if (x->r->f & P_NOSTART || strstr(fn, "_start"))
+    int dec = x->r->f & P_DEC || (strstr(fn, "_final_verify") && !(x->r->f & P_ENC));
+    MUST(ic_chacha20_poly1305_key_init(k, x->key));
+    if (strstr(fn, "_init"))
         return;
-    CHECK(ic_chacha20_poly1305_start(c, x->iv0) == IC_OK, "%s: setup start", w);
+    CHECK(ic_chacha20_poly1305_init(c, k, x->iv0) == IC_OK, "%s: setup init", w);
     CHECK(ic_chacha20_poly1305_aad(c, x->aad, 7) == IC_OK, "%s: setup aad", w);
     if (x->r->f & P_ENC)
         CHECK(ic_chacha20_poly1305_encrypt(c, d, d, 5) == IC_OK, "%s: setup encrypt", w);
-    if (x->r->f & P_DEC || (strstr(fn, "_verify") && !(x->r->f & P_ENC)))
+    if (dec)
         CHECK(ic_chacha20_poly1305_decrypt(c, d, d, 5) == IC_OK, "%s: setup decrypt", w);
-    if (x->r->f & P_END)
-        CHECK(ic_chacha20_poly1305_finish(c, tag) == IC_OK, "%s: setup finish", w);
+    if (x->r->f & P_END)   /* a receiver's message ends too, with the wrong tag */
+        CHECK((dec ? ic_chacha20_poly1305_final_verify(c, tag) : ic_chacha20_poly1305_final(c, tag)) ==
+                  (dec ? IC_ERR_AUTH : IC_OK),
+              "%s: setup final", w);
 }
 
-static int cp_call(const fx *x, ic_chacha20_poly1305_ctx *c, const uint8_t *tagin)
+static int cp_call(const fx *x, ic_chacha20_poly1305_ctx *c, const ic_chacha20_poly1305_key *k,
+                   const uint8_t *tagin)
 {
     const char *fn = x->r->fn + strlen("ic_chacha20_poly1305_");
-    if (!strcmp(x->r->fn, "ic_xchacha20_poly1305_start")) return ic_xchacha20_poly1305_start(c, x->v);
-    if (!strcmp(fn, "init")) return ic_chacha20_poly1305_init(c, x->k);
-    if (!strcmp(fn, "start")) return ic_chacha20_poly1305_start(c, x->v);
+    if (!strcmp(x->r->fn, "ic_xchacha20_poly1305_init")) return ic_xchacha20_poly1305_init(c, k, x->v);
+    if (!strcmp(fn, "init")) return ic_chacha20_poly1305_init(c, k, x->v);
     if (!strcmp(fn, "aad")) return ic_chacha20_poly1305_aad(c, x->a, x->alen);
     if (!strcmp(fn, "encrypt")) return ic_chacha20_poly1305_encrypt(c, x->o, x->i, x->len);
     if (!strcmp(fn, "decrypt")) return ic_chacha20_poly1305_decrypt(c, x->o, x->i, x->len);
-    if (!strcmp(fn, "finish")) return ic_chacha20_poly1305_finish(c, x->t);
-    if (!strcmp(fn, "verify")) return ic_chacha20_poly1305_verify(c, tagin);
+    if (!strcmp(fn, "final")) return ic_chacha20_poly1305_final(c, x->t);
+    if (!strcmp(fn, "final_verify")) return ic_chacha20_poly1305_final_verify(c, tagin);
     abort();
 }
 
+/* An init begun from a garbage context: the tag of the empty message it
+ * starts equals the one-shot seal's. */
+static void cp_init_check(const fx *x, ic_chacha20_poly1305_ctx *c, const char *w)
+{
+    uint8_t t1[16], t2[16];
+    int xs = !strcmp(x->r->fn, "ic_xchacha20_poly1305_init");
+    MUST(ic_chacha20_poly1305_final(c, t1));
+    MUST(xs ? ic_xchacha20_poly1305_seal(NULL, t2, NULL, 0, NULL, 0, x->iv0, x->key)
+            : ic_chacha20_poly1305_seal(NULL, t2, NULL, 0, NULL, 0, x->iv0, x->key));
+    CHECK_MEM(t1, t2, 16, "%s: tag of the empty message", w);
+}
+
+/* The streaming calls.  For the two inits the faults C_ZERO and C_JUNK
+ * apply to the key object (the context of an init is garbage anyway),
+ * C_NULL and K_NULL make the context and the key object NULL; K_WIPED
+ * wipes the key object before the call.  No call may change the key
+ * object; a call that succeeds gives what the same call without the
+ * fault gives, down to the tag the message ends with. */
 static int run_cp_stream(fx *x, const char *w)
 {
     static ic_chacha20_poly1305_ctx c, ref;
+    static ic_chacha20_poly1305_key k, kref, ksnap;
     const char *fn = x->r->fn;
-    int xs = !strcmp(fn, "ic_xchacha20_poly1305_start");
+    int init = strstr(fn, "_init") != NULL, xs = !strcmp(fn, "ic_xchacha20_poly1305_init");
     fx_make(x, x->r, 32, xs ? 24 : 12, 9, 37, 16);
-    cp_phase(x, &c, w);
-    ic_chacha20_poly1305_ctx *cp = ctx_fault(x, &c, sizeof c, cp_wipe_v);
+    cp_phase(x, &c, &k, w);
+    ic_chacha20_poly1305_ctx *cp;
+    const ic_chacha20_poly1305_key *kp = x->r->f & K_NULL ? NULL : &k;
+    if (init) {
+        memset(&c, 0xa5, sizeof c);
+        cp = x->r->f & C_NULL ? NULL : &c;
+        if (x->r->f & C_ZERO)
+            memset(&k, 0, sizeof k);
+        if (x->r->f & C_JUNK)
+            memset(&k, 0xa5, sizeof k);
+    } else {
+        cp = ctx_fault(x, &c, sizeof c, cp_wipe_v);
+    }
+    if (x->r->f & K_WIPED)
+        ic_chacha20_poly1305_key_wipe(&k);
     uint8_t good[16] = {0};
-    if (strstr(fn, "_verify")) {
-        /* the tag a sender computes for the ciphertext {1..5} */
-        uint8_t p[5] = {1, 2, 3, 4, 5};
-        ic_chacha20_poly1305_ctx s;
-        MUST(ic_chacha20_poly1305_init(&s, x->key)), MUST(ic_chacha20_poly1305_start(&s, x->iv0));
-        ic_chacha20_poly1305_aad(&s, x->aad, 7), ic_chacha20_poly1305_decrypt(&s, p, p, 5);
-        ic_chacha20_poly1305_start(&s, x->iv0), ic_chacha20_poly1305_aad(&s, x->aad, 7);
-        ic_chacha20_poly1305_encrypt(&s, p, p, 5), ic_chacha20_poly1305_finish(&s, good);
+    if (strstr(fn, "_final_verify")) {
+        cp_good_tag(x, good);
         if (x->r->f & BADTAG)
             good[0] ^= 1;
     }
-    int init = strstr(fn, "_init") != NULL;
-    if (init && cp)
-        memset(cp, 0xa5, sizeof c);   /* as for GCM: start a failing init from garbage */
+    ksnap = k;
     fx_arm(x, init ? NULL : cp, sizeof c);
-    int st = cp_call(x, cp, x->t ? good : NULL);
+    int st = cp_call(x, cp, kp, x->t ? good : NULL);
+    CHECK(memcmp(&k, &ksnap, sizeof k) == 0, "%s: the key object changed", w);
     if (init && st != IC_OK && cp)
-        CHECK(ic_chacha20_poly1305_start(cp, x->iv0) == IC_ERR_STATE, "%s: usable after a failed init", w);
-    if (st == IC_OK && x->r->want == IC_OK && !init && !strstr(fn, "_verify")) {
+        CHECK(ic_chacha20_poly1305_aad(cp, x->aad, 1) == IC_ERR_STATE, "%s: usable after a failed init", w);
+    if (init && st == IC_OK)
+        cp_init_check(x, cp, w);
+    if (!init && (st == IC_OK || st == IC_ERR_AUTH) && strstr(fn, "_final"))
+        CHECK(tl_all_byte(&c, sizeof c, 0), "%s: the context was not wiped", w);
+    if (st == IC_OK && x->r->want == IC_OK && !init && !strstr(fn, "_final_verify")) {
         uint8_t out[64], in[64] = {0}, e[1] = {0}, t1[16], t2[16];
         memcpy(in, x->src, x->len < 64 ? x->len : 0);
-        cp_phase(x, &ref, w);
+        cp_phase(x, &ref, &kref, w);
         fx copy = *x;
         copy.a = x->a ? x->a : e, copy.i = in, copy.o = out, copy.t = t2;
-        CHECK(cp_call(&copy, &ref, NULL) == IC_OK, "%s: reference", w);
+        CHECK(cp_call(&copy, &ref, &kref, NULL) == IC_OK, "%s: reference", w);
         if (x->o && x->len && strstr(fn, "crypt"))
             CHECK_MEM(x->o, out, x->len, "%s: output", w);
-        if (strstr(fn, "_finish")) {
+        if (strstr(fn, "_final")) {
             CHECK_MEM(x->t, t2, 16, "%s: tag", w);
         } else if ((x->r->f & P_DEC) || strstr(fn, "_decrypt")) {
-            CHECK(ic_chacha20_poly1305_verify(&c, t1) == IC_ERR_AUTH, "%s: verify after", w);
+            CHECK(ic_chacha20_poly1305_final_verify(&c, t1) == IC_ERR_AUTH, "%s: final_verify after", w);
+            ic_chacha20_poly1305_wipe(&ref);
         } else {
-            CHECK(ic_chacha20_poly1305_finish(&c, t1) == IC_OK && ic_chacha20_poly1305_finish(&ref, t2) == IC_OK,
-                  "%s: finish after", w);
+            CHECK(ic_chacha20_poly1305_final(&c, t1) == IC_OK && ic_chacha20_poly1305_final(&ref, t2) == IC_OK,
+                  "%s: final after", w);
             CHECK_MEM(t1, t2, 16, "%s: tag after", w);
         }
     }
@@ -1975,9 +2036,10 @@ static const row rows[] = {
 
     /* ---- Poly1305 ---- */
     R("ic_poly1305", 0, 0, IC_OK, "tag"),
-    R("ic_poly1305", T_NULL, 0, IC_OK, "NULL tag does nothing"),
-    R("ic_poly1305", K_NULL, 0, IC_OK, "NULL key: all-zero tag"),
-    R("ic_poly1305", I_NULL, 0, IC_OK, "NULL in, len 37: all-zero tag"),
+    R("ic_poly1305", T_NULL, 0, IC_ERR_NULL, "NULL tag"),
+    R("ic_poly1305", K_NULL, 0, IC_ERR_NULL, "NULL key"),
+    R("ic_poly1305", I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),
+    R("ic_poly1305", T_NULL | I_NULL, 0, IC_ERR_NULL, "NULL tag and in"),
     R("ic_poly1305", EMPTY, 0, IC_OK, "NULL in, len 0: the empty message's tag"),
     R("ic_poly1305_verify", 0, 0, IC_OK, "right tag"),
     R("ic_poly1305_verify", BADTAG, 0, IC_ERR_AUTH, "wrong tag"),
@@ -2001,6 +2063,15 @@ static const row rows[] = {
     R("ic_poly1305_final", C_WIPED, 0, IC_ERR_STATE, "wiped context"),
     R("ic_poly1305_final", T_NULL, 0, IC_ERR_NULL, "NULL tag"),
     R("ic_poly1305_final", 0, 0, IC_OK, "tag"),
+    R("ic_poly1305_final_verify", C_NULL, 0, IC_ERR_NULL, "NULL context"),
+    R("ic_poly1305_final_verify", C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),
+    R("ic_poly1305_final_verify", C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context"),
+    R("ic_poly1305_final_verify", C_WIPED, 0, IC_ERR_STATE, "wiped context"),
+    R("ic_poly1305_final_verify", T_NULL, 0, IC_ERR_NULL, "NULL tag"),
+    R("ic_poly1305_final_verify", 0, 0, IC_OK, "right tag"),
+    R("ic_poly1305_final_verify", BADTAG, 0, IC_ERR_AUTH, "wrong tag"),
+    R("ic_poly1305_final_verify", C_WIPED | BADTAG, 0, IC_ERR_STATE, "wiped context and wrong tag: step 1 first"),
+    R("ic_poly1305_final_verify", T_NULL | C_JUNK, 0, IC_ERR_STATE, "garbage context and NULL tag: step 1 first"),
     R("ic_poly1305_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
     /* ---- ChaCha20, HChaCha20, XChaCha20 ---- */
@@ -2068,50 +2139,64 @@ static const row rows[] = {
     R("ic_chacha20_poly1305_key_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
     /* ---- ChaCha20-Poly1305 streaming ---- */
-    R("ic_chacha20_poly1305_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
-    R("ic_chacha20_poly1305_init", K_NULL, 0, IC_ERR_NULL, "NULL key"),
-    R("ic_chacha20_poly1305_init", C_NULL | K_NULL, 0, IC_ERR_NULL, "NULL context and key"),
+#define CP_INIT_ROWS(fn)                                                                              \
+    R(fn, 0, 0, IC_OK, "a message begun on a garbage context"),                                      \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL context"),                                                    \
+    R(fn, K_NULL, 0, IC_ERR_NULL, "NULL key object"),                                                 \
+    R(fn, V_NULL, 0, IC_ERR_NULL, "NULL nonce"),                                                      \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "key object never initialised (zero)"),                           \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "key object of 0xA5 garbage"),                                     \
+    R(fn, K_WIPED, 0, IC_ERR_STATE, "wiped key object"),                                              \
+    R(fn, C_NULL | K_WIPED, 0, IC_ERR_NULL, "NULL context and wiped key object: the context first"), \
+    R(fn, K_NULL | V_NULL, 0, IC_ERR_NULL, "NULL key object and NULL nonce"),                        \
+    R(fn, K_WIPED | V_NULL, 0, IC_ERR_STATE, "wiped key object and NULL nonce: step 1 first")
+    CP_INIT_ROWS("ic_chacha20_poly1305_init"), CP_INIT_ROWS("ic_xchacha20_poly1305_init"),
 #define CP_CTX_ROWS(fn)                                                                               \
     R(fn, C_NULL, 0, IC_ERR_NULL, "NULL context"),                                                    \
     R(fn, C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),                                            \
     R(fn, C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context"),                                           \
-    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped context")
-    CP_CTX_ROWS("ic_chacha20_poly1305_start"), CP_CTX_ROWS("ic_xchacha20_poly1305_start"),
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped context"),                                                 \
+    R(fn, P_END, 0, IC_ERR_STATE, "after final (which wiped the context)"),                           \
+    R(fn, K_WIPED, 0, IC_ERR_STATE, "key object wiped mid-message"),                                  \
+    R(fn, C_NULL | K_WIPED, 0, IC_ERR_NULL, "NULL context, key object wiped: the context first")
     CP_CTX_ROWS("ic_chacha20_poly1305_aad"), CP_CTX_ROWS("ic_chacha20_poly1305_encrypt"),
-    CP_CTX_ROWS("ic_chacha20_poly1305_decrypt"), CP_CTX_ROWS("ic_chacha20_poly1305_finish"),
-    CP_CTX_ROWS("ic_chacha20_poly1305_verify"),
-    R("ic_chacha20_poly1305_start", V_NULL, 0, IC_ERR_NULL, "NULL nonce"),
-    R("ic_chacha20_poly1305_start", C_JUNK | V_NULL, 0, IC_ERR_STATE, "garbage and NULL nonce: step 1 first"),
-    R("ic_xchacha20_poly1305_start", V_NULL, 0, IC_ERR_NULL, "NULL nonce"),
+    CP_CTX_ROWS("ic_chacha20_poly1305_decrypt"), CP_CTX_ROWS("ic_chacha20_poly1305_final"),
+    CP_CTX_ROWS("ic_chacha20_poly1305_final_verify"),
+    R("ic_chacha20_poly1305_aad", 0, 0, IC_OK, "9 bytes"),
     R("ic_chacha20_poly1305_aad", A_NULL, 0, IC_ERR_NULL, "NULL AAD, len 9"),
     R("ic_chacha20_poly1305_aad", EMPTY, 0, IC_OK, "NULL AAD, len 0"),
     R("ic_chacha20_poly1305_aad", P_ENC, 0, IC_ERR_STATE, "AAD after data"),
-    R("ic_chacha20_poly1305_aad", P_NOSTART, 0, IC_ERR_STATE, "AAD before start"),
     R("ic_chacha20_poly1305_aad", A_NULL | P_ENC, 0, IC_ERR_NULL, "NULL AAD after data: step 2 before 5"),
+    R("ic_chacha20_poly1305_aad", K_WIPED | A_NULL, 0, IC_ERR_STATE, "key object wiped, NULL AAD: step 1 first"),
+    R("ic_chacha20_poly1305_aad", K_WIPED | EMPTY, 0, IC_ERR_STATE, "key object wiped, empty AAD"),
 #define CP_DATA_ROWS(fn, other)                                                                       \
+    R(fn, 0, 0, IC_OK, "37 bytes"),                                                                   \
     R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),                                                 \
     R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out, len 37"),                                                \
     R(fn, EMPTY, 0, IC_OK, "NULL in and out, len 0"),                                                 \
     R(fn, INPL, 0, IC_OK, "in place"),                                                                \
     R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
     R(fn, LEN, -1, IC_ERR_TOOLONG, "SIZE_MAX bytes"),                                                 \
-    R(fn, P_NOSTART, 0, IC_ERR_STATE, "data before start"),                                           \
-    R(fn, P_END, 0, IC_ERR_STATE, "data after finish"),                                               \
     R(fn, other, 0, IC_ERR_STATE, "encrypt and decrypt mixed"),                                       \
     R(fn, OVL | LEN, -1, IC_ERR_TOOLONG, "overlap and too long: step 3 first"),                       \
-    R(fn, OVL | P_END, 0, IC_ERR_OVERLAP, "overlap after finish: step 4 before 5"),                   \
-    R(fn, LEN | P_NOSTART, -1, IC_ERR_TOOLONG, "too long before start: step 3 before 5")
+    R(fn, OVL | other, 0, IC_ERR_OVERLAP, "overlap, directions mixed: step 4 before 5"),              \
+    R(fn, LEN | other, -1, IC_ERR_TOOLONG, "too long, directions mixed: step 3 before 5"),            \
+    R(fn, K_WIPED | I_NULL, 0, IC_ERR_STATE, "key object wiped, NULL in: step 1 first"),              \
+    R(fn, K_WIPED | LEN, -1, IC_ERR_STATE, "key object wiped, too long: step 1 first"),              \
+    R(fn, K_WIPED | EMPTY, 0, IC_ERR_STATE, "key object wiped, no data")
     CP_DATA_ROWS("ic_chacha20_poly1305_encrypt", P_DEC), CP_DATA_ROWS("ic_chacha20_poly1305_decrypt", P_ENC),
-    R("ic_chacha20_poly1305_finish", 0, 0, IC_OK, "tag"),
-    R("ic_chacha20_poly1305_finish", T_NULL, 0, IC_ERR_NULL, "NULL tag"),
-    R("ic_chacha20_poly1305_finish", P_DEC, 0, IC_ERR_STATE, "finish after decrypt"),
-    R("ic_chacha20_poly1305_finish", P_NOSTART, 0, IC_ERR_STATE, "finish before start"),
-    R("ic_chacha20_poly1305_finish", T_NULL | P_DEC, 0, IC_ERR_NULL, "NULL tag after decrypt: step 2 first"),
-    R("ic_chacha20_poly1305_verify", 0, 0, IC_OK, "right tag"),
-    R("ic_chacha20_poly1305_verify", BADTAG, 0, IC_ERR_AUTH, "wrong tag"),
-    R("ic_chacha20_poly1305_verify", T_NULL, 0, IC_ERR_NULL, "NULL tag"),
-    R("ic_chacha20_poly1305_verify", P_ENC, 0, IC_ERR_STATE, "verify after encrypt"),
-    R("ic_chacha20_poly1305_verify", P_ENC | BADTAG, 0, IC_ERR_STATE, "after encrypt, wrong tag: 5 before 6"),
+    R("ic_chacha20_poly1305_final", 0, 0, IC_OK, "tag"),
+    R("ic_chacha20_poly1305_final", P_ENC, 0, IC_OK, "tag after data"),
+    R("ic_chacha20_poly1305_final", T_NULL, 0, IC_ERR_NULL, "NULL tag"),
+    R("ic_chacha20_poly1305_final", P_DEC, 0, IC_ERR_STATE, "final after decrypt"),
+    R("ic_chacha20_poly1305_final", T_NULL | P_DEC, 0, IC_ERR_NULL, "NULL tag after decrypt: step 2 first"),
+    R("ic_chacha20_poly1305_final", K_WIPED | T_NULL, 0, IC_ERR_STATE, "key object wiped, NULL tag: step 1 first"),
+    R("ic_chacha20_poly1305_final_verify", 0, 0, IC_OK, "right tag"),
+    R("ic_chacha20_poly1305_final_verify", BADTAG, 0, IC_ERR_AUTH, "wrong tag"),
+    R("ic_chacha20_poly1305_final_verify", T_NULL, 0, IC_ERR_NULL, "NULL tag"),
+    R("ic_chacha20_poly1305_final_verify", P_ENC, 0, IC_ERR_STATE, "final_verify after encrypt"),
+    R("ic_chacha20_poly1305_final_verify", P_ENC | BADTAG, 0, IC_ERR_STATE, "after encrypt, wrong tag: 5 before 6"),
+    R("ic_chacha20_poly1305_final_verify", K_WIPED | BADTAG, 0, IC_ERR_STATE, "key object wiped, wrong tag: 1 before 6"),
     R("ic_chacha20_poly1305_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
     /* ---- big numbers (incore/bignum.h) ---- */

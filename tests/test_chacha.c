@@ -126,7 +126,7 @@ static int djb_via_ietf(uint8_t *out, const uint8_t *in, size_t len, const uint8
         size_t take = (uint64_t)len < room ? len : (size_t)room;
         ic_store32_le(n12, (uint32_t)(counter >> 32));
         memcpy(n12 + 4, nonce8, 8);
-        int rc = ic_chacha20_xor(out, in, take, key, n12, lo);
+        int rc = ic_chacha20_xor(out, in, take, n12, lo, key);
         if (rc != IC_OK)
             return rc;
         counter += (take + 63) / 64;
@@ -153,41 +153,41 @@ static void check_aead_record(const char *impl, const char *where, int x, const 
                               const uint8_t *nonce, const uint8_t *aad, size_t alen, const uint8_t *pt,
                               const uint8_t *ct, size_t len, const uint8_t *tag)
 {
-    int (*seal)(const uint8_t *, const uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t,
-                uint8_t *, uint8_t *) = x ? ic_xchacha20_poly1305_seal : ic_chacha20_poly1305_seal;
-    int (*open)(const uint8_t *, const uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t,
-                uint8_t *, const uint8_t *) = x ? ic_xchacha20_poly1305_open : ic_chacha20_poly1305_open;
+    int (*seal)(uint8_t *, uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *,
+                const uint8_t *) = x ? ic_xchacha20_poly1305_seal : ic_chacha20_poly1305_seal;
+    int (*open)(uint8_t *, const uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *,
+                const uint8_t *) = x ? ic_xchacha20_poly1305_open : ic_chacha20_poly1305_open;
     uint8_t *out = buf_alloc(len), gtag[16], *zero = calloc(1, len + 1);
-    CHECK(seal(key, nonce, aad, alen, pt, len, out, gtag) == IC_OK, "%s %s seal", impl, where);
+    CHECK(seal(out, gtag, pt, len, aad, alen, nonce, key) == IC_OK, "%s %s seal", impl, where);
     CHECK_MEM(out, ct, len, "%s %s seal ciphertext", impl, where);
     CHECK_MEM(gtag, tag, 16, "%s %s seal tag", impl, where);
     CHECK(guard_ok(out, len), "%s %s seal wrote past out+len", impl, where);
     memset(out, 0xee, len);
-    CHECK(open(key, nonce, aad, alen, ct, len, out, tag) == IC_OK, "%s %s open", impl, where);
+    CHECK(open(out, tag, ct, len, aad, alen, nonce, key) == IC_OK, "%s %s open", impl, where);
     CHECK_MEM(out, pt, len, "%s %s open plaintext", impl, where);
     /* in place both ways */
     memcpy(out, pt, len);
-    CHECK(seal(key, nonce, aad, alen, out, len, out, gtag) == IC_OK, "%s %s seal in place", impl, where);
+    CHECK(seal(out, gtag, out, len, aad, alen, nonce, key) == IC_OK, "%s %s seal in place", impl, where);
     CHECK_MEM(out, ct, len, "%s %s seal in place", impl, where);
-    CHECK(open(key, nonce, aad, alen, out, len, out, tag) == IC_OK, "%s %s open in place", impl, where);
+    CHECK(open(out, tag, out, len, aad, alen, nonce, key) == IC_OK, "%s %s open in place", impl, where);
     CHECK_MEM(out, pt, len, "%s %s open in place", impl, where);
     /* through a key object (ic_chacha20_poly1305_key_*): the same answers */
     ic_chacha20_poly1305_key k;
     CHECK(ic_chacha20_poly1305_key_init(&k, key) == IC_OK, "%s %s key init", impl, where);
     memset(out, 0xee, len);
-    CHECK((x ? ic_xchacha20_poly1305_key_seal : ic_chacha20_poly1305_key_seal)(&k, nonce, aad, alen, pt, len, out,
-                                                                                gtag) == IC_OK,
+    CHECK((x ? ic_xchacha20_poly1305_key_seal : ic_chacha20_poly1305_key_seal)(&k, out, gtag, pt, len, aad, alen,
+                                                                                nonce) == IC_OK,
           "%s %s key seal", impl, where);
     CHECK_MEM(out, ct, len, "%s %s key seal ciphertext", impl, where);
     CHECK_MEM(gtag, tag, 16, "%s %s key seal tag", impl, where);
     memset(out, 0xee, len);
-    CHECK((x ? ic_xchacha20_poly1305_key_open : ic_chacha20_poly1305_key_open)(&k, nonce, aad, alen, ct, len, out,
-                                                                                tag) == IC_OK,
+    CHECK((x ? ic_xchacha20_poly1305_key_open : ic_chacha20_poly1305_key_open)(&k, out, tag, ct, len, aad, alen,
+                                                                                nonce) == IC_OK,
           "%s %s key open", impl, where);
     CHECK_MEM(out, pt, len, "%s %s key open plaintext", impl, where);
     ic_chacha20_poly1305_key_wipe(&k);
-    CHECK((x ? ic_xchacha20_poly1305_key_seal : ic_chacha20_poly1305_key_seal)(&k, nonce, aad, alen, pt, len, out,
-                                                                                gtag) == IC_ERR_STATE,
+    CHECK((x ? ic_xchacha20_poly1305_key_seal : ic_chacha20_poly1305_key_seal)(&k, out, gtag, pt, len, aad, alen,
+                                                                                nonce) == IC_ERR_STATE,
           "%s %s wiped key refused", impl, where);
     /* forgeries: a flipped bit in the tag, the ciphertext, the aad, the nonce */
     uint8_t btag[16], bnonce[24], *bct = malloc(len + 1), *baad = malloc(alen + 1);
@@ -202,14 +202,14 @@ static void check_aead_record(const char *impl, const char *where, int x, const 
         if (f == 2) { if (alen == 0) continue; baad[tl_rand_below((uint32_t)alen)] ^= 0x80; }
         if (f == 3) bnonce[tl_rand_below((uint32_t)nlen)] ^= 0x10;
         memset(out, 0xee, len);
-        CHECK(open(key, bnonce, baad, alen, bct, len, out, btag) == IC_ERR_AUTH, "%s %s forgery %d refused",
+        CHECK(open(out, btag, bct, len, baad, alen, bnonce, key) == IC_ERR_AUTH, "%s %s forgery %d refused",
               impl, where, f);
         CHECK_MEM(out, zero, len, "%s %s forgery %d: out zeroed", impl, where, f);
     }
     /* truncated ciphertext */
     if (len > 0) {
         memset(out, 0xee, len);
-        CHECK(open(key, nonce, aad, alen, ct, len - 1, out, tag) == IC_ERR_AUTH, "%s %s truncated", impl, where);
+        CHECK(open(out, tag, ct, len - 1, aad, alen, nonce, key) == IC_ERR_AUTH, "%s %s truncated", impl, where);
         CHECK_MEM(out, zero, len - 1, "%s %s truncated: out zeroed", impl, where);
     }
     free(bct); free(baad); free(out); free(zero);
@@ -237,24 +237,24 @@ static void kat_impl(const char *impl, void *arg)
         if (kind == 0 && CHECK(ks && nlen == 12, "%s fields", where)) {
             /* keystream = encryption of zeros, whole and in two pieces */
             uint8_t *z = calloc(1, slen + 1), *out = buf_alloc(slen);
-            CHECK(ic_chacha20_xor(out, z, slen, key, nonce, (uint32_t)counter) == IC_OK, "%s status", where);
+            CHECK(ic_chacha20_xor(out, z, slen, nonce, (uint32_t)counter, key) == IC_OK, "%s status", where);
             CHECK_MEM(out, ks, slen, "%s %s keystream", impl, where);
             CHECK(guard_ok(out, slen), "%s guard", where);
             free(z); free(out);
         } else if ((kind == 1 || kind == 4) && CHECK(pt && ct && plen == clen, "%s fields", where)) {
             int x = kind == 4;
             uint8_t *out = buf_alloc(plen);
-            CHECK((x ? ic_xchacha20_xor(out, pt, plen, key, nonce, counter)
-                     : ic_chacha20_xor(out, pt, plen, key, nonce, (uint32_t)counter)) == IC_OK, "%s status", where);
+            CHECK((x ? ic_xchacha20_xor(out, pt, plen, nonce, counter, key)
+                     : ic_chacha20_xor(out, pt, plen, nonce, (uint32_t)counter, key)) == IC_OK, "%s status", where);
             CHECK_MEM(out, ct, clen, "%s %s encrypt", impl, where);
             CHECK(guard_ok(out, plen), "%s guard", where);
             /* chained in place: cut at every block boundary in turn */
             for (size_t cut = 0; cut <= plen; cut += 64) {
                 memcpy(out, ct, clen);
-                int rc1 = x ? ic_xchacha20_xor(out, out, cut, key, nonce, counter)
-                            : ic_chacha20_xor(out, out, cut, key, nonce, (uint32_t)counter);
-                int rc2 = x ? ic_xchacha20_xor(out + cut, out + cut, plen - cut, key, nonce, counter + cut / 64)
-                            : ic_chacha20_xor(out + cut, out + cut, plen - cut, key, nonce, (uint32_t)(counter + cut / 64));
+                int rc1 = x ? ic_xchacha20_xor(out, out, cut, nonce, counter, key)
+                            : ic_chacha20_xor(out, out, cut, nonce, (uint32_t)counter, key);
+                int rc2 = x ? ic_xchacha20_xor(out + cut, out + cut, plen - cut, nonce, counter + cut / 64, key)
+                            : ic_chacha20_xor(out + cut, out + cut, plen - cut, nonce, (uint32_t)(counter + cut / 64), key);
                 CHECK(rc1 == IC_OK && rc2 == IC_OK, "%s chained status", where);
                 CHECK_MEM(out, pt, plen, "%s %s decrypt in place, cut at %zu", impl, where, cut);
             }
@@ -264,7 +264,7 @@ static void kat_impl(const char *impl, void *arg)
         } else if (kind == 3 && CHECK(ks && slen == 32 && nlen == 16, "%s fields", where)) {
             uint8_t sub[33];
             sub[32] = 0xa5;
-            CHECK(ic_hchacha20(sub, key, nonce) == IC_OK, "%s status", where);
+            CHECK(ic_hchacha20(sub, nonce, key) == IC_OK, "%s status", where);
             CHECK_MEM(sub, ks, 32, "%s HChaCha20", where);
             CHECK(sub[32] == 0xa5, "%s guard", where);
         }
@@ -306,7 +306,7 @@ static void cavp_stream_impl(const char *impl, void *arg)
                     ic_store32_le(n12, (uint32_t)(counter >> 32));
                     memcpy(n12 + 4, nonce, 8);
                     memset(out, 0x11, plen);
-                    CHECK(ic_chacha20_xor(out, pt, plen, key, n12, (uint32_t)counter) == IC_ERR_TOOLONG,
+                    CHECK(ic_chacha20_xor(out, pt, plen, n12, (uint32_t)counter, key) == IC_ERR_TOOLONG,
                           "%s:%ld: one IETF call past 2^32 blocks refused", files[f], rec.line);
                     CHECK(out[0] == 0x11 && out[plen - 1] == 0x11, "refused call wrote nothing");
                 }
@@ -350,7 +350,7 @@ static void cavp_aead_impl(const char *impl, void *arg)
             } else if (tl_has(&rec, "Result")) {
                 uint8_t *out = buf_alloc(clen);
                 memset(out, 0xee, clen);
-                CHECK(ic_chacha20_poly1305_open(key, nonce, aad, alen, ct, clen, out, tag) == IC_ERR_AUTH,
+                CHECK(ic_chacha20_poly1305_open(out, tag, ct, clen, aad, alen, nonce, key) == IC_ERR_AUTH,
                       "%s %s: failure case refused", impl, where);
                 uint8_t *zero = calloc(1, clen + 1);
                 CHECK_MEM(out, zero, clen, "%s %s: out zeroed", impl, where);
@@ -482,8 +482,8 @@ static void wycheproof_aead_impl(const char *impl, void *arg)
             } else {
                 uint8_t *out = buf_alloc(clen), *zero = calloc(1, clen + 1);
                 memset(out, 0xee, clen);
-                int rc = fs[f].x ? ic_xchacha20_poly1305_open(key, nonce, aad, alen, ct, clen, out, tag)
-                                 : ic_chacha20_poly1305_open(key, nonce, aad, alen, ct, clen, out, tag);
+                int rc = fs[f].x ? ic_xchacha20_poly1305_open(out, tag, ct, clen, aad, alen, nonce, key)
+                                 : ic_chacha20_poly1305_open(out, tag, ct, clen, aad, alen, nonce, key);
                 CHECK(rc == IC_ERR_AUTH, "%s %s: invalid vector refused (%d)", impl, where, rc);
                 CHECK_MEM(out, zero, clen, "%s %s: out zeroed", impl, where);
                 free(out); free(zero);
@@ -520,8 +520,8 @@ static void wycheproof_counter_impl(const char *impl, void *arg)
             uint64_t c = clen == 8 ? ic_load64_le(ctr) : ic_load32_le(ctr);   /* little-endian bytes */
             uint8_t *out = buf_alloc(mlen);
             memset(out, 0x11, mlen);
-            int rc = nlen == 24 ? ic_xchacha20_xor(out, msg, mlen, key, nonce, c)
-                                : ic_chacha20_xor(out, msg, mlen, key, nonce, (uint32_t)c);
+            int rc = nlen == 24 ? ic_xchacha20_xor(out, msg, mlen, nonce, c, key)
+                                : ic_chacha20_xor(out, msg, mlen, nonce, (uint32_t)c, key);
             if (strcmp(result, "valid") == 0) {
                 CHECK(rc == IC_OK && ct && ctlen == mlen, "%s counter tcId %ld status %d", impl, id, rc);
                 if (ct)
@@ -586,7 +586,7 @@ static void diff_stream_impl(const char *impl, void *arg)
         }
         uint8_t sub[32], n8[8];
         if (x) {
-            ic_hchacha20(sub, key, nonce);
+            CHECK(ic_hchacha20(sub, nonce, key) == IC_OK, "%s hchacha20", impl);
             memcpy(n8, nonce + 16, 8);
             ref_stream(want, in, len, sub, n8, counter, 1);
         } else {
@@ -594,8 +594,8 @@ static void diff_stream_impl(const char *impl, void *arg)
         }
         uint8_t *o = out + ooff;
         o[len] = 0xa5;
-        int rc = x ? ic_xchacha20_xor(o, in, len, key, nonce, counter)
-                   : ic_chacha20_xor(o, in, len, key, nonce, (uint32_t)counter);
+        int rc = x ? ic_xchacha20_xor(o, in, len, nonce, counter, key)
+                   : ic_chacha20_xor(o, in, len, nonce, (uint32_t)counter, key);
         CHECK(rc == IC_OK, "%s status len %zu counter %llx", impl, len, (unsigned long long)counter);
         CHECK_MEM(o, want, len, "%s %s len %zu in+%zu out+%zu counter %llx", impl, x ? "xchacha20" : "chacha20",
                   len, ioff, ooff, (unsigned long long)counter);
@@ -608,8 +608,8 @@ static void diff_stream_impl(const char *impl, void *arg)
             size_t n = (size_t)tl_rand_below((uint32_t)((len - done) / 64 + 1)) * 64;
             if (tl_rand_below(4) == 0 || n == 0)
                 n = len - done;
-            rc = x ? ic_xchacha20_xor(o + done, o + done, n, key, nonce, counter + done / 64)
-                   : ic_chacha20_xor(o + done, o + done, n, key, nonce, (uint32_t)(counter + done / 64));
+            rc = x ? ic_xchacha20_xor(o + done, o + done, n, nonce, counter + done / 64, key)
+                   : ic_chacha20_xor(o + done, o + done, n, nonce, (uint32_t)(counter + done / 64), key);
             CHECK(rc == IC_OK, "%s chained status", impl);
             done += n;
         }
@@ -624,12 +624,12 @@ static void diff_stream_impl(const char *impl, void *arg)
             uint8_t *p = map + page - len;
             memcpy(p, rnd, len);
             ref_stream(want, rnd, len, key, nonce, 7, 0);
-            CHECK(ic_chacha20_xor(p, p, len, key, nonce, 7) == IC_OK, "guard page status");
+            CHECK(ic_chacha20_xor(p, p, len, nonce, 7, key) == IC_OK, "guard page status");
             CHECK_MEM(p, want, len, "%s at guard page, len %zu", impl, len);
             memcpy(p, rnd, len);
             uint8_t tag[16];
-            CHECK(ic_chacha20_poly1305_seal(key, nonce, rnd + 1000, 20, p, len, p, tag) == IC_OK &&
-                      ic_chacha20_poly1305_open(key, nonce, rnd + 1000, 20, p, len, p, tag) == IC_OK,
+            CHECK(ic_chacha20_poly1305_seal(p, tag, p, len, rnd + 1000, 20, nonce, key) == IC_OK &&
+                      ic_chacha20_poly1305_open(p, tag, p, len, rnd + 1000, 20, nonce, key) == IC_OK,
                   "guard page AEAD status");
             CHECK_MEM(p, rnd, len, "%s AEAD round trip at guard page, len %zu", impl, len);
         }
@@ -667,7 +667,7 @@ static void aead_cases_make(void)
         c->ioff = tl_rand_below(16);
         c->ct = malloc(c->len + 1);
         int rc = (c->x ? ic_xchacha20_poly1305_seal : ic_chacha20_poly1305_seal)(
-            c->key, c->nonce, rnd + BIG / 2 + c->aoff, c->alen, rnd + c->ioff, c->len, c->ct, c->tag);
+            c->ct, c->tag, rnd + c->ioff, c->len, rnd + BIG / 2 + c->aoff, c->alen, c->nonce, c->key);
         CHECK(rc == IC_OK, "reference seal");
     }
     CHECK(ic_impl_select("chacha20", NULL) == IC_OK, "chacha20: back to automatic selection");
@@ -680,14 +680,14 @@ static void diff_aead_impl(const char *impl, void *arg)
         aead_case *c = &cases[i];
         const uint8_t *aad = rnd + BIG / 2 + c->aoff, *pt = rnd + c->ioff;
         uint8_t *out = buf_alloc(c->len), tag[16];
-        int rc = (c->x ? ic_xchacha20_poly1305_seal : ic_chacha20_poly1305_seal)(c->key, c->nonce, aad, c->alen,
-                                                                                  pt, c->len, out, tag);
+        int rc = (c->x ? ic_xchacha20_poly1305_seal : ic_chacha20_poly1305_seal)(out, tag, pt, c->len,
+                                                                                  aad, c->alen, c->nonce, c->key);
         CHECK(rc == IC_OK, "%s seal", impl);
         CHECK_MEM(out, c->ct, c->len, "%s %s seal len %zu aad %zu", impl, c->x ? "xchacha" : "chacha", c->len, c->alen);
         CHECK_MEM(tag, c->tag, 16, "%s seal tag len %zu aad %zu", impl, c->len, c->alen);
         CHECK(guard_ok(out, c->len), "%s seal guard", impl);
-        rc = (c->x ? ic_xchacha20_poly1305_open : ic_chacha20_poly1305_open)(c->key, c->nonce, aad, c->alen, out,
-                                                                              c->len, out, c->tag);
+        rc = (c->x ? ic_xchacha20_poly1305_open : ic_chacha20_poly1305_open)(out, c->tag, out, c->len, aad,
+                                                                              c->alen, c->nonce, c->key);
         CHECK(rc == IC_OK, "%s open in place", impl);
         CHECK_MEM(out, pt, c->len, "%s open in place len %zu", impl, c->len);
         free(out);
@@ -701,81 +701,81 @@ static void test_bad_input(void)
     uint8_t aad[8] = { 0 };
 
     /* ic_chacha20_xor */
-    CHECK(ic_chacha20_xor(buf, buf, 10, NULL, nonce, 0) == IC_ERR_NULL, "xor NULL key");
-    CHECK(ic_chacha20_xor(buf, buf, 10, key, NULL, 0) == IC_ERR_NULL, "xor NULL nonce");
-    CHECK(ic_chacha20_xor(buf, NULL, 10, key, nonce, 0) == IC_ERR_NULL, "xor NULL in");
-    CHECK(ic_chacha20_xor(NULL, buf, 10, key, nonce, 0) == IC_ERR_NULL, "xor NULL out");
-    CHECK(ic_chacha20_xor(NULL, NULL, 0, key, nonce, 0) == IC_OK, "xor NULL buffers, len 0");
-    CHECK(ic_chacha20_xor(buf + 1, buf, 100, key, nonce, 0) == IC_ERR_OVERLAP, "xor out = in + 1");
-    CHECK(ic_chacha20_xor(buf, buf + 63, 100, key, nonce, 0) == IC_ERR_OVERLAP, "xor in = out + 63");
-    CHECK(ic_chacha20_xor(buf + 100, buf, 100, key, nonce, 0) == IC_OK, "xor adjacent buffers");
-    CHECK(ic_chacha20_xor(buf, buf, 100, key, nonce, 0) == IC_OK, "xor in place");
+    CHECK(ic_chacha20_xor(buf, buf, 10, nonce, 0, NULL) == IC_ERR_NULL, "xor NULL key");
+    CHECK(ic_chacha20_xor(buf, buf, 10, NULL, 0, key) == IC_ERR_NULL, "xor NULL nonce");
+    CHECK(ic_chacha20_xor(buf, NULL, 10, nonce, 0, key) == IC_ERR_NULL, "xor NULL in");
+    CHECK(ic_chacha20_xor(NULL, buf, 10, nonce, 0, key) == IC_ERR_NULL, "xor NULL out");
+    CHECK(ic_chacha20_xor(NULL, NULL, 0, nonce, 0, key) == IC_OK, "xor NULL buffers, len 0");
+    CHECK(ic_chacha20_xor(buf + 1, buf, 100, nonce, 0, key) == IC_ERR_OVERLAP, "xor out = in + 1");
+    CHECK(ic_chacha20_xor(buf, buf + 63, 100, nonce, 0, key) == IC_ERR_OVERLAP, "xor in = out + 63");
+    CHECK(ic_chacha20_xor(buf + 100, buf, 100, nonce, 0, key) == IC_OK, "xor adjacent buffers");
+    CHECK(ic_chacha20_xor(buf, buf, 100, nonce, 0, key) == IC_OK, "xor in place");
     /* counter: (2^32 - counter) * 64 bytes at most */
     memset(buf, 0x5a, sizeof buf);
-    CHECK(ic_chacha20_xor(buf, buf, 64, key, nonce, 0xffffffffu) == IC_OK, "last block, counter 2^32-1");
+    CHECK(ic_chacha20_xor(buf, buf, 64, nonce, 0xffffffffu, key) == IC_OK, "last block, counter 2^32-1");
     memset(buf, 0x5a, sizeof buf);
-    CHECK(ic_chacha20_xor(buf, buf, 65, key, nonce, 0xffffffffu) == IC_ERR_TOOLONG, "65 bytes at counter 2^32-1");
+    CHECK(ic_chacha20_xor(buf, buf, 65, nonce, 0xffffffffu, key) == IC_ERR_TOOLONG, "65 bytes at counter 2^32-1");
     CHECK(buf[0] == 0x5a && buf[64] == 0x5a, "refused call left out untouched");
-    CHECK(ic_chacha20_xor(buf, buf, 128, key, nonce, 0xfffffffeu) == IC_OK, "128 bytes at 2^32-2");
-    CHECK(ic_chacha20_xor(buf, buf, 129, key, nonce, 0xfffffffeu) == IC_ERR_TOOLONG, "129 bytes at 2^32-2");
-    CHECK(ic_chacha20_xor(buf, buf, 0, key, nonce, 0xffffffffu) == IC_OK, "0 bytes at 2^32-1");
+    CHECK(ic_chacha20_xor(buf, buf, 128, nonce, 0xfffffffeu, key) == IC_OK, "128 bytes at 2^32-2");
+    CHECK(ic_chacha20_xor(buf, buf, 129, nonce, 0xfffffffeu, key) == IC_ERR_TOOLONG, "129 bytes at 2^32-2");
+    CHECK(ic_chacha20_xor(buf, buf, 0, nonce, 0xffffffffu, key) == IC_OK, "0 bytes at 2^32-1");
 #if SIZE_MAX > 0xffffffffu
     /* (checked before any byte is touched, so a small buffer is safe) */
-    CHECK(ic_chacha20_xor(buf, buf, (size_t)1 << 38, key, nonce, 1) == IC_ERR_TOOLONG, "2^38 bytes from counter 1");
-    CHECK(ic_chacha20_xor(buf, buf, ((size_t)1 << 38) + 1, key, nonce, 0) == IC_ERR_TOOLONG, "2^38+1 bytes");
-    CHECK(ic_xchacha20_xor(buf, buf, ((size_t)1 << 38) + 1, key, nonce, UINT64_MAX - (1u << 20)) ==
+    CHECK(ic_chacha20_xor(buf, buf, (size_t)1 << 38, nonce, 1, key) == IC_ERR_TOOLONG, "2^38 bytes from counter 1");
+    CHECK(ic_chacha20_xor(buf, buf, ((size_t)1 << 38) + 1, nonce, 0, key) == IC_ERR_TOOLONG, "2^38+1 bytes");
+    CHECK(ic_xchacha20_xor(buf, buf, ((size_t)1 << 38) + 1, nonce, UINT64_MAX - (1u << 20), key) ==
               IC_ERR_TOOLONG, "xchacha20 2^38+1 bytes near 2^64");
 #endif
     /* ic_xchacha20_xor */
-    CHECK(ic_xchacha20_xor(buf, buf, 10, NULL, nonce, 0) == IC_ERR_NULL, "xxor NULL key");
-    CHECK(ic_xchacha20_xor(buf, buf, 10, key, NULL, 0) == IC_ERR_NULL, "xxor NULL nonce");
-    CHECK(ic_xchacha20_xor(buf, NULL, 10, key, nonce, 0) == IC_ERR_NULL, "xxor NULL in");
-    CHECK(ic_xchacha20_xor(NULL, buf, 10, key, nonce, 0) == IC_ERR_NULL, "xxor NULL out");
-    CHECK(ic_xchacha20_xor(buf + 2, buf, 10, key, nonce, 0) == IC_ERR_OVERLAP, "xxor overlap");
-    CHECK(ic_xchacha20_xor(buf, buf, 64, key, nonce, UINT64_MAX) == IC_OK, "xxor last block");
-    CHECK(ic_xchacha20_xor(buf, buf, 65, key, nonce, UINT64_MAX) == IC_ERR_TOOLONG, "xxor past 2^64 blocks");
-    CHECK(ic_xchacha20_xor(buf, buf, 200, key, nonce, 0xffffffffu) == IC_OK, "xxor across the 2^32 carry");
+    CHECK(ic_xchacha20_xor(buf, buf, 10, nonce, 0, NULL) == IC_ERR_NULL, "xxor NULL key");
+    CHECK(ic_xchacha20_xor(buf, buf, 10, NULL, 0, key) == IC_ERR_NULL, "xxor NULL nonce");
+    CHECK(ic_xchacha20_xor(buf, NULL, 10, nonce, 0, key) == IC_ERR_NULL, "xxor NULL in");
+    CHECK(ic_xchacha20_xor(NULL, buf, 10, nonce, 0, key) == IC_ERR_NULL, "xxor NULL out");
+    CHECK(ic_xchacha20_xor(buf + 2, buf, 10, nonce, 0, key) == IC_ERR_OVERLAP, "xxor overlap");
+    CHECK(ic_xchacha20_xor(buf, buf, 64, nonce, UINT64_MAX, key) == IC_OK, "xxor last block");
+    CHECK(ic_xchacha20_xor(buf, buf, 65, nonce, UINT64_MAX, key) == IC_ERR_TOOLONG, "xxor past 2^64 blocks");
+    CHECK(ic_xchacha20_xor(buf, buf, 200, nonce, 0xffffffffu, key) == IC_OK, "xxor across the 2^32 carry");
     /* ic_hchacha20 */
-    CHECK(ic_hchacha20(NULL, key, nonce) == IC_ERR_NULL, "hchacha NULL out");
-    CHECK(ic_hchacha20(buf, NULL, nonce) == IC_ERR_NULL, "hchacha NULL key");
-    CHECK(ic_hchacha20(buf, key, NULL) == IC_ERR_NULL, "hchacha NULL input");
+    CHECK(ic_hchacha20(NULL, nonce, key) == IC_ERR_NULL, "hchacha NULL out");
+    CHECK(ic_hchacha20(buf, nonce, NULL) == IC_ERR_NULL, "hchacha NULL key");
+    CHECK(ic_hchacha20(buf, NULL, key) == IC_ERR_NULL, "hchacha NULL input");
 
     /* AEADs: the same rules for both */
     for (int x = 0; x < 2; x++) {
-        int (*seal)(const uint8_t *, const uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t,
-                    uint8_t *, uint8_t *) = x ? ic_xchacha20_poly1305_seal : ic_chacha20_poly1305_seal;
-        int (*open)(const uint8_t *, const uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t,
-                    uint8_t *, const uint8_t *) = x ? ic_xchacha20_poly1305_open : ic_chacha20_poly1305_open;
+        int (*seal)(uint8_t *, uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *,
+                    const uint8_t *) = x ? ic_xchacha20_poly1305_seal : ic_chacha20_poly1305_seal;
+        int (*open)(uint8_t *, const uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *,
+                    const uint8_t *) = x ? ic_xchacha20_poly1305_open : ic_chacha20_poly1305_open;
         const char *nm = x ? "xchacha20-poly1305" : "chacha20-poly1305";
-        CHECK(seal(NULL, nonce, aad, 8, buf, 10, buf, tag) == IC_ERR_NULL, "%s seal NULL key", nm);
-        CHECK(seal(key, NULL, aad, 8, buf, 10, buf, tag) == IC_ERR_NULL, "%s seal NULL nonce", nm);
-        CHECK(seal(key, nonce, aad, 8, buf, 10, buf, NULL) == IC_ERR_NULL, "%s seal NULL tag", nm);
-        CHECK(seal(key, nonce, NULL, 8, buf, 10, buf, tag) == IC_ERR_NULL, "%s seal NULL aad", nm);
-        CHECK(seal(key, nonce, aad, 8, NULL, 10, buf, tag) == IC_ERR_NULL, "%s seal NULL in", nm);
-        CHECK(seal(key, nonce, aad, 8, buf, 10, NULL, tag) == IC_ERR_NULL, "%s seal NULL out", nm);
-        CHECK(seal(key, nonce, buf, 10, buf + 1, 10, buf, tag) == IC_ERR_OVERLAP, "%s seal overlap", nm);
-        CHECK(seal(key, nonce, NULL, 0, NULL, 0, NULL, tag) == IC_OK, "%s seal empty", nm);
-        CHECK(open(key, nonce, NULL, 0, NULL, 0, NULL, tag) == IC_OK, "%s open empty", nm);
+        CHECK(seal(buf, tag, buf, 10, aad, 8, nonce, NULL) == IC_ERR_NULL, "%s seal NULL key", nm);
+        CHECK(seal(buf, tag, buf, 10, aad, 8, NULL, key) == IC_ERR_NULL, "%s seal NULL nonce", nm);
+        CHECK(seal(buf, NULL, buf, 10, aad, 8, nonce, key) == IC_ERR_NULL, "%s seal NULL tag", nm);
+        CHECK(seal(buf, tag, buf, 10, NULL, 8, nonce, key) == IC_ERR_NULL, "%s seal NULL aad", nm);
+        CHECK(seal(buf, tag, NULL, 10, aad, 8, nonce, key) == IC_ERR_NULL, "%s seal NULL in", nm);
+        CHECK(seal(NULL, tag, buf, 10, aad, 8, nonce, key) == IC_ERR_NULL, "%s seal NULL out", nm);
+        CHECK(seal(buf, tag, buf + 1, 10, buf, 10, nonce, key) == IC_ERR_OVERLAP, "%s seal overlap", nm);
+        CHECK(seal(NULL, tag, NULL, 0, NULL, 0, nonce, key) == IC_OK, "%s seal empty", nm);
+        CHECK(open(NULL, tag, NULL, 0, NULL, 0, nonce, key) == IC_OK, "%s open empty", nm);
         tag[0] ^= 1;
-        CHECK(open(key, nonce, NULL, 0, NULL, 0, NULL, tag) == IC_ERR_AUTH, "%s open empty, bad tag", nm);
-        CHECK(open(NULL, nonce, aad, 8, buf, 10, buf, tag) == IC_ERR_NULL, "%s open NULL key", nm);
-        CHECK(open(key, NULL, aad, 8, buf, 10, buf, tag) == IC_ERR_NULL, "%s open NULL nonce", nm);
-        CHECK(open(key, nonce, aad, 8, buf, 10, buf, NULL) == IC_ERR_NULL, "%s open NULL tag", nm);
-        CHECK(open(key, nonce, NULL, 8, buf, 10, buf, tag) == IC_ERR_NULL, "%s open NULL aad", nm);
-        CHECK(open(key, nonce, aad, 8, NULL, 10, buf, tag) == IC_ERR_NULL, "%s open NULL in", nm);
-        CHECK(open(key, nonce, aad, 8, buf, 10, NULL, tag) == IC_ERR_NULL, "%s open NULL out", nm);
-        CHECK(open(key, nonce, aad, 8, buf + 3, 10, buf, tag) == IC_ERR_OVERLAP, "%s open overlap", nm);
+        CHECK(open(NULL, tag, NULL, 0, NULL, 0, nonce, key) == IC_ERR_AUTH, "%s open empty, bad tag", nm);
+        CHECK(open(buf, tag, buf, 10, aad, 8, nonce, NULL) == IC_ERR_NULL, "%s open NULL key", nm);
+        CHECK(open(buf, tag, buf, 10, aad, 8, NULL, key) == IC_ERR_NULL, "%s open NULL nonce", nm);
+        CHECK(open(buf, NULL, buf, 10, aad, 8, nonce, key) == IC_ERR_NULL, "%s open NULL tag", nm);
+        CHECK(open(buf, tag, buf, 10, NULL, 8, nonce, key) == IC_ERR_NULL, "%s open NULL aad", nm);
+        CHECK(open(buf, tag, NULL, 10, aad, 8, nonce, key) == IC_ERR_NULL, "%s open NULL in", nm);
+        CHECK(open(NULL, tag, buf, 10, aad, 8, nonce, key) == IC_ERR_NULL, "%s open NULL out", nm);
+        CHECK(open(buf, tag, buf + 3, 10, aad, 8, nonce, key) == IC_ERR_OVERLAP, "%s open overlap", nm);
 #if SIZE_MAX > 0xffffffffu
         size_t over = (size_t)IC_CHACHA20_POLY1305_MAX_LEN + 1;
-        CHECK(seal(key, nonce, aad, 8, buf, over, buf, tag) == IC_ERR_TOOLONG, "%s seal (2^32-1)*64+1 bytes", nm);
-        CHECK(open(key, nonce, aad, 8, buf, over, buf, tag) == IC_ERR_TOOLONG, "%s open (2^32-1)*64+1 bytes", nm);
+        CHECK(seal(buf, tag, buf, over, aad, 8, nonce, key) == IC_ERR_TOOLONG, "%s seal (2^32-1)*64+1 bytes", nm);
+        CHECK(open(buf, tag, buf, over, aad, 8, nonce, key) == IC_ERR_TOOLONG, "%s open (2^32-1)*64+1 bytes", nm);
 #endif
         /* a failed open zeroes out, also in place */
         for (size_t i = 0; i < sizeof buf; i++)
             buf[i] = (uint8_t)i;
-        CHECK(seal(key, nonce, aad, 8, buf, 150, buf, tag) == IC_OK, "%s seal", nm);
+        CHECK(seal(buf, tag, buf, 150, aad, 8, nonce, key) == IC_OK, "%s seal", nm);
         tag[5] ^= 0x20;
-        CHECK(open(key, nonce, aad, 8, buf, 150, buf, tag) == IC_ERR_AUTH, "%s open bad tag in place", nm);
+        CHECK(open(buf, tag, buf, 150, aad, 8, nonce, key) == IC_ERR_AUTH, "%s open bad tag in place", nm);
         CHECK_MEM(buf, zero, 150, "%s failed in-place open zeroed the buffer", nm);
         CHECK(buf[150] == 150, "%s failed open wrote nothing past out+len", nm);
     }
@@ -802,17 +802,17 @@ static void lengths_impl(const char *impl, void *arg)
         tl_rand_bytes(key, 32);
         tl_rand_bytes(nonce, 12);
         ref_stream(want, rnd + ioff, len, key, nonce, counter, 0);
-        CHECK(ic_chacha20_xor(buf + ooff, rnd + ioff, len, key, nonce, counter) == IC_OK, "%s xor", impl);
+        CHECK(ic_chacha20_xor(buf + ooff, rnd + ioff, len, nonce, counter, key) == IC_OK, "%s xor", impl);
         CHECK_MEM(buf + ooff, want, len, "%s: len %zu out of place (offsets %zu, %zu)", impl, len, ioff, ooff);
         memcpy(buf + ooff, rnd + ioff, len);
-        CHECK(ic_chacha20_xor(buf + ooff, buf + ooff, len, key, nonce, counter) == IC_OK, "%s xor", impl);
+        CHECK(ic_chacha20_xor(buf + ooff, buf + ooff, len, nonce, counter, key) == IC_OK, "%s xor", impl);
         CHECK_MEM(buf + ooff, want, len, "%s: len %zu in place (offset %zu)", impl, len, ooff);
     }
     for (int i = 0; i < 64; i++) {
         tl_rand_bytes(key, 32);
         tl_rand_bytes(in16, 16);
         ic_chacha20_c_hchacha20(sub_ref, key, in16);
-        CHECK(ic_hchacha20(sub, key, in16) == IC_OK, "%s hchacha20", impl);
+        CHECK(ic_hchacha20(sub, in16, key) == IC_OK, "%s hchacha20", impl);
         CHECK_MEM(sub, sub_ref, 32, "%s: HChaCha20 case %d", impl, i);
     }
     free(buf);
@@ -829,7 +829,7 @@ static void pair_seal_all(const char *who, int record)
     for (size_t len = 0; len <= LEN_MAX; len++) {
         size_t alen = (len * 5) % 37;
         memset(nonce, (int)(len & 0xff), 12);
-        int rc = ic_chacha20_poly1305_seal(key, nonce, rnd + 3, alen, rnd + 100, len, ct, tag);
+        int rc = ic_chacha20_poly1305_seal(ct, tag, rnd + 100, len, rnd + 3, alen, nonce, key);
         uint8_t *ref = pair_ct + pair_at(len);
         if (record) {
             memcpy(ref, ct, len);
@@ -840,7 +840,7 @@ static void pair_seal_all(const char *who, int record)
         CHECK_MEM(ct, ref, len, "%s: seal len %zu ciphertext", who, len);
         CHECK_MEM(tag, ref + len, 16, "%s: seal len %zu tag", who, len);
         memcpy(pt, ct, len);
-        CHECK(ic_chacha20_poly1305_open(key, nonce, rnd + 3, alen, pt, len, pt, tag) == IC_OK, "%s: open len %zu", who, len);
+        CHECK(ic_chacha20_poly1305_open(pt, tag, pt, len, rnd + 3, alen, nonce, key) == IC_OK, "%s: open len %zu", who, len);
         CHECK_MEM(pt, rnd + 100, len, "%s: open len %zu in place", who, len);
     }
     free(ct);

@@ -85,19 +85,22 @@ static void aes_ops(size_t len)
 static uint64_t count(int what, size_t len)
 {
     uint64_t t0;
+    int st = IC_OK;
     if (what == 3 && ic_aes_key_init(&aes, key, 16 + 8 * (len % 3)) != IC_OK)
         return 0;
     t0 = ticks();
     switch (what) {
-    case 0: ic_chacha20_xor(out, msg, len, key, nonce, 1); break;
-    case 1: ic_poly1305(tag, msg, len, key); break;
-    case 2: ic_chacha20_poly1305_seal(key, nonce, msg, 13, msg, len, out, tag); break;
+    case 0: st = ic_chacha20_xor(out, msg, len, nonce, 1, key); break;
+    case 1: st = ic_poly1305(tag, msg, len, key); break;
+    case 2: st = ic_chacha20_poly1305_seal(out, tag, msg, len, msg, 13, nonce, key); break;
     case 3: aes_ops(len); break;
     case 4: (void)ic_aes_gcm_seal(key, 16, nonce, 12, msg, 13, msg, len, out, tag, 16); break;
     default: memcpy(iv16, nonce, 12); memcpy(iv16 + 12, key, 4);
              (void)ic_aes_gcm_seal(key, 32, iv16, 16, msg, 13, msg, len, out, tag, 16); break;
     }
-    return ticks() - t0;
+    uint64_t t1 = ticks();
+    CHECK(st == IC_OK, "call %d, len %zu: status %d", what, len, st);
+    return t1 - t0;
 }
 
 static void check_impl(const char *impl, void *arg)

@@ -4,8 +4,8 @@
  *  1. known answers: tests/vectors/poly1305_kat.txt (RFC 8439 2.5.2 and all
  *     eleven A.3 vectors, #5-#11 being the reduction edge cases) and the
  *     CAVP-style poly1305/rfc7539.txt of cryptography-vectors, with every
- *     implementation: one-shot, verify (and a one-bit forgery refused),
- *     streamed byte by byte and at random split points;
+ *     implementation: one-shot, verify and final_verify (and one-bit
+ *     forgeries refused), streamed byte by byte and at random split points;
  *  2. the self-test ic_kat_poly1305 / ic_selftest with every implementation;
  *  3. the two portable arithmetics (radix 2^64 and 2^26, poly1305_c.c),
  *     called through their ops directly, against each other and against a
@@ -240,7 +240,7 @@ static void kat_impl(const char *impl, void *arg)
             continue;
         }
         uint8_t got[16];
-        ic_poly1305(got, msg, mlen, key);
+        CHECK(ic_poly1305(got, msg, mlen, key) == IC_OK, "%s: one-shot status", impl);
         CHECK_MEM(got, tag, 16, "%s: %s:%ld one-shot", impl, tl_rsp_path(r), rec.line);
         CHECK(ic_poly1305_verify(tag, msg, mlen, key) == IC_OK, "%s: %s:%ld verify", impl,
               tl_rsp_path(r), rec.line);
@@ -258,6 +258,17 @@ static void kat_impl(const char *impl, void *arg)
         memset(got, 0, 16);
         CHECK(rc == IC_OK && ic_poly1305_final(&ctx, got) == IC_OK, "%s: byte-wise status", impl);
         CHECK_MEM(got, tag, 16, "%s: %s:%ld byte by byte", impl, tl_rsp_path(r), rec.line);
+        /* final_verify: the right tag, then every 37th bit flipped */
+        CHECK(ic_poly1305_init(&ctx, key) == IC_OK && ic_poly1305_update(&ctx, msg, mlen) == IC_OK &&
+                  ic_poly1305_final_verify(&ctx, tag) == IC_OK && ctx.check == 0,
+              "%s: %s:%ld final_verify", impl, tl_rsp_path(r), rec.line);
+        for (int bit = 0; bit < 128; bit += 37) {
+            tag[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            CHECK(ic_poly1305_init(&ctx, key) == IC_OK && ic_poly1305_update(&ctx, msg, mlen) == IC_OK &&
+                      ic_poly1305_final_verify(&ctx, tag) == IC_ERR_AUTH && ctx.check == 0,
+                  "%s: %s:%ld final_verify of forged bit %d", impl, tl_rsp_path(r), rec.line, bit);
+            tag[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        }
         for (int t = 0; t < 8; t++) {
             memset(got, 0, 16);
             CHECK(api_stream(got, msg, mlen, key, 2 + t) == IC_OK, "%s: stream status", impl);
@@ -457,7 +468,7 @@ static void diff_impl(const char *impl, void *arg)
         const uint8_t *msg = rnd + off;
         fill_adversarial(key, 32, i % 8 == 7 ? 1 : 0);
         ref_mac(want, msg, len, key);
-        ic_poly1305(got, msg, len, key);
+        CHECK(ic_poly1305(got, msg, len, key) == IC_OK, "%s one-shot status", impl);
         CHECK_MEM(got, want, 16, "%s one-shot len %zu off %zu", impl, len, off);
         memset(got, 0, 16);
         CHECK(api_stream(got, msg, len, key, 1 + (int)tl_rand_below(9)) == IC_OK, "%s stream", impl);
@@ -496,7 +507,7 @@ static void diff_impl(const char *impl, void *arg)
             uint8_t *msg = map + page - len;
             tl_rand_bytes(msg, len);
             ref_mac(want, msg, len, key);
-            ic_poly1305(got, msg, len, key);
+            CHECK(ic_poly1305(got, msg, len, key) == IC_OK, "%s at guard page: status", impl);
             CHECK_MEM(got, want, 16, "%s at guard page, len %zu", impl, len);
         }
         munmap(map, (size_t)page * 2);
@@ -628,44 +639,56 @@ static void vector_backends(void)
 /* ---- 5. bad input ------------------------------------------------------ */
 static void test_bad_input(void)
 {
-    uint8_t key[32] = { 1 }, tag[16], zero[16] = { 0 }, msg[40] = { 0 };
-    ic_poly1305_ctx ctx;
+    uint8_t key[32] = { 1 }, tag[16], want[16], fill[16], zero[16] = { 0 }, msg[40] = { 0 };
+    ic_poly1305_ctx ctx, snap;
 
     CHECK(ic_poly1305_init(NULL, key) == IC_ERR_NULL, "init NULL ctx");
     CHECK(ic_poly1305_init(&ctx, NULL) == IC_ERR_NULL, "init NULL key");
+    CHECK(ic_poly1305_update(&ctx, msg, 1) == IC_ERR_STATE, "a refused init leaves no usable context");
     CHECK(ic_poly1305_init(&ctx, key) == IC_OK, "init");
     CHECK(ic_poly1305_update(&ctx, NULL, 1) == IC_ERR_NULL, "update NULL with len 1");
     CHECK(ic_poly1305_update(&ctx, NULL, 0) == IC_OK, "update NULL with len 0");
     CHECK(ic_poly1305_update(NULL, msg, 1) == IC_ERR_NULL, "update NULL ctx");
+    snap = ctx;
     CHECK(ic_poly1305_final(&ctx, NULL) == IC_ERR_NULL, "final NULL tag");
     CHECK(ic_poly1305_final(NULL, tag) == IC_ERR_NULL, "final NULL ctx");
+    CHECK(ic_poly1305_final_verify(&ctx, NULL) == IC_ERR_NULL, "final_verify NULL tag");
+    CHECK(ic_poly1305_final_verify(NULL, tag) == IC_ERR_NULL, "final_verify NULL ctx");
+    CHECK(memcmp(&ctx, &snap, sizeof ctx) == 0, "refused calls left the context unchanged");
     CHECK(ic_poly1305_update(&ctx, msg, 3) == IC_OK, "update after refused calls");
     CHECK(ic_poly1305_final(&ctx, tag) == IC_OK, "final");
-    uint8_t want[16];
-    ic_poly1305(want, msg, 3, key);
+    CHECK(ic_poly1305(want, msg, 3, key) == IC_OK, "one-shot");
     CHECK_MEM(tag, want, 16, "refused calls left the context intact");
     CHECK(ctx.check == 0, "final wipes the context");
     CHECK(ic_poly1305_update(&ctx, msg, 1) == IC_ERR_STATE, "update after final");
     CHECK(ic_poly1305_final(&ctx, tag) == IC_ERR_STATE, "final after final");
+    CHECK(ic_poly1305_final_verify(&ctx, tag) == IC_ERR_STATE, "final_verify after final");
+    CHECK(ic_poly1305_init(&ctx, key) == IC_OK && ic_poly1305_update(&ctx, msg, 3) == IC_OK &&
+              ic_poly1305_final_verify(&ctx, zero) == IC_ERR_AUTH,
+          "final_verify of a wrong tag");
+    CHECK(ctx.check == 0 && ic_poly1305_update(&ctx, msg, 1) == IC_ERR_STATE, "a failed final_verify ends the context");
     memset(&ctx, 0, sizeof ctx);
     CHECK(ic_poly1305_update(&ctx, msg, 1) == IC_ERR_STATE, "update on a zeroed context");
     CHECK(ic_poly1305_final(&ctx, tag) == IC_ERR_STATE, "final on a zeroed context");
+    CHECK(ic_poly1305_final_verify(&ctx, tag) == IC_ERR_STATE, "final_verify on a zeroed context");
     CHECK(ic_poly1305_init(&ctx, key) == IC_OK, "re-init");
     ctx.buflen = 16;
     CHECK(ic_poly1305_update(&ctx, msg, 1) == IC_ERR_STATE, "corrupt buffer length refused");
     CHECK(ic_poly1305_final(&ctx, tag) == IC_ERR_STATE, "corrupt buffer length refused by final");
+    CHECK(ic_poly1305_final_verify(&ctx, tag) == IC_ERR_STATE, "corrupt buffer length refused by final_verify");
     ic_poly1305_wipe(&ctx);
     ic_poly1305_wipe(NULL);
 
-    memset(tag, 0xaa, 16);
-    ic_poly1305(tag, msg, 1, NULL);
-    CHECK_MEM(tag, zero, 16, "one-shot with NULL key writes a zero tag");
-    memset(tag, 0xaa, 16);
-    ic_poly1305(tag, NULL, 1, key);
-    CHECK_MEM(tag, zero, 16, "one-shot with NULL data and len 1 writes a zero tag");
-    ic_poly1305(NULL, msg, 1, key);   /* must not crash */
-    ic_poly1305(tag, NULL, 0, key);
-    ic_poly1305(want, msg, 0, key);
+    /* one-shot: NULL tag or key, or NULL data with a length, is refused
+     * with nothing written */
+    memset(fill, 0xaa, 16);
+    memcpy(tag, fill, 16);
+    CHECK(ic_poly1305(tag, msg, 1, NULL) == IC_ERR_NULL, "one-shot NULL key");
+    CHECK(ic_poly1305(tag, NULL, 1, key) == IC_ERR_NULL, "one-shot NULL data, len 1");
+    CHECK(ic_poly1305(NULL, msg, 1, key) == IC_ERR_NULL, "one-shot NULL tag");
+    CHECK(ic_poly1305(NULL, NULL, 1, NULL) == IC_ERR_NULL, "one-shot all NULL");
+    CHECK_MEM(tag, fill, 16, "refused one-shots wrote nothing");
+    CHECK(ic_poly1305(tag, NULL, 0, key) == IC_OK && ic_poly1305(want, msg, 0, key) == IC_OK, "empty message");
     CHECK_MEM(tag, want, 16, "NULL data with len 0 is the empty message");
 
     CHECK(ic_poly1305_verify(NULL, msg, 1, key) == IC_ERR_NULL, "verify NULL tag");

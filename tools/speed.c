@@ -321,13 +321,13 @@ static void incore_run(speed_job *j, size_t len)
         break;
     case SK_HASH: st = ic_hash((ic_hash_alg)a->param, j->aux, sizeof j->aux, b, len); break;
     case SK_HMAC: st = ic_hmac((ic_hash_alg)a->param, j->aux, sizeof j->aux, b, len, j->key, 32); break;
-    case SK_CHACHA20: st = ic_chacha20_xor(b, b, len, j->key, j->iv, 1); break;
-    case SK_POLY1305: ic_poly1305(j->aux, b, len, j->key); break;
+    case SK_CHACHA20: st = ic_chacha20_xor(b, b, len, j->iv, 1, j->key); break;
+    case SK_POLY1305: st = ic_poly1305(j->aux, b, len, j->key); break;
     case SK_C20P1305:
-        st = ic_chacha20_poly1305_seal(j->key, j->iv, j->aad, j->aadlen, b, len, b, j->aux);
+        st = ic_chacha20_poly1305_seal(b, j->aux, b, len, j->aad, j->aadlen, j->iv, j->key);
         break;
     case SK_XC20P1305:
-        st = ic_xchacha20_poly1305_seal(j->key, j->iv, j->aad, j->aadlen, b, len, b, j->aux);
+        st = ic_xchacha20_poly1305_seal(b, j->aux, b, len, j->aad, j->aadlen, j->iv, j->key);
         break;
     case SK_CRC32: put_le32(j->aux, ic_crc32(0, b, len)); break;
     case SK_CRC32C: put_le32(j->aux, ic_crc32c(0, b, len)); break;

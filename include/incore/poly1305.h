@@ -4,13 +4,24 @@
  * that must never be used for two messages.
  *
  * One-shot ic_poly1305() and ic_poly1305_verify(), and a streaming context
- * (init / update / final) that may be fed in pieces of any size.  The
- * context is a complete type so callers keep it on the stack; it records
- * the implementation selected at init (portable radix 2^64 or 2^26 now,
- * AVX2 / AVX-512 / NEON / VSX vector code later), and its state area is
- * sized for the largest of them: a vector backend keeps the powers
- * r^1..r^8 of the key there (8 powers x 5 limbs x 32 bits, their 5x
- * multiples, the accumulators), about 330 bytes, so 512 bytes leave room.
+ * (init / update / final or final_verify) that may be fed in pieces of any
+ * size.  Every function that can fail returns IC_OK or a negative status,
+ * checked in common.h's order: IC_ERR_NULL for a NULL context, key or tag,
+ * or NULL data with a non-zero length; IC_ERR_STATE for a context that was
+ * never initialised or has ended; IC_ERR_AUTH for a tag that does not
+ * match.  A refused call writes nothing.
+ *
+ * Implementations ("poly1305" in ic_impl_*, INCORE_IMPL): AVX-512 IFMA
+ * ("avx512ifma", radix 2^44), AVX-512 ("avx512") and AVX2 ("avx2") on
+ * x86-64, NEON ("neon") on AArch64, and the portable constant-time "c"
+ * (radix 2^64, or 2^26 where the compiler has no 128-bit integer); "avx2-gg"
+ * is a variant kept for comparison, never selected automatically.  The
+ * vector ones evaluate long runs of blocks with 4 or 8 powers of r.  The
+ * one-shots take the implementation selected at the call; a context the
+ * one selected at its init.  The context is a complete type so callers
+ * keep it on the stack; its state area is sized for the largest backend
+ * (the powers r^1..r^8, their 5x multiples and the accumulators, about
+ * 330 bytes, so 512 bytes leave room).
  */
 #ifndef INCORE_POLY1305_H
 #define INCORE_POLY1305_H
@@ -37,24 +48,28 @@ typedef struct ic_poly1305_ctx {
     unsigned buflen;
 } ic_poly1305_ctx;
 
-/* One-shot tag.  Void as in the API contract: with a NULL tag nothing
- * happens; a NULL key, or NULL in with len > 0, writes an all-zero tag
- * (which ic_poly1305_verify never accepts for such input). */
-IC_API void ic_poly1305(uint8_t tag[16], const void *in, size_t len, const uint8_t key[32]);
+/* tag = Poly1305 of in[0..len) under key.  IC_ERR_NULL for a NULL tag or
+ * key, or NULL in with len > 0 (nothing written). */
+IC_NODISCARD IC_API int ic_poly1305(uint8_t tag[16], const uint8_t *in, size_t len, const uint8_t key[32]);
 
 /* IC_OK when tag is the Poly1305 of in under key, IC_ERR_AUTH otherwise;
- * the comparison takes the same time wherever the tags differ. */
-IC_NODISCARD IC_API int ic_poly1305_verify(const uint8_t tag[16], const void *in, size_t len, const uint8_t key[32]);
+ * the comparison takes the same time wherever the tags differ.  Same
+ * IC_ERR_NULL cases as ic_poly1305. */
+IC_NODISCARD IC_API int ic_poly1305_verify(const uint8_t tag[16], const uint8_t *in, size_t len,
+                                           const uint8_t key[32]);
 
-/* Streaming.  init: IC_ERR_NULL for a NULL ctx or key.  update: IC_ERR_NULL
- * for NULL in with len > 0, IC_ERR_STATE on a context that was never
- * initialised or is already finished (a zeroed or final-ed context; an
- * uninitialised stack struct cannot be told apart and is the caller's bug).
- * final writes the tag and wipes the context. */
+/* Streaming.  init wipes ctx first, then IC_ERR_NULL for a NULL key.
+ * update: IC_ERR_NULL for NULL in with len > 0, IC_ERR_STATE on a context
+ * that was never initialised or has ended (a zeroed, wiped or final-ed
+ * context; an uninitialised stack struct cannot be told apart and is the
+ * caller's bug).  final writes the tag; final_verify compares it with tag
+ * in constant time (IC_OK or IC_ERR_AUTH); both then wipe the context. */
 IC_NODISCARD IC_API int ic_poly1305_init(ic_poly1305_ctx *ctx, const uint8_t key[32]);
-IC_API int ic_poly1305_update(ic_poly1305_ctx *ctx, const void *in, size_t len);
-IC_API int ic_poly1305_final(ic_poly1305_ctx *ctx, uint8_t tag[16]);
-/* Forget a context without producing a tag (wipes key material). */
+IC_NODISCARD IC_API int ic_poly1305_update(ic_poly1305_ctx *ctx, const uint8_t *in, size_t len);
+IC_NODISCARD IC_API int ic_poly1305_final(ic_poly1305_ctx *ctx, uint8_t tag[16]);
+IC_NODISCARD IC_API int ic_poly1305_final_verify(ic_poly1305_ctx *ctx, const uint8_t tag[16]);
+/* Forget a context without producing a tag (wipes key material; NULL does
+ * nothing). */
 IC_API void ic_poly1305_wipe(ic_poly1305_ctx *ctx);
 
 #ifdef __cplusplus

@@ -63,8 +63,8 @@ static int chacha20_check(uint8_t *out, const uint8_t *in, size_t len, const uin
     return IC_OK;
 }
 
-int ic_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[32],
-                    const uint8_t nonce[12], uint32_t counter)
+int ic_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12], uint32_t counter,
+                    const uint8_t key[32])
 {
     int rc = chacha20_check(out, in, len, key, nonce, ic_chacha20_too_long(len, counter));
     if (rc != IC_OK)
@@ -76,11 +76,11 @@ int ic_chacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t k
     return IC_OK;
 }
 
-int ic_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16])
+int ic_hchacha20(uint8_t out[32], const uint8_t in[16], const uint8_t key[32])
 {
-    if (subkey == NULL || key == NULL || in == NULL)
+    if (out == NULL || in == NULL || key == NULL)
         return IC_ERR_NULL;
-    ic_chacha20_hchacha((const ic_chacha20_ops *)ic_ops(IC_PRIM_CHACHA20), subkey, key, in);
+    ic_chacha20_hchacha((const ic_chacha20_ops *)ic_ops(IC_PRIM_CHACHA20), out, key, in);
     return IC_OK;
 }
 
@@ -88,8 +88,8 @@ int ic_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16]
  * (high) of the subkey's state; words 14-15 are nonce[16..23].  The limit
  * is 2^64 blocks in all, i.e. (2^64 - counter) from the start; 0 - counter
  * is that count mod 2^64, and 0 stands for "all 2^64" when counter is 0. */
-int ic_xchacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[32],
-                     const uint8_t nonce[24], uint64_t counter)
+int ic_xchacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[24], uint64_t counter,
+                     const uint8_t key[32])
 {
     uint64_t nblocks = (uint64_t)len / 64 + (len % 64 != 0);
     int rc = chacha20_check(out, in, len, key, nonce, counter != 0 && nblocks > 0 - counter);

@@ -1,22 +1,29 @@
 /*
  * chacha20_poly1305.c - AEAD_CHACHA20_POLY1305 (RFC 8439 section 2.8) and
- * AEAD_XChaCha20_Poly1305 (draft-irtf-cfrg-xchacha-03 section 2.3), as a
- * streaming context and the one-shot seal / open built on it.
+ * AEAD_XChaCha20_Poly1305 (draft-irtf-cfrg-xchacha-03 section 2.3): the
+ * one-shot seal / open (raw key or key object) and the streaming context.
  *
  * Construction: ChaCha20 block 0 of (key, nonce) gives the one-time
  * Poly1305 key (its first 32 bytes, section 2.6); blocks 1, 2, ... encrypt;
  * the tag is Poly1305 over
  *     aad || pad16 || ciphertext || pad16 || le64(aadlen) || le64(len).
  * XChaCha20-Poly1305 is the same AEAD under the HChaCha20 subkey with
- * nonce 0^4 || nonce[16..23], so one context serves both: only start
- * differs.
+ * nonce 0^4 || nonce[16..23], so one message state serves both: only how
+ * the ChaCha20 key and nonce are made differs.
  *
- * The context keeps a ChaCha20 state and a Poly1305 context side by side.
+ * A message is a Poly1305 context, the ChaCha20 nonce and next block
+ * counter, and a 64-byte keystream buffer; the ChaCha20 key is not in it.
+ * Each keystream call takes the key as an argument and builds the 16-word
+ * ChaCha20 state on its own stack (and wipes it), so a streaming context
+ * holds no copy of the caller's key: it points to the key object (and, for
+ * XChaCha20, holds the per-message subkey), and the one-shots pass the raw
+ * key or their stack subkey.
+ *
  * Each data call runs two passes over the caller's whole piece, keystream
  * and MAC, so each backend sees the longest runs the piece allows: the
  * keystream driver gets every whole block in one call, and a partial block
- * is taken from a 64-byte keystream buffer that later calls use up first
- * (so pieces of any size give the same stream).  The MAC always reads the
+ * is taken from the keystream buffer that later calls use up first (so
+ * pieces of any size give the same stream).  The MAC always reads the
  * ciphertext: after the keystream when encrypting, before it when
  * decrypting (out may be in).  The one-shot open uses the same two halves
  * separately, MAC over the whole ciphertext, compare, and only then the
@@ -30,79 +37,58 @@
 #include "poly1305/poly1305_impl.h"
 #include "core/ct.h"
 
-/* Where in a message a context is (ic_chacha20_poly1305_ctx.state).  IDLE
- * is 0 so that a zeroed context refuses everything but init. */
-enum { CP_IDLE = 0, CP_AAD, CP_ENC, CP_DEC };
+/* Where in a message a context is (ic_chacha20_poly1305_ctx.state).  A
+ * live context is always in one of these; a zeroed or wiped one has state
+ * 0 and check 0, and is refused by every call but init. */
+enum { CP_AAD = 1, CP_ENC, CP_DEC };
 
 /* ---- message state ------------------------------------------------------ */
 
-/* The ChaCha20 ops of a context init set up and wipe did not clear, or
- * NULL; the fields later used as offsets (kslen, the MAC's buffer) and the
- * state are checked too, so a garbage context is refused untouched. */
-static const ic_chacha20_ops *cp_ctx_ops(const ic_chacha20_poly1305_ctx *c)
-{
-    if (c->check != IC_CHECK_CHACHAPOLY || c->kslen > 64 || c->state < CP_IDLE || c->state > CP_DEC)
-        return NULL;
-    if (c->state != CP_IDLE && (c->mac.check != IC_CHECK_POLY1305 ||
-                                c->mac.buflen >= IC_POLY1305_BLOCK_SIZE ||
-                                IC_IMPL_OPS(poly1305, c->mac.impl) == NULL))
-        return NULL;
-    return (const ic_chacha20_ops *)IC_IMPL_OPS(chacha20, c->impl);
-}
-
-/* For a checked context only (cp_ctx_ops bounded the index). */
+/* For a context whose impl is known to be in range (set here at init, or
+ * bounded by cp_live). */
 static const ic_chacha20_ops *cp_ops(const ic_chacha20_poly1305_ctx *c)
 {
     return (const ic_chacha20_ops *)ic_impls_chacha20[c->impl].ops;
-}
-
-/* Forget the current message, keep the key.  The ChaCha20 state holds the
- * key (or for XChaCha the subkey) and ks unused keystream: both secret.
- * The MAC's one-time key is gone already when the message ended with
- * finish / verify (ic_poly1305_final wipes its context); cp_begin wipes it
- * for a message abandoned half way.  Kept this small because the
- * one-shots run it for every message. */
-static void cp_end_message(ic_chacha20_poly1305_ctx *c)
-{
-    ic_wipe(c->st, sizeof c->st);
-    ic_wipe(c->ks, sizeof c->ks);
-    c->aadlen = c->datalen = 0;
-    c->kslen = 0;
-    c->state = CP_IDLE;
 }
 
 /* At most this many payload bytes are encrypted by cp_begin's own
  * keystream call (a short one-shot seal). */
 #define CP_SHORT (7 * 64)
 
-/* Section 2.8 steps 1-2 for a checked context: state = (key, nonce) at
- * block 0, whose first 32 bytes are the Poly1305 key (section 2.6), and
- * the cipher left at the next unused block.  With len != 0 (at most
- * CP_SHORT, a short one-shot seal) the same keystream call also gives
- * blocks 1.. for the payload, out = in xor keystream (step 3): the SIMD
- * backends run it as one short pass, two blocks costing what one costs
- * there (the rounds are a latency chain), instead of a call for block 0
- * and another for the data. */
-static void cp_begin(ic_chacha20_poly1305_ctx *c, const uint8_t key[32], const uint8_t nonce[12], uint8_t *out,
+/* Section 2.8 steps 1-2 on a context with impl set and a Poly1305
+ * context that holds no earlier key: the one-time Poly1305 key from block
+ * 0 of (ckey, nonce) (section 2.6), and the cipher left at the next unused
+ * block.  With len != 0 (at most CP_SHORT, a short one-shot seal) the same
+ * keystream call also gives blocks 1.. for the payload, out = in xor
+ * keystream (step 3): the SIMD backends run it as one short pass, two
+ * blocks costing what one costs there (the rounds are a latency chain),
+ * instead of a call for block 0 and another for the data. */
+static void cp_begin(ic_chacha20_poly1305_ctx *c, const uint8_t ckey[32], const uint8_t nonce[12], uint8_t *out,
                      const uint8_t *in, size_t len)
 {
     uint8_t ks[64 + CP_SHORT];
+    uint32_t st[16];
     const size_t nb = 1 + (len + 63) / 64;
-    if (c->state != CP_IDLE) {       /* abandoned half way: wipe its secrets */
-        ic_poly1305_wipe(&c->mac);
-        cp_end_message(c);
-    }
     ic_wipe_blocks(ks, 4 * nb);   /* fixed-size stores: no libc call */
-    ic_chacha20_setup(c->st, key, nonce, 0);
-    cp_ops(c)->xor_blocks(c->st, ks, ks, nb);
-    c->st[12] = (uint32_t)nb;
-    ic_poly1305_setkey_clean(&c->mac, ks);   /* finished or wiped before: nothing to erase */
+    ic_chacha20_setup(st, ckey, nonce, 0);
+    cp_ops(c)->xor_blocks(st, ks, ks, nb);
+    IC_WIPE_FIXED(st, sizeof st);
+    memcpy(c->nonce, nonce, sizeof c->nonce);
+    c->counter = (uint32_t)nb;
+    ic_poly1305_setkey_clean(&c->mac, ks);
     if (len != 0)
         ic_xor_bytes(out, in, ks + 64, len);
     ic_wipe_blocks(ks, 4 * nb);
     c->aadlen = c->datalen = 0;
     c->kslen = 0;
     c->state = CP_AAD;
+}
+
+/* The AAD half: Poly1305 over it, counted for the length block. */
+static void cp_aad(ic_chacha20_poly1305_ctx *c, const uint8_t *aad, size_t len)
+{
+    ic_poly1305_absorb(&c->mac, aad, len);
+    c->aadlen += len;
 }
 
 /* The ciphertext half: the first data bytes close the AAD with its
@@ -113,15 +99,15 @@ static void cp_mac(ic_chacha20_poly1305_ctx *c, const uint8_t *ct, size_t len, i
         ic_poly1305_pad16(&c->mac);
         c->state = dir;
     }
-    ic_poly1305_update(&c->mac, ct, len);
+    ic_poly1305_absorb(&c->mac, ct, len);
     c->datalen += len;
 }
 
-/* The keystream half, for any piece size: the rest of a partial block
- * first, then whole blocks straight from the caller's buffers, then a new
- * partial block through ks.  The caller has checked datalen, so the
- * 32-bit block counter never wraps. */
-static void cp_xor(ic_chacha20_poly1305_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
+/* The keystream half under ckey, for any piece size: the rest of a
+ * partial block first, then whole blocks straight from the caller's
+ * buffers, then a new partial block through ks.  The caller has checked
+ * datalen, so the 32-bit block counter never wraps. */
+static void cp_xor(ic_chacha20_poly1305_ctx *c, const uint8_t ckey[32], uint8_t *out, const uint8_t *in, size_t len)
 {
     const ic_chacha20_ops *ops = cp_ops(c);
     if (c->kslen != 0 && len != 0) {
@@ -132,95 +118,119 @@ static void cp_xor(ic_chacha20_poly1305_ctx *c, uint8_t *out, const uint8_t *in,
         in += n;
         len -= n;
     }
+    if (len == 0)
+        return;
     size_t whole = len - len % 64, tail = len % 64;
-    ic_chacha20_run(ops, c->st, out, in, whole);
+    uint32_t st[16];
+    ic_chacha20_setup(st, ckey, c->nonce, c->counter);
+    ic_chacha20_run(ops, st, out, in, whole);
     if (tail != 0) {
         memset(c->ks, 0, sizeof c->ks);
-        ops->xor_blocks(c->st, c->ks, c->ks, 1);
-        c->st[12]++;
+        ops->xor_blocks(st, c->ks, c->ks, 1);
+        st[12]++;
         ic_xor_bytes(out + whole, in + whole, c->ks, tail);
         c->kslen = (unsigned)(64 - tail);
     }
+    c->counter = st[12];
+    IC_WIPE_FIXED(st, sizeof st);
 }
 
 /* Section 2.8 step 4 end: pad16 after the ciphertext (or after the AAD
- * when there was no data), the two little-endian lengths, the tag. */
+ * when there was no data), the two little-endian lengths, the tag; the
+ * Poly1305 context is then ended and wiped. */
 static void cp_tag(ic_chacha20_poly1305_ctx *c, uint8_t tag[16])
 {
     uint8_t lens[16];
     ic_poly1305_pad16(&c->mac);
     ic_store_2x64le(lens, c->aadlen, c->datalen);   /* one store: read back at once */
-    ic_poly1305_update(&c->mac, lens, sizeof lens);
-    ic_poly1305_final(&c->mac, tag);
+    ic_poly1305_absorb(&c->mac, lens, sizeof lens);
+    ic_poly1305_finish(&c->mac, tag);
 }
 
-/* The key and the ChaCha20 implementation, for init and the one-shots
- * (which skip init's clearing of the whole context: start sets every field
- * a message reads). */
-static void cp_setkey(ic_chacha20_poly1305_ctx *c, const uint8_t key[32])
+/* 1 when the 16-byte tags match; only the verdict is declassified. */
+static int cp_tag_equal(const uint8_t want[16], const uint8_t tag[16])
 {
-    memcpy(c->key, key, sizeof c->key);
-    c->impl = ic_impl_index(IC_PRIM_CHACHA20);
-    c->check = IC_CHECK_CHACHAPOLY;
-    c->kslen = 0;
-    c->state = CP_IDLE;
+    int ok = ic_ct_equal(want, tag, 16);
+    ic_ct_declassify(&ok, sizeof ok);
+    return ok;
 }
 
 /* ---- streaming API ------------------------------------------------------ */
 
-int ic_chacha20_poly1305_init(ic_chacha20_poly1305_ctx *c, const uint8_t key[32])
+/* Begin a message on a wiped context (XChaCha20 when x): the subkey, if
+ * any, is kept in the context for the message's keystream calls. */
+static int cp_init(ic_chacha20_poly1305_ctx *c, const ic_chacha20_poly1305_key *k, const uint8_t *nonce, int x)
 {
     if (c == NULL)
         return IC_ERR_NULL;
-    ic_wipe(c, sizeof *c);    /* a failed re-init must not leave the old key usable */
-    if (key == NULL)
+    ic_wipe(c, sizeof *c);    /* an earlier message, abandoned or not, leaves nothing */
+    if (k == NULL)
         return IC_ERR_NULL;
-    cp_setkey(c, key);
-    return IC_OK;
-}
-
-int ic_chacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce[12])
-{
-    if (c == NULL)
-        return IC_ERR_NULL;
-    if (cp_ctx_ops(c) == NULL)
+    if (k->check != IC_CHECK_CPKEY)
         return IC_ERR_STATE;
     if (nonce == NULL)
         return IC_ERR_NULL;
-    cp_begin(c, c->key, nonce, NULL, NULL, 0);
+    c->impl = ic_impl_index(IC_PRIM_CHACHA20);
+    c->key = k;
+    if (x) {
+        /* draft-irtf-cfrg-xchacha-03 section 2.3: subkey = HChaCha20(key,
+         * nonce[0..15]), inner nonce = four zero bytes || nonce[16..23] */
+        uint8_t n12[12];
+        ic_xchacha20_derive(cp_ops(c), c->subkey, n12, k->key, nonce, 0);
+        c->subkeyed = 1;
+        cp_begin(c, c->subkey, n12, NULL, NULL, 0);
+    } else {
+        cp_begin(c, k->key, nonce, NULL, NULL, 0);
+    }
+    c->check = IC_CHECK_CHACHAPOLY;
     return IC_OK;
 }
 
-/* draft-irtf-cfrg-xchacha-03 section 2.3: subkey = HChaCha20(key,
- * nonce[0..15]), inner nonce = four zero bytes || nonce[16..23]. */
-int ic_xchacha20_poly1305_start(ic_chacha20_poly1305_ctx *c, const uint8_t nonce[24])
+int ic_chacha20_poly1305_init(ic_chacha20_poly1305_ctx *ctx, const ic_chacha20_poly1305_key *k,
+                              const uint8_t nonce[12])
 {
-    uint8_t subkey[32], n12[12];
+    return cp_init(ctx, k, nonce, 0);
+}
+
+int ic_xchacha20_poly1305_init(ic_chacha20_poly1305_ctx *ctx, const ic_chacha20_poly1305_key *k,
+                               const uint8_t nonce[24])
+{
+    return cp_init(ctx, k, nonce, 1);
+}
+
+/* Step 1 of every call after init: a context init set up and final / wipe
+ * did not end (the fields later used as offsets or indexes too, so a
+ * garbage context is refused untouched), whose key object is still live. */
+static int cp_live(const ic_chacha20_poly1305_ctx *c)
+{
     if (c == NULL)
         return IC_ERR_NULL;
-    if (cp_ctx_ops(c) == NULL)
+    if (c->check != IC_CHECK_CHACHAPOLY || c->kslen > 64 || c->state < CP_AAD || c->state > CP_DEC ||
+        c->mac.check != IC_CHECK_POLY1305 || c->mac.buflen >= IC_POLY1305_BLOCK_SIZE ||
+        IC_IMPL_OPS(poly1305, c->mac.impl) == NULL || IC_IMPL_OPS(chacha20, c->impl) == NULL)
         return IC_ERR_STATE;
-    if (nonce == NULL)
-        return IC_ERR_NULL;
-    ic_xchacha20_derive(cp_ops(c), subkey, n12, c->key, nonce, 0);
-    cp_begin(c, subkey, n12, NULL, NULL, 0);
-    ic_wipe(subkey, sizeof subkey);
+    if (c->key == NULL || c->key->check != IC_CHECK_CPKEY)
+        return IC_ERR_STATE;   /* the key object was wiped mid-message */
     return IC_OK;
 }
 
-int ic_chacha20_poly1305_aad(ic_chacha20_poly1305_ctx *c, const uint8_t *aad, size_t len)
+/* The key of this message's keystream, for a live context. */
+static const uint8_t *cp_key(const ic_chacha20_poly1305_ctx *c)
 {
-    if (c == NULL)
-        return IC_ERR_NULL;
-    if (cp_ctx_ops(c) == NULL)
-        return IC_ERR_STATE;
+    return c->subkeyed ? c->subkey : c->key->key;
+}
+
+int ic_chacha20_poly1305_aad(ic_chacha20_poly1305_ctx *ctx, const uint8_t *aad, size_t len)
+{
+    int rc = cp_live(ctx);
+    if (rc != IC_OK)
+        return rc;
     IC_NULL_CHECK(aad, len);
-    if ((uint64_t)len > UINT64_MAX - c->aadlen)
+    if ((uint64_t)len > UINT64_MAX - ctx->aadlen)
         return IC_ERR_TOOLONG;       /* le64(aadlen) must hold the total */
-    if (c->state != CP_AAD)
+    if (ctx->state != CP_AAD)
         return IC_ERR_STATE;
-    ic_poly1305_update(&c->mac, aad, len);
-    c->aadlen += len;
+    cp_aad(ctx, aad, len);
     return IC_OK;
 }
 
@@ -228,17 +238,15 @@ int ic_chacha20_poly1305_aad(ic_chacha20_poly1305_ctx *c, const uint8_t *aad, si
  * before the overlap test, so an over-long length with a small buffer
  * reads IC_ERR_TOOLONG, and the call order last; nothing touched until
  * all passed. */
-static int cp_data_check(const ic_chacha20_poly1305_ctx *c, const uint8_t *out, const uint8_t *in,
-                         size_t len, int dir)
+static int cp_data_check(const ic_chacha20_poly1305_ctx *c, const uint8_t *out, const uint8_t *in, size_t len,
+                         int dir)
 {
-    if (c == NULL)
-        return IC_ERR_NULL;
-    if (cp_ctx_ops(c) == NULL)
-        return IC_ERR_STATE;
+    int rc = cp_live(c);
+    if (rc != IC_OK)
+        return rc;
     IC_NULL_CHECK(out, len);
     IC_NULL_CHECK(in, len);
-    if (c->datalen > IC_CHACHA20_POLY1305_MAX_LEN ||
-        (uint64_t)len > IC_CHACHA20_POLY1305_MAX_LEN - c->datalen)
+    if (c->datalen > IC_CHACHA20_POLY1305_MAX_LEN || (uint64_t)len > IC_CHACHA20_POLY1305_MAX_LEN - c->datalen)
         return IC_ERR_TOOLONG;
     if (ic_bad_overlap(out, in, len))
         return IC_ERR_OVERLAP;
@@ -256,32 +264,29 @@ static int cp_crypt(ic_chacha20_poly1305_ctx *c, uint8_t *out, const uint8_t *in
         return rc;
     if (dir == CP_DEC)
         cp_mac(c, in, len, CP_DEC);
-    cp_xor(c, out, in, len);
+    cp_xor(c, cp_key(c), out, in, len);
     if (dir == CP_ENC)
         cp_mac(c, out, len, CP_ENC);
     return IC_OK;
 }
 
-int ic_chacha20_poly1305_encrypt(ic_chacha20_poly1305_ctx *c, uint8_t *out, const uint8_t *in,
-                                 size_t len)
+int ic_chacha20_poly1305_encrypt(ic_chacha20_poly1305_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
-    return cp_crypt(c, out, in, len, CP_ENC);
+    return cp_crypt(ctx, out, in, len, CP_ENC);
 }
 
-int ic_chacha20_poly1305_decrypt(ic_chacha20_poly1305_ctx *c, uint8_t *out, const uint8_t *in,
-                                 size_t len)
+int ic_chacha20_poly1305_decrypt(ic_chacha20_poly1305_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
-    return cp_crypt(c, out, in, len, CP_DEC);
+    return cp_crypt(ctx, out, in, len, CP_DEC);
 }
 
-/* Checks shared by finish and verify: a message with no data may end
+/* Checks shared by final and final_verify: a message with no data may end
  * either way. */
 static int cp_tag_check(const ic_chacha20_poly1305_ctx *c, const uint8_t *tag, int dir)
 {
-    if (c == NULL)
-        return IC_ERR_NULL;
-    if (cp_ctx_ops(c) == NULL)
-        return IC_ERR_STATE;
+    int rc = cp_live(c);
+    if (rc != IC_OK)
+        return rc;
     if (tag == NULL)
         return IC_ERR_NULL;
     if (c->state != CP_AAD && c->state != dir)
@@ -289,34 +294,36 @@ static int cp_tag_check(const ic_chacha20_poly1305_ctx *c, const uint8_t *tag, i
     return IC_OK;
 }
 
-int ic_chacha20_poly1305_finish(ic_chacha20_poly1305_ctx *c, uint8_t tag[16])
+int ic_chacha20_poly1305_final(ic_chacha20_poly1305_ctx *ctx, uint8_t tag[16])
 {
-    int rc = cp_tag_check(c, tag, CP_ENC);
+    int rc = cp_tag_check(ctx, tag, CP_ENC);
     if (rc != IC_OK)
         return rc;
-    cp_tag(c, tag);
-    cp_end_message(c);
+    cp_tag(ctx, tag);
+    /* all of it, not only what this message used: a context a caller's
+     * bug overwrote may hold bytes (of another backend's key powers) in
+     * words the Poly1305 backend's own wipe does not reach */
+    ic_wipe(ctx, sizeof *ctx);
     return IC_OK;
 }
 
-int ic_chacha20_poly1305_verify(ic_chacha20_poly1305_ctx *c, const uint8_t tag[16])
+int ic_chacha20_poly1305_final_verify(ic_chacha20_poly1305_ctx *ctx, const uint8_t tag[16])
 {
     uint8_t want[16];
-    int rc = cp_tag_check(c, tag, CP_DEC);
+    int rc = cp_tag_check(ctx, tag, CP_DEC);
     if (rc != IC_OK)
         return rc;
-    cp_tag(c, want);
-    int ok = ic_ct_equal(want, tag, sizeof want);
-    ic_ct_declassify(&ok, sizeof ok);   /* the verdict is public; want is not */
+    cp_tag(ctx, want);
+    int ok = cp_tag_equal(want, tag);
     ic_wipe(want, sizeof want);
-    cp_end_message(c);
+    ic_wipe(ctx, sizeof *ctx);
     return ok ? IC_OK : IC_ERR_AUTH;
 }
 
-void ic_chacha20_poly1305_wipe(ic_chacha20_poly1305_ctx *c)
+void ic_chacha20_poly1305_wipe(ic_chacha20_poly1305_ctx *ctx)
 {
-    if (c != NULL)
-        ic_wipe(c, sizeof *c);
+    if (ctx != NULL)
+        ic_wipe(ctx, sizeof *ctx);
 }
 
 /* ---- one-shot ----------------------------------------------------------- */
@@ -351,10 +358,47 @@ static int aead_check(const uint8_t *key, const uint8_t *nonce, const uint8_t *a
 #define CP_CHUNK 65536
 #endif
 
-/* The four entry points: check, start a context (XChaCha when x), then
- * seal (seal_tag set) or open (open_tag set).  open is two-pass on
- * purpose: the MAC over all of the ciphertext and the tag comparison come
- * before a single byte is decrypted, and a mismatch zeroes out instead. */
+/* seal's data: short messages were encrypted by cp_begin already; longer
+ * ones run keystream and MAC chunk by chunk. */
+static void aead_seal_data(ic_chacha20_poly1305_ctx *c, const uint8_t *ckey, uint8_t *out, const uint8_t *in,
+                           size_t len)
+{
+    if (len <= CP_SHORT) {
+        cp_mac(c, out, len, CP_ENC);
+        return;
+    }
+    for (size_t done = 0; done < len;) {
+        size_t n = len - done < CP_CHUNK ? len - done : CP_CHUNK;
+        cp_xor(c, ckey, out + done, in + done, n);
+        cp_mac(c, out + done, n, CP_ENC);
+        done += n;
+    }
+}
+
+/* open's data, two-pass on purpose: the MAC over all of the ciphertext and
+ * the tag comparison come before a single byte is decrypted, and a
+ * mismatch zeroes out instead. */
+static int aead_open_data(ic_chacha20_poly1305_ctx *c, const uint8_t *ckey, uint8_t *out, const uint8_t *in,
+                          size_t len, const uint8_t *tag)
+{
+    uint8_t want[16];
+    cp_mac(c, in, len, CP_DEC);
+    cp_tag(c, want);
+    int ok = cp_tag_equal(want, tag);
+    ic_wipe(want, sizeof want);
+    if (ok) {
+        cp_xor(c, ckey, out, in, len);
+        return IC_OK;
+    }
+    if (len != 0)
+        memset(out, 0, len);
+    return IC_ERR_AUTH;
+}
+
+/* The eight entry points: check, begin a message on a stack context under
+ * key (XChaCha20 when x: under the subkey), then seal (seal_tag set) or
+ * open (open_tag set).  The context's key pointer stays unused: the
+ * keystream key is passed along. */
 static int aead(int x, const uint8_t *key, const uint8_t *nonce, const uint8_t *aad, size_t aadlen,
                 const uint8_t *in, size_t len, uint8_t *out, uint8_t *seal_tag, const uint8_t *open_tag)
 {
@@ -363,75 +407,49 @@ static int aead(int x, const uint8_t *key, const uint8_t *nonce, const uint8_t *
         return rc;
     ic_chacha20_poly1305_ctx c;
     uint8_t subkey[32], n12[12];
-    const uint8_t *k = key, *nn = nonce;
-    cp_setkey(&c, key);
+    const uint8_t *ck = key, *nn = nonce;
+    c.impl = ic_impl_index(IC_PRIM_CHACHA20);
     if (x) {
-        /* draft-irtf-cfrg-xchacha-03 section 2.3, as ic_xchacha20_poly1305_start */
         ic_xchacha20_derive(cp_ops(&c), subkey, n12, key, nonce, 0);
-        k = subkey;
+        ck = subkey;
         nn = n12;
     }
     /* a short seal encrypts in cp_begin's keystream call */
-    cp_begin(&c, k, nn, out, in, seal_tag != NULL && len <= CP_SHORT ? len : 0);
-    if (x)
-        ic_wipe(subkey, sizeof subkey);
-    ic_chacha20_poly1305_aad(&c, aad, aadlen);
+    cp_begin(&c, ck, nn, out, in, seal_tag != NULL && len <= CP_SHORT ? len : 0);
+    cp_aad(&c, aad, aadlen);
     if (seal_tag != NULL) {
-        if (len <= CP_SHORT) {
-            cp_mac(&c, out, len, CP_ENC);
-        } else {
-            for (size_t done = 0; done < len;) {
-                size_t n = len - done < CP_CHUNK ? len - done : CP_CHUNK;
-                cp_xor(&c, out + done, in + done, n);
-                cp_mac(&c, out + done, n, CP_ENC);
-                done += n;
-            }
-        }
+        aead_seal_data(&c, ck, out, in, len);
         cp_tag(&c, seal_tag);
     } else {
-        uint8_t want[16];
-        cp_mac(&c, in, len, CP_DEC);
-        cp_tag(&c, want);
-        int ok = ic_ct_equal(want, open_tag, sizeof want);
-        ic_ct_declassify(&ok, sizeof ok);
-        if (ok)
-            cp_xor(&c, out, in, len);
-        else {
-            if (len != 0)
-                memset(out, 0, len);
-            rc = IC_ERR_AUTH;
-        }
-        ic_wipe(want, sizeof want);
+        rc = aead_open_data(&c, ck, out, in, len, open_tag);
     }
-    cp_end_message(&c);               /* the MAC context was wiped by cp_tag */
-    ic_wipe(c.key, sizeof c.key);
+    if (c.kslen != 0)                 /* the MAC context was wiped by cp_tag */
+        ic_wipe(c.ks, sizeof c.ks);
+    if (x)
+        ic_wipe(subkey, sizeof subkey);
     return rc;
 }
 
-int ic_chacha20_poly1305_seal(const uint8_t key[32], const uint8_t nonce[12], const uint8_t *aad,
-                              size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
-                              uint8_t tag[16])
+int ic_chacha20_poly1305_seal(uint8_t *out, uint8_t tag[16], const uint8_t *in, size_t len, const uint8_t *aad,
+                              size_t aadlen, const uint8_t nonce[12], const uint8_t key[32])
 {
     return tag ? aead(0, key, nonce, aad, aadlen, in, len, out, tag, NULL) : IC_ERR_NULL;
 }
 
-int ic_chacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[12], const uint8_t *aad,
-                              size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
-                              const uint8_t tag[16])
+int ic_chacha20_poly1305_open(uint8_t *out, const uint8_t tag[16], const uint8_t *in, size_t len, const uint8_t *aad,
+                              size_t aadlen, const uint8_t nonce[12], const uint8_t key[32])
 {
     return tag ? aead(0, key, nonce, aad, aadlen, in, len, out, NULL, tag) : IC_ERR_NULL;
 }
 
-int ic_xchacha20_poly1305_seal(const uint8_t key[32], const uint8_t nonce[24], const uint8_t *aad,
-                               size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
-                               uint8_t tag[16])
+int ic_xchacha20_poly1305_seal(uint8_t *out, uint8_t tag[16], const uint8_t *in, size_t len, const uint8_t *aad,
+                               size_t aadlen, const uint8_t nonce[24], const uint8_t key[32])
 {
     return tag ? aead(1, key, nonce, aad, aadlen, in, len, out, tag, NULL) : IC_ERR_NULL;
 }
 
-int ic_xchacha20_poly1305_open(const uint8_t key[32], const uint8_t nonce[24], const uint8_t *aad,
-                               size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
-                               const uint8_t tag[16])
+int ic_xchacha20_poly1305_open(uint8_t *out, const uint8_t tag[16], const uint8_t *in, size_t len, const uint8_t *aad,
+                               size_t aadlen, const uint8_t nonce[24], const uint8_t key[32])
 {
     return tag ? aead(1, key, nonce, aad, aadlen, in, len, out, NULL, tag) : IC_ERR_NULL;
 }
@@ -470,28 +488,30 @@ static int key_aead(int x, const ic_chacha20_poly1305_key *k, const uint8_t *non
     return aead(x, k->key, nonce, aad, aadlen, in, len, out, seal_tag, open_tag);
 }
 
-int ic_chacha20_poly1305_key_seal(const ic_chacha20_poly1305_key *k, const uint8_t nonce[12], const uint8_t *aad,
-                                  size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16])
+int ic_chacha20_poly1305_key_seal(const ic_chacha20_poly1305_key *k, uint8_t *out, uint8_t tag[16],
+                                  const uint8_t *in, size_t len, const uint8_t *aad, size_t aadlen,
+                                  const uint8_t nonce[12])
 {
     return key_aead(0, k, nonce, aad, aadlen, in, len, out, tag, NULL);
 }
 
-int ic_chacha20_poly1305_key_open(const ic_chacha20_poly1305_key *k, const uint8_t nonce[12], const uint8_t *aad,
-                                  size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
-                                  const uint8_t tag[16])
+int ic_chacha20_poly1305_key_open(const ic_chacha20_poly1305_key *k, uint8_t *out, const uint8_t tag[16],
+                                  const uint8_t *in, size_t len, const uint8_t *aad, size_t aadlen,
+                                  const uint8_t nonce[12])
 {
     return key_aead(0, k, nonce, aad, aadlen, in, len, out, NULL, tag);
 }
 
-int ic_xchacha20_poly1305_key_seal(const ic_chacha20_poly1305_key *k, const uint8_t nonce[24], const uint8_t *aad,
-                                   size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16])
+int ic_xchacha20_poly1305_key_seal(const ic_chacha20_poly1305_key *k, uint8_t *out, uint8_t tag[16],
+                                   const uint8_t *in, size_t len, const uint8_t *aad, size_t aadlen,
+                                   const uint8_t nonce[24])
 {
     return key_aead(1, k, nonce, aad, aadlen, in, len, out, tag, NULL);
 }
 
-int ic_xchacha20_poly1305_key_open(const ic_chacha20_poly1305_key *k, const uint8_t nonce[24], const uint8_t *aad,
-                                   size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
-                                   const uint8_t tag[16])
+int ic_xchacha20_poly1305_key_open(const ic_chacha20_poly1305_key *k, uint8_t *out, const uint8_t tag[16],
+                                   const uint8_t *in, size_t len, const uint8_t *aad, size_t aadlen,
+                                   const uint8_t nonce[24])
 {
     return key_aead(1, k, nonce, aad, aadlen, in, len, out, NULL, tag);
 }

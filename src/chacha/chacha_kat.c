@@ -78,28 +78,28 @@ int ic_kat_chacha20(void)
 
     kat_seq(key, 32, 0x00);
     memset(buf, 0, 64);
-    fail += ic_chacha20_xor(buf, buf, 64, key, nonce232, 1) != IC_OK || kat_differs(buf, kat_block232, 64);
+    fail += ic_chacha20_xor(buf, buf, 64, nonce232, 1, key) != IC_OK || kat_differs(buf, kat_block232, 64);
 
-    fail += ic_chacha20_xor(buf, (const uint8_t *)kat_sunscreen, SUNSCREEN_LEN, key, nonce242, 1) != IC_OK ||
+    fail += ic_chacha20_xor(buf, (const uint8_t *)kat_sunscreen, SUNSCREEN_LEN, nonce242, 1, key) != IC_OK ||
             kat_differs(buf, kat_enc242, SUNSCREEN_LEN);
     memcpy(buf, kat_sunscreen, SUNSCREEN_LEN);
-    fail += ic_chacha20_xor(buf, buf, 64, key, nonce242, 1) != IC_OK ||
-            ic_chacha20_xor(buf + 64, buf + 64, SUNSCREEN_LEN - 64, key, nonce242, 2) != IC_OK ||
+    fail += ic_chacha20_xor(buf, buf, 64, nonce242, 1, key) != IC_OK ||
+            ic_chacha20_xor(buf + 64, buf + 64, SUNSCREEN_LEN - 64, nonce242, 2, key) != IC_OK ||
             kat_differs(buf, kat_enc242, SUNSCREEN_LEN);
-    fail += ic_chacha20_xor(buf, buf, SUNSCREEN_LEN, key, nonce242, 1) != IC_OK ||
+    fail += ic_chacha20_xor(buf, buf, SUNSCREEN_LEN, nonce242, 1, key) != IC_OK ||
             kat_differs(buf, kat_sunscreen, SUNSCREEN_LEN);
 
     kat_seq(key, 32, 0x80);
-    fail += ic_chacha20_poly1305_seal(key, nonce282, aad282, sizeof aad282, (const uint8_t *)kat_sunscreen,
-                                      SUNSCREEN_LEN, buf, tag) != IC_OK ||
+    fail += ic_chacha20_poly1305_seal(buf, tag, (const uint8_t *)kat_sunscreen, SUNSCREEN_LEN, aad282,
+                                      sizeof aad282, nonce282, key) != IC_OK ||
             kat_differs(buf, kat_aead282, SUNSCREEN_LEN) || kat_differs(tag, kat_aead282_tag, 16);
-    fail += ic_chacha20_poly1305_open(key, nonce282, aad282, sizeof aad282, buf, SUNSCREEN_LEN, buf,
-                                      kat_aead282_tag) != IC_OK ||
+    fail += ic_chacha20_poly1305_open(buf, kat_aead282_tag, buf, SUNSCREEN_LEN, aad282, sizeof aad282, nonce282,
+                                      key) != IC_OK ||
             kat_differs(buf, kat_sunscreen, SUNSCREEN_LEN);
     memcpy(buf, kat_aead282, SUNSCREEN_LEN);
     memcpy(tag, kat_aead282_tag, 16);
     tag[15] ^= 0x01;
-    fail += ic_chacha20_poly1305_open(key, nonce282, aad282, sizeof aad282, buf, SUNSCREEN_LEN, buf, tag) !=
+    fail += ic_chacha20_poly1305_open(buf, tag, buf, SUNSCREEN_LEN, aad282, sizeof aad282, nonce282, key) !=
                 IC_ERR_AUTH ||
             buf[0] != 0 || buf[SUNSCREEN_LEN - 1] != 0;
     return fail;

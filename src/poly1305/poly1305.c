@@ -47,6 +47,13 @@ static const ic_poly1305_ops *poly_ctx_ops(const ic_poly1305_ctx *ctx)
         return NULL;
     return (const ic_poly1305_ops *)IC_IMPL_OPS(poly1305, ctx->impl);
 }
+
+/* For a checked context only (poly_ctx_ops or setkey_clean bounded impl). */
+static const ic_poly1305_ops *poly_ops(const ic_poly1305_ctx *ctx)
+{
+    return (const ic_poly1305_ops *)ic_impls_poly1305[ctx->impl].ops;
+}
+
 void ic_poly1305_setkey_clean(ic_poly1305_ctx *ctx, const uint8_t key[32])
 {
     uint32_t impl = ic_impl_index(IC_PRIM_POLY1305);
@@ -69,40 +76,46 @@ int ic_poly1305_init(ic_poly1305_ctx *ctx, const uint8_t key[32])
     return IC_OK;
 }
 
-int ic_poly1305_update(ic_poly1305_ctx *ctx, const void *in, size_t len)
+/* update's work: top up the partial block, every whole block in one
+ * backend call, keep the rest. */
+void ic_poly1305_absorb(ic_poly1305_ctx *ctx, const uint8_t *in, size_t len)
 {
-    if (ctx == NULL)
-        return IC_ERR_NULL;
-    const ic_poly1305_ops *ops = poly_ctx_ops(ctx);
-    if (ops == NULL)
-        return IC_ERR_STATE;
-    IC_NULL_CHECK(in, len);
+    const ic_poly1305_ops *ops = poly_ops(ctx);
     if (len == 0)
-        return IC_OK;
-    const uint8_t *p = (const uint8_t *)in;
+        return;
     if (ctx->buflen != 0) {
         size_t take = IC_POLY1305_BLOCK_SIZE - ctx->buflen;
         if (take > len)
             take = len;
-        memcpy(ctx->buf + ctx->buflen, p, take);
+        memcpy(ctx->buf + ctx->buflen, in, take);
         ctx->buflen += (unsigned)take;
-        p += take;
+        in += take;
         len -= take;
         if (ctx->buflen < IC_POLY1305_BLOCK_SIZE)
-            return IC_OK;
+            return;
         ops->blocks(ctx->state, ctx->buf, 1, 1);
         ctx->buflen = 0;
     }
     size_t nblocks = len / IC_POLY1305_BLOCK_SIZE;
     if (nblocks != 0) {
-        ops->blocks(ctx->state, p, nblocks, 1);
-        p += nblocks * IC_POLY1305_BLOCK_SIZE;
+        ops->blocks(ctx->state, in, nblocks, 1);
+        in += nblocks * IC_POLY1305_BLOCK_SIZE;
         len -= nblocks * IC_POLY1305_BLOCK_SIZE;
     }
     if (len != 0) {
-        memcpy(ctx->buf, p, len);
+        memcpy(ctx->buf, in, len);
         ctx->buflen = (unsigned)len;
     }
+}
+
+int ic_poly1305_update(ic_poly1305_ctx *ctx, const uint8_t *in, size_t len)
+{
+    if (ctx == NULL)
+        return IC_ERR_NULL;
+    if (poly_ctx_ops(ctx) == NULL)
+        return IC_ERR_STATE;
+    IC_NULL_CHECK(in, len);
+    ic_poly1305_absorb(ctx, in, len);
     return IC_OK;
 }
 
@@ -111,30 +124,67 @@ void ic_poly1305_pad16(ic_poly1305_ctx *ctx)
     if (ctx->buflen == 0)
         return;
     ic_zero_small(ctx->buf + ctx->buflen, IC_POLY1305_BLOCK_SIZE - ctx->buflen);   /* no libc call */
-    ((const ic_poly1305_ops *)ic_impls_poly1305[ctx->impl].ops)->blocks(ctx->state, ctx->buf, 1, 1);
+    poly_ops(ctx)->blocks(ctx->state, ctx->buf, 1, 1);
     ctx->buflen = 0;
 }
 
-int ic_poly1305_final(ic_poly1305_ctx *ctx, uint8_t tag[16])
+/* final's work: the padded last block (section 2.5.1: 0x01 after the
+ * data, no 2^128 bit), the tag, then the context ended and wiped (the
+ * backend's finish erases the state words it used). */
+void ic_poly1305_finish(ic_poly1305_ctx *ctx, uint8_t tag[16])
 {
-    if (ctx == NULL)
-        return IC_ERR_NULL;
-    const ic_poly1305_ops *ops = poly_ctx_ops(ctx);
-    if (ops == NULL)
-        return IC_ERR_STATE;
-    if (tag == NULL)
-        return IC_ERR_NULL;
+    const ic_poly1305_ops *ops = poly_ops(ctx);
     if (ctx->buflen != 0) {
         ctx->buf[ctx->buflen] = 1;
         ic_zero_small(ctx->buf + ctx->buflen + 1, IC_POLY1305_BLOCK_SIZE - ctx->buflen - 1);
         ops->blocks(ctx->state, ctx->buf, 1, 0);
     }
-    ops->finish(ctx->state, tag);      /* wipes the words the backend used */
+    ops->finish(ctx->state, tag);
     ic_wipe(ctx->buf, sizeof ctx->buf);
     ctx->buflen = 0;
     ctx->impl = 0;
     ctx->check = 0;
+}
+
+/* Steps 1-2 shared by final and final_verify. */
+static int poly_final_check(const ic_poly1305_ctx *ctx, const uint8_t *tag)
+{
+    if (ctx == NULL)
+        return IC_ERR_NULL;
+    if (poly_ctx_ops(ctx) == NULL)
+        return IC_ERR_STATE;
+    if (tag == NULL)
+        return IC_ERR_NULL;
     return IC_OK;
+}
+
+int ic_poly1305_final(ic_poly1305_ctx *ctx, uint8_t tag[16])
+{
+    int rc = poly_final_check(ctx, tag);
+    if (rc != IC_OK)
+        return rc;
+    ic_poly1305_finish(ctx, tag);
+    return IC_OK;
+}
+
+/* want is secret until compared: only the verdict is declassified. */
+static int poly_tag_equal(const uint8_t want[16], const uint8_t tag[16])
+{
+    int ok = ic_ct_equal(want, tag, 16);
+    ic_ct_declassify(&ok, sizeof ok);
+    return ok ? IC_OK : IC_ERR_AUTH;
+}
+
+int ic_poly1305_final_verify(ic_poly1305_ctx *ctx, const uint8_t tag[16])
+{
+    uint8_t want[16];
+    int rc = poly_final_check(ctx, tag);
+    if (rc != IC_OK)
+        return rc;
+    ic_poly1305_finish(ctx, want);
+    rc = poly_tag_equal(want, tag);
+    ic_wipe(want, sizeof want);
+    return rc;
 }
 
 /* Abandoning a context: its backend never ran finish, so wipe it all. */
@@ -146,31 +196,34 @@ void ic_poly1305_wipe(ic_poly1305_ctx *ctx)
 
 /* ---- one-shot ------------------------------------------------------------ */
 /* A fresh stack context: keyed without the whole-context wipe (its state
- * holds nothing of an earlier key, ic_poly1305_setkey_clean), and final
+ * holds nothing of an earlier key, ic_poly1305_setkey_clean), and finish
  * erases what the backend wrote. */
-void ic_poly1305(uint8_t tag[16], const void *in, size_t len, const uint8_t key[32])
+static int poly_oneshot(uint8_t tag[16], const uint8_t *in, size_t len, const uint8_t *key)
 {
     ic_poly1305_ctx ctx;
-    if (tag == NULL)
-        return;
-    if (key == NULL || (in == NULL && len != 0)) {
-        memset(tag, 0, 16);
-        return;
-    }
-    ic_poly1305_setkey_clean(&ctx, key);
-    ic_poly1305_update(&ctx, in, len);
-    ic_poly1305_final(&ctx, tag);
-}
-
-int ic_poly1305_verify(const uint8_t tag[16], const void *in, size_t len, const uint8_t key[32])
-{
     if (tag == NULL || key == NULL)
         return IC_ERR_NULL;
     IC_NULL_CHECK(in, len);
+    ic_poly1305_setkey_clean(&ctx, key);
+    ic_poly1305_absorb(&ctx, in, len);
+    ic_poly1305_finish(&ctx, tag);
+    return IC_OK;
+}
+
+int ic_poly1305(uint8_t tag[16], const uint8_t *in, size_t len, const uint8_t key[32])
+{
+    return poly_oneshot(tag, in, len, key);
+}
+
+int ic_poly1305_verify(const uint8_t tag[16], const uint8_t *in, size_t len, const uint8_t key[32])
+{
     uint8_t want[16];
-    ic_poly1305(want, in, len, key);
-    int ok = ic_ct_equal(want, tag, sizeof want);
-    ic_ct_declassify(&ok, sizeof ok);   /* the verdict is public; want is not */
+    if (tag == NULL)
+        return IC_ERR_NULL;
+    int rc = poly_oneshot(want, in, len, key);
+    if (rc != IC_OK)
+        return rc;
+    rc = poly_tag_equal(want, tag);
     ic_wipe(want, sizeof want);
-    return ok ? IC_OK : IC_ERR_AUTH;
+    return rc;
 }

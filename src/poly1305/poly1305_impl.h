@@ -91,4 +91,11 @@ void ic_poly1305_setkey_clean(ic_poly1305_ctx *ctx, const uint8_t key[32]);
  * fields of the construction require.  No-op when nothing is buffered. */
 void ic_poly1305_pad16(ic_poly1305_ctx *ctx);
 
+/* ic_poly1305_update and ic_poly1305_final without their checks, for a
+ * context known to be live (the one-shots, the AEAD's own context): they
+ * cannot fail, so there is no status to drop.  finish ends and wipes the
+ * context as final does. */
+void ic_poly1305_absorb(ic_poly1305_ctx *ctx, const uint8_t *in, size_t len);
+void ic_poly1305_finish(ic_poly1305_ctx *ctx, uint8_t tag[16]);
+
 #endif

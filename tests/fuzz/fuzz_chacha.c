@@ -13,10 +13,11 @@
  *     last, the counter advanced by len / 64 as the header says) equal the
  *     one-call stream, and IC_ERR_TOOLONG comes exactly when the message
  *     would pass the counter's end;
- *   - Poly1305 streamed in pieces equals the one-shot, and verify agrees;
- *   - both AEADs, one-shot and streamed in pieces, equal the reference,
- *     open and verify accept the genuine message and refuse a flipped bit
- *     (open then leaves out zeroed);
+ *   - Poly1305 streamed in pieces equals the one-shot, and verify and
+ *     final_verify agree;
+ *   - both AEADs, one-shot and streamed in pieces from a key object,
+ *     equal the reference, open and final_verify accept the genuine
+ *     message and refuse a flipped bit (open then leaves out zeroed);
  *   - nothing is written outside the output.
  */
 #include "fuzz_common.h"
@@ -51,8 +52,8 @@ static int stream_xor(const cc_case *g, const fz_splits *cut, uint8_t *res)
     for (size_t i = 0; i <= cut->n && rc == IC_OK; i++) {
         size_t o = FZ_PIECE_OFF(cut, i), n = FZ_PIECE_LEN(cut, i);
         uint64_t ctr = g->counter + o / 64;
-        rc = g->x ? ic_xchacha20_xor(out + o, in + o, n, g->key, g->nonce, ctr)
-                  : ic_chacha20_xor(out + o, in + o, n, g->key, g->nonce, (uint32_t)ctr);
+        rc = g->x ? ic_xchacha20_xor(out + o, in + o, n, g->nonce, ctr, g->key)
+                  : ic_chacha20_xor(out + o, in + o, n, g->nonce, (uint32_t)ctr, g->key);
     }
     if (rc != IC_OK && cut->n == 0) {
         /* refused: nothing written, in place or not */
@@ -69,28 +70,30 @@ static int stream_xor(const cc_case *g, const fz_splits *cut, uint8_t *res)
 
 static int aead_seal(const cc_case *g, uint8_t *out, uint8_t tag[16])
 {
-    return g->x ? ic_xchacha20_poly1305_seal(g->key, g->nonce, g->aad, g->aadlen, g->pt, g->len, out, tag)
-                : ic_chacha20_poly1305_seal(g->key, g->nonce, g->aad, g->aadlen, g->pt, g->len, out, tag);
+    return g->x ? ic_xchacha20_poly1305_seal(out, tag, g->pt, g->len, g->aad, g->aadlen, g->nonce, g->key)
+                : ic_chacha20_poly1305_seal(out, tag, g->pt, g->len, g->aad, g->aadlen, g->nonce, g->key);
 }
 
 static int aead_open(const cc_case *g, const uint8_t *aad, const uint8_t *ct, const uint8_t *tag,
                      uint8_t *out)
 {
-    return g->x ? ic_xchacha20_poly1305_open(g->key, g->nonce, aad, g->aadlen, ct, g->len, out, tag)
-                : ic_chacha20_poly1305_open(g->key, g->nonce, aad, g->aadlen, ct, g->len, out, tag);
+    return g->x ? ic_xchacha20_poly1305_open(out, tag, ct, g->len, aad, g->aadlen, g->nonce, g->key)
+                : ic_chacha20_poly1305_open(out, tag, ct, g->len, aad, g->aadlen, g->nonce, g->key);
 }
 
-/* Streamed AEAD: encrypt (dec = 0, in = plaintext, finish into tag) or
- * decrypt (dec = 1, in = ciphertext, verify tag; its status returned). */
+/* Streamed AEAD from a key object: encrypt (dec = 0, in = plaintext,
+ * final into tag) or decrypt (dec = 1, in = ciphertext, final_verify tag;
+ * its status returned). */
 static int aead_stream(const cc_case *g, int dec, const uint8_t *aad, const uint8_t *in,
                        uint8_t *res, uint8_t tag[16])
 {
+    ic_chacha20_poly1305_key k;
     ic_chacha20_poly1305_ctx c;
     uint8_t *base, *inbase = NULL;
-    int rc = ic_chacha20_poly1305_init(&c, g->key);
+    int rc = ic_chacha20_poly1305_key_init(&k, g->key);
+    FZ_CHECK(rc == IC_OK, "aead key init: %d", rc);
+    rc = g->x ? ic_xchacha20_poly1305_init(&c, &k, g->nonce) : ic_chacha20_poly1305_init(&c, &k, g->nonce);
     FZ_CHECK(rc == IC_OK, "aead init: %d", rc);
-    rc = g->x ? ic_xchacha20_poly1305_start(&c, g->nonce) : ic_chacha20_poly1305_start(&c, g->nonce);
-    FZ_CHECK(rc == IC_OK, "aead start: %d", rc);
     for (size_t i = 0; i <= g->acut.n; i++) {
         rc = ic_chacha20_poly1305_aad(&c, aad + FZ_PIECE_OFF(&g->acut, i), FZ_PIECE_LEN(&g->acut, i));
         FZ_CHECK(rc == IC_OK, "aead aad piece %zu: %d", i, rc);
@@ -111,12 +114,13 @@ static int aead_stream(const cc_case *g, int dec, const uint8_t *aad, const uint
                  : ic_chacha20_poly1305_encrypt(&c, out + o, src + o, n);
         FZ_CHECK(rc == IC_OK, "aead %s piece %zu: %d", dec ? "decrypt" : "encrypt", i, rc);
     }
-    rc = dec ? ic_chacha20_poly1305_verify(&c, tag) : ic_chacha20_poly1305_finish(&c, tag);
+    rc = dec ? ic_chacha20_poly1305_final_verify(&c, tag) : ic_chacha20_poly1305_final(&c, tag);
     fz_check_canary(base, g->off >> 3, g->len, "aead stream output");
     memcpy(res, out, g->len);
     free(base);
     free(inbase);
     ic_chacha20_poly1305_wipe(&c);
+    ic_chacha20_poly1305_key_wipe(&k);
     return rc;
 }
 
@@ -169,8 +173,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FZ_CHECK(rc_ref == (toolong ? IC_ERR_TOOLONG : IC_OK),
              "%s of %zu bytes at counter %llu: %d, want %s", g.x ? "xchacha20" : "chacha20", g.len,
              (unsigned long long)g.counter, rc_ref, toolong ? "IC_ERR_TOOLONG" : "IC_OK");
-    ic_poly1305(ref_mac, msg, total, g.otk);
-    int rc = aead_seal(&g, ref, ref_tag);
+    int rc = ic_poly1305(ref_mac, msg, total, g.otk);
+    FZ_CHECK(rc == IC_OK, "reference poly1305: %d", rc);
+    rc = aead_seal(&g, ref, ref_tag);
     FZ_CHECK(rc == IC_OK, "reference seal: %d", rc);
     uint8_t *ref_stream = malloc(g.len + 1);
     if (!ref_stream)
@@ -220,7 +225,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rc = ic_poly1305_final(&p, mac);
             FZ_CHECK(rc == IC_OK, "poly1305_final: %d", rc);
             SAME(mac, ref_mac, 16, "streamed Poly1305");
-            ic_poly1305(mac, msg, total, g.otk);
+            rc = ic_poly1305(mac, msg, total, g.otk);
+            FZ_CHECK(rc == IC_OK, "poly1305: %d", rc);
             SAME(mac, ref_mac, 16, "one-shot Poly1305");
             rc = ic_poly1305_verify(ref_mac, msg, total, g.otk);
             FZ_CHECK(rc == IC_OK, "poly1305_verify of the genuine tag: %d", rc);
@@ -228,6 +234,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             mac[g.flip % 16] ^= (uint8_t)(1u << (g.flip >> 13));
             rc = ic_poly1305_verify(mac, msg, total, g.otk);
             FZ_CHECK(rc == IC_ERR_AUTH, "poly1305_verify of a flipped tag: %d", rc);
+            for (int flipped = 0; flipped < 2; flipped++) {
+                rc = ic_poly1305_init(&p, g.otk);
+                FZ_CHECK(rc == IC_OK, "poly1305_init: %d", rc);
+                rc = ic_poly1305_update(&p, msg, total);
+                FZ_CHECK(rc == IC_OK, "poly1305_update: %d", rc);
+                rc = ic_poly1305_final_verify(&p, flipped ? mac : ref_mac);
+                FZ_CHECK(rc == (flipped ? IC_ERR_AUTH : IC_OK), "poly1305_final_verify (flipped %d): %d", flipped,
+                         rc);
+            }
 
             /* the AEAD, one-shot */
             uint8_t *base, *out = fz_alloc_at(g.len, g.off, &base);
@@ -245,11 +260,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
             /* the AEAD, streamed */
             rc = aead_stream(&g, 0, g.aad, g.pt, got, tag);
-            FZ_CHECK(rc == IC_OK, "stream finish: %d", rc);
+            FZ_CHECK(rc == IC_OK, "stream final: %d", rc);
             SAME(got, ref, g.len, "streamed ciphertext");
             SAME(tag, ref_tag, 16, "streamed tag");
             rc = aead_stream(&g, 1, g.aad, ref, got, ref_tag);
-            FZ_CHECK(rc == IC_OK, "stream verify of a genuine message: %d", rc);
+            FZ_CHECK(rc == IC_OK, "stream final_verify of a genuine message: %d", rc);
             SAME(got, g.pt, g.len, "streamed decryption");
 
             /* a forgery: one flipped bit of the tag, ciphertext or AAD */
@@ -275,7 +290,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fz_check_canary(base, g.off, g.len, "open output");
             free(base);
             rc = aead_stream(&g, 1, faad, fct, got, ftag);
-            FZ_CHECK(rc == IC_ERR_AUTH, "stream verify of a forgery: %d", rc);
+            FZ_CHECK(rc == IC_ERR_AUTH, "stream final_verify of a forgery: %d", rc);
 #undef SAME
         }
     }
