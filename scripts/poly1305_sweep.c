@@ -70,7 +70,6 @@ int main(int argc, char **argv)
     if (ic_impl_select("poly1305", NULL) != IC_OK)
         failed = 1;
     if (failed)
-        fprintf(stderr, "ic_poly1305 failed: the figures are not valid
-");
+        fprintf(stderr, "ic_poly1305 failed: the figures are not valid\n");
     return failed;
 }
