@@ -184,8 +184,10 @@ static void test_stored_index(void)
             CHECK(ic_aes_gcm_init(&gc, &g, key, 12) == IC_ERR_STATE, "gcm ghash index %u refused", far[j]);
             CHECK(ic_aes_gcm_key_init(&g, key, 16) == IC_OK, "gcm key init");
         }
-        g.stitch = far[j];   /* every far index is past the stitched loops too */
-        CHECK(ic_aes_gcm_init(&gc, &g, key, 12) == IC_ERR_STATE, "gcm stitched loop %u refused", far[j]);
+        if (far[j] >= IC_STITCH_COUNT) {
+            g.stitch = far[j];
+            CHECK(ic_aes_gcm_init(&gc, &g, key, 12) == IC_ERR_STATE, "gcm stitched loop id %u refused", far[j]);
+        }
         ic_aes_gcm_key_wipe(&g);
     }
     /* a CPU with every AES and Poly1305 backend of its architecture has none to try */

@@ -101,10 +101,10 @@ typedef struct ic_ghash_key {
  * recording the registry index of) the implementation selected at
  * ic_aes_gcm_key_init(), and the stitched loop (one pass of counter mode
  * and GHASH) that this pair of implementations runs, chosen there too.
- * check is set by init and cleared by wipe; every call validates it, both
- * halves and the loop (IC_ERR_STATE when it is not a live key).  The
- * fields are private.  Holds key material: ic_aes_gcm_key_wipe() when
- * done. */
+ * check is set by init and cleared by wipe; every call that takes the key,
+ * a streaming one included, validates it and the indexes (IC_ERR_STATE
+ * when it is not a live key).  The fields are private.  Holds key
+ * material: ic_aes_gcm_key_wipe() when done. */
 typedef struct ic_aes_gcm_key {
     ic_aes_key   aes;
     ic_ghash_key ghash;
@@ -112,8 +112,10 @@ typedef struct ic_aes_gcm_key {
     uint32_t     stitch;
 } ic_aes_gcm_key;
 
-/* The state of one message (fields private).  key points to the caller's
- * key object, which must outlive the message. */
+/* The state of one message (fields private): no key material, but the
+ * message's secrets (the tag mask, the GHASH accumulator, keystream).  key
+ * points to the caller's key object, which must outlive the message; the
+ * check word is bound to that pointer. */
 typedef struct ic_aes_gcm_ctx {
     uint8_t  ekj0[16];     /* E(K, J0): masks the tag                    */
     uint8_t  ctr[16];      /* next counter block (inc32 of J0 onwards)   */

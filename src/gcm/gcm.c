@@ -30,7 +30,7 @@
  * GHASH in one pass) when the key's AES and GHASH implementations both
  * declare one (the stitch fields of their ops, aes_impl.h);
  * ic_aes_gcm_key_init picks it once and records its id in the key, and
- * every call reads it from there (gcm_keys_of).
+ * every call reads it from there (gcm_loop).
  */
 #include "gcm/ghash_impl.h"
 #include "aes/aes_impl.h"
@@ -72,6 +72,14 @@ enum {
 };
 
 #define GCM_CHUNK 4096
+
+/* The key checks every call makes, inlined into each entry point: as a
+ * call of its own they cost a short streamed message about 5 %. */
+#if defined(__GNUC__)
+#define GCM_INLINE static inline __attribute__((always_inline))
+#else
+#define GCM_INLINE static inline
+#endif
 
 /* A first data call of 1 .. GCM_SHORT bytes runs E(K, J0) and its counter
  * blocks as one ctr32 call of J0, inc32(J0), ... (gcm_first_short).  Seven
@@ -118,24 +126,33 @@ ic_gcm_stitch_fn ic_gcm_stitch_loop(uint32_t s)
 }
 
 /* The key half of a message: the AES schedule and H with their ops and
- * the stitched loop (NULL for none), from an ic_aes_gcm_key.  The message
- * half (counter, accumulator, partial blocks) is in an ic_aes_gcm_ctx; the
+ * the id of the stitched loop, from an ic_aes_gcm_key.  The message half
+ * (counter, accumulator, partial blocks) is in an ic_aes_gcm_ctx; the
  * helpers below take both, so that a key serves messages without being
  * copied.  Made only from keys an entry point has validated (indexes
- * bounded, gcm_key_valid). */
+ * bounded, gcm_key_get). */
 typedef struct gcm_keys {
     const ic_aes_key   *aes;
     const ic_ghash_key *hk;
     const ic_aes_ops   *a;
     const ic_ghash_ops *g;
-    ic_gcm_stitch_fn    loop;
+    uint32_t            stitch;
 } gcm_keys;
 
 static gcm_keys gcm_keys_of(const ic_aes_gcm_key *key)
 {
     gcm_keys k = { &key->aes, &key->ghash, ic_aes_ops_of(&key->aes),
-                   (const ic_ghash_ops *)ic_impls_ghash[key->ghash.impl].ops, gcm_stitch_loops[key->stitch] };
+                   (const ic_ghash_ops *)ic_impls_ghash[key->ghash.impl].ops, key->stitch };
     return k;
+}
+
+/* The key's stitched loop, or NULL: none, or an id that its two backends
+ * do not both declare (a key overwritten with check words intact), which
+ * is never run on a key layout or a CPU it was not written for.  Looked up
+ * only where the bulk of a message starts, not on every call. */
+static ic_gcm_stitch_fn gcm_loop(const gcm_keys *k)
+{
+    return (gcm_stitch_common(k->a, k->g) >> k->stitch & 1) ? gcm_stitch_loops[k->stitch] : NULL;
 }
 
 const ic_ghash_ops *ic_ghash_key_ops(const ic_ghash_key *hk)
@@ -306,17 +323,21 @@ void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h
 
 /* ---- keys ------------------------------------------------------------------ */
 
-/* An ic_aes_gcm_key that init set up: its check word, both halves valid,
- * and a stitched loop that both halves declare (so a corrupted id never
- * runs a loop on a key layout, or a CPU, it was not written for).  The
- * ops are only read once the indexes are known good. */
-static int gcm_key_valid(const ic_aes_gcm_key *k)
+/* When k is an ic_aes_gcm_key that init set up: 1, and its keys in *ks
+ * for the call.  Its own check word says it is live (init sets it last,
+ * wipe clears it); what a call uses as an index or a count is checked
+ * too, as ic_aes_key_valid and ic_ghash_key_valid do (the halves' own
+ * check words are implied by the key's): both implementations' indexes,
+ * the round count, the stitched loop's id.  The ops are only read once
+ * the indexes are known good.  Every streaming call runs this. */
+GCM_INLINE int gcm_key_get(const ic_aes_gcm_key *k, gcm_keys *ks)
 {
-    if (!((k->check == IC_CHECK_GCMKEY) & ic_aes_key_valid(&k->aes) & ic_ghash_key_valid(&k->ghash) &
+    if (!((k->check == IC_CHECK_GCMKEY) & ic_impl_index_ok(IC_PRIM_AES, k->aes.impl) &
+          IC_AES_ROUNDS_OK(k->aes.rounds) & ic_impl_index_ok(IC_PRIM_GHASH, k->ghash.impl) &
           (k->stitch < IC_STITCH_COUNT)))
         return 0;
-    return (int)(gcm_stitch_common(ic_aes_ops_of(&k->aes), (const ic_ghash_ops *)ic_impls_ghash[k->ghash.impl].ops)
-                 >> k->stitch & 1);
+    *ks = gcm_keys_of(k);
+    return 1;
 }
 
 /* The AES schedule and H (section 7.1 step 1: H = E(K, 0^128)) expanded by
@@ -447,35 +468,66 @@ static int gcm_ready(const ic_aes_gcm_ctx *c)
            ((unsigned)c->state - GCM_AAD <= GCM_DEC - GCM_AAD) & (c->buflen < 16) & (c->kslen <= 16);
 }
 
+/* Zero the whole context: the end of a message (final, final_verify) and
+ * the start of one (init wipes first).  Sixteen bytes a store, unrolled: a
+ * memset of the whole context with its constant size is compiled as REP
+ * STOSQ, whose start-up cost is that of a 16-byte message's whole GHASH. */
+GCM_INLINE void gcm_ctx_clear(ic_aes_gcm_ctx *c)
+{
+    uint8_t *p = (uint8_t *)c;
+#if defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
+    for (size_t i = 0; i < sizeof *c / 16; i++)
+        IC_WIPE_FIXED(p + 16 * i, 16);
+    if (sizeof *c % 16 != 0)
+        IC_WIPE_FIXED(p + sizeof *c / 16 * 16, sizeof *c % 16);
+}
+
 /* Step 1 of every streaming call after init: the context (IC_ERR_NULL,
  * IC_ERR_STATE), then its key, which must still be live (a key wiped in
- * the middle of a message: IC_ERR_STATE, nothing written). */
-static int gcm_ctx_check(const ic_aes_gcm_ctx *c)
+ * the middle of a message: IC_ERR_STATE, nothing written); its keys in
+ * *ks. */
+GCM_INLINE int gcm_ctx_check(const ic_aes_gcm_ctx *c, gcm_keys *ks)
 {
     if (c == NULL)
         return IC_ERR_NULL;
-    if (!gcm_ready(c) || !gcm_key_valid(c->key))
+    if (!gcm_ready(c) || !gcm_key_get(c->key, ks))
         return IC_ERR_STATE;
+    return IC_OK;
+}
+
+/* init's checks after the context's: the key object (step 1), the IV. */
+GCM_INLINE int gcm_init_check(const ic_aes_gcm_key *k, gcm_keys *ks, const uint8_t *iv, size_t ivlen)
+{
+    if (k == NULL)
+        return IC_ERR_NULL;
+    if (!gcm_key_get(k, ks))
+        return IC_ERR_STATE;
+    IC_NULL_CHECK(iv, ivlen);
+    if (!gcm_ivlen_ok(ivlen))
+        return IC_ERR_IVLEN;
     return IC_OK;
 }
 
 int ic_aes_gcm_init(ic_aes_gcm_ctx *c, const ic_aes_gcm_key *k, const uint8_t *iv, size_t ivlen)
 {
     gcm_keys ks;
+    int r;
 
     if (c == NULL)
         return IC_ERR_NULL;
-    /* wipe first: an abandoned message's secrets go, and a refused init
-     * leaves a context no call accepts */
-    IC_WIPE_FIXED(c, sizeof *c);
-    if (k == NULL)
-        return IC_ERR_NULL;
-    if (!gcm_key_valid(k))
-        return IC_ERR_STATE;
-    IC_NULL_CHECK(iv, ivlen);
-    if (!gcm_ivlen_ok(ivlen))
-        return IC_ERR_IVLEN;
-    ks = gcm_keys_of(k);
+    /* Wipe first: an abandoned message's secrets go, and a refused init
+     * leaves a context no call accepts.  A context without a check word
+     * holds no message (final and wipe zero all of it) and a new message
+     * sets every field it reads, so on success it is wiped only when it
+     * has one: a stream of messages on one context is wiped once per
+     * message, by final. */
+    r = gcm_init_check(k, &ks, iv, ivlen);
+    if (r != IC_OK || c->check != 0)
+        gcm_ctx_clear(c);
+    if (r != IC_OK)
+        return r;
     c->key = k;
     gcm_msg_start(c, &ks, iv, ivlen);
     c->check = gcm_ctx_check_word(k);
@@ -484,7 +536,8 @@ int ic_aes_gcm_init(ic_aes_gcm_ctx *c, const ic_aes_gcm_key *k, const uint8_t *i
 
 int ic_aes_gcm_aad(ic_aes_gcm_ctx *c, const uint8_t *aad, size_t len)
 {
-    int r = gcm_ctx_check(c);
+    gcm_keys k;
+    int r = gcm_ctx_check(c, &k);
     if (r != IC_OK)
         return r;
     IC_NULL_CHECK(aad, len);
@@ -495,7 +548,6 @@ int ic_aes_gcm_aad(ic_aes_gcm_ctx *c, const uint8_t *aad, size_t len)
     if (len == 0)
         return IC_OK;
     c->aadlen += len;
-    gcm_keys k = gcm_keys_of(c->key);
     gcm_absorb(c, &k, aad, len);
     return IC_OK;
 }
@@ -504,9 +556,9 @@ int ic_aes_gcm_aad(ic_aes_gcm_ctx *c, const uint8_t *aad, size_t len)
  * limit before the overlap test, so that an over-long length with a small
  * buffer is reported as IC_ERR_TOOLONG, and the call order last; nothing
  * is touched until all checks passed. */
-static int gcm_data_begin(ic_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int dir)
+GCM_INLINE int gcm_data_begin(ic_aes_gcm_ctx *c, gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len, int dir)
 {
-    int r = gcm_ctx_check(c);
+    int r = gcm_ctx_check(c, k);
     if (r != IC_OK)
         return r;
     IC_NULL_CHECK(out, len);
@@ -571,10 +623,11 @@ static void gcm_crypt_data(ic_aes_gcm_ctx *c, const gcm_keys *k, uint8_t *out, c
         in += n;
         len -= n;
     }
-    if (k->loop != NULL && len >= 16 && c->kslen == 0 && c->buflen == 0) {
+    ic_gcm_stitch_fn loop = len >= 16 && c->kslen == 0 && c->buflen == 0 ? gcm_loop(k) : NULL;
+    if (loop != NULL) {
         unsigned flags = (dir == GCM_ENC ? IC_GCM_HOOK_ENCRYPT : 0) |
                          (c->ctr_public ? IC_GCM_HOOK_CTR_PUBLIC : 0);
-        size_t n = 16 * k->loop(k->aes, k->hk, flags, c->ctr, c->y, out, in, len / 16);
+        size_t n = 16 * loop(k->aes, k->hk, flags, c->ctr, c->y, out, in, len / 16);
         out += n;
         in += n;
         len -= n;
@@ -590,10 +643,10 @@ static void gcm_crypt_data(ic_aes_gcm_ctx *c, const gcm_keys *k, uint8_t *out, c
 
 static int gcm_crypt(ic_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int dir)
 {
-    int r = gcm_data_begin(c, out, in, len, dir);
+    gcm_keys k;
+    int r = gcm_data_begin(c, &k, out, in, len, dir);
     if (r != IC_OK)
         return r;
-    gcm_keys k = gcm_keys_of(c->key);
     gcm_crypt_data(c, &k, out, in, len, dir);
     return IC_OK;
 }
@@ -609,9 +662,9 @@ int ic_aes_gcm_decrypt(ic_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_
 }
 
 /* Checks shared by final and final_verify. */
-static int gcm_tag_begin(const ic_aes_gcm_ctx *c, const uint8_t *tag, size_t taglen, int dir)
+GCM_INLINE int gcm_tag_begin(const ic_aes_gcm_ctx *c, gcm_keys *k, const uint8_t *tag, size_t taglen, int dir)
 {
-    int r = gcm_ctx_check(c);
+    int r = gcm_ctx_check(c, k);
     if (r != IC_OK)
         return r;
     IC_NULL_CHECK(tag, taglen);
@@ -625,10 +678,10 @@ static int gcm_tag_begin(const ic_aes_gcm_ctx *c, const uint8_t *tag, size_t tag
 int ic_aes_gcm_final(ic_aes_gcm_ctx *c, uint8_t *tag, size_t taglen)
 {
     uint8_t t[16];
-    int r = gcm_tag_begin(c, tag, taglen, GCM_ENC);
+    gcm_keys k;
+    int r = gcm_tag_begin(c, &k, tag, taglen, GCM_ENC);
     if (r != IC_OK)
         return r;
-    gcm_keys k = gcm_keys_of(c->key);
     if (taglen == 16) {               /* the full tag: no copy to wipe */
         gcm_full_tag(c, &k, tag);
     } else {
@@ -636,7 +689,7 @@ int ic_aes_gcm_final(ic_aes_gcm_ctx *c, uint8_t *tag, size_t taglen)
         memcpy(tag, t, taglen);       /* MSB_t: the leftmost taglen bytes */
         IC_WIPE_FIXED(t, sizeof t);
     }
-    IC_WIPE_FIXED(c, sizeof *c);      /* the message ends */
+    gcm_ctx_clear(c);                 /* the message ends */
     return IC_OK;
 }
 
@@ -644,15 +697,15 @@ int ic_aes_gcm_final_verify(ic_aes_gcm_ctx *c, const uint8_t *tag, size_t taglen
 {
     uint8_t t[16];
     int ok;
-    int r = gcm_tag_begin(c, tag, taglen, GCM_DEC);
+    gcm_keys k;
+    int r = gcm_tag_begin(c, &k, tag, taglen, GCM_DEC);
     if (r != IC_OK)
         return r;
-    gcm_keys k = gcm_keys_of(c->key);
     gcm_full_tag(c, &k, t);
     ok = ic_ct_equal(t, tag, taglen);
     ic_ct_declassify(&ok, sizeof ok);   /* the verdict is public; t is not */
     IC_WIPE_FIXED(t, sizeof t);
-    IC_WIPE_FIXED(c, sizeof *c);        /* the message ends either way */
+    gcm_ctx_clear(c);                   /* the message ends either way */
     return ok ? IC_OK : IC_ERR_AUTH;
 }
 
@@ -710,14 +763,14 @@ static int gcm_oneshot_check(const uint8_t *key, size_t keylen, const uint8_t *i
 }
 
 /* Key-object one-shot: the key object first (step 1), then as above. */
-static int gcm_keyed_check(const ic_aes_gcm_key *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
-                           size_t aadlen, const uint8_t *in, size_t len, const uint8_t *out,
+static int gcm_keyed_check(const ic_aes_gcm_key *k, gcm_keys *ks, const uint8_t *iv, size_t ivlen,
+                           const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len, const uint8_t *out,
                            const uint8_t *tag, size_t taglen)
 {
     int r;
     if (k == NULL)
         return IC_ERR_NULL;
-    if (!gcm_key_valid(k))
+    if (!gcm_key_get(k, ks))
         return IC_ERR_STATE;
     r = gcm_msg_nulls(iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     if (r != IC_OK)
@@ -803,10 +856,10 @@ static int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, con
 int ic_aes_gcm_key_seal(const ic_aes_gcm_key *k, uint8_t *out, uint8_t *tag, size_t taglen, const uint8_t *in,
                         size_t len, const uint8_t *aad, size_t aadlen, const uint8_t *iv, size_t ivlen)
 {
-    int r = gcm_keyed_check(k, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    gcm_keys ks;
+    int r = gcm_keyed_check(k, &ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     if (r != IC_OK)
         return r;
-    gcm_keys ks = gcm_keys_of(k);
     gcm_seal_with(&ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     return IC_OK;
 }
@@ -815,10 +868,10 @@ int ic_aes_gcm_key_open(const ic_aes_gcm_key *k, uint8_t *out, const uint8_t *ta
                         const uint8_t *in, size_t len, const uint8_t *aad, size_t aadlen, const uint8_t *iv,
                         size_t ivlen)
 {
-    int r = gcm_keyed_check(k, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    gcm_keys ks;
+    int r = gcm_keyed_check(k, &ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     if (r != IC_OK)
         return r;
-    gcm_keys ks = gcm_keys_of(k);
     return gcm_open_with(&ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
 }
 
