@@ -16,8 +16,9 @@
  *    expanded once, not per message (the raw-key one-shot calls do that
  *    expansion every time): for many short messages under one key, as TLS
  *    or QUIC records.  Same rules and statuses as the one-shot calls; the
- *    key object is only read by seal/open, so several threads may seal and
- *    open with one key at once (with distinct IVs).
+ *    key object is only read by seal/open and by streaming contexts, so
+ *    several threads may seal, open and stream with one key at once (with
+ *    distinct IVs).
  *
  *  - streaming, from a key object: ic_aes_gcm_init (key object and IV)
  *    begins a message, then ic_aes_gcm_aad (any number of calls, any
