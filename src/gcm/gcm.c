@@ -518,14 +518,10 @@ int ic_aes_gcm_init(ic_aes_gcm_ctx *c, const ic_aes_gcm_key *k, const uint8_t *i
     if (c == NULL)
         return IC_ERR_NULL;
     /* Wipe first: an abandoned message's secrets go, and a refused init
-     * leaves a context no call accepts.  A context without a check word
-     * holds no message (final and wipe zero all of it) and a new message
-     * sets every field it reads, so on success it is wiped only when it
-     * has one: a stream of messages on one context is wiped once per
-     * message, by final. */
+     * leaves a context no call accepts.  Nothing in c is read before: a
+     * first init is handed uninitialised memory. */
+    gcm_ctx_clear(c);
     r = gcm_init_check(k, &ks, iv, ivlen);
-    if (r != IC_OK || c->check != 0)
-        gcm_ctx_clear(c);
     if (r != IC_OK)
         return r;
     c->key = k;
