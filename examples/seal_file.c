@@ -85,10 +85,10 @@ static int run(int gcm, int seal, const unsigned char *key, const unsigned char 
     if (gcm)   /* expanded once; a program sealing many records keeps k */
         st = ic_aes_gcm_key_init(&k, key, 32);
     if (st == IC_OK && seal)   /* out = nonce || ciphertext || tag */
-        st = gcm ? ic_aes_gcm_key_seal(&k, out, nlen, NULL, 0, in, len, out + nlen, out + nlen + len, TAG)
+        st = gcm ? ic_aes_gcm_key_seal(&k, out + nlen, out + nlen + len, TAG, in, len, NULL, 0, out, nlen)
                  : ic_xchacha20_poly1305_seal(out + nlen, out + nlen + len, in, len, NULL, 0, out, key);
     else if (st == IC_OK)
-        st = gcm ? ic_aes_gcm_key_open(&k, in, nlen, NULL, 0, in + nlen, outlen, out, in + nlen + outlen, TAG)
+        st = gcm ? ic_aes_gcm_key_open(&k, out, in + nlen + outlen, TAG, in + nlen, outlen, NULL, 0, in, nlen)
                  : ic_xchacha20_poly1305_open(out, in + nlen + outlen, in + nlen, outlen, NULL, 0, in, key);
     if (gcm)
         ic_aes_gcm_key_wipe(&k);

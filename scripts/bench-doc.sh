@@ -82,8 +82,8 @@ plots need python3-matplotlib.
 - **One message = one user call**, the key set once where the API has a key
   schedule and the IV per message:
   - incore: `ic_aes_key_init` once, then `ic_aes_<mode>` with a fresh IV;
-    GCM `ic_gcm_init` once, then `ic_gcm_start` + `encrypt` + `finish`
-    (open: `start` + `decrypt` + `verify`); the one-shot `ic_hash`,
+    GCM `ic_aes_gcm_key_init` once, then `ic_aes_gcm_init` + `encrypt` +
+    `final` (open: `init` + `decrypt` + `final_verify`); the one-shot `ic_hash`,
     `ic_hmac` (key per message), `ic_poly1305`, `ic_chacha20_xor`,
     `ic_chacha20_poly1305_seal`, `ic_xchacha20_poly1305_seal`, `ic_crc32(c)`.
   - OpenSSL: EVP with the key set once per context and the IV per message

@@ -77,33 +77,33 @@ int main(void)
     memset(key, 0, sizeof key);
     memset(iv, 0, sizeof iv);
     memset(pt, 0, sizeof pt);
-    st = ic_aes_gcm_seal(key, sizeof key, iv, sizeof iv, NULL, 0, pt, sizeof pt, ct, tag,
-                         sizeof tag);
+    st = ic_aes_gcm_seal(ct, tag, sizeof tag, pt, sizeof pt, NULL, 0, iv, sizeof iv, key, sizeof key);
     unhex(want, "0388dace60b6a392f328c2b971b2fe78ab6e47d42cec13bdf53a67b21257bddf");
     check(st == IC_OK && memcmp(ct, want, 16) == 0 && memcmp(tag, want + 16, 16) == 0,
           "ic_aes_gcm_seal (GCM test case 2)");
-    st = ic_aes_gcm_open(key, sizeof key, iv, sizeof iv, NULL, 0, ct, sizeof ct, back, tag,
-                         sizeof tag);
+    st = ic_aes_gcm_open(back, tag, sizeof tag, ct, sizeof ct, NULL, 0, iv, sizeof iv, key, sizeof key);
     check(st == IC_OK && memcmp(back, pt, sizeof pt) == 0, "ic_aes_gcm_open");
     tag[0] ^= 1;
     memset(back, 0xa5, sizeof back);
-    st = ic_aes_gcm_open(key, sizeof key, iv, sizeof iv, NULL, 0, ct, sizeof ct, back, tag,
-                         sizeof tag);
+    st = ic_aes_gcm_open(back, tag, sizeof tag, ct, sizeof ct, NULL, 0, iv, sizeof iv, key, sizeof key);
     check(st == IC_ERR_AUTH && back[0] == 0 && back[15] == 0, "ic_aes_gcm_open, bad tag");
 
-    /* the same through a streaming context the caller keeps on its stack */
-    ic_gcm_ctx g;
+    /* the same through a key object and a streaming context the caller
+     * keeps on its stack */
+    ic_aes_gcm_key gk;
+    ic_aes_gcm_ctx g;
     uint8_t tag2[16];
-    st = ic_gcm_init(&g, key, sizeof key);
+    st = ic_aes_gcm_key_init(&gk, key, sizeof key);
     if (st == IC_OK)
-        st = ic_gcm_start(&g, iv, sizeof iv);
+        st = ic_aes_gcm_init(&g, &gk, iv, sizeof iv);
     if (st == IC_OK)
-        st = ic_gcm_encrypt(&g, back, pt, sizeof pt);
+        st = ic_aes_gcm_encrypt(&g, back, pt, sizeof pt);
     if (st == IC_OK)
-        st = ic_gcm_finish(&g, tag2, sizeof tag2);
-    ic_gcm_wipe(&g);
+        st = ic_aes_gcm_final(&g, tag2, sizeof tag2);
+    ic_aes_gcm_wipe(&g);
+    ic_aes_gcm_key_wipe(&gk);
     check(st == IC_OK && memcmp(back, want, 16) == 0 && memcmp(tag2, want + 16, 16) == 0,
-          "ic_gcm_* streaming");
+          "ic_aes_gcm_* streaming");
 
     /* ChaCha20-Poly1305 round trip, and a changed ciphertext refused */
     uint8_t ckey[IC_CHACHA20_POLY1305_KEY_SIZE], nonce[IC_CHACHA20_POLY1305_NONCE_SIZE];

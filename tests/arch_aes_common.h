@@ -34,7 +34,7 @@ static long impl_index(const char *prim, const char *name)
 /* The backends under test. */
 typedef struct {
     const char *aes;     /* AES ("ce", "p8") */
-    const char *ghash;   /* GHASH, with the stitched gcm_crypt hook ("pmull", "p8") */
+    const char *ghash;   /* GHASH, declaring the stitched loop with aes ("pmull", "p8") */
     const char *gcm;     /* the two in messages ("ce+pmull", "p8") */
     int random_ones;     /* counters(): fixed bits all ones on a coin toss, else on every other count */
 } arch_aes;
@@ -44,6 +44,21 @@ static const ic_ghash_ops *ghash_portable(void) { return ic_impls_ghash[ic_nimpl
 static const ic_ghash_ops *ghash_backend(const arch_aes *a)
 {
     return ic_impls_ghash[impl_index("ghash", a->ghash)].ops;
+}
+
+/* The stitched loop the pairing picks for an AES key and a GHASH key (what
+ * ic_aes_gcm_key_init records), NULL for none. */
+static ic_gcm_stitch_fn pair_loop(const ic_aes_key *k, const ic_ghash_key *hk)
+{
+    return ic_gcm_stitch_loop(ic_gcm_stitch_pick(ic_aes_key_ops(k), ic_ghash_key_ops(hk)));
+}
+
+/* Run the pair's loop (0 blocks when it has none). */
+static size_t pair_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
+                         uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nb)
+{
+    ic_gcm_stitch_fn loop = pair_loop(k, hk);
+    return loop != NULL ? loop(k, hk, flags, ctr, y, out, in, nb) : 0;
 }
 
 /* An AES key expanded by the named implementation (selection restored). */
@@ -282,10 +297,10 @@ static void blocks_vs_portable(const arch_aes *a)
     free(buf);
 }
 
-/* ---- 5. the stitched hook ------------------------------------------------ */
+/* ---- 5. the stitched loop ------------------------------------------------ */
 
-/* One hook call on nb blocks against ctr32 + GHASH on portable parts. */
-static void hook_one(const arch_aes *a, const char *aes_impl, size_t nb, uint32_t ctr_lo, int enc, int inplace)
+/* One loop call on nb blocks against ctr32 + GHASH on portable parts. */
+static void loop_one(const arch_aes *a, const char *aes_impl, size_t nb, uint32_t ctr_lo, int enc, int inplace)
 {
     const ic_ghash_ops *g = ghash_backend(a), *p = ghash_portable();
     size_t kl = 16 + 8 * tl_rand_below(3), len = 16 * nb, oi = tl_rand_below(16), oo = tl_rand_below(16);
@@ -311,8 +326,10 @@ static void hook_one(const arch_aes *a, const char *aes_impl, size_t nb, uint32_
 
     memcpy(c, c0, 16);
     memcpy(y, y0, 16);
-    got = g->gcm_crypt(&k, &hk, enc ? IC_GCM_HOOK_ENCRYPT : 0, c, y, out, in, nb);
-    CHECK(got == want, "hook with an aes/%s key took %zu of %zu blocks, expected %zu", aes_impl, got, nb, want);
+    CHECK((pair_loop(&k, &hk) != NULL) == native, "aes/%s with ghash/%s: a stitched loop exactly for %s keys",
+          aes_impl, a->ghash, a->aes);
+    got = pair_crypt(&k, &hk, enc ? IC_GCM_HOOK_ENCRYPT : 0, c, y, out, in, nb);
+    CHECK(got == want, "loop with an aes/%s key took %zu of %zu blocks, expected %zu", aes_impl, got, nb, want);
     if (got > nb)
         got = nb;
 
@@ -324,84 +341,87 @@ static void hook_one(const arch_aes *a, const char *aes_impl, size_t nb, uint32_
     ic_aes_key_ops(&rk)->ctr32(&rk, rc, ref, orig, got);
     if (enc)
         p->blocks(&rh, ry, ref, got);
-    CHECK_MEM(out, ref, 16 * got, "hook %s %zu blocks from counter %08x, in place %d", enc ? "encrypt" : "decrypt",
+    CHECK_MEM(out, ref, 16 * got, "loop %s %zu blocks from counter %08x, in place %d", enc ? "encrypt" : "decrypt",
               nb, (unsigned)ctr_lo, inplace);
-    CHECK_MEM(c, rc, 16, "hook counter after %zu blocks from %08x", got, (unsigned)ctr_lo);
-    CHECK_MEM(y, ry, 16, "hook GHASH after %zu blocks (%s)", got, enc ? "encrypt" : "decrypt");
+    CHECK_MEM(c, rc, 16, "loop counter after %zu blocks from %08x", got, (unsigned)ctr_lo);
+    CHECK_MEM(y, ry, 16, "loop GHASH after %zu blocks (%s)", got, enc ? "encrypt" : "decrypt");
     if (inplace)
-        CHECK(memcmp(in + 16 * got, orig + 16 * got, len - 16 * got) == 0, "hook touched blocks past its count");
+        CHECK(memcmp(in + 16 * got, orig + 16 * got, len - 16 * got) == 0, "loop touched blocks past its count");
     else
         CHECK(tl_all_byte(obuf, oo, 0x5A) && tl_all_byte(out + 16 * got, len - 16 * got + 32 - oo, 0x5A),
-              "hook wrote outside out[0, 16 * count)");
+              "loop wrote outside out[0, 16 * count)");
     ic_aes_key_wipe(&k);
     ic_aes_key_wipe(&rk);
     free(ibuf), free(obuf), free(ref), free(orig);
 }
 
-static void hook(const arch_aes *a)
+static void loop_all(const arch_aes *a)
 {
     static const size_t counts[] = {0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 64, 65, 257};
     unsigned long f0 = tl_failed;
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         for (int enc = 0; enc < 2; enc++)
             for (int inplace = 0; inplace < 2; inplace++) {
-                hook_one(a, a->aes, counts[i], (uint32_t)tl_rand64(), enc, inplace);
-                hook_one(a, portable("aes"), counts[i], (uint32_t)tl_rand64(), enc, inplace);
+                loop_one(a, a->aes, counts[i], (uint32_t)tl_rand64(), enc, inplace);
+                loop_one(a, portable("aes"), counts[i], (uint32_t)tl_rand64(), enc, inplace);
             }
     /* inc32 wraps after every block of six batches, and right at the start */
     for (uint32_t w = 0; w <= 48; w++)
-        hook_one(a, a->aes, 48, 0xffffffffu - w, (int)(w & 1), (int)(w >> 1 & 1));
-    hook_one(a, a->aes, 48, 0, 1, 0);
-    printf("  stitched hook: %lu failed\n", tl_failed - f0);
+        loop_one(a, a->aes, 48, 0xffffffffu - w, (int)(w & 1), (int)(w >> 1 & 1));
+    loop_one(a, a->aes, 48, 0, 1, 0);
+    printf("  stitched loop: %lu failed\n", tl_failed - f0);
 }
 
-/* ---- 5. (cont.) the public API around the hook --------------------------- */
+/* ---- 5. (cont.) the public API around the loop --------------------------- */
 
 static void api_one(const arch_aes *a, size_t len, size_t first, uint32_t ctr_lo, int inplace)
 {
     size_t kl = 16 + 8 * tl_rand_below(3), al = tl_rand_below(40);
     uint8_t key[32], iv[12], aad[40], tag[16], rtag[16];
     uint8_t *pt = tl_xmalloc(len), *ct = tl_xmalloc(len), *buf = tl_xmalloc(len + 16), *out = buf + 1 + tl_rand_below(15);
-    ic_gcm_ctx c, r;
+    ic_aes_gcm_ctx c, r;
+    ic_aes_gcm_key ck, rk;
 
     tl_rand_bytes(key, kl);
     tl_rand_bytes(iv, 12);
     tl_rand_bytes(aad, al);
     tl_rand_bytes(pt, len);
     CHECK(ic_impl_select("aes", a->aes) == IC_OK && ic_impl_select("ghash", a->ghash) == IC_OK, "select %s", a->gcm);
-    CHECK(ic_gcm_init(&c, key, kl) == IC_OK, "init");
+    CHECK(ic_aes_gcm_key_init(&ck, key, kl) == IC_OK && ck.stitch != IC_STITCH_NONE, "key init, stitched loop recorded");
     CHECK(ic_impl_select("aes", portable("aes")) == IC_OK && ic_impl_select("ghash", portable("ghash")) == IC_OK,
           "select portable");
-    CHECK(ic_gcm_init(&r, key, kl) == IC_OK, "reference init");
+    CHECK(ic_aes_gcm_key_init(&rk, key, kl) == IC_OK, "reference key init");
     CHECK(ic_impl_select("aes", NULL) == IC_OK, "aes: back to automatic selection");
     CHECK(ic_impl_select("ghash", NULL) == IC_OK, "ghash: back to automatic selection");
 
     /* reference: the portable context, one piece, the counter set to wrap */
-    CHECK(ic_gcm_start(&r, iv, 12) == IC_OK && ic_gcm_aad(&r, aad, al) == IC_OK, "reference start");
+    CHECK(ic_aes_gcm_init(&r, &rk, iv, 12) == IC_OK && ic_aes_gcm_aad(&r, aad, al) == IC_OK, "reference init");
     ic_store32_be(r.ctr + 12, ctr_lo);
-    CHECK(ic_gcm_encrypt(&r, ct, pt, len) == IC_OK && ic_gcm_finish(&r, rtag, 16) == IC_OK, "reference");
+    CHECK(ic_aes_gcm_encrypt(&r, ct, pt, len) == IC_OK && ic_aes_gcm_final(&r, rtag, 16) == IC_OK, "reference");
 
-    /* the backends: a first piece (a partial block, so the hook starts later), then the rest */
+    /* the backends: a first piece (a partial block, so the loop starts later), then the rest */
     for (int enc = 1; enc >= 0; enc--) {
         const uint8_t *src = enc ? pt : ct;
         uint8_t *dst = out;
         if (inplace)
             memcpy(dst, src, len), src = dst;
-        CHECK(ic_gcm_start(&c, iv, 12) == IC_OK && ic_gcm_aad(&c, aad, al) == IC_OK, "start");
+        CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK && ic_aes_gcm_aad(&c, aad, al) == IC_OK, "init");
         ic_store32_be(c.ctr + 12, ctr_lo);
         if (enc)
-            CHECK(ic_gcm_encrypt(&c, dst, src, first) == IC_OK && ic_gcm_encrypt(&c, dst + first, src + first,
-                  len - first) == IC_OK && ic_gcm_finish(&c, tag, 16) == IC_OK, "encrypt");
+            CHECK(ic_aes_gcm_encrypt(&c, dst, src, first) == IC_OK && ic_aes_gcm_encrypt(&c, dst + first, src + first,
+                  len - first) == IC_OK && ic_aes_gcm_final(&c, tag, 16) == IC_OK, "encrypt");
         else
-            CHECK(ic_gcm_decrypt(&c, dst, src, first) == IC_OK && ic_gcm_decrypt(&c, dst + first, src + first,
-                  len - first) == IC_OK && ic_gcm_verify(&c, rtag, 16) == IC_OK, "decrypt and verify");
+            CHECK(ic_aes_gcm_decrypt(&c, dst, src, first) == IC_OK && ic_aes_gcm_decrypt(&c, dst + first, src + first,
+                  len - first) == IC_OK && ic_aes_gcm_final_verify(&c, rtag, 16) == IC_OK, "decrypt and verify");
         CHECK_MEM(dst, enc ? ct : pt, len, "gcm %s %s %zu bytes (first %zu), counter %08x, in place %d",
                   a->gcm, enc ? "encrypt" : "decrypt", len, first, (unsigned)ctr_lo, inplace);
         if (enc)
             CHECK_MEM(tag, rtag, 16, "gcm %s tag, %zu bytes, counter %08x", a->gcm, len, (unsigned)ctr_lo);
     }
-    ic_gcm_wipe(&c);
-    ic_gcm_wipe(&r);
+    ic_aes_gcm_wipe(&c);
+    ic_aes_gcm_wipe(&r);
+    ic_aes_gcm_key_wipe(&ck);
+    ic_aes_gcm_key_wipe(&rk);
     free(pt), free(ct), free(buf);
 }
 
@@ -412,7 +432,7 @@ static void api(const arch_aes *a)
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
         for (uint32_t w = 0; w < 20; w++)
             api_one(a, lens[i], w % 3 == 0 ? 0 : tl_rand_below(16), 0xffffffffu - w * 3, (int)(w & 1));
-    printf("  public API across the hook: %lu failed\n", tl_failed - f0);
+    printf("  public API across the loop: %lu failed\n", tl_failed - f0);
 }
 
 /* ---- 6. bounds ----------------------------------------------------------- */
@@ -472,8 +492,8 @@ static void gcm_bounds(const arch_aes *a)
         return;
     tl_rand_bytes(key, 16);
     tl_rand_bytes(h, 16);
-    g->init(&hk, h);
-    p->init(&rh, h);
+    ic_ghash_key_setup(&hk, g, h);   /* recorded in hk: the pairing reads its ops */
+    ic_ghash_key_setup(&rh, p, h);
     CHECK(aes_by(&k, a->aes, key, 16) == IC_OK && aes_by(&rk, portable("aes"), key, 16) == IC_OK, "keys");
     for (size_t nb = 1; nb <= 40; nb++) {
         uint8_t *in = m + pg - 16 * nb, *out = m + 3 * pg - 16 * nb;
@@ -487,15 +507,15 @@ static void gcm_bounds(const arch_aes *a)
             size_t got;
             memset(c, 0, 16);
             memcpy(rc, c, 16);
-            got = g->gcm_crypt(&k, &hk, enc ? IC_GCM_HOOK_ENCRYPT : 0, c, y, out, in, nb);
+            got = pair_crypt(&k, &hk, enc ? IC_GCM_HOOK_ENCRYPT : 0, c, y, out, in, nb);
             if (!enc)
                 p->blocks(&rh, ry, in, got);
             ic_aes_key_ops(&rk)->ctr32(&rk, rc, ref, in, got);
             if (enc)
                 p->blocks(&rh, ry, ref, got);
-            CHECK(got == nb - nb % 8, "hook count at a guard page");
-            CHECK_MEM(out, ref, 16 * got, "hook %s %zu blocks ending at a guard page", enc ? "enc" : "dec", nb);
-            CHECK_MEM(y, ry, 16, "hook GHASH at a guard page");
+            CHECK(got == nb - nb % 8, "loop count at a guard page");
+            CHECK_MEM(out, ref, 16 * got, "loop %s %zu blocks ending at a guard page", enc ? "enc" : "dec", nb);
+            CHECK_MEM(y, ry, 16, "loop GHASH at a guard page");
         }
     }
     ic_aes_key_wipe(&k);
@@ -505,19 +525,21 @@ static void gcm_bounds(const arch_aes *a)
 
 /* ---- 4 to 6 as the test files run them ----------------------------------- */
 
-/* The GHASH backend: its hook present (the portable one has none), and
+/* The GHASH backend: its stitched loop declared (the portable one declares none), and
  * blocks() against the portable implementation. */
 static void ghash_checks(const arch_aes *a)
 {
-    CHECK(ghash_backend(a)->gcm_crypt != NULL, "ghash/%s offers the stitched gcm_crypt hook", a->ghash);
-    CHECK(ghash_portable()->gcm_crypt == NULL, "the portable GHASH has no hook");
+    const ic_aes_ops *ao = ic_impls_aes[impl_index("aes", a->aes)].ops;
+    CHECK(ghash_backend(a)->stitch != 0 && ic_gcm_stitch_pick(ao, ghash_backend(a)) != IC_STITCH_NONE,
+          "ghash/%s and aes/%s declare a stitched loop in common", a->ghash, a->aes);
+    CHECK(ghash_portable()->stitch == 0, "the portable GHASH declares no stitched loop");
     blocks_vs_portable(a);
 }
 
-/* The stitched hook: raw, through the public API, at guard pages. */
+/* The stitched loop: raw, through the public API, at guard pages. */
 static void stitched_checks(const arch_aes *a)
 {
-    hook(a);
+    loop_all(a);
     api(a);
     gcm_bounds(a);
 }

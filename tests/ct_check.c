@@ -365,55 +365,54 @@ static void case_xts(void)
 
 static void gcm_one(size_t kl, size_t ivl, size_t aadl, size_t n, uint32_t seed)
 {
-    ic_gcm_ctx c;
+    ic_aes_gcm_ctx c;
     size_t half = n / 2 + 3 > n ? n : n / 2 + 3;   /* a split that leaves a partial block */
     /* the public ciphertext and tag the opens get: sealed before anything
      * is marked (the same in both runs) */
     fill(key, kl, seed), fill(pt, n, seed + 1), fill(iv, ivl, seed + 2), fill(aad, aadl, seed + 3);
-    put_status(ic_aes_gcm_seal(key, kl, iv, ivl, aad, aadl, pt, n, ct, tag2, 16));
+    put_status(ic_aes_gcm_seal(ct, tag2, 16, pt, n, aad, aadl, iv, ivl, key, kl));
 
     secret(key, kl, seed), secret(pt, n, seed + 1);
-    put_status(ic_aes_gcm_seal(key, kl, iv, ivl, aad, aadl, pt, n, out, tag, 16));
+    put_status(ic_aes_gcm_seal(out, tag, 16, pt, n, aad, aadl, iv, ivl, key, kl));
     put(out, n), put(tag, 16);
-    put_status(ic_aes_gcm_open(key, kl, iv, ivl, aad, aadl, ct, n, out, tag2, 16));
+    put_status(ic_aes_gcm_open(out, tag2, 16, ct, n, aad, aadl, iv, ivl, key, kl));
     put(out, n);
     tag2[0] ^= 1;
-    put_status(ic_aes_gcm_open(key, kl, iv, ivl, aad, aadl, ct, n, out, tag2, 16));
+    put_status(ic_aes_gcm_open(out, tag2, 16, ct, n, aad, aadl, iv, ivl, key, kl));
     put(out, n);
     tag2[0] ^= 1;
 
     /* the same through a reusable key object (secret AES schedule and H) */
     ic_aes_gcm_key gk;
     put_status(ic_aes_gcm_key_init(&gk, key, kl));
-    put_status(ic_aes_gcm_key_seal(&gk, iv, ivl, aad, aadl, pt, n, out, tag, 16));
+    put_status(ic_aes_gcm_key_seal(&gk, out, tag, 16, pt, n, aad, aadl, iv, ivl));
     put(out, n), put(tag, 16);
-    put_status(ic_aes_gcm_key_open(&gk, iv, ivl, aad, aadl, ct, n, out, tag2, 16));
+    put_status(ic_aes_gcm_key_open(&gk, out, tag2, 16, ct, n, aad, aadl, iv, ivl));
     put(out, n);
     tag2[0] ^= 1;
-    put_status(ic_aes_gcm_key_open(&gk, iv, ivl, aad, aadl, ct, n, out, tag2, 16));
+    put_status(ic_aes_gcm_key_open(&gk, out, tag2, 16, ct, n, aad, aadl, iv, ivl));
     put(out, n);
     tag2[0] ^= 1;
-    ic_aes_gcm_key_wipe(&gk);
 
-    /* streaming, in two pieces */
-    put_status(ic_gcm_init(&c, key, kl));
-    put_status(ic_gcm_start(&c, iv, ivl));
-    put_status(ic_gcm_aad(&c, aad, aadl));
-    put_status(ic_gcm_encrypt(&c, out, pt, half));
-    put_status(ic_gcm_encrypt(&c, out + half, pt + half, n - half));
-    put_status(ic_gcm_finish(&c, tag, 12));
+    /* streaming under the same key object, in two pieces */
+    put_status(ic_aes_gcm_init(&c, &gk, iv, ivl));
+    put_status(ic_aes_gcm_aad(&c, aad, aadl));
+    put_status(ic_aes_gcm_encrypt(&c, out, pt, half));
+    put_status(ic_aes_gcm_encrypt(&c, out + half, pt + half, n - half));
+    put_status(ic_aes_gcm_final(&c, tag, 12));
     put(out, n), put(tag, 12);
     for (int bad = 0; bad < 2; bad++) {
-        put_status(ic_gcm_start(&c, iv, ivl));
-        put_status(ic_gcm_aad(&c, aad, aadl));
-        put_status(ic_gcm_decrypt(&c, out, ct, half));
-        put_status(ic_gcm_decrypt(&c, out + half, ct + half, n - half));
+        put_status(ic_aes_gcm_init(&c, &gk, iv, ivl));
+        put_status(ic_aes_gcm_aad(&c, aad, aadl));
+        put_status(ic_aes_gcm_decrypt(&c, out, ct, half));
+        put_status(ic_aes_gcm_decrypt(&c, out + half, ct + half, n - half));
         tag2[15] ^= (uint8_t)bad;
-        put_status(ic_gcm_verify(&c, tag2, 16));
+        put_status(ic_aes_gcm_final_verify(&c, tag2, 16));
         tag2[15] ^= (uint8_t)bad;
         put(out, n);
     }
-    ic_gcm_wipe(&c);
+    ic_aes_gcm_wipe(&c);
+    ic_aes_gcm_key_wipe(&gk);
 }
 
 static void case_gcm(void)

@@ -1,7 +1,7 @@
 /*
  * test_arm_aes.c - the ARMv8 backends (AArch64, and 32-bit ARM since they
  * share the sources: core/cpu_arm.h) of AES ("ce", src/aes/aes_arm_ce.c),
- * GHASH ("pmull", src/gcm/ghash_arm_pmull.c) and the stitched AES-GCM hook
+ * GHASH ("pmull", src/gcm/ghash_arm_pmull.c) and the stitched AES-GCM loop
  * (src/gcm/gcm_arm_pmull.c), where test_aes.c and test_gcm.c reach them only
  * by chance (3 to 6, shared with test_ppc_aes.c, are in arch_aes_common.h):
  *
@@ -28,12 +28,12 @@
  *  4. GHASH blocks() against the portable GHASH on 0..70 blocks (every tail
  *     of the 8-block aggregation), split in two calls at every position,
  *     with hash keys H = 0, 1, x^127, top bit set, all ones, random.
- *  5. the stitched hook against its definition on the portable parts: block
- *     counts around the 8-block batches (whole batches for a ce key, nothing
- *     for another key), encrypt and decrypt, misaligned and in place, inc32
+ *  5. the stitched loop against its definition on the portable parts: block
+ *     counts around the 8-block batches (whole batches for a ce key, no
+ *     loop paired with another key), encrypt and decrypt, misaligned and in place, inc32
  *     wrapping at every block of the first six batches, and the public
  *     streaming API across it.
- *  6. bounds: every AES operation, GHASH blocks() and the hook with input
+ *  6. bounds: every AES operation, GHASH blocks() and the loop with input
  *     and output ending at a PROT_NONE page.
  * Elsewhere than (little-endian) ARM it only checks that neither entry is
  * listed.

@@ -80,9 +80,10 @@ enum {
     EQKEY = 1u << 29,      /* XTS: the two key halves equal                */
     BNVAL = 1u << 30,      /* big numbers: the value fault BV_* n          */
 };
-/* Streaming ChaCha20-Poly1305: the key object the context points to is
- * wiped once the message is under way (for an init row: before the init).
- * Bit 31, outside the enum, whose constants must fit an int. */
+/* Streaming AEADs: the key object the context points to is wiped (n 0),
+ * for AES-GCM also 0xA5 garbage (1) or zeroed (2), once the message is
+ * under way (for an init row: before the init).  Bit 31, outside the enum,
+ * whose constants must fit an int. */
 #define K_WIPED (1u << 31)
 /* The values BNVAL puts into a big-number call (row field n). */
 enum { BV_EVEN = 1, BV_ONE, BV_TWO, BV_LEADZERO, BV_BASE_N, BV_BASE_ONES, BV_EXP_ZERO, BV_BASE_N_EXP_ZERO };
@@ -313,97 +314,127 @@ static int run_xts(fx *x, const char *w)
 }
 
 /* ---- AES-GCM ---------------------------------------------------------------- */
-static void gcm_wipe_v(void *c) { ic_gcm_wipe(c); }
+static void gcm_wipe_v(void *c) { ic_aes_gcm_wipe(c); }
 
-/* Bring c to the phase the row asks for (key set, message started, ...). */
-static void gcm_phase(fx *x, ic_gcm_ctx *c, const char *w)
+/* The key object of the streaming rows and the reference. */
+static ic_aes_gcm_key gcm_sk, gcm_refk;
+
+/* Bring c to the phase the row asks for: the key object k set (always),
+ * then (unless P_NOSTART, or for init rows without P_ENC) a message begun,
+ * its AAD, some data, its end. */
+static void gcm_phase(fx *x, ic_aes_gcm_ctx *c, ic_aes_gcm_key *k, const char *w)
 {
     uint8_t d[5] = {1, 2, 3, 4, 5}, tag[16];
-    CHECK(ic_gcm_init(c, x->key, 16) == IC_OK, "%s: setup init", w);
-    if (x->r->f & P_NOSTART || !strcmp(x->r->fn, "ic_gcm_start"))
+    int init = !strcmp(x->r->fn, "ic_aes_gcm_init");
+    CHECK(ic_aes_gcm_key_init(k, x->key, 16) == IC_OK, "%s: setup key", w);
+    if (x->r->f & P_NOSTART || (init && !(x->r->f & P_ENC)))
         return;
-    CHECK(ic_gcm_start(c, x->iv0, 12) == IC_OK, "%s: setup start", w);
-    CHECK(ic_gcm_aad(c, x->aad, 7) == IC_OK, "%s: setup aad", w);
+    CHECK(ic_aes_gcm_init(c, k, x->iv0, 12) == IC_OK, "%s: setup init", w);
+    CHECK(ic_aes_gcm_aad(c, x->aad, 7) == IC_OK, "%s: setup aad", w);
     if (x->r->f & P_ENC)
-        CHECK(ic_gcm_encrypt(c, d, d, 5) == IC_OK, "%s: setup encrypt", w);
-    if (x->r->f & P_DEC || (!strcmp(x->r->fn, "ic_gcm_verify") && !(x->r->f & P_ENC)))
-        CHECK(ic_gcm_decrypt(c, d, d, 5) == IC_OK, "%s: setup decrypt", w);
+        CHECK(ic_aes_gcm_encrypt(c, d, d, 5) == IC_OK, "%s: setup encrypt", w);
+    if (x->r->f & P_DEC || (!strcmp(x->r->fn, "ic_aes_gcm_final_verify") && !(x->r->f & P_ENC)))
+        CHECK(ic_aes_gcm_decrypt(c, d, d, 5) == IC_OK, "%s: setup decrypt", w);
     if (x->r->f & P_END)
-        CHECK(ic_gcm_finish(c, tag, 16) == IC_OK, "%s: setup finish", w);
+        CHECK(ic_aes_gcm_final(c, tag, 16) == IC_OK, "%s: setup final", w);
 }
 
-static int gcm_stream_call(const fx *x, ic_gcm_ctx *c, const uint8_t *tagin)
+/* K_WIPED: the key object k wiped (n 0), 0xA5 garbage (n 1) or zero-filled
+ * (n 2) after the phase: for a context in a message, its key is gone. */
+static void gcm_key_fault(const fx *x, ic_aes_gcm_key *k)
+{
+    if (!(x->r->f & K_WIPED))
+        return;
+    if (x->r->n == 0)
+        ic_aes_gcm_key_wipe(k);
+    else
+        memset(k, x->r->n == 1 ? 0xa5 : 0, sizeof *k);
+}
+
+static int gcm_stream_call(const fx *x, ic_aes_gcm_ctx *c, const ic_aes_gcm_key *k, const uint8_t *tagin)
 {
     const char *fn = x->r->fn;
-    if (!strcmp(fn, "ic_gcm_init")) return ic_gcm_init(c, x->k, x->klen);
-    if (!strcmp(fn, "ic_gcm_start")) return ic_gcm_start(c, x->v, x->vlen);
-    if (!strcmp(fn, "ic_gcm_aad")) return ic_gcm_aad(c, x->a, x->alen);
-    if (!strcmp(fn, "ic_gcm_encrypt")) return ic_gcm_encrypt(c, x->o, x->i, x->len);
-    if (!strcmp(fn, "ic_gcm_decrypt")) return ic_gcm_decrypt(c, x->o, x->i, x->len);
-    if (!strcmp(fn, "ic_gcm_finish")) return ic_gcm_finish(c, x->t, x->tlen);
-    if (!strcmp(fn, "ic_gcm_verify")) return ic_gcm_verify(c, tagin, x->tlen);
+    if (!strcmp(fn, "ic_aes_gcm_init")) return ic_aes_gcm_init(c, x->r->f & K_NULL ? NULL : k, x->v, x->vlen);
+    if (!strcmp(fn, "ic_aes_gcm_aad")) return ic_aes_gcm_aad(c, x->a, x->alen);
+    if (!strcmp(fn, "ic_aes_gcm_encrypt")) return ic_aes_gcm_encrypt(c, x->o, x->i, x->len);
+    if (!strcmp(fn, "ic_aes_gcm_decrypt")) return ic_aes_gcm_decrypt(c, x->o, x->i, x->len);
+    if (!strcmp(fn, "ic_aes_gcm_final")) return ic_aes_gcm_final(c, x->t, x->tlen);
+    if (!strcmp(fn, "ic_aes_gcm_final_verify")) return ic_aes_gcm_final_verify(c, tagin, x->tlen);
     abort();
+}
+
+/* The right tag of what gcm_phase fed in (decrypting d gives p; the tag is
+ * over the ciphertext d, so seal p), or a wrong one. */
+static void gcm_good_tag(const fx *x, uint8_t good[16])
+{
+    ic_aes_gcm_key tk;
+    ic_aes_gcm_ctx tmp;
+    uint8_t d[5] = {1, 2, 3, 4, 5};
+    MUST(ic_aes_gcm_key_init(&tk, x->key, 16));
+    MUST(ic_aes_gcm_init(&tmp, &tk, x->iv0, 12)), MUST(ic_aes_gcm_aad(&tmp, x->aad, 7));
+    MUST(ic_aes_gcm_decrypt(&tmp, d, d, 5));
+    MUST(ic_aes_gcm_init(&tmp, &tk, x->iv0, 12)), MUST(ic_aes_gcm_aad(&tmp, x->aad, 7));
+    MUST(ic_aes_gcm_encrypt(&tmp, d, d, 5));
+    MUST(ic_aes_gcm_final(&tmp, good, 16));
+    if (x->r->f & BADTAG)
+        good[15] ^= 1;
+    ic_aes_gcm_key_wipe(&tk);
+}
+
+/* After a successful call: the same call without the fault on a reference
+ * context gives the same output and the same tag at the end. */
+static void gcm_same_as_reference(fx *x, ic_aes_gcm_ctx *c, const char *w)
+{
+    static ic_aes_gcm_ctx ref;
+    const char *fn = x->r->fn;
+    uint8_t out[64], in[64] = {0}, e[1] = {0}, t1[16], t2[16], t3[16];
+    memcpy(in, x->src, x->len < 64 ? x->len : 0);
+    gcm_phase(x, &ref, &gcm_refk, w);
+    fx copy = *x;
+    copy.a = x->a ? x->a : e;
+    copy.i = in, copy.o = out, copy.v = x->v ? x->v : e, copy.t = t3;
+    CHECK(gcm_stream_call(&copy, &ref, &gcm_refk, NULL) == IC_OK, "%s: reference", w);
+    if (x->o && x->len && strstr(fn, "crypt"))
+        CHECK_MEM(x->o, out, x->len, "%s: output", w);
+    if (!strcmp(fn, "ic_aes_gcm_final")) {
+        CHECK_MEM(x->t, copy.t, x->tlen, "%s: tag", w);
+        return;
+    }
+    int dec = (x->r->f & P_DEC) || !strcmp(fn, "ic_aes_gcm_decrypt");
+    if (dec) {
+        CHECK(ic_aes_gcm_final_verify(c, t1, 16) == IC_ERR_AUTH && ic_aes_gcm_final_verify(&ref, t1, 16) == IC_ERR_AUTH,
+              "%s: final_verify after", w);
+    } else {
+        CHECK(ic_aes_gcm_final(c, t1, 16) == IC_OK && ic_aes_gcm_final(&ref, t2, 16) == IC_OK, "%s: final after", w);
+        CHECK_MEM(t1, t2, 16, "%s: tag after", w);
+    }
 }
 
 static int run_gcm_stream(fx *x, const char *w)
 {
-    static ic_gcm_ctx c, ref;
+    static ic_aes_gcm_ctx c;
     const char *fn = x->r->fn;
+    int init = !strcmp(fn, "ic_aes_gcm_init");
     fx_make(x, x->r, 16, 12, 9, 37, 16);
-    gcm_phase(x, &c, w);
-    ic_gcm_ctx *cp = ctx_fault(x, &c, sizeof c, gcm_wipe_v);
+    gcm_phase(x, &c, &gcm_sk, w);
+    if (init && !(x->r->f & (C_ANY | P_ENC)))
+        memset(&c, 0xa5, sizeof c);   /* init takes any memory: start from garbage */
+    ic_aes_gcm_ctx *cp = ctx_fault(x, &c, sizeof c, gcm_wipe_v);
+    gcm_key_fault(x, &gcm_sk);
     const uint8_t *tagin = NULL;
     uint8_t good[TCAP] = {0};
-    if (!strcmp(fn, "ic_gcm_verify") && x->t) {
-        /* the right tag of what gcm_phase fed in, or a wrong one; the
-         * tag buffer stays untouched (FILL) for the refusal checks */
-        ic_gcm_ctx tmp;
-        uint8_t d[5] = {1, 2, 3, 4, 5};
-        MUST(ic_gcm_init(&tmp, x->key, 16)), MUST(ic_gcm_start(&tmp, x->iv0, 12)), MUST(ic_gcm_aad(&tmp, x->aad, 7));
-        ic_gcm_decrypt(&tmp, d, d, 5);
-        /* decrypting d gives p; the tag is over the ciphertext d, so seal p */
-        ic_gcm_start(&tmp, x->iv0, 12), ic_gcm_aad(&tmp, x->aad, 7);
-        ic_gcm_encrypt(&tmp, d, d, 5);
-        ic_gcm_finish(&tmp, good, 16);
-        if (x->r->f & BADTAG)
-            good[15] ^= 1;
-        ic_gcm_wipe(&tmp);
+    if (!strcmp(fn, "ic_aes_gcm_final_verify") && x->t) {
+        gcm_good_tag(x, good);   /* the tag buffer stays untouched (FILL) for the refusal checks */
         tagin = good;
     }
-    int init = !strcmp(fn, "ic_gcm_init");
-    if (init && cp)
-        memset(cp, 0xa5, sizeof c);   /* GAP: a failed init on a live context; start from garbage */
+    /* init wipes the context first, refused or not: not compared */
     fx_arm(x, init ? NULL : cp, sizeof c);
-    int st = gcm_stream_call(x, cp, tagin);
-    if (init && st != IC_OK && cp) {
-        uint8_t iv[12] = {0};
-        CHECK(ic_gcm_start(cp, iv, 12) == IC_ERR_STATE, "%s: context usable after a failed init", w);
-    }
-    if (st == IC_OK && x->r->want == IC_OK && !init && strcmp(fn, "ic_gcm_verify")) {
-        /* the same call without the fault: same output, same final tag */
-        uint8_t out[64], in[64] = {0}, e[1] = {0}, t1[16], t2[16], t3[16];
-        memcpy(in, x->src, x->len < 64 ? x->len : 0);
-        gcm_phase(x, &ref, w);
-        fx copy = *x;
-        copy.a = x->a ? x->a : e;
-        copy.i = in, copy.o = out, copy.v = x->v ? x->v : e, copy.t = t3;
-        CHECK(gcm_stream_call(&copy, &ref, NULL) == IC_OK, "%s: reference", w);
-        if (x->o && x->len && strstr(fn, "crypt"))
-            CHECK_MEM(x->o, out, x->len, "%s: output", w);
-        if (strcmp(fn, "ic_gcm_finish")) {
-            int dec = (x->r->f & P_DEC) || !strcmp(fn, "ic_gcm_decrypt");
-            if (dec) {
-                CHECK(ic_gcm_verify(&c, t1, 16) == IC_ERR_AUTH && ic_gcm_verify(&ref, t1, 16) == IC_ERR_AUTH,
-                      "%s: verify after", w);
-            } else {
-                CHECK(ic_gcm_finish(&c, t1, 16) == IC_OK && ic_gcm_finish(&ref, t2, 16) == IC_OK,
-                      "%s: finish after", w);
-                CHECK_MEM(t1, t2, 16, "%s: tag after", w);
-            }
-        } else {
-            CHECK_MEM(x->t, copy.t, x->tlen, "%s: tag", w);
-        }
-    }
+    int st = gcm_stream_call(x, cp, &gcm_sk, tagin);
+    if (init && st != IC_OK && cp)
+        CHECK(tl_all_byte(cp, sizeof c, 0) && ic_aes_gcm_aad(cp, NULL, 0) == IC_ERR_STATE,
+              "%s: a refused init left the context other than wiped", w);
+    if (st == IC_OK && x->r->want == IC_OK && strcmp(fn, "ic_aes_gcm_final_verify"))
+        gcm_same_as_reference(x, cp, w);
     return st;
 }
 
@@ -425,7 +456,7 @@ static int run_gcm_oneshot(fx *x, const char *w)
         /* the input becomes a real ciphertext with its tag */
         size_t n = x->len <= x->icap ? x->len : 0;
         size_t vl = x->vlen >= 1 && x->vlen <= 32 ? x->vlen : 12, al = x->alen <= 48 ? x->alen : 0;
-        int sr = ic_aes_gcm_seal(x->key, 16, x->iv, vl, x->aad, al, x->ibuf, n, x->ibuf, good, 16);
+        int sr = ic_aes_gcm_seal(x->ibuf, good, 16, x->ibuf, n, x->aad, al, x->iv, vl, x->key, 16);
         CHECK(sr == IC_OK, "%s: setup seal", w);
         if (x->r->f & BADTAG)
             good[0] ^= 0x80;
@@ -443,11 +474,13 @@ static int run_gcm_oneshot(fx *x, const char *w)
         memcpy(tagin, x->tbuf, TCAP);
         memset(x->tbuf, FILL, TCAP);   /* the tag is input: compare the rest */
         const uint8_t *t = x->t ? tagin + (x->t - x->tbuf) : NULL;
-        st = keyed ? ic_aes_gcm_key_open(kp, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, t, x->tlen)
-                   : ic_aes_gcm_open(x->k, x->klen, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, t, x->tlen);
+        st = keyed ? ic_aes_gcm_key_open(kp, x->o, t, x->tlen, x->i, x->len, x->a, x->alen, x->v, x->vlen)
+                   : ic_aes_gcm_open(x->o, t, x->tlen, x->i, x->len, x->a, x->alen, x->v, x->vlen, x->k,
+                                     x->klen);
     } else {
-        st = keyed ? ic_aes_gcm_key_seal(kp, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, x->t, x->tlen)
-                   : ic_aes_gcm_seal(x->k, x->klen, x->v, x->vlen, x->a, x->alen, x->i, x->len, x->o, x->t, x->tlen);
+        st = keyed ? ic_aes_gcm_key_seal(kp, x->o, x->t, x->tlen, x->i, x->len, x->a, x->alen, x->v, x->vlen)
+                   : ic_aes_gcm_seal(x->o, x->t, x->tlen, x->i, x->len, x->a, x->alen, x->v, x->vlen, x->k,
+                                     x->klen);
     }
     if (kp)
         CHECK(memcmp(kp, x->snap, sizeof k) == 0, "%s: key object changed", w);
@@ -457,8 +490,10 @@ static int run_gcm_oneshot(fx *x, const char *w)
         uint8_t out[64], tag[16], e[1] = {0};
         size_t n = x->len;
         const uint8_t *a = x->a ? x->aad : e;
-        int r = open ? ic_aes_gcm_open(x->key, 16, x->iv, x->vlen, a, x->alen, n ? x->src : e, n, out, good, x->tlen)
-                     : ic_aes_gcm_seal(x->key, 16, x->iv, x->vlen, a, x->alen, n ? x->src : e, n, out, tag, x->tlen);
+        int r = open ? ic_aes_gcm_open(out, good, x->tlen, n ? x->src : e, n, a, x->alen, x->iv, x->vlen,
+                                       x->key, 16)
+                     : ic_aes_gcm_seal(out, tag, x->tlen, n ? x->src : e, n, a, x->alen, x->iv, x->vlen, x->key,
+                                       16);
         CHECK(r == IC_OK, "%s: reference %d", w, r);
         if (n)
             CHECK_MEM(x->o, out, n, "%s: output", w);
@@ -478,10 +513,10 @@ static int run_gcm_key_init(fx *x, const char *w)
     memset(&k, 0xa5, sizeof k);
     int st = ic_aes_gcm_key_init(x->r->f & C_NULL ? NULL : &k, x->k, x->klen);
     if (st != IC_OK && !(x->r->f & C_NULL))
-        CHECK(ic_aes_gcm_key_seal(&k, iv, 12, NULL, 0, NULL, 0, NULL, tag, 16) == IC_ERR_STATE,
+        CHECK(ic_aes_gcm_key_seal(&k, NULL, tag, 16, NULL, 0, NULL, 0, iv, 12) == IC_ERR_STATE,
               "%s: key usable after a failed init", w);
     if (st == IC_OK)
-        CHECK(ic_aes_gcm_key_seal(&k, iv, 12, NULL, 0, NULL, 0, NULL, tag, 16) == IC_OK,
+        CHECK(ic_aes_gcm_key_seal(&k, NULL, tag, 16, NULL, 0, NULL, 0, iv, 12) == IC_OK,
               "%s: key unusable after init", w);
     return st;
 }
@@ -1466,8 +1501,8 @@ static int run_void(fx *x, const char *w)
               ic_hmac_final(&c, out, sizeof out) == IC_ERR_STATE &&
               ic_hmac_final_verify(&c, out, sizeof out) == IC_ERR_STATE,
               "%s: wiped context zero and refused", w);
-    } else if (!strcmp(fn, "ic_gcm_wipe")) {
-        ic_gcm_wipe(NULL);
+    } else if (!strcmp(fn, "ic_aes_gcm_wipe")) {
+        ic_aes_gcm_wipe(NULL);
     } else if (!strcmp(fn, "ic_aes_gcm_key_wipe")) {
         ic_aes_gcm_key_wipe(NULL);
     } else if (!strcmp(fn, "ic_poly1305_wipe")) {
@@ -1633,7 +1668,9 @@ static int run_row(fx *x, const char *w)
     if (!strncmp(fn, "ic_aes_", 7) && strcmp(fn, "ic_aes_key_wipe") && strcmp(fn, "ic_aes_xts_key_wipe") &&
         !strstr(fn, "gcm"))
         return run_aes_mode(x, w);
-    if (!strncmp(fn, "ic_gcm_", 7) && strcmp(fn, "ic_gcm_wipe")) return run_gcm_stream(x, w);
+    if (!strcmp(fn, "ic_aes_gcm_init") || !strcmp(fn, "ic_aes_gcm_aad") || !strcmp(fn, "ic_aes_gcm_encrypt") ||
+        !strcmp(fn, "ic_aes_gcm_decrypt") || !strcmp(fn, "ic_aes_gcm_final") || !strcmp(fn, "ic_aes_gcm_final_verify"))
+        return run_gcm_stream(x, w);
     if (!strcmp(fn, "ic_aes_gcm_key_init")) return run_gcm_key_init(x, w);
     if (!strncmp(fn, "ic_aes_gcm_", 11) && strcmp(fn, "ic_aes_gcm_key_wipe")) return run_gcm_oneshot(x, w);
     if (!strncmp(fn, "ic_sha", 6) && sha_of(fn, &op)) return run_sha(x, w);
@@ -1737,32 +1774,43 @@ static const row rows[] = {
     R("ic_aes_xts_key_wipe", 0, 0, IC_OK, "NULL does nothing; a wiped key is zero and refused"),
 
     /* ---- GCM streaming ---- */
-    R("ic_gcm_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
-    R("ic_gcm_init", K_NULL, 0, IC_ERR_NULL, "NULL key, keylen 16"),
-    R("ic_gcm_init", KLEN, 20, IC_ERR_KEYLEN, "keylen 20"),
-    R("ic_gcm_init", K_NULL | KLEN, 0, IC_ERR_KEYLEN, "NULL key with keylen 0"),
-    R("ic_gcm_init", C_NULL | KLEN, 20, IC_ERR_NULL, "NULL context and keylen 20"),
+    R("ic_aes_gcm_init", C_NULL, 0, IC_ERR_NULL, "NULL context"),
+    R("ic_aes_gcm_init", K_NULL, 0, IC_ERR_NULL, "NULL key object"),
+    R("ic_aes_gcm_init", C_NULL | K_NULL, 0, IC_ERR_NULL, "NULL context and key object"),
+    R("ic_aes_gcm_init", K_WIPED, 0, IC_ERR_STATE, "wiped key object"),
+    R("ic_aes_gcm_init", K_WIPED, 1, IC_ERR_STATE, "0xA5 garbage key object"),
+    R("ic_aes_gcm_init", K_WIPED, 2, IC_ERR_STATE, "zero-filled key object"),
+    R("ic_aes_gcm_init", K_WIPED | V_NULL, 0, IC_ERR_STATE, "wiped key object and NULL IV: step 1 first"),
+    R("ic_aes_gcm_init", K_NULL | VLEN, 0, IC_ERR_NULL, "NULL key object and ivlen 0: step 1 first"),
+    R("ic_aes_gcm_init", C_NULL | K_WIPED, 0, IC_ERR_NULL, "NULL context and wiped key object: NULL first"),
+    R("ic_aes_gcm_init", V_NULL, 0, IC_ERR_NULL, "NULL IV, ivlen 12"),
+    R("ic_aes_gcm_init", VLEN, 0, IC_ERR_IVLEN, "ivlen 0"),
+    R("ic_aes_gcm_init", V_NULL | VLEN, 0, IC_ERR_IVLEN, "NULL IV with ivlen 0: step 2 passes, step 3 fails"),
+    R("ic_aes_gcm_init", VLEN, 1, IC_OK, "ivlen 1"),
+    R("ic_aes_gcm_init", 0, 0, IC_OK, "garbage context: init wipes it first"),
+    R("ic_aes_gcm_init", C_ZERO, 0, IC_OK, "zero-filled context"),
+    R("ic_aes_gcm_init", C_WIPED, 0, IC_OK, "wiped context"),
+    R("ic_aes_gcm_init", P_ENC, 0, IC_OK, "in the middle of a message: abandons it"),
+    R("ic_aes_gcm_init", P_ENC | VLEN, 0, IC_ERR_IVLEN, "refused in the middle of a message: context wiped"),
 #define GCM_CTX_ROWS(fn)                                                                              \
     R(fn, C_NULL, 0, IC_ERR_NULL, "NULL context"),                                                    \
     R(fn, C_ZERO, 0, IC_ERR_STATE, "zero-filled context"),                                            \
     R(fn, C_JUNK, 0, IC_ERR_STATE, "0xA5 garbage context"),                                           \
-    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped context")
-    GCM_CTX_ROWS("ic_gcm_start"), GCM_CTX_ROWS("ic_gcm_aad"), GCM_CTX_ROWS("ic_gcm_encrypt"),
-    GCM_CTX_ROWS("ic_gcm_decrypt"), GCM_CTX_ROWS("ic_gcm_finish"), GCM_CTX_ROWS("ic_gcm_verify"),
-    R("ic_gcm_start", V_NULL, 0, IC_ERR_NULL, "NULL IV, ivlen 12"),
-    R("ic_gcm_start", VLEN, 0, IC_ERR_IVLEN, "ivlen 0"),
-    R("ic_gcm_start", V_NULL | VLEN, 0, IC_ERR_IVLEN, "NULL IV with ivlen 0: step 2 passes, step 3 fails"),
-    R("ic_gcm_start", VLEN, 1, IC_OK, "ivlen 1"),
-    R("ic_gcm_start", C_JUNK | V_NULL, 0, IC_ERR_STATE, "garbage context and NULL IV: step 1 first"),
-    R("ic_gcm_start", C_WIPED | VLEN, 0, IC_ERR_STATE, "wiped context and ivlen 0: step 1 first"),
-    R("ic_gcm_aad", A_NULL, 0, IC_ERR_NULL, "NULL AAD, len 9"),
-    R("ic_gcm_aad", EMPTY, 0, IC_OK, "NULL AAD, len 0"),
-    R("ic_gcm_aad", P_ENC, 0, IC_ERR_STATE, "AAD after data"),
-    R("ic_gcm_aad", P_NOSTART, 0, IC_ERR_STATE, "AAD before start"),
-    R("ic_gcm_aad", P_END, 0, IC_ERR_STATE, "AAD after finish"),
-    R("ic_gcm_aad", ALEN, -1, IC_ERR_TOOLONG, "AAD of SIZE_MAX bytes (over 2^61-1)"),
-    R("ic_gcm_aad", A_NULL | P_ENC, 0, IC_ERR_NULL, "NULL AAD after data: step 2 before step 5"),
-    R("ic_gcm_aad", ALEN | P_ENC, -1, IC_ERR_TOOLONG, "SIZE_MAX AAD after data: step 3 before step 5"),
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped context"),                                                 \
+    R(fn, K_WIPED, 0, IC_ERR_STATE, "key object wiped in the middle of the message"),                 \
+    R(fn, K_WIPED, 1, IC_ERR_STATE, "key object overwritten with garbage in the message"),            \
+    R(fn, C_NULL | K_WIPED, 0, IC_ERR_NULL, "NULL context, key object wiped: NULL first")
+    GCM_CTX_ROWS("ic_aes_gcm_aad"), GCM_CTX_ROWS("ic_aes_gcm_encrypt"),
+    GCM_CTX_ROWS("ic_aes_gcm_decrypt"), GCM_CTX_ROWS("ic_aes_gcm_final"), GCM_CTX_ROWS("ic_aes_gcm_final_verify"),
+    R("ic_aes_gcm_aad", A_NULL, 0, IC_ERR_NULL, "NULL AAD, len 9"),
+    R("ic_aes_gcm_aad", EMPTY, 0, IC_OK, "NULL AAD, len 0"),
+    R("ic_aes_gcm_aad", P_ENC, 0, IC_ERR_STATE, "AAD after data"),
+    R("ic_aes_gcm_aad", P_NOSTART, 0, IC_ERR_STATE, "AAD before init"),
+    R("ic_aes_gcm_aad", P_END, 0, IC_ERR_STATE, "AAD after final"),
+    R("ic_aes_gcm_aad", ALEN, -1, IC_ERR_TOOLONG, "AAD of SIZE_MAX bytes (over 2^61-1)"),
+    R("ic_aes_gcm_aad", A_NULL | P_ENC, 0, IC_ERR_NULL, "NULL AAD after data: step 2 before step 5"),
+    R("ic_aes_gcm_aad", ALEN | P_ENC, -1, IC_ERR_TOOLONG, "SIZE_MAX AAD after data: step 3 before step 5"),
+    R("ic_aes_gcm_aad", K_WIPED | A_NULL, 0, IC_ERR_STATE, "key object wiped and NULL AAD: step 1 first"),
 #define GCM_DATA_ROWS(fn, other)                                                                      \
     R(fn, I_NULL, 0, IC_ERR_NULL, "NULL in, len 37"),                                                 \
     R(fn, O_NULL, 0, IC_ERR_NULL, "NULL out, len 37"),                                                \
@@ -1771,39 +1819,44 @@ static const row rows[] = {
     R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
     R(fn, LEN, HUGE_GCM, IC_ERR_TOOLONG, "2^36-31 bytes with a 64-byte buffer"),                      \
     R(fn, LEN, -1, IC_ERR_TOOLONG, "SIZE_MAX bytes"),                                                 \
-    R(fn, P_NOSTART, 0, IC_ERR_STATE, "data before start"),                                           \
-    R(fn, P_END, 0, IC_ERR_STATE, "data after finish"),                                               \
+    R(fn, P_NOSTART, 0, IC_ERR_STATE, "data before init"),                                            \
+    R(fn, P_END, 0, IC_ERR_STATE, "data after final"),                                                \
     R(fn, other, 0, IC_ERR_STATE, "encrypt and decrypt mixed"),                                       \
     R(fn, C_JUNK | I_NULL, 0, IC_ERR_STATE, "garbage context and NULL in: step 1 first"),            \
+    R(fn, K_WIPED | OVL, 0, IC_ERR_STATE, "key object wiped and overlap: step 1 first"),             \
     R(fn, I_NULL | LEN, HUGE_GCM, IC_ERR_NULL, "NULL in and too long: step 2 first"),                 \
     R(fn, OVL | LEN, HUGE_GCM, IC_ERR_TOOLONG, "too long and overlapping: step 3 first"),             \
-    R(fn, OVL | P_END, 0, IC_ERR_OVERLAP, "overlap after finish: step 4 before step 5"),              \
-    R(fn, LEN | P_NOSTART, HUGE_GCM, IC_ERR_TOOLONG, "too long before start: step 3 before step 5")
-    GCM_DATA_ROWS("ic_gcm_encrypt", P_DEC), GCM_DATA_ROWS("ic_gcm_decrypt", P_ENC),
-    R("ic_gcm_finish", T_NULL, 0, IC_ERR_NULL, "NULL tag, taglen 16"),
-    R("ic_gcm_finish", TLEN, 3, IC_ERR_TAGLEN, "taglen 3"),
-    R("ic_gcm_finish", TLEN, 0, IC_ERR_TAGLEN, "taglen 0"),
-    R("ic_gcm_finish", TLEN, 9, IC_ERR_TAGLEN, "taglen 9"),
-    R("ic_gcm_finish", TLEN, 11, IC_ERR_TAGLEN, "taglen 11"),
-    R("ic_gcm_finish", TLEN, 17, IC_ERR_TAGLEN, "taglen 17"),
-    R("ic_gcm_finish", TLEN, 4, IC_OK, "taglen 4"),
-    R("ic_gcm_finish", TLEN, 8, IC_OK, "taglen 8"),
-    R("ic_gcm_finish", TLEN, 12, IC_OK, "taglen 12"),
-    R("ic_gcm_finish", P_DEC, 0, IC_ERR_STATE, "finish after decrypt"),
-    R("ic_gcm_finish", P_NOSTART, 0, IC_ERR_STATE, "finish before start"),
-    R("ic_gcm_finish", P_END, 0, IC_ERR_STATE, "finish twice"),
-    R("ic_gcm_finish", TLEN | P_DEC, 3, IC_ERR_TAGLEN, "taglen 3 after decrypt: step 3 before step 5"),
-    R("ic_gcm_finish", T_NULL | TLEN, 3, IC_ERR_NULL, "NULL tag and taglen 3: step 2 first"),
-    R("ic_gcm_finish", C_JUNK | TLEN, 3, IC_ERR_STATE, "garbage context and taglen 3: step 1 first"),
-    R("ic_gcm_verify", 0, 0, IC_OK, "right tag"),
-    R("ic_gcm_verify", BADTAG, 0, IC_ERR_AUTH, "wrong tag"),
-    R("ic_gcm_verify", T_NULL, 0, IC_ERR_NULL, "NULL tag, taglen 16"),
-    R("ic_gcm_verify", TLEN, 3, IC_ERR_TAGLEN, "taglen 3"),
-    R("ic_gcm_verify", TLEN, 17, IC_ERR_TAGLEN, "taglen 17"),
-    R("ic_gcm_verify", P_ENC, 0, IC_ERR_STATE, "verify after encrypt"),
-    R("ic_gcm_verify", TLEN | BADTAG, 3, IC_ERR_TAGLEN, "taglen 3 and wrong tag: step 3 before step 6"),
-    R("ic_gcm_verify", P_ENC | BADTAG, 0, IC_ERR_STATE, "after encrypt and wrong tag: step 5 before 6"),
-    R("ic_gcm_wipe", 0, 0, IC_OK, "NULL does nothing"),
+    R(fn, OVL | P_END, 0, IC_ERR_STATE, "overlap after final: the context was wiped (step 1)"),       \
+    R(fn, OVL | other, 0, IC_ERR_OVERLAP, "overlap with the direction mixed: step 4 before step 5"),  \
+    R(fn, LEN | other, HUGE_GCM, IC_ERR_TOOLONG, "too long, direction mixed: step 3 before step 5")
+    GCM_DATA_ROWS("ic_aes_gcm_encrypt", P_DEC), GCM_DATA_ROWS("ic_aes_gcm_decrypt", P_ENC),
+    R("ic_aes_gcm_final", T_NULL, 0, IC_ERR_NULL, "NULL tag, taglen 16"),
+    R("ic_aes_gcm_final", TLEN, 3, IC_ERR_TAGLEN, "taglen 3"),
+    R("ic_aes_gcm_final", TLEN, 0, IC_ERR_TAGLEN, "taglen 0"),
+    R("ic_aes_gcm_final", TLEN, 9, IC_ERR_TAGLEN, "taglen 9"),
+    R("ic_aes_gcm_final", TLEN, 11, IC_ERR_TAGLEN, "taglen 11"),
+    R("ic_aes_gcm_final", TLEN, 17, IC_ERR_TAGLEN, "taglen 17"),
+    R("ic_aes_gcm_final", TLEN, 4, IC_OK, "taglen 4"),
+    R("ic_aes_gcm_final", TLEN, 8, IC_OK, "taglen 8"),
+    R("ic_aes_gcm_final", TLEN, 12, IC_OK, "taglen 12"),
+    R("ic_aes_gcm_final", 0, 0, IC_OK, "taglen 16"),
+    R("ic_aes_gcm_final", P_DEC, 0, IC_ERR_STATE, "final after decrypt"),
+    R("ic_aes_gcm_final", P_NOSTART, 0, IC_ERR_STATE, "final before init"),
+    R("ic_aes_gcm_final", P_END, 0, IC_ERR_STATE, "final twice"),
+    R("ic_aes_gcm_final", TLEN | P_DEC, 3, IC_ERR_TAGLEN, "taglen 3 after decrypt: step 3 before step 5"),
+    R("ic_aes_gcm_final", T_NULL | TLEN, 3, IC_ERR_NULL, "NULL tag and taglen 3: step 2 first"),
+    R("ic_aes_gcm_final", C_JUNK | TLEN, 3, IC_ERR_STATE, "garbage context and taglen 3: step 1 first"),
+    R("ic_aes_gcm_final", K_WIPED | T_NULL, 0, IC_ERR_STATE, "key object wiped and NULL tag: step 1 first"),
+    R("ic_aes_gcm_final_verify", 0, 0, IC_OK, "right tag"),
+    R("ic_aes_gcm_final_verify", BADTAG, 0, IC_ERR_AUTH, "wrong tag"),
+    R("ic_aes_gcm_final_verify", T_NULL, 0, IC_ERR_NULL, "NULL tag, taglen 16"),
+    R("ic_aes_gcm_final_verify", TLEN, 3, IC_ERR_TAGLEN, "taglen 3"),
+    R("ic_aes_gcm_final_verify", TLEN, 17, IC_ERR_TAGLEN, "taglen 17"),
+    R("ic_aes_gcm_final_verify", P_ENC, 0, IC_ERR_STATE, "final_verify after encrypt"),
+    R("ic_aes_gcm_final_verify", TLEN | BADTAG, 3, IC_ERR_TAGLEN, "taglen 3 and wrong tag: step 3 before step 6"),
+    R("ic_aes_gcm_final_verify", P_ENC | BADTAG, 0, IC_ERR_STATE, "after encrypt and wrong tag: step 5 before 6"),
+    R("ic_aes_gcm_final_verify", K_WIPED | BADTAG, 0, IC_ERR_STATE, "key object wiped and wrong tag: step 1 first"),
+    R("ic_aes_gcm_wipe", 0, 0, IC_OK, "NULL does nothing"),
 
     /* ---- GCM one-shot, with a raw key and with a key object ---- */
 #define GCM_MSG_ROWS(fn)                                                                              \

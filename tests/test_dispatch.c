@@ -162,25 +162,32 @@ static void test_stored_index(void)
     }
     /* indexes past the table, also past the runnable word's 64 bits (the
      * shift must not wrap around to a valid entry): an AES key, and a GCM
-     * context through either of its two keys */
+     * key object through either of its two keys or its stitched loop */
     const uint32_t far[] = {(uint32_t)ic_nimpls_aes, (uint32_t)ic_nimpls_ghash, 63, 64, 65, 127,
                             128, UINT32_MAX};
     for (size_t j = 0; j < sizeof far / sizeof far[0]; j++) {
         ic_aes_key k;
-        ic_gcm_ctx g;
-        CHECK(ic_aes_key_init(&k, key, 16) == IC_OK && ic_gcm_init(&g, key, 16) == IC_OK, "init");
+        ic_aes_gcm_key g;
+        ic_aes_gcm_ctx gc;
+        CHECK(ic_aes_key_init(&k, key, 16) == IC_OK, "init");
+        CHECK(ic_aes_gcm_key_init(&g, key, 16) == IC_OK, "gcm key init");
         if (far[j] >= ic_nimpls_aes) {
             k.impl = far[j];
             CHECK(ic_aes_ecb_encrypt(&k, blk, blk, 16) == IC_ERR_STATE, "aes key index %u refused", far[j]);
             g.aes.impl = far[j];
-            CHECK(ic_gcm_start(&g, key, 12) == IC_ERR_STATE, "gcm aes index %u refused", far[j]);
-            CHECK(ic_gcm_init(&g, key, 16) == IC_OK, "init");
+            CHECK(ic_aes_gcm_init(&gc, &g, key, 12) == IC_ERR_STATE, "gcm aes index %u refused", far[j]);
+            CHECK(ic_aes_gcm_key_init(&g, key, 16) == IC_OK, "gcm key init");
         }
         if (far[j] >= ic_nimpls_ghash) {
             g.ghash.impl = far[j];
-            CHECK(ic_gcm_start(&g, key, 12) == IC_ERR_STATE, "gcm ghash index %u refused", far[j]);
+            CHECK(ic_aes_gcm_init(&gc, &g, key, 12) == IC_ERR_STATE, "gcm ghash index %u refused", far[j]);
+            CHECK(ic_aes_gcm_key_init(&g, key, 16) == IC_OK, "gcm key init");
         }
-        ic_gcm_wipe(&g);
+        if (far[j] >= IC_STITCH_COUNT) {
+            g.stitch = far[j];
+            CHECK(ic_aes_gcm_init(&gc, &g, key, 12) == IC_ERR_STATE, "gcm stitched loop id %u refused", far[j]);
+        }
+        ic_aes_gcm_key_wipe(&g);
     }
     /* a CPU with every AES and Poly1305 backend of its architecture has none to try */
     printf("stored index: %d entries this CPU cannot run tried\n", tried);

@@ -42,17 +42,18 @@ static const void *selected_ops(const ic_impl *tab, size_t n, const char *prim)
     return NULL;
 }
 
-/* A context bound to the portable AES and GHASH whatever is selected for
- * the code under test: select them, init (the context keeps its ops), then
+/* A key object bound to the portable AES and GHASH whatever is selected
+ * for the code under test: select them, init (the key keeps its ops), then
  * put the previous selection back. */
-static void ref_init(ic_gcm_ctx *c, const uint8_t *key, size_t kl)
+static void ref_init(ic_aes_gcm_key *k, const uint8_t *key, size_t kl)
 {
     const char *g = ic_impl_selected("ghash"), *a = ic_impl_selected("aes");
     CHECK(ic_impl_select("ghash", portable_name("ghash")) == IC_OK, "select portable ghash");
     CHECK(ic_impl_select("aes", portable_name("aes")) == IC_OK, "select portable aes");
-    CHECK(ic_gcm_init(c, key, kl) == IC_OK, "reference init");
-    CHECK(ic_ghash_key_ops(&c->ghash) == ghash_portable(), "reference context uses the portable GHASH");
-    CHECK(ic_aes_key_ops(&c->aes) == ic_impls_aes[ic_nimpls_aes - 1].ops, "reference context uses the portable AES");
+    CHECK(ic_aes_gcm_key_init(k, key, kl) == IC_OK, "reference init");
+    CHECK(ic_ghash_key_ops(&k->ghash) == ghash_portable(), "reference key uses the portable GHASH");
+    CHECK(ic_aes_key_ops(&k->aes) == ic_impls_aes[ic_nimpls_aes - 1].ops, "reference key uses the portable AES");
+    CHECK(k->stitch == IC_STITCH_NONE, "the portable pair runs no stitched loop");
     CHECK(ic_impl_select("ghash", g) == IC_OK, "select ghash/%s", g);
     CHECK(ic_impl_select("aes", a) == IC_OK, "select aes/%s", a);
 }
@@ -72,11 +73,11 @@ static size_t piece(size_t left)
 }
 
 /* Encrypt (enc) or decrypt len bytes in random pieces, including empty ones. */
-static int stream_data(ic_gcm_ctx *c, int enc, uint8_t *out, const uint8_t *in, size_t len)
+static int stream_data(ic_aes_gcm_ctx *c, int enc, uint8_t *out, const uint8_t *in, size_t len)
 {
     do {
         size_t n = piece(len);
-        int r = enc ? ic_gcm_encrypt(c, out, in, n) : ic_gcm_decrypt(c, out, in, n);
+        int r = enc ? ic_aes_gcm_encrypt(c, out, in, n) : ic_aes_gcm_decrypt(c, out, in, n);
         if (r != IC_OK)
             return r;
         out += n;
@@ -86,11 +87,11 @@ static int stream_data(ic_gcm_ctx *c, int enc, uint8_t *out, const uint8_t *in, 
     return IC_OK;
 }
 
-static int stream_aad(ic_gcm_ctx *c, const uint8_t *aad, size_t len)
+static int stream_aad(ic_aes_gcm_ctx *c, const uint8_t *aad, size_t len)
 {
     do {
         size_t n = piece(len);
-        int r = ic_gcm_aad(c, aad, n);
+        int r = ic_aes_gcm_aad(c, aad, n);
         if (r != IC_OK)
             return r;
         aad += n;
@@ -221,16 +222,17 @@ typedef struct {
 static void kat_one(const char *what, const kat_rec *v)
 {
     uint8_t *out = tl_xmalloc(v->pl + 16), t[16];
-    ic_gcm_ctx c;
+    ic_aes_gcm_ctx c;
+    ic_aes_gcm_key ck;
 
     /* one-shot seal / open with the full tag */
     memset(out, 0xA5, v->pl + 16);
-    CHECK(ic_aes_gcm_seal(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, v->pt, v->pl, out, t, 16) == IC_OK,
+    CHECK(ic_aes_gcm_seal(out, t, 16, v->pt, v->pl, v->aad, v->al, v->iv, v->ivl, v->key, v->kl) == IC_OK,
           "%s: seal", what);
     CHECK_MEM(out, v->ct, v->pl, "%s: seal ciphertext", what);
     CHECK_MEM(t, v->tag, 16, "%s: seal tag", what);
     CHECK(tl_all_byte(out + v->pl, 16, 0xA5), "%s: seal wrote past out+len", what);
-    CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, v->tag, 16) == IC_OK,
+    CHECK(ic_aes_gcm_open(out, v->tag, 16, v->ct, v->pl, v->aad, v->al, v->iv, v->ivl, v->key, v->kl) == IC_OK,
           "%s: open", what);
     CHECK_MEM(out, v->pt, v->pl, "%s: open plaintext", what);
 
@@ -238,9 +240,9 @@ static void kat_one(const char *what, const kat_rec *v)
     for (size_t i = 0; i < NTAGS; i++) {
         size_t tl = tag_sizes[i];
         uint8_t tt[16];
-        CHECK(ic_aes_gcm_seal(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, v->pt, v->pl, out, tt, tl) == IC_OK
+        CHECK(ic_aes_gcm_seal(out, tt, tl, v->pt, v->pl, v->aad, v->al, v->iv, v->ivl, v->key, v->kl) == IC_OK
               && memcmp(tt, v->tag, tl) == 0, "%s: %zu-byte tag", what, tl);
-        CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, v->tag, tl) == IC_OK,
+        CHECK(ic_aes_gcm_open(out, v->tag, tl, v->ct, v->pl, v->aad, v->al, v->iv, v->ivl, v->key, v->kl) == IC_OK,
               "%s: open with %zu-byte tag", what, tl);
     }
 
@@ -250,45 +252,45 @@ static void kat_one(const char *what, const kat_rec *v)
     CHECK(ic_aes_gcm_key_init(&k, v->key, v->kl) == IC_OK, "%s: key init", what);
     for (int round = 0; round < 2; round++) {
         memset(out, 0xA5, v->pl + 16);
-        CHECK(ic_aes_gcm_key_seal(&k, v->iv, v->ivl, v->aad, v->al, v->pt, v->pl, out, t, 16) == IC_OK,
+        CHECK(ic_aes_gcm_key_seal(&k, out, t, 16, v->pt, v->pl, v->aad, v->al, v->iv, v->ivl) == IC_OK,
               "%s: key seal", what);
         CHECK_MEM(out, v->ct, v->pl, "%s: key seal ciphertext (round %d)", what, round);
         CHECK_MEM(t, v->tag, 16, "%s: key seal tag (round %d)", what, round);
         CHECK(tl_all_byte(out + v->pl, 16, 0xA5), "%s: key seal wrote past out+len", what);
-        CHECK(ic_aes_gcm_key_open(&k, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, v->tag, 16) == IC_OK,
+        CHECK(ic_aes_gcm_key_open(&k, out, v->tag, 16, v->ct, v->pl, v->aad, v->al, v->iv, v->ivl) == IC_OK,
               "%s: key open", what);
         CHECK_MEM(out, v->pt, v->pl, "%s: key open plaintext (round %d)", what, round);
     }
     for (size_t i = 0; i < NTAGS; i++) {
         size_t tl = tag_sizes[i];
         uint8_t tt[16];
-        CHECK(ic_aes_gcm_key_seal(&k, v->iv, v->ivl, v->aad, v->al, v->pt, v->pl, out, tt, tl) == IC_OK
+        CHECK(ic_aes_gcm_key_seal(&k, out, tt, tl, v->pt, v->pl, v->aad, v->al, v->iv, v->ivl) == IC_OK
               && memcmp(tt, v->tag, tl) == 0, "%s: key seal, %zu-byte tag", what, tl);
-        CHECK(ic_aes_gcm_key_open(&k, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, v->tag, tl) == IC_OK,
+        CHECK(ic_aes_gcm_key_open(&k, out, v->tag, tl, v->ct, v->pl, v->aad, v->al, v->iv, v->ivl) == IC_OK,
               "%s: key open with %zu-byte tag", what, tl);
     }
     memcpy(t, v->tag, 16);
     t[tl_rand_below(16)] ^= (uint8_t)(1u << tl_rand_below(8));
     memset(out, 0xA5, v->pl + 16);
-    CHECK(ic_aes_gcm_key_open(&k, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, t, 16) == IC_ERR_AUTH
+    CHECK(ic_aes_gcm_key_open(&k, out, t, 16, v->ct, v->pl, v->aad, v->al, v->iv, v->ivl) == IC_ERR_AUTH
           && all_zero(out, v->pl) && tl_all_byte(out + v->pl, 16, 0xA5), "%s: key open refuses a forged tag", what);
     ic_aes_gcm_key_wipe(&k);
-    CHECK(ic_aes_gcm_key_seal(&k, v->iv, v->ivl, v->aad, v->al, v->pt, v->pl, out, t, 16) == IC_ERR_STATE,
+    CHECK(ic_aes_gcm_key_seal(&k, out, t, 16, v->pt, v->pl, v->aad, v->al, v->iv, v->ivl) == IC_ERR_STATE,
           "%s: wiped key refused", what);
 
-    /* streamed in random pieces, twice on the same context (reuse) */
-    CHECK(ic_gcm_init(&c, v->key, v->kl) == IC_OK, "%s: init", what);
+    /* streamed in random pieces, twice on the same context and key (reuse) */
+    CHECK(ic_aes_gcm_key_init(&ck, v->key, v->kl) == IC_OK, "%s: key init", what);
     for (int round = 0; round < 2; round++) {
-        CHECK(ic_gcm_start(&c, v->iv, v->ivl) == IC_OK, "%s: start", what);
+        CHECK(ic_aes_gcm_init(&c, &ck, v->iv, v->ivl) == IC_OK, "%s: init", what);
         CHECK(stream_aad(&c, v->aad, v->al) == IC_OK, "%s: aad", what);
         CHECK(stream_data(&c, 1, out, v->pt, v->pl) == IC_OK, "%s: encrypt", what);
-        CHECK(ic_gcm_finish(&c, t, 16) == IC_OK, "%s: finish", what);
+        CHECK(ic_aes_gcm_final(&c, t, 16) == IC_OK, "%s: final", what);
         CHECK_MEM(out, v->ct, v->pl, "%s: streamed ciphertext (round %d)", what, round);
         CHECK_MEM(t, v->tag, 16, "%s: streamed tag (round %d)", what, round);
-        CHECK(ic_gcm_start(&c, v->iv, v->ivl) == IC_OK, "%s: start", what);
+        CHECK(ic_aes_gcm_init(&c, &ck, v->iv, v->ivl) == IC_OK, "%s: init", what);
         CHECK(stream_aad(&c, v->aad, v->al) == IC_OK, "%s: aad", what);
         CHECK(stream_data(&c, 0, out, v->ct, v->pl) == IC_OK, "%s: decrypt", what);
-        CHECK(ic_gcm_verify(&c, v->tag, 16) == IC_OK, "%s: verify", what);
+        CHECK(ic_aes_gcm_final_verify(&c, v->tag, 16) == IC_OK, "%s: final_verify", what);
         CHECK_MEM(out, v->pt, v->pl, "%s: streamed plaintext (round %d)", what, round);
     }
 
@@ -296,17 +298,17 @@ static void kat_one(const char *what, const kat_rec *v)
     memcpy(t, v->tag, 16);
     t[tl_rand_below(16)] ^= (uint8_t)(1u << tl_rand_below(8));
     memset(out, 0xA5, v->pl + 16);
-    CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, v->ct, v->pl, out, t, 16) == IC_ERR_AUTH,
+    CHECK(ic_aes_gcm_open(out, t, 16, v->ct, v->pl, v->aad, v->al, v->iv, v->ivl, v->key, v->kl) == IC_ERR_AUTH,
           "%s: forged tag refused", what);
     CHECK(all_zero(out, v->pl) && tl_all_byte(out + v->pl, 16, 0xA5), "%s: forged open zeroes out only", what);
-    CHECK(ic_gcm_start(&c, v->iv, v->ivl) == IC_OK && ic_gcm_aad(&c, v->aad, v->al) == IC_OK
-          && ic_gcm_decrypt(&c, out, v->ct, v->pl) == IC_OK && ic_gcm_verify(&c, t, 16) == IC_ERR_AUTH,
-          "%s: streamed verify refuses a forged tag", what);
+    CHECK(ic_aes_gcm_init(&c, &ck, v->iv, v->ivl) == IC_OK && ic_aes_gcm_aad(&c, v->aad, v->al) == IC_OK
+          && ic_aes_gcm_decrypt(&c, out, v->ct, v->pl) == IC_OK && ic_aes_gcm_final_verify(&c, t, 16) == IC_ERR_AUTH,
+          "%s: streamed final_verify refuses a forged tag", what);
     if (v->al) {
         uint8_t *a = tl_xmalloc(v->al);
         memcpy(a, v->aad, v->al);
         a[tl_rand_below((uint32_t)v->al)] ^= 0x01;
-        CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, a, v->al, v->ct, v->pl, out, v->tag, 16) == IC_ERR_AUTH,
+        CHECK(ic_aes_gcm_open(out, v->tag, 16, v->ct, v->pl, a, v->al, v->iv, v->ivl, v->key, v->kl) == IC_ERR_AUTH,
               "%s: forged AAD refused", what);
         free(a);
     }
@@ -314,11 +316,12 @@ static void kat_one(const char *what, const kat_rec *v)
         uint8_t *ct = tl_xmalloc(v->pl);
         memcpy(ct, v->ct, v->pl);
         ct[tl_rand_below((uint32_t)v->pl)] ^= 0x20;
-        CHECK(ic_aes_gcm_open(v->key, v->kl, v->iv, v->ivl, v->aad, v->al, ct, v->pl, ct, v->tag, 16) == IC_ERR_AUTH
+        CHECK(ic_aes_gcm_open(ct, v->tag, 16, ct, v->pl, v->aad, v->al, v->iv, v->ivl, v->key, v->kl) == IC_ERR_AUTH
               && all_zero(ct, v->pl), "%s: forged ciphertext refused in place and zeroed", what);
         free(ct);
     }
-    ic_gcm_wipe(&c);
+    ic_aes_gcm_wipe(&c);
+    ic_aes_gcm_key_wipe(&ck);
     free(out);
 }
 
@@ -394,16 +397,18 @@ static size_t rand_len(void)
 static void random_reference(const char *what, uint8_t *key, size_t kl, uint8_t *iv, size_t ivl, uint8_t *aad,
                              size_t al, uint8_t *pt, size_t pl, uint8_t *rct, uint8_t rtag[16])
 {
-    ic_gcm_ctx ref;
+    ic_aes_gcm_ctx ref;
+    ic_aes_gcm_key refk;
     tl_rand_bytes(key, kl);
     tl_rand_bytes(iv, ivl);
     tl_rand_bytes(aad, al);
     tl_rand_bytes(pt, pl);
-    ref_init(&ref, key, kl);
-    CHECK(ic_gcm_start(&ref, iv, ivl) == IC_OK && ic_gcm_aad(&ref, aad, al) == IC_OK
-          && ic_gcm_encrypt(&ref, rct, pt, pl) == IC_OK && ic_gcm_finish(&ref, rtag, 16) == IC_OK,
+    ref_init(&refk, key, kl);
+    CHECK(ic_aes_gcm_init(&ref, &refk, iv, ivl) == IC_OK && ic_aes_gcm_aad(&ref, aad, al) == IC_OK
+          && ic_aes_gcm_encrypt(&ref, rct, pt, pl) == IC_OK && ic_aes_gcm_final(&ref, rtag, 16) == IC_OK,
           "%s: reference", what);
-    ic_gcm_wipe(&ref);
+    ic_aes_gcm_wipe(&ref);
+    ic_aes_gcm_key_wipe(&refk);
 }
 
 static void diff_one(const char *combo, size_t pl_forced, int forced)
@@ -416,7 +421,8 @@ static void diff_one(const char *combo, size_t pl_forced, int forced)
     uint8_t key[32], iv[64], rtag[16], t[16];
     uint8_t *aad = tl_xmalloc(al), *pt = tl_xmalloc(pl), *rct = tl_xmalloc(pl);
     uint8_t *ibuf = tl_xmalloc(pl + 32), *obuf = tl_xmalloc(pl + 32), *in = ibuf + oi, *out = obuf + oo;
-    ic_gcm_ctx c;
+    ic_aes_gcm_ctx c;
+    ic_aes_gcm_key ck;
     char what[160];
 
     snprintf(what, sizeof what, "%s key %zu iv %zu aad %zu len %zu tag %zu", combo, kl, ivl, al, pl, tl);
@@ -425,22 +431,22 @@ static void diff_one(const char *combo, size_t pl_forced, int forced)
     /* one-shot seal, misaligned in and out, guard bytes after out */
     memcpy(in, pt, pl);
     memset(obuf, 0x5A, pl + 32);
-    CHECK(ic_aes_gcm_seal(key, kl, iv, ivl, aad, al, in, pl, out, t, tl) == IC_OK, "%s: seal", what);
+    CHECK(ic_aes_gcm_seal(out, t, tl, in, pl, aad, al, iv, ivl, key, kl) == IC_OK, "%s: seal", what);
     CHECK_MEM(out, rct, pl, "%s: seal ciphertext", what);
     CHECK_MEM(t, rtag, tl, "%s: seal tag", what);
     CHECK(tl_all_byte(obuf, oo, 0x5A) && tl_all_byte(out + pl, 32 - oo, 0x5A), "%s: seal wrote outside out", what);
 
     /* in place */
-    CHECK(ic_aes_gcm_seal(key, kl, iv, ivl, aad, al, in, pl, in, t, tl) == IC_OK, "%s: seal in place", what);
+    CHECK(ic_aes_gcm_seal(in, t, tl, in, pl, aad, al, iv, ivl, key, kl) == IC_OK, "%s: seal in place", what);
     CHECK_MEM(in, rct, pl, "%s: in-place ciphertext", what);
     CHECK_MEM(t, rtag, tl, "%s: in-place tag", what);
 
     /* open, misaligned, then in place */
     memset(obuf, 0x5A, pl + 32);
-    CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, in, pl, out, rtag, tl) == IC_OK, "%s: open", what);
+    CHECK(ic_aes_gcm_open(out, rtag, tl, in, pl, aad, al, iv, ivl, key, kl) == IC_OK, "%s: open", what);
     CHECK_MEM(out, pt, pl, "%s: open plaintext", what);
     CHECK(tl_all_byte(out + pl, 32 - oo, 0x5A), "%s: open wrote past out+len", what);
-    CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, in, pl, in, rtag, tl) == IC_OK, "%s: open in place", what);
+    CHECK(ic_aes_gcm_open(in, rtag, tl, in, pl, aad, al, iv, ivl, key, kl) == IC_OK, "%s: open in place", what);
     CHECK_MEM(in, pt, pl, "%s: in-place plaintext", what);
 
     /* a reusable key object: misaligned, in place, and again after another
@@ -448,57 +454,59 @@ static void diff_one(const char *combo, size_t pl_forced, int forced)
     ic_aes_gcm_key k;
     CHECK(ic_aes_gcm_key_init(&k, key, kl) == IC_OK, "%s: key init", what);
     CHECK(ic_ghash_key_ops(&k.ghash) == ic_ops(IC_PRIM_GHASH), "%s: key bound to the selected GHASH", what);
+    CHECK(k.stitch == ic_gcm_stitch_pick(ic_ops(IC_PRIM_AES), ic_ops(IC_PRIM_GHASH)),
+          "%s: key records the stitched loop of the selected pair", what);
     for (int round = 0; round < 2; round++) {
         memcpy(in, pt, pl);
         memset(obuf, 0x5A, pl + 32);
-        CHECK(ic_aes_gcm_key_seal(&k, iv, ivl, aad, al, in, pl, out, t, tl) == IC_OK, "%s: key seal", what);
+        CHECK(ic_aes_gcm_key_seal(&k, out, t, tl, in, pl, aad, al, iv, ivl) == IC_OK, "%s: key seal", what);
         CHECK_MEM(out, rct, pl, "%s: key seal ciphertext (round %d)", what, round);
         CHECK_MEM(t, rtag, tl, "%s: key seal tag (round %d)", what, round);
         CHECK(tl_all_byte(obuf, oo, 0x5A) && tl_all_byte(out + pl, 32 - oo, 0x5A), "%s: key seal wrote outside out",
               what);
-        CHECK(ic_aes_gcm_key_seal(&k, iv, ivl, aad, al, in, pl, in, t, tl) == IC_OK && !memcmp(in, rct, pl)
+        CHECK(ic_aes_gcm_key_seal(&k, in, t, tl, in, pl, aad, al, iv, ivl) == IC_OK && !memcmp(in, rct, pl)
               && !memcmp(t, rtag, tl), "%s: key seal in place", what);
-        CHECK(ic_aes_gcm_key_open(&k, iv, ivl, aad, al, in, pl, out, rtag, tl) == IC_OK && !memcmp(out, pt, pl),
+        CHECK(ic_aes_gcm_key_open(&k, out, rtag, tl, in, pl, aad, al, iv, ivl) == IC_OK && !memcmp(out, pt, pl),
               "%s: key open", what);
-        CHECK(ic_aes_gcm_key_open(&k, iv, ivl, aad, al, in, pl, in, rtag, tl) == IC_OK && !memcmp(in, pt, pl),
+        CHECK(ic_aes_gcm_key_open(&k, in, rtag, tl, in, pl, aad, al, iv, ivl) == IC_OK && !memcmp(in, pt, pl),
               "%s: key open in place", what);
         uint8_t other[33], ot[16];
         tl_rand_bytes(other, sizeof other);
-        CHECK(ic_aes_gcm_key_seal(&k, key, 1 + tl_rand_below(16), other, tl_rand_below(20), other,
-                                  tl_rand_below(33), other, ot, 16) == IC_OK, "%s: another message", what);
+        CHECK(ic_aes_gcm_key_seal(&k, other, ot, 16, other, tl_rand_below(33), other, tl_rand_below(20), key,
+                                  1 + tl_rand_below(16)) == IC_OK, "%s: another message", what);
     }
     ic_aes_gcm_key_wipe(&k);
 
     /* streaming in random pieces (in place half of the time), then again
      * on the same context to check that a message leaves nothing behind */
-    CHECK(ic_gcm_init(&c, key, kl) == IC_OK, "%s: init", what);
-    CHECK(ic_ghash_key_ops(&c.ghash) == ic_ops(IC_PRIM_GHASH), "%s: context bound to the selected GHASH", what);
+    CHECK(ic_aes_gcm_key_init(&ck, key, kl) == IC_OK, "%s: key init", what);
     for (int round = 0; round < 2; round++) {
         int inplace = (int)tl_rand_below(2);
         uint8_t *dst = inplace ? in : out;
         if (tl_rand_below(2)) {
             /* a message abandoned half way (odd lengths leave a partial
-             * block and keystream behind): start must forget all of it */
+             * block and keystream behind): init must forget all of it */
             uint8_t junk[40];
             tl_rand_bytes(junk, sizeof junk);
-            CHECK(ic_gcm_start(&c, key, 1 + tl_rand_below(16)) == IC_OK
-                  && ic_gcm_aad(&c, junk, tl_rand_below(20)) == IC_OK
-                  && ic_gcm_encrypt(&c, junk, junk, tl_rand_below(40)) == IC_OK, "%s: abandoned message", what);
+            CHECK(ic_aes_gcm_init(&c, &ck, key, 1 + tl_rand_below(16)) == IC_OK
+                  && ic_aes_gcm_aad(&c, junk, tl_rand_below(20)) == IC_OK
+                  && ic_aes_gcm_encrypt(&c, junk, junk, tl_rand_below(40)) == IC_OK, "%s: abandoned message", what);
         }
         memcpy(in, pt, pl);
-        CHECK(ic_gcm_start(&c, iv, ivl) == IC_OK && stream_aad(&c, aad, al) == IC_OK
-              && stream_data(&c, 1, dst, in, pl) == IC_OK && ic_gcm_finish(&c, t, tl) == IC_OK,
+        CHECK(ic_aes_gcm_init(&c, &ck, iv, ivl) == IC_OK && stream_aad(&c, aad, al) == IC_OK
+              && stream_data(&c, 1, dst, in, pl) == IC_OK && ic_aes_gcm_final(&c, t, tl) == IC_OK,
               "%s: streamed encryption", what);
         CHECK_MEM(dst, rct, pl, "%s: streamed ciphertext (round %d, in place %d)", what, round, inplace);
         CHECK_MEM(t, rtag, tl, "%s: streamed tag (round %d)", what, round);
         memcpy(in, rct, pl);
         dst = inplace ? in : out;
-        CHECK(ic_gcm_start(&c, iv, ivl) == IC_OK && stream_aad(&c, aad, al) == IC_OK
-              && stream_data(&c, 0, dst, in, pl) == IC_OK && ic_gcm_verify(&c, rtag, tl) == IC_OK,
+        CHECK(ic_aes_gcm_init(&c, &ck, iv, ivl) == IC_OK && stream_aad(&c, aad, al) == IC_OK
+              && stream_data(&c, 0, dst, in, pl) == IC_OK && ic_aes_gcm_final_verify(&c, rtag, tl) == IC_OK,
               "%s: streamed decryption", what);
         CHECK_MEM(dst, pt, pl, "%s: streamed plaintext (round %d)", what, round);
     }
-    ic_gcm_wipe(&c);
+    ic_aes_gcm_wipe(&c);
+    ic_aes_gcm_key_wipe(&ck);
 
     /* a forgery (tag, ciphertext or AAD bit) releases nothing */
     memcpy(in, rct, pl);
@@ -509,7 +517,7 @@ static void diff_one(const char *combo, size_t pl_forced, int forced)
     default: t[tl_rand_below((uint32_t)tl)] ^= 0x10; break;
     }
     memset(obuf, 0x5A, pl + 32);
-    CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, in, pl, out, t, tl) == IC_ERR_AUTH, "%s: forgery refused", what);
+    CHECK(ic_aes_gcm_open(out, t, tl, in, pl, aad, al, iv, ivl, key, kl) == IC_ERR_AUTH, "%s: forgery refused", what);
     CHECK(all_zero(out, pl) && tl_all_byte(out + pl, 32 - oo, 0x5A), "%s: forgery: out zeroed, nothing more", what);
 
     free(aad); free(pt); free(rct); free(ibuf); free(obuf);
@@ -526,26 +534,26 @@ static void short_one(const char *combo, size_t pl, size_t ivl, size_t al)
 {
     uint8_t key[32], iv[32], aad[48], pt[160], rct[160], buf[176], ob[176], rtag[16], t[16];
     size_t kl = 16 + 8 * (pl % 3), tl = pl % 5 == 4 ? 12 : 16;
-    ic_gcm_ctx c;
-    ic_aes_gcm_key k;
+    ic_aes_gcm_ctx c;
+    ic_aes_gcm_key k, ck;
     char what[160];
 
     snprintf(what, sizeof what, "%s short: key %zu iv %zu aad %zu len %zu tag %zu", combo, kl, ivl, al, pl, tl);
     random_reference(what, key, kl, iv, ivl, aad, al, pt, pl, rct, rtag);
 
     memset(buf, 0x5A, sizeof buf);
-    CHECK(ic_aes_gcm_seal(key, kl, iv, ivl, aad, al, pt, pl, buf + 1, t, tl) == IC_OK
+    CHECK(ic_aes_gcm_seal(buf + 1, t, tl, pt, pl, aad, al, iv, ivl, key, kl) == IC_OK
           && !memcmp(buf + 1, rct, pl) && !memcmp(t, rtag, tl), "%s: seal", what);
     CHECK(buf[0] == 0x5A && tl_all_byte(buf + 1 + pl, sizeof buf - 1 - pl, 0x5A), "%s: seal wrote outside", what);
-    CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, buf + 1, pl, buf + 1, rtag, tl) == IC_OK
+    CHECK(ic_aes_gcm_open(buf + 1, rtag, tl, buf + 1, pl, aad, al, iv, ivl, key, kl) == IC_OK
           && !memcmp(buf + 1, pt, pl), "%s: open in place", what);
     CHECK(ic_aes_gcm_key_init(&k, key, kl) == IC_OK, "%s: key init", what);
     memcpy(buf, pt, pl);
-    CHECK(ic_aes_gcm_key_seal(&k, iv, ivl, aad, al, buf, pl, buf, t, tl) == IC_OK && !memcmp(buf, rct, pl)
+    CHECK(ic_aes_gcm_key_seal(&k, buf, t, tl, buf, pl, aad, al, iv, ivl) == IC_OK && !memcmp(buf, rct, pl)
           && !memcmp(t, rtag, tl), "%s: key seal in place", what);
     ic_aes_gcm_key_wipe(&k);
 
-    CHECK(ic_gcm_init(&c, key, kl) == IC_OK, "%s: init", what);
+    CHECK(ic_aes_gcm_key_init(&ck, key, kl) == IC_OK, "%s: key init", what);
     size_t firsts[4] = { pl, pl ? 1 + pl % 15 : 0, pl >= 16 ? 16 : pl, pl / 2 };
     for (int f = 0; f < 4; f++) {
         size_t a = firsts[f] < pl ? firsts[f] : pl, b = (pl - a) / 2;
@@ -553,10 +561,10 @@ static void short_one(const char *combo, size_t pl, size_t ivl, size_t al)
         uint8_t *dst = inplace ? buf : ob + 3;
         memcpy(buf, pt, pl);
         memset(ob, 0x5A, sizeof ob);
-        CHECK(ic_gcm_start(&c, iv, ivl) == IC_OK && ic_gcm_aad(&c, aad, al) == IC_OK
-              && ic_gcm_encrypt(&c, dst, buf, a) == IC_OK && ic_gcm_encrypt(&c, dst + a, buf + a, b) == IC_OK
-              && ic_gcm_encrypt(&c, dst + a + b, buf + a + b, pl - a - b) == IC_OK
-              && ic_gcm_finish(&c, t, tl) == IC_OK, "%s: streamed, first piece %zu", what, a);
+        CHECK(ic_aes_gcm_init(&c, &ck, iv, ivl) == IC_OK && ic_aes_gcm_aad(&c, aad, al) == IC_OK
+              && ic_aes_gcm_encrypt(&c, dst, buf, a) == IC_OK && ic_aes_gcm_encrypt(&c, dst + a, buf + a, b) == IC_OK
+              && ic_aes_gcm_encrypt(&c, dst + a + b, buf + a + b, pl - a - b) == IC_OK
+              && ic_aes_gcm_final(&c, t, tl) == IC_OK, "%s: streamed, first piece %zu", what, a);
         CHECK(!memcmp(dst, rct, pl) && !memcmp(t, rtag, tl), "%s: streamed ciphertext, first piece %zu", what, a);
         if (!inplace)
             CHECK(tl_all_byte(ob, 3, 0x5A) && tl_all_byte(ob + 3 + pl, sizeof ob - 3 - pl, 0x5A),
@@ -564,16 +572,17 @@ static void short_one(const char *combo, size_t pl, size_t ivl, size_t al)
         memcpy(buf, rct, pl);
         memset(ob, 0x5A, sizeof ob);
         dst = inplace ? buf : ob + 3;
-        CHECK(ic_gcm_start(&c, iv, ivl) == IC_OK && ic_gcm_aad(&c, aad, al) == IC_OK
-              && ic_gcm_decrypt(&c, dst, buf, a) == IC_OK && ic_gcm_decrypt(&c, dst + a, buf + a, b) == IC_OK
-              && ic_gcm_decrypt(&c, dst + a + b, buf + a + b, pl - a - b) == IC_OK
-              && ic_gcm_verify(&c, rtag, tl) == IC_OK && !memcmp(dst, pt, pl),
+        CHECK(ic_aes_gcm_init(&c, &ck, iv, ivl) == IC_OK && ic_aes_gcm_aad(&c, aad, al) == IC_OK
+              && ic_aes_gcm_decrypt(&c, dst, buf, a) == IC_OK && ic_aes_gcm_decrypt(&c, dst + a, buf + a, b) == IC_OK
+              && ic_aes_gcm_decrypt(&c, dst + a + b, buf + a + b, pl - a - b) == IC_OK
+              && ic_aes_gcm_final_verify(&c, rtag, tl) == IC_OK && !memcmp(dst, pt, pl),
               "%s: streamed decryption, first piece %zu", what, a);
         if (!inplace)
             CHECK(tl_all_byte(ob, 3, 0x5A) && tl_all_byte(ob + 3 + pl, sizeof ob - 3 - pl, 0x5A),
                   "%s: streamed decryption wrote outside, first piece %zu", what, a);
     }
-    ic_gcm_wipe(&c);
+    ic_aes_gcm_wipe(&c);
+    ic_aes_gcm_key_wipe(&ck);
 }
 
 static void diff_aes(const char *aes_impl, void *arg)
@@ -605,146 +614,213 @@ static void bad_input(void)
 {
     static const uint8_t key[32] = {1, 2, 3}, iv[12] = {4, 5, 6};
     uint8_t buf[64] = {0}, out[64], tag[16];
-    ic_gcm_ctx c, snap;
+    ic_aes_gcm_ctx c, snap;
+    ic_aes_gcm_key ck;
     const uint64_t lim = IC_GCM_MAX_DATA;
 
-    /* init */
-    CHECK(ic_gcm_init(NULL, key, 16) == IC_ERR_NULL, "init: NULL context");
-    CHECK(ic_gcm_init(&c, NULL, 16) == IC_ERR_NULL, "init: NULL key");
-    CHECK(ic_gcm_init(&c, NULL, 0) == IC_ERR_KEYLEN, "init: no key");
-    CHECK(ic_gcm_init(&c, key, 15) == IC_ERR_KEYLEN, "init: 15-byte key");
-    CHECK(ic_gcm_init(&c, key, 20) == IC_ERR_KEYLEN, "init: 20-byte key");
-    CHECK(ic_gcm_init(&c, key, 33) == IC_ERR_KEYLEN, "init: 33-byte key");
+    /* key init */
+    CHECK(ic_aes_gcm_key_init(NULL, key, 16) == IC_ERR_NULL, "key init: NULL key object");
+    CHECK(ic_aes_gcm_key_init(&ck, NULL, 16) == IC_ERR_NULL, "key init: NULL key");
+    CHECK(ic_aes_gcm_key_init(&ck, NULL, 0) == IC_ERR_KEYLEN, "key init: no key");
+    CHECK(ic_aes_gcm_key_init(&ck, key, 15) == IC_ERR_KEYLEN, "key init: 15-byte key");
+    CHECK(ic_aes_gcm_key_init(&ck, key, 20) == IC_ERR_KEYLEN, "key init: 20-byte key");
+    CHECK(ic_aes_gcm_key_init(&ck, key, 33) == IC_ERR_KEYLEN, "key init: 33-byte key");
 
-    /* calls on a context never initialised (zeroed) or wiped */
+    /* calls on a context never initialised (zeroed) or wiped, and a
+     * message under a key object never initialised */
     memset(&c, 0, sizeof c);
-    CHECK(ic_gcm_start(&c, iv, 12) == IC_ERR_STATE, "start before init");
-    CHECK(ic_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad before init");
-    CHECK(ic_gcm_encrypt(&c, out, buf, 1) == IC_ERR_STATE, "encrypt before init");
-    CHECK(ic_gcm_finish(&c, tag, 16) == IC_ERR_STATE, "finish before init");
-    CHECK(ic_gcm_init(&c, key, 16) == IC_OK, "init");
-    ic_gcm_wipe(&c);
-    CHECK(ic_gcm_start(&c, iv, 12) == IC_ERR_STATE, "start after wipe");
-    ic_gcm_wipe(NULL);
+    memset(&ck, 0, sizeof ck);
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_ERR_STATE, "init with a key object never initialised");
+    CHECK(ic_aes_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad before init");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, 1) == IC_ERR_STATE, "encrypt before init");
+    CHECK(ic_aes_gcm_decrypt(&c, out, buf, 1) == IC_ERR_STATE, "decrypt before init");
+    CHECK(ic_aes_gcm_final(&c, tag, 16) == IC_ERR_STATE, "final before init");
+    CHECK(ic_aes_gcm_final_verify(&c, tag, 16) == IC_ERR_STATE, "final_verify before init");
+    CHECK(ic_aes_gcm_key_init(&ck, key, 16) == IC_OK, "key init");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK, "init");
+    ic_aes_gcm_wipe(&c);
+    CHECK(all_zero((const uint8_t *)&c, sizeof c), "wipe zeroed the context");
+    CHECK(ic_aes_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad after wipe");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, 16) == IC_ERR_STATE, "encrypt after wipe");
+    CHECK(ic_aes_gcm_final(&c, tag, 16) == IC_ERR_STATE, "final after wipe");
+    ic_aes_gcm_wipe(NULL);
+    ic_aes_gcm_key_wipe(NULL);
 
-    /* before start */
-    CHECK(ic_gcm_init(&c, key, 16) == IC_OK, "init");
-    CHECK(ic_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad before start");
-    CHECK(ic_gcm_encrypt(&c, out, buf, 16) == IC_ERR_STATE, "encrypt before start");
-    CHECK(ic_gcm_decrypt(&c, out, buf, 16) == IC_ERR_STATE, "decrypt before start");
-    CHECK(ic_gcm_finish(&c, tag, 16) == IC_ERR_STATE, "finish before start");
-    CHECK(ic_gcm_verify(&c, tag, 16) == IC_ERR_STATE, "verify before start");
+    /* init: context, key object, IV, in that order */
+    CHECK(ic_aes_gcm_init(NULL, &ck, iv, 12) == IC_ERR_NULL, "init: NULL context");
+    CHECK(ic_aes_gcm_init(&c, NULL, iv, 12) == IC_ERR_NULL, "init: NULL key object");
+    CHECK(ic_aes_gcm_init(&c, NULL, NULL, 0) == IC_ERR_NULL, "init: NULL key object before the IV");
+    CHECK(ic_aes_gcm_init(&c, &ck, NULL, 12) == IC_ERR_NULL, "init: NULL IV");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 0) == IC_ERR_IVLEN, "init: empty IV");
+    CHECK(ic_aes_gcm_init(&c, &ck, NULL, 0) == IC_ERR_IVLEN, "init: no IV");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 1) == IC_OK, "init: 1-byte IV");
+    CHECK(ic_aes_gcm_aad(&c, buf, 3) == IC_OK && ic_aes_gcm_encrypt(&c, out, buf, 5) == IC_OK, "a message");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 0) == IC_ERR_IVLEN && all_zero((const uint8_t *)&c, sizeof c)
+          && ic_aes_gcm_encrypt(&c, out, buf, 1) == IC_ERR_STATE,
+          "a refused init wiped the context: the message it abandoned is gone");
 
-    /* start */
-    CHECK(ic_gcm_start(NULL, iv, 12) == IC_ERR_NULL, "start: NULL context");
-    CHECK(ic_gcm_start(&c, NULL, 12) == IC_ERR_NULL, "start: NULL IV");
-    CHECK(ic_gcm_start(&c, iv, 0) == IC_ERR_IVLEN, "start: empty IV");
-    CHECK(ic_gcm_start(&c, NULL, 0) == IC_ERR_IVLEN, "start: no IV");
-    CHECK(ic_gcm_start(&c, iv, 1) == IC_OK, "start: 1-byte IV");
+    /* the key object wiped in the middle of a message: every call on the
+     * context refused, nothing written, the context left as it was */
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK && ic_aes_gcm_aad(&c, buf, 3) == IC_OK, "init");
+    ic_aes_gcm_key_wipe(&ck);
+    memset(out, 0x77, sizeof out);
+    memset(tag, 0x77, sizeof tag);
+    memcpy(&snap, &c, sizeof c);
+    CHECK(ic_aes_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad after the key was wiped");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, 16) == IC_ERR_STATE, "encrypt after the key was wiped");
+    CHECK(ic_aes_gcm_decrypt(&c, out, buf, 16) == IC_ERR_STATE, "decrypt after the key was wiped");
+    CHECK(ic_aes_gcm_final(&c, tag, 16) == IC_ERR_STATE, "final after the key was wiped");
+    CHECK(ic_aes_gcm_final_verify(&c, tag, 16) == IC_ERR_STATE, "final_verify after the key was wiped");
+    CHECK(tl_all_byte(out, sizeof out, 0x77) && tl_all_byte(tag, sizeof tag, 0x77)
+          && memcmp(&snap, &c, sizeof c) == 0, "calls refused for a wiped key touched nothing");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_ERR_STATE, "init with a wiped key object");
+
+    /* a key object overwritten in its stitched loop's id (check words
+     * intact): an id out of range is refused; one its two backends do not
+     * both declare is never run, the message takes the plain path and
+     * gives the right answer */
+    CHECK(ic_aes_gcm_key_init(&ck, key, 16) == IC_OK, "key init");
+    {
+        uint32_t common = ic_aes_key_ops(&ck.aes)->stitch & ic_ghash_key_ops(&ck.ghash)->stitch, was = ck.stitch;
+        uint8_t big[300], rbig[300], rt[16];
+        memset(big, 0x3c, sizeof big);
+        CHECK(ic_aes_gcm_key_seal(&ck, rbig, rt, 16, big, sizeof big, NULL, 0, iv, 12) == IC_OK, "reference seal");
+        for (uint32_t s = 1; s < 40; s++) {
+            if (s < IC_STITCH_COUNT && (common >> s & 1))
+                continue;
+            ck.stitch = s;
+            if (s >= IC_STITCH_COUNT) {
+                CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_ERR_STATE
+                      && ic_aes_gcm_key_seal(&ck, out, tag, 16, buf, 16, NULL, 0, iv, 12) == IC_ERR_STATE,
+                      "key object with stitched loop id %u (out of range) refused", (unsigned)s);
+                continue;
+            }
+            memset(out, 0, sizeof out);
+            CHECK(ic_aes_gcm_key_seal(&ck, big, tag, 16, big, sizeof big, NULL, 0, iv, 12) == IC_OK
+                  && memcmp(big, rbig, sizeof big) == 0 && memcmp(tag, rt, 16) == 0,
+                  "key object with stitched loop %u (not declared by both backends): plain path", (unsigned)s);
+            memset(big, 0x3c, sizeof big);
+        }
+        ck.stitch = was;
+        CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK, "the key object's own loop accepted");
+    }
+
+    /* before any message: after final, final_verify and a refused init
+     * (see above) the context is wiped */
+    CHECK(ic_aes_gcm_final(&c, tag, 16) == IC_OK, "final");
+    CHECK(all_zero((const uint8_t *)&c, sizeof c), "final wiped the context");
+    CHECK(ic_aes_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad after final");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, 16) == IC_ERR_STATE, "encrypt after final");
+    CHECK(ic_aes_gcm_decrypt(&c, out, buf, 16) == IC_ERR_STATE, "decrypt after final");
+    CHECK(ic_aes_gcm_final(&c, tag, 16) == IC_ERR_STATE, "final after final");
+    CHECK(ic_aes_gcm_final_verify(&c, tag, 16) == IC_ERR_STATE, "final_verify after final");
 
     /* aad / data argument checks */
-    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
-    CHECK(ic_gcm_aad(NULL, buf, 1) == IC_ERR_NULL, "aad: NULL context");
-    CHECK(ic_gcm_aad(&c, NULL, 1) == IC_ERR_NULL, "aad: NULL with length");
-    CHECK(ic_gcm_aad(&c, NULL, 0) == IC_OK, "aad: NULL with length 0");
-    CHECK(ic_gcm_encrypt(NULL, out, buf, 1) == IC_ERR_NULL, "encrypt: NULL context");
-    CHECK(ic_gcm_encrypt(&c, NULL, buf, 1) == IC_ERR_NULL, "encrypt: NULL out");
-    CHECK(ic_gcm_encrypt(&c, out, NULL, 1) == IC_ERR_NULL, "encrypt: NULL in");
-    CHECK(ic_gcm_encrypt(&c, buf + 1, buf, 16) == IC_ERR_OVERLAP, "encrypt: out = in + 1");
-    CHECK(ic_gcm_encrypt(&c, buf, buf + 15, 16) == IC_ERR_OVERLAP, "encrypt: in = out + 15");
-    CHECK(ic_gcm_encrypt(&c, buf + 16, buf, 16) == IC_OK, "encrypt: adjacent buffers");
-    CHECK(ic_gcm_encrypt(&c, buf, buf, 16) == IC_OK, "encrypt: in place");
-    CHECK(ic_gcm_encrypt(&c, NULL, NULL, 0) == IC_OK, "encrypt: NULL with length 0");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK, "init");
+    CHECK(ic_aes_gcm_aad(NULL, buf, 1) == IC_ERR_NULL, "aad: NULL context");
+    CHECK(ic_aes_gcm_aad(&c, NULL, 1) == IC_ERR_NULL, "aad: NULL with length");
+    CHECK(ic_aes_gcm_aad(&c, NULL, 0) == IC_OK, "aad: NULL with length 0");
+    CHECK(ic_aes_gcm_encrypt(NULL, out, buf, 1) == IC_ERR_NULL, "encrypt: NULL context");
+    CHECK(ic_aes_gcm_encrypt(&c, NULL, buf, 1) == IC_ERR_NULL, "encrypt: NULL out");
+    CHECK(ic_aes_gcm_encrypt(&c, out, NULL, 1) == IC_ERR_NULL, "encrypt: NULL in");
+    CHECK(ic_aes_gcm_encrypt(&c, buf + 1, buf, 16) == IC_ERR_OVERLAP, "encrypt: out = in + 1");
+    CHECK(ic_aes_gcm_encrypt(&c, buf, buf + 15, 16) == IC_ERR_OVERLAP, "encrypt: in = out + 15");
+    CHECK(ic_aes_gcm_encrypt(&c, buf + 16, buf, 16) == IC_OK, "encrypt: adjacent buffers");
+    CHECK(ic_aes_gcm_encrypt(&c, buf, buf, 16) == IC_OK, "encrypt: in place");
+    CHECK(ic_aes_gcm_encrypt(&c, NULL, NULL, 0) == IC_OK, "encrypt: NULL with length 0");
 
     /* order */
-    CHECK(ic_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad after encrypt");
-    CHECK(ic_gcm_aad(&c, buf, 0) == IC_ERR_STATE, "empty aad after encrypt");
-    CHECK(ic_gcm_decrypt(&c, out, buf, 16) == IC_ERR_STATE, "decrypt after encrypt");
-    CHECK(ic_gcm_verify(&c, tag, 16) == IC_ERR_STATE, "verify after encrypt");
-    CHECK(ic_gcm_finish(&c, tag, 16) == IC_OK, "finish");
-    CHECK(ic_gcm_finish(&c, tag, 16) == IC_ERR_STATE, "finish twice");
-    CHECK(ic_gcm_encrypt(&c, out, buf, 16) == IC_ERR_STATE, "encrypt after finish");
-    CHECK(ic_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad after finish");
-    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
-    CHECK(ic_gcm_decrypt(&c, out, buf, 16) == IC_OK, "decrypt");
-    CHECK(ic_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad after decrypt");
-    CHECK(ic_gcm_encrypt(&c, out, buf, 16) == IC_ERR_STATE, "encrypt after decrypt");
-    CHECK(ic_gcm_finish(&c, tag, 16) == IC_ERR_STATE, "finish after decrypt");
-    CHECK(ic_gcm_decrypt(&c, NULL, buf, 1) == IC_ERR_NULL, "decrypt: NULL out");
-    CHECK(ic_gcm_decrypt(&c, buf + 3, buf, 8) == IC_ERR_OVERLAP, "decrypt: partial overlap");
-    CHECK(ic_gcm_verify(&c, NULL, 16) == IC_ERR_NULL, "verify: NULL tag");
-    CHECK(ic_gcm_verify(&c, tag, 3) == IC_ERR_TAGLEN, "verify: 3-byte tag");
+    CHECK(ic_aes_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad after encrypt");
+    CHECK(ic_aes_gcm_aad(&c, buf, 0) == IC_ERR_STATE, "empty aad after encrypt");
+    CHECK(ic_aes_gcm_decrypt(&c, out, buf, 16) == IC_ERR_STATE, "decrypt after encrypt");
+    CHECK(ic_aes_gcm_final_verify(&c, tag, 16) == IC_ERR_STATE, "final_verify after encrypt");
+    CHECK(ic_aes_gcm_final(&c, tag, 16) == IC_OK, "final");
+    CHECK(ic_aes_gcm_final(&c, tag, 16) == IC_ERR_STATE, "final twice");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, 16) == IC_ERR_STATE, "encrypt after final");
+    CHECK(ic_aes_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad after final");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK, "init");
+    CHECK(ic_aes_gcm_decrypt(&c, out, buf, 16) == IC_OK, "decrypt");
+    CHECK(ic_aes_gcm_aad(&c, buf, 1) == IC_ERR_STATE, "aad after decrypt");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, 16) == IC_ERR_STATE, "encrypt after decrypt");
+    CHECK(ic_aes_gcm_final(&c, tag, 16) == IC_ERR_STATE, "final after decrypt");
+    CHECK(ic_aes_gcm_decrypt(&c, NULL, buf, 1) == IC_ERR_NULL, "decrypt: NULL out");
+    CHECK(ic_aes_gcm_decrypt(&c, buf + 3, buf, 8) == IC_ERR_OVERLAP, "decrypt: partial overlap");
+    CHECK(ic_aes_gcm_final_verify(&c, NULL, 16) == IC_ERR_NULL, "final_verify: NULL tag");
+    CHECK(ic_aes_gcm_final_verify(&c, tag, 3) == IC_ERR_TAGLEN, "final_verify: 3-byte tag");
     memset(tag, 0, sizeof tag);
-    CHECK(ic_gcm_verify(&c, tag, 16) == IC_ERR_AUTH, "verify: wrong tag");
-    CHECK(ic_gcm_verify(&c, tag, 16) == IC_ERR_STATE, "verify twice");
+    CHECK(ic_aes_gcm_final_verify(&c, tag, 16) == IC_ERR_AUTH, "final_verify: wrong tag");
+    CHECK(all_zero((const uint8_t *)&c, sizeof c), "a failed final_verify wiped the context");
+    CHECK(ic_aes_gcm_final_verify(&c, tag, 16) == IC_ERR_STATE, "final_verify twice");
 
-    /* tag lengths: 4, 8, 12..16 only; AAD-only messages may finish or verify */
+    /* tag lengths: 4, 8, 12..16 only; AAD-only messages may end with final
+     * or final_verify */
     for (size_t tl = 0; tl <= 17; tl++) {
         int allowed = tl == 4 || tl == 8 || (tl >= 12 && tl <= 16);
         uint8_t t2[17];
-        CHECK(ic_gcm_start(&c, iv, 12) == IC_OK && ic_gcm_aad(&c, buf, 5) == IC_OK, "start");
-        CHECK(ic_gcm_finish(&c, t2, tl) == (allowed ? IC_OK : IC_ERR_TAGLEN), "finish: %zu-byte tag", tl);
+        CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK && ic_aes_gcm_aad(&c, buf, 5) == IC_OK, "init");
+        CHECK(ic_aes_gcm_final(&c, t2, tl) == (allowed ? IC_OK : IC_ERR_TAGLEN), "final: %zu-byte tag", tl);
         if (allowed) {
-            CHECK(ic_gcm_start(&c, iv, 12) == IC_OK && ic_gcm_aad(&c, buf, 5) == IC_OK, "start");
-            CHECK(ic_gcm_verify(&c, t2, tl) == IC_OK, "verify (AAD only): %zu-byte tag", tl);
+            CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK && ic_aes_gcm_aad(&c, buf, 5) == IC_OK, "init");
+            CHECK(ic_aes_gcm_final_verify(&c, t2, tl) == IC_OK, "final_verify (AAD only): %zu-byte tag", tl);
         } else {
-            CHECK(ic_gcm_finish(&c, t2, 16) == IC_OK, "finish after a refused tag length");
+            CHECK(ic_aes_gcm_final(&c, t2, 16) == IC_OK, "final after a refused tag length");
         }
     }
-    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
-    CHECK(ic_gcm_finish(&c, NULL, 16) == IC_ERR_NULL, "finish: NULL tag");
-    CHECK(ic_gcm_finish(NULL, tag, 16) == IC_ERR_NULL, "finish: NULL context");
-    CHECK(ic_gcm_verify(NULL, tag, 16) == IC_ERR_NULL, "verify: NULL context");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK, "init");
+    CHECK(ic_aes_gcm_final(&c, NULL, 16) == IC_ERR_NULL, "final: NULL tag");
+    CHECK(ic_aes_gcm_final(NULL, tag, 16) == IC_ERR_NULL, "final: NULL context");
+    CHECK(ic_aes_gcm_final_verify(NULL, tag, 16) == IC_ERR_NULL, "final_verify: NULL context");
 
     /* The data limit, 2^36 - 32 bytes per message.  A refused call must
      * touch nothing: out keeps its bytes and the context is unchanged. */
-    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK, "init");
 #if SIZE_MAX > 0xFFFFFFFFu
     memset(out, 0x77, sizeof out);
     memcpy(&snap, &c, sizeof c);
-    CHECK(ic_gcm_encrypt(&c, out, buf, (size_t)lim + 1) == IC_ERR_TOOLONG, "encrypt: 2^36-32+1 bytes");
-    CHECK(ic_gcm_decrypt(&c, out, buf, (size_t)lim + 1) == IC_ERR_TOOLONG, "decrypt: 2^36-32+1 bytes");
-    CHECK(ic_gcm_encrypt(&c, out, buf, SIZE_MAX) == IC_ERR_TOOLONG, "encrypt: SIZE_MAX bytes");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, (size_t)lim + 1) == IC_ERR_TOOLONG, "encrypt: 2^36-32+1 bytes");
+    CHECK(ic_aes_gcm_decrypt(&c, out, buf, (size_t)lim + 1) == IC_ERR_TOOLONG, "decrypt: 2^36-32+1 bytes");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, SIZE_MAX) == IC_ERR_TOOLONG, "encrypt: SIZE_MAX bytes");
     CHECK(tl_all_byte(out, sizeof out, 0x77) && memcmp(&snap, &c, sizeof c) == 0, "refused encrypt touched nothing");
-    CHECK(ic_gcm_encrypt(&c, out, buf, 32) == IC_OK, "encrypt 32 bytes");
-    CHECK(ic_gcm_encrypt(&c, out, buf, (size_t)(lim - 32) + 1) == IC_ERR_TOOLONG,
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, 32) == IC_OK, "encrypt 32 bytes");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, (size_t)(lim - 32) + 1) == IC_ERR_TOOLONG,
           "encrypt: 2^36-32-32+1 more bytes after 32");
 #endif
     /* the exact boundary, through the public length counter */
-    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
-    CHECK(ic_gcm_encrypt(&c, out, buf, 16) == IC_OK, "encrypt");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK, "init");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, 16) == IC_OK, "encrypt");
     c.datalen = lim - 32;
-    CHECK(ic_gcm_encrypt(&c, out, buf, 33) == IC_ERR_TOOLONG, "encrypt: one byte over the limit");
-    CHECK(ic_gcm_encrypt(&c, out, buf, 31) == IC_OK, "encrypt: up to one byte below the limit");
-    CHECK(ic_gcm_encrypt(&c, out, buf, 1) == IC_OK, "encrypt: exactly the limit");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, 33) == IC_ERR_TOOLONG, "encrypt: one byte over the limit");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, 31) == IC_OK, "encrypt: up to one byte below the limit");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, 1) == IC_OK, "encrypt: exactly the limit");
     CHECK(c.datalen == lim, "length counter at the limit");
     memcpy(&snap, &c, sizeof c);
-    CHECK(ic_gcm_encrypt(&c, out, buf, 1) == IC_ERR_TOOLONG, "encrypt: past the limit");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, 1) == IC_ERR_TOOLONG, "encrypt: past the limit");
     CHECK(memcmp(&snap, &c, sizeof c) == 0, "refused encrypt left the context alone");
-    CHECK(ic_gcm_encrypt(&c, out, buf, 0) == IC_OK, "encrypt: 0 bytes at the limit");
-    CHECK(ic_gcm_finish(&c, tag, 16) == IC_OK, "finish at the limit");
-    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
-    CHECK(ic_gcm_decrypt(&c, out, buf, 16) == IC_OK, "decrypt");
+    CHECK(ic_aes_gcm_encrypt(&c, out, buf, 0) == IC_OK, "encrypt: 0 bytes at the limit");
+    CHECK(ic_aes_gcm_final(&c, tag, 16) == IC_OK, "final at the limit");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK, "init");
+    CHECK(ic_aes_gcm_decrypt(&c, out, buf, 16) == IC_OK, "decrypt");
     c.datalen = lim;
-    CHECK(ic_gcm_decrypt(&c, out, buf, 1) == IC_ERR_TOOLONG, "decrypt: past the limit");
+    CHECK(ic_aes_gcm_decrypt(&c, out, buf, 1) == IC_ERR_TOOLONG, "decrypt: past the limit");
 
     /* the AAD limit, 2^61 - 1 bytes */
-    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK, "init");
     c.aadlen = IC_GCM_MAX_AAD - 5;
-    CHECK(ic_gcm_aad(&c, buf, 6) == IC_ERR_TOOLONG, "aad: one byte over the limit");
-    CHECK(ic_gcm_aad(&c, buf, 5) == IC_OK, "aad: exactly the limit");
-    CHECK(ic_gcm_aad(&c, buf, 1) == IC_ERR_TOOLONG, "aad: past the limit");
+    CHECK(ic_aes_gcm_aad(&c, buf, 6) == IC_ERR_TOOLONG, "aad: one byte over the limit");
+    CHECK(ic_aes_gcm_aad(&c, buf, 5) == IC_OK, "aad: exactly the limit");
+    CHECK(ic_aes_gcm_aad(&c, buf, 1) == IC_ERR_TOOLONG, "aad: past the limit");
 #if SIZE_MAX > 0xFFFFFFFFu
-    CHECK(ic_gcm_start(&c, iv, 12) == IC_OK, "start");
-    CHECK(ic_gcm_aad(&c, buf, (size_t)IC_GCM_MAX_AAD + 1) == IC_ERR_TOOLONG, "aad: 2^61 bytes");
-    CHECK(ic_gcm_start(&c, iv, (size_t)IC_GCM_MAX_AAD + 1) == IC_ERR_IVLEN, "start: 2^61-byte IV");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK, "init");
+    CHECK(ic_aes_gcm_aad(&c, buf, (size_t)IC_GCM_MAX_AAD + 1) == IC_ERR_TOOLONG, "aad: 2^61 bytes");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, (size_t)IC_GCM_MAX_AAD + 1) == IC_ERR_IVLEN, "init: 2^61-byte IV");
 #endif
-    ic_gcm_wipe(&c);
+    ic_aes_gcm_wipe(&c);
+    ic_aes_gcm_key_wipe(&ck);
 
     /* one-shot: every argument, nothing written on refusal */
     memset(out, 0x77, sizeof out);
     memset(tag, 0x77, sizeof tag);
-#define SEAL(k, kl, v, vl, a, al, i, l, o, t, tl) ic_aes_gcm_seal(k, kl, v, vl, a, al, i, l, o, t, tl)
+#define SEAL(k, kl, v, vl, a, al, i, l, o, t, tl) ic_aes_gcm_seal(o, t, tl, i, l, a, al, v, vl, k, kl)
     CHECK(SEAL(NULL, 16, iv, 12, buf, 4, buf, 16, out, tag, 16) == IC_ERR_NULL, "seal: NULL key");
     CHECK(SEAL(key, 16, NULL, 12, buf, 4, buf, 16, out, tag, 16) == IC_ERR_NULL, "seal: NULL IV");
     CHECK(SEAL(key, 16, iv, 12, NULL, 4, buf, 16, out, tag, 16) == IC_ERR_NULL, "seal: NULL AAD");
@@ -766,7 +842,7 @@ static void bad_input(void)
     CHECK(SEAL(key, 16, iv, 12, NULL, 0, NULL, 0, NULL, tag, 16) == IC_OK, "seal: NULL with lengths 0");
     CHECK(SEAL(key, 16, iv, 12, buf, 4, buf, 40, out, tag, 16) == IC_OK, "seal");
     memcpy(buf + 8, out, 40); /* ciphertext at buf+8.. for the open checks */
-#define OPEN(k, kl, v, vl, a, al, i, l, o, t, tl) ic_aes_gcm_open(k, kl, v, vl, a, al, i, l, o, t, tl)
+#define OPEN(k, kl, v, vl, a, al, i, l, o, t, tl) ic_aes_gcm_open(o, t, tl, i, l, a, al, v, vl, k, kl)
     memset(out, 0x77, sizeof out);
     CHECK(OPEN(NULL, 16, iv, 12, buf, 4, buf + 8, 40, out, tag, 16) == IC_ERR_NULL, "open: NULL key");
     CHECK(OPEN(key, 16, NULL, 12, buf, 4, buf + 8, 40, out, tag, 16) == IC_ERR_NULL, "open: NULL IV");
@@ -797,33 +873,43 @@ static void bad_input(void)
 #undef OPEN
 }
 
-/* A failed re-init must leave no usable key behind (the old one included). */
+/* A failed re-init must leave no usable key behind (the old one included):
+ * a message under it is refused from then on. */
 static void failed_reinit(void)
 {
-    ic_gcm_ctx c;
+    ic_aes_gcm_ctx c;
+    ic_aes_gcm_key ck;
     uint8_t key[32] = {1}, iv[12] = {2}, buf[16] = {0}, tag[16];
-    CHECK(ic_gcm_init(&c, key, 16) == IC_OK && ic_gcm_start(&c, iv, 12) == IC_OK, "first init");
-    CHECK(ic_gcm_init(&c, key, 17) == IC_ERR_KEYLEN, "re-init with a bad key length");
-    CHECK(ic_gcm_start(&c, iv, 12) == IC_ERR_STATE, "no start after a failed re-init");
-    CHECK(ic_gcm_encrypt(&c, buf, buf, 16) == IC_ERR_STATE, "no encrypt after a failed re-init");
-    CHECK(ic_gcm_finish(&c, tag, 16) == IC_ERR_STATE, "no finish after a failed re-init");
-    CHECK(ic_gcm_init(&c, NULL, 16) == IC_ERR_NULL && ic_gcm_start(&c, iv, 12) == IC_ERR_STATE,
+    CHECK(ic_aes_gcm_key_init(&ck, key, 16) == IC_OK && ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK, "first init");
+    CHECK(ic_aes_gcm_key_init(&ck, key, 17) == IC_ERR_KEYLEN, "key re-init with a bad key length");
+    CHECK(ic_aes_gcm_encrypt(&c, buf, buf, 16) == IC_ERR_STATE, "no encrypt after a failed key re-init");
+    CHECK(ic_aes_gcm_final(&c, tag, 16) == IC_ERR_STATE, "no final after a failed key re-init");
+    CHECK(ic_aes_gcm_init(&c, &ck, iv, 12) == IC_ERR_STATE, "no message after a failed key re-init");
+    CHECK(ic_aes_gcm_key_seal(&ck, buf, tag, 16, buf, 16, NULL, 0, iv, 12) == IC_ERR_STATE,
+          "no seal after a failed key re-init");
+    CHECK(ic_aes_gcm_key_init(&ck, key, 32) == IC_OK, "key init");
+    CHECK(ic_aes_gcm_key_init(&ck, NULL, 16) == IC_ERR_NULL && ic_aes_gcm_init(&c, &ck, iv, 12) == IC_ERR_STATE,
           "NULL key re-init leaves no key");
 
-    /* the same for a reusable key object, and a streaming context is not
-     * taken for a key object (nor the other way round): own check word */
-    ic_aes_gcm_key k;
-    CHECK(ic_aes_gcm_key_init(&k, key, 32) == IC_OK, "key init");
-    CHECK(ic_aes_gcm_key_init(&k, key, 17) == IC_ERR_KEYLEN, "key re-init with a bad key length");
-    CHECK(ic_aes_gcm_key_seal(&k, iv, 12, NULL, 0, buf, 16, buf, tag, 16) == IC_ERR_STATE,
-          "no seal after a failed key re-init");
-    CHECK(ic_gcm_init(&c, key, 16) == IC_OK, "init");
-    ic_aes_gcm_key *alias = (ic_aes_gcm_key *)tl_xmalloc(sizeof *alias > sizeof c ? sizeof *alias : sizeof c);
-    memcpy(alias, &c, sizeof c < sizeof *alias ? sizeof c : sizeof *alias);
-    CHECK(ic_aes_gcm_key_seal(alias, iv, 12, NULL, 0, buf, 16, buf, tag, 16) == IC_ERR_STATE,
+    /* a streaming context is not taken for a key object, nor the other
+     * way round: each has its own check word */
+    CHECK(ic_aes_gcm_key_init(&ck, key, 16) == IC_OK && ic_aes_gcm_init(&c, &ck, iv, 12) == IC_OK, "init");
+    ic_aes_gcm_key *alias = (ic_aes_gcm_key *)tl_xmalloc(sizeof *alias);
+    memset(alias, 0, sizeof *alias);
+    memcpy(alias, &c, sizeof c);
+    CHECK(ic_aes_gcm_key_seal(alias, buf, tag, 16, buf, 16, NULL, 0, iv, 12) == IC_ERR_STATE,
           "a streaming context's bytes are not a key object");
+    ic_aes_gcm_ctx *calias = (ic_aes_gcm_ctx *)tl_xmalloc(sizeof ck);
+    memcpy(calias, &ck, sizeof ck);
+    CHECK(ic_aes_gcm_encrypt(calias, buf, buf, 16) == IC_ERR_STATE, "a key object's bytes are not a context");
     free(alias);
-    ic_gcm_wipe(&c);
+    free(calias);
+    /* nor is a context whose key pointer was overwritten (check word bound
+     * to it) */
+    c.key = (const ic_aes_gcm_key *)(void *)buf;
+    CHECK(ic_aes_gcm_encrypt(&c, buf, buf, 16) == IC_ERR_STATE, "a context with another key pointer refused");
+    ic_aes_gcm_wipe(&c);
+    ic_aes_gcm_key_wipe(&ck);
 }
 
 int main(void)

@@ -47,16 +47,18 @@ static uint8_t *field(const tl_rec *rec, const char *name, size_t *len)
 static int stream_open(const uint8_t *key, size_t kl, const uint8_t *iv, size_t ivl, const uint8_t *aad,
                        size_t al, const uint8_t *ct, size_t cl, uint8_t *out, const uint8_t *tag, size_t tl)
 {
-    ic_gcm_ctx c;
+    ic_aes_gcm_key k;
+    ic_aes_gcm_ctx c;
     size_t cut = tl_rand_below((uint32_t)cl + 1), acut = tl_rand_below((uint32_t)al + 1);
-    int r = ic_gcm_init(&c, key, kl);
-    if (r == IC_OK) r = ic_gcm_start(&c, iv, ivl);
-    if (r == IC_OK) r = ic_gcm_aad(&c, aad, acut);
-    if (r == IC_OK) r = ic_gcm_aad(&c, aad + acut, al - acut);
-    if (r == IC_OK) r = ic_gcm_decrypt(&c, out, ct, cut);
-    if (r == IC_OK) r = ic_gcm_decrypt(&c, out + cut, ct + cut, cl - cut);
-    if (r == IC_OK) r = ic_gcm_verify(&c, tag, tl);
-    ic_gcm_wipe(&c);
+    int r = ic_aes_gcm_key_init(&k, key, kl);
+    if (r == IC_OK) r = ic_aes_gcm_init(&c, &k, iv, ivl);
+    if (r == IC_OK) r = ic_aes_gcm_aad(&c, aad, acut);
+    if (r == IC_OK) r = ic_aes_gcm_aad(&c, aad + acut, al - acut);
+    if (r == IC_OK) r = ic_aes_gcm_decrypt(&c, out, ct, cut);
+    if (r == IC_OK) r = ic_aes_gcm_decrypt(&c, out + cut, ct + cut, cl - cut);
+    if (r == IC_OK) r = ic_aes_gcm_final_verify(&c, tag, tl);
+    ic_aes_gcm_wipe(&c);
+    ic_aes_gcm_key_wipe(&k);
     return r;
 }
 
@@ -67,7 +69,7 @@ static int key_seal(const uint8_t *key, size_t kl, const uint8_t *iv, size_t ivl
     ic_aes_gcm_key k;
     int r = ic_aes_gcm_key_init(&k, key, kl);
     if (r == IC_OK)
-        r = ic_aes_gcm_key_seal(&k, iv, ivl, aad, al, pt, pl, out, t, tl);
+        r = ic_aes_gcm_key_seal(&k, out, t, tl, pt, pl, aad, al, iv, ivl);
     ic_aes_gcm_key_wipe(&k);
     return r;
 }
@@ -78,7 +80,7 @@ static int key_open(const uint8_t *key, size_t kl, const uint8_t *iv, size_t ivl
     ic_aes_gcm_key k;
     int r = ic_aes_gcm_key_init(&k, key, kl);
     if (r == IC_OK)
-        r = ic_aes_gcm_key_open(&k, iv, ivl, aad, al, ct, cl, out, tag, tl);
+        r = ic_aes_gcm_key_open(&k, out, tag, tl, ct, cl, aad, al, iv, ivl);
     ic_aes_gcm_key_wipe(&k);
     return r;
 }
@@ -107,8 +109,8 @@ static void run_file(const char *name, int decrypt, const char *combo)
         if (!taglen_allowed(bits)) {
             memset(out, 0x66, cl + 16);
             int want = IC_ERR_TAGLEN;
-            int got = decrypt ? ic_aes_gcm_open(key, kl, iv, ivl, aad, al, ct, cl, out, tag, tl)
-                              : ic_aes_gcm_seal(key, kl, iv, ivl, aad, al, pt, pl, out, t, tl);
+            int got = decrypt ? ic_aes_gcm_open(out, tag, tl, ct, cl, aad, al, iv, ivl, key, kl)
+                              : ic_aes_gcm_seal(out, t, tl, pt, pl, aad, al, iv, ivl, key, kl);
             if (CHECK(got == want, "%s line %ld: %ld-bit tag: status %d, want IC_ERR_TAGLEN", name, rec.line,
                       bits, got) && CHECK(out[0] == 0x66, "%s line %ld: refused call wrote", name, rec.line))
                 n.taglen_refused++;
@@ -116,11 +118,11 @@ static void run_file(const char *name, int decrypt, const char *combo)
         }
 
         if (!decrypt) {
-            int ok = CHECK(ic_aes_gcm_seal(key, kl, iv, ivl, aad, al, pt, pl, out, t, tl) == IC_OK,
+            int ok = CHECK(ic_aes_gcm_seal(out, t, tl, pt, pl, aad, al, iv, ivl, key, kl) == IC_OK,
                            "%s line %ld %s: seal", name, rec.line, combo);
             ok &= CHECK_MEM(out, ct, cl, "%s line %ld %s: ciphertext", name, rec.line, combo);
             ok &= CHECK_MEM(t, tag, tl, "%s line %ld %s: tag", name, rec.line, combo);
-            ok &= CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, ct, cl, out, tag, tl) == IC_OK
+            ok &= CHECK(ic_aes_gcm_open(out, tag, tl, ct, cl, aad, al, iv, ivl, key, kl) == IC_OK
                         && memcmp(out, pt, pl) == 0, "%s line %ld %s: open own output", name, rec.line, combo);
             ok &= CHECK(stream_open(key, kl, iv, ivl, aad, al, ct, cl, out, tag, tl) == IC_OK
                         && memcmp(out, pt, pl) == 0, "%s line %ld %s: streamed decrypt", name, rec.line, combo);
@@ -129,7 +131,7 @@ static void run_file(const char *name, int decrypt, const char *combo)
             n.sealed += ok;
         } else if (fail) {
             memset(out, 0x66, cl + 16);
-            int ok = CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, ct, cl, out, tag, tl) == IC_ERR_AUTH,
+            int ok = CHECK(ic_aes_gcm_open(out, tag, tl, ct, cl, aad, al, iv, ivl, key, kl) == IC_ERR_AUTH,
                            "%s line %ld %s: FAIL record accepted", name, rec.line, combo);
             uint8_t acc = 0;
             for (size_t i = 0; i < cl; i++)
@@ -144,7 +146,7 @@ static void run_file(const char *name, int decrypt, const char *combo)
                         "%s line %ld %s: FAIL record accepted by a key object", name, rec.line, combo);
             n.forged += ok;
         } else {
-            int ok = CHECK(ic_aes_gcm_open(key, kl, iv, ivl, aad, al, ct, cl, out, tag, tl) == IC_OK,
+            int ok = CHECK(ic_aes_gcm_open(out, tag, tl, ct, cl, aad, al, iv, ivl, key, kl) == IC_OK,
                            "%s line %ld %s: open", name, rec.line, combo);
             ok &= CHECK_MEM(out, pt, pl, "%s line %ld %s: plaintext", name, rec.line, combo);
             memset(out, 0, cl);

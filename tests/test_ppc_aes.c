@@ -1,11 +1,11 @@
 /*
  * test_ppc_aes.c - the POWER8 backends of AES ("p8", src/aes/aes_ppc_p8.c),
- * GHASH ("p8", src/gcm/ghash_ppc_p8.c) and the stitched AES-GCM hook
+ * GHASH ("p8", src/gcm/ghash_ppc_p8.c) and the stitched AES-GCM loop
  * (src/gcm/gcm_ppc_p8.c), where test_aes.c and test_gcm.c reach them only
  * by chance (3 to 6, shared with test_arm_aes.c, are in arch_aes_common.h):
  *
- *  1. dispatch: on ppc64 both "p8" entries are listed (the GHASH one with a
- *     gcm_crypt hook), available exactly when the CPU features (after
+ *  1. dispatch: on ppc64 both "p8" entries are listed (both declaring the
+ *     stitched loop), available exactly when the CPU features (after
  *     INCORE_CPU) include vcrypto, arch_2_07 and VSX, and picked by default
  *     then; otherwise, and when vcrypto is masked away at run time, the
  *     portable implementations are picked.  This is what the power7 leg (or
@@ -28,7 +28,7 @@
  *     misaligned input, with hash keys that stress the key setup: H = 0,
  *     H = 1, H = x^127, H with the top bit set (the carry of H*y), all ones,
  *     random.
- *  5. the stitched hook against its definition on the portable parts
+ *  5. the stitched loop against its definition on the portable parts
  *     (ctr32 then GHASH of the ciphertext, or GHASH then ctr32 when
  *     decrypting): block counts around the 8-block batches (whole batches
  *     for a p8 AES key, nothing at all for any other key, which must leave
@@ -38,7 +38,7 @@
  *     counter set to wrap inside the stitched bulk, after a first piece that
  *     leaves a partial block, against a context bound to the portable
  *     implementations.
- *  6. bounds: every AES operation, GHASH blocks() and the hook with their
+ *  6. bounds: every AES operation, GHASH blocks() and the loop with their
  *     input ending at a PROT_NONE page and their output ending at another,
  *     so a load or store past in + len or out + len faults (QEMU honours the
  *     protection).

@@ -103,28 +103,32 @@ static void split3(size_t n, unsigned seed, size_t cut[3])
 }
 
 /* Streaming encryption or decryption of one case; returns the status of
- * finish (enc) or verify (dec) and leaves the data in out. */
+ * final (enc) or final_verify (dec) and leaves the data in out. */
 static int gcm_stream(const uint8_t *key, size_t klen, const uint8_t *iv, size_t ivlen,
                       const uint8_t *aad, size_t alen, const uint8_t *in, size_t len, uint8_t *out,
                       uint8_t *tag, size_t tlen, int enc, unsigned seed, const char *where)
 {
-    ic_gcm_ctx c;
+    ic_aes_gcm_key k;
+    ic_aes_gcm_ctx c;
     size_t ca[3], cd[3], off = 0;
     split3(alen, seed, ca);
     split3(len, seed + 1, cd);
-    if (!CHECK(ic_gcm_init(&c, key, klen) == IC_OK, "%s: ic_gcm_init", where))
+    if (!CHECK(ic_aes_gcm_key_init(&k, key, klen) == IC_OK, "%s: ic_aes_gcm_key_init", where))
         return -100;
-    if (!CHECK(ic_gcm_start(&c, iv, ivlen) == IC_OK, "%s: ic_gcm_start", where))
+    if (!CHECK(ic_aes_gcm_init(&c, &k, iv, ivlen) == IC_OK, "%s: ic_aes_gcm_init", where)) {
+        ic_aes_gcm_key_wipe(&k);
         return -100;
+    }
     for (int i = 0; i < 3; off += ca[i], i++)
-        CHECK(ic_gcm_aad(&c, aad + off, ca[i]) == IC_OK, "%s: ic_gcm_aad piece %d", where, i);
+        CHECK(ic_aes_gcm_aad(&c, aad + off, ca[i]) == IC_OK, "%s: ic_aes_gcm_aad piece %d", where, i);
     off = 0;
     for (int i = 0; i < 3; off += cd[i], i++) {
-        int r = enc ? ic_gcm_encrypt(&c, out + off, in + off, cd[i]) : ic_gcm_decrypt(&c, out + off, in + off, cd[i]);
+        int r = enc ? ic_aes_gcm_encrypt(&c, out + off, in + off, cd[i]) : ic_aes_gcm_decrypt(&c, out + off, in + off, cd[i]);
         CHECK(r == IC_OK, "%s: streaming %s piece %d: %d", where, enc ? "encrypt" : "decrypt", i, r);
     }
-    int r = enc ? ic_gcm_finish(&c, tag, tlen) : ic_gcm_verify(&c, tag, tlen);
-    ic_gcm_wipe(&c);
+    int r = enc ? ic_aes_gcm_final(&c, tag, tlen) : ic_aes_gcm_final_verify(&c, tag, tlen);
+    ic_aes_gcm_wipe(&c);
+    ic_aes_gcm_key_wipe(&k);
     return r;
 }
 
@@ -133,13 +137,13 @@ static void gcm_valid(const uint8_t *key, size_t klen, const uint8_t *iv, size_t
                       size_t tlen, long id, const char *where)
 {
     uint8_t *out = tl_guarded_alloc(len, FILL), *otag = tl_guarded_alloc(tlen, FILL);
-    int r = ic_aes_gcm_seal(key, klen, iv, ivlen, aad, alen, msg, len, out, otag, tlen);
+    int r = ic_aes_gcm_seal(out, otag, tlen, msg, len, aad, alen, iv, ivlen, key, klen);
     CHECK(r == IC_OK, "%s: seal status %d", where, r);
     CHECK_MEM(out, ct, len, "%s: seal ciphertext", where);
     CHECK_MEM(otag, tag, tlen, "%s: seal tag", where);
 
     memset(out, FILL, len);
-    r = ic_aes_gcm_open(key, klen, iv, ivlen, aad, alen, ct, len, out, tag, tlen);
+    r = ic_aes_gcm_open(out, tag, tlen, ct, len, aad, alen, iv, ivlen, key, klen);
     CHECK(r == IC_OK, "%s: open status %d", where, r);
     CHECK_MEM(out, msg, len, "%s: open plaintext", where);
 
@@ -149,12 +153,12 @@ static void gcm_valid(const uint8_t *key, size_t klen, const uint8_t *iv, size_t
     memset(otag, FILL, tlen);
     r = ic_aes_gcm_key_init(&k, key, klen);
     CHECK(r == IC_OK, "%s: key init %d", where, r);
-    r = ic_aes_gcm_key_seal(&k, iv, ivlen, aad, alen, msg, len, out, otag, tlen);
+    r = ic_aes_gcm_key_seal(&k, out, otag, tlen, msg, len, aad, alen, iv, ivlen);
     CHECK(r == IC_OK, "%s: key seal status %d", where, r);
     CHECK_MEM(out, ct, len, "%s: key seal ciphertext", where);
     CHECK_MEM(otag, tag, tlen, "%s: key seal tag", where);
     memset(out, FILL, len);
-    r = ic_aes_gcm_key_open(&k, iv, ivlen, aad, alen, ct, len, out, tag, tlen);
+    r = ic_aes_gcm_key_open(&k, out, tag, tlen, ct, len, aad, alen, iv, ivlen);
     CHECK(r == IC_OK, "%s: key open status %d", where, r);
     CHECK_MEM(out, msg, len, "%s: key open plaintext", where);
     ic_aes_gcm_key_wipe(&k);
@@ -180,7 +184,7 @@ static void gcm_invalid(const uint8_t *key, size_t klen, const uint8_t *iv, size
                         size_t tlen, long id, int modified_tag, const char *where)
 {
     uint8_t *out = tl_guarded_alloc(len, FILL);
-    int r = ic_aes_gcm_open(key, klen, iv, ivlen, aad, alen, ct, len, out, tag, tlen);
+    int r = ic_aes_gcm_open(out, tag, tlen, ct, len, aad, alen, iv, ivlen, key, klen);
     CHECK(r == IC_ERR_AUTH, "%s: open of a forgery gave %d, want IC_ERR_AUTH", where, r);
     CHECK(tl_all_byte(out, len, 0), "%s: open of a forgery: out not zeroed", where);
 
@@ -188,7 +192,7 @@ static void gcm_invalid(const uint8_t *key, size_t klen, const uint8_t *iv, size
     memset(out, FILL, len);
     r = ic_aes_gcm_key_init(&k, key, klen);
     if (CHECK(r == IC_OK, "%s: key init %d", where, r)) {
-        r = ic_aes_gcm_key_open(&k, iv, ivlen, aad, alen, ct, len, out, tag, tlen);
+        r = ic_aes_gcm_key_open(&k, out, tag, tlen, ct, len, aad, alen, iv, ivlen);
         CHECK(r == IC_ERR_AUTH && tl_all_byte(out, len, 0), "%s: key open of a forgery gave %d", where, r);
     }
     ic_aes_gcm_key_wipe(&k);
@@ -199,7 +203,7 @@ static void gcm_invalid(const uint8_t *key, size_t klen, const uint8_t *iv, size
     if (modified_tag) {
         uint8_t *otag = tl_guarded_alloc(tlen, FILL);
         memset(out, FILL, len);
-        r = ic_aes_gcm_seal(key, klen, iv, ivlen, aad, alen, msg, len, out, otag, tlen);
+        r = ic_aes_gcm_seal(out, otag, tlen, msg, len, aad, alen, iv, ivlen, key, klen);
         CHECK(r == IC_OK, "%s: seal %d", where, r);
         CHECK_MEM(out, ct, len, "%s: ModifiedTag case: seal ciphertext", where);
         CHECK(memcmp(otag, tag, tlen) != 0, "%s: ModifiedTag case: seal gave the 'modified' tag", where);
@@ -214,29 +218,31 @@ static void gcm_refused(const uint8_t *key, size_t klen, const uint8_t *iv, size
                         size_t tlen, int st, const char *where)
 {
     uint8_t *out = tl_guarded_alloc(len, FILL), *otag = tl_guarded_alloc(tlen, FILL);
-    int r = ic_aes_gcm_seal(key, klen, iv, ivlen, aad, alen, msg, len, out, otag, tlen);
+    int r = ic_aes_gcm_seal(out, otag, tlen, msg, len, aad, alen, iv, ivlen, key, klen);
     CHECK(r == st, "%s: seal gave %d, want %d", where, r, st);
     CHECK(tl_all_byte(out, len, FILL) && tl_all_byte(otag, tlen, FILL), "%s: refused seal wrote", where);
-    r = ic_aes_gcm_open(key, klen, iv, ivlen, aad, alen, ct, len, out, tag, tlen);
+    r = ic_aes_gcm_open(out, tag, tlen, ct, len, aad, alen, iv, ivlen, key, klen);
     CHECK(r == st, "%s: open gave %d, want %d", where, r, st);
     CHECK(tl_all_byte(out, len, FILL), "%s: refused open wrote to out", where);
 
     /* the streaming call that takes the offending size */
-    ic_gcm_ctx c;
-    r = ic_gcm_init(&c, key, klen);
+    ic_aes_gcm_key k;
+    ic_aes_gcm_ctx c;
+    r = ic_aes_gcm_key_init(&k, key, klen);
     if (st == IC_ERR_KEYLEN) {
-        CHECK(r == st, "%s: ic_gcm_init gave %d", where, r);
-    } else if (CHECK(r == IC_OK, "%s: ic_gcm_init %d", where, r)) {
-        r = ic_gcm_start(&c, iv, ivlen);
+        CHECK(r == st, "%s: ic_aes_gcm_key_init gave %d", where, r);
+    } else if (CHECK(r == IC_OK, "%s: ic_aes_gcm_key_init %d", where, r)) {
+        r = ic_aes_gcm_init(&c, &k, iv, ivlen);
         if (st == IC_ERR_IVLEN) {
-            CHECK(r == st, "%s: ic_gcm_start gave %d", where, r);
-        } else if (CHECK(r == IC_OK, "%s: ic_gcm_start %d", where, r)) {
-            r = ic_gcm_finish(&c, otag, tlen);
-            CHECK(r == st, "%s: ic_gcm_finish gave %d", where, r);
-            CHECK(tl_all_byte(otag, tlen, FILL), "%s: refused finish wrote", where);
+            CHECK(r == st, "%s: ic_aes_gcm_init gave %d", where, r);
+        } else if (CHECK(r == IC_OK, "%s: ic_aes_gcm_init %d", where, r)) {
+            r = ic_aes_gcm_final(&c, otag, tlen);
+            CHECK(r == st, "%s: ic_aes_gcm_final gave %d", where, r);
+            CHECK(tl_all_byte(otag, tlen, FILL), "%s: refused final wrote", where);
         }
     }
-    ic_gcm_wipe(&c);
+    ic_aes_gcm_wipe(&c);
+    ic_aes_gcm_key_wipe(&k);
     tl_guarded_free(out, len);
     tl_guarded_free(otag, tlen);
 }

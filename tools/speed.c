@@ -25,7 +25,7 @@
  *    /proc/cpuinfo).  These tick at a fixed rate, not the core clock, so the
  *    figures are "reference cycles", labelled with the rate used.
  *  - each message is what a user sends: the key set once (ic_aes_key_init,
- *    ic_gcm_init, EVP_CipherInit_ex with the key) and the IV per message;
+ *    ic_aes_gcm_key_init, EVP_CipherInit_ex with the key) and the IV per message;
  *    one-shot hashes, MACs and the ChaCha AEADs as one call per message.
  *  - before measuring, every provider runs the operation once on the same
  *    key, IV and message and its output is compared with the first incore
@@ -154,8 +154,8 @@ static const char *incore_call(int kind)
         [SK_CFB_DEC] = "ic_aes_cfb128_decrypt",
         [SK_OFB] = "ic_aes_ofb_crypt",
         [SK_CTR] = "ic_aes_ctr_crypt",
-        [SK_GCM_SEAL] = "ic_gcm_start+encrypt+finish",
-        [SK_GCM_OPEN] = "ic_gcm_start+decrypt+verify",
+        [SK_GCM_SEAL] = "ic_aes_gcm_init+encrypt+final",
+        [SK_GCM_OPEN] = "ic_aes_gcm_init+decrypt+final_verify",
         [SK_HASH] = "ic_hash",
         [SK_HMAC] = "ic_hmac",
         [SK_CHACHA20] = "ic_chacha20_xor",
@@ -218,7 +218,7 @@ static size_t aux_len(const speed_alg *a)
 
 typedef struct {
     ic_aes_key aes;
-    ic_gcm_ctx gcm;
+    ic_aes_gcm_ctx gcm;
     ic_aes_xts_key xts;
     ic_aes_gcm_key gkey;
     ic_ghash_key ghk;
@@ -241,8 +241,8 @@ static int incore_setup(speed_job *j)
     j->state = s;
     if (a->kind <= SK_CTR)
         return ic_aes_key_init(&s->aes, j->key, a->param);
-    if (a->kind == SK_GCM_SEAL || a->kind == SK_GCM_OPEN)
-        return ic_gcm_init(&s->gcm, j->key, a->param);
+    if (a->kind == SK_GCM_SEAL || a->kind == SK_GCM_OPEN)   /* the key; a message per ic_aes_gcm_init */
+        return ic_aes_gcm_key_init(&s->gkey, j->key, a->param);
     if (a->kind == SK_XTS_ENC || a->kind == SK_XTS_DEC || a->kind == SK_XTS_SECTOR)
         return ic_aes_xts_key_init(&s->xts, j->key, a->param);
     if (a->kind == SK_GCM_KEY)
@@ -275,7 +275,7 @@ static void incore_free(speed_job *j)
     incore_state *s = j->state;
     if (s) {
         ic_aes_key_wipe(&s->aes);
-        ic_gcm_wipe(&s->gcm);
+        ic_aes_gcm_wipe(&s->gcm);
         ic_aes_xts_key_wipe(&s->xts);
         ic_aes_gcm_key_wipe(&s->gkey);
         ic_wipe(&s->ghk, sizeof s->ghk);
@@ -308,16 +308,16 @@ static void incore_run(speed_job *j, size_t len)
     case SK_OFB: st = ic_aes_ofb_crypt(&s->aes, b, b, len, iv); break;
     case SK_CTR: st = ic_aes_ctr_crypt(&s->aes, b, b, len, iv); break;
     case SK_GCM_SEAL:
-        st = ic_gcm_start(&s->gcm, j->iv, IC_GCM_IV_SIZE);
-        st |= ic_gcm_aad(&s->gcm, j->aad, j->aadlen);
-        st |= ic_gcm_encrypt(&s->gcm, b, b, len);
-        st |= ic_gcm_finish(&s->gcm, j->aux, IC_GCM_TAG_SIZE);
+        st = ic_aes_gcm_init(&s->gcm, &s->gkey, j->iv, IC_GCM_IV_SIZE);
+        st |= ic_aes_gcm_aad(&s->gcm, j->aad, j->aadlen);
+        st |= ic_aes_gcm_encrypt(&s->gcm, b, b, len);
+        st |= ic_aes_gcm_final(&s->gcm, j->aux, IC_GCM_TAG_SIZE);
         break;
     case SK_GCM_OPEN:
-        st = ic_gcm_start(&s->gcm, j->iv, IC_GCM_IV_SIZE);
-        st |= ic_gcm_aad(&s->gcm, j->aad, j->aadlen);
-        st |= ic_gcm_decrypt(&s->gcm, j->out, j->ct, len);
-        st |= ic_gcm_verify(&s->gcm, j->ct + len, IC_GCM_TAG_SIZE);
+        st = ic_aes_gcm_init(&s->gcm, &s->gkey, j->iv, IC_GCM_IV_SIZE);
+        st |= ic_aes_gcm_aad(&s->gcm, j->aad, j->aadlen);
+        st |= ic_aes_gcm_decrypt(&s->gcm, j->out, j->ct, len);
+        st |= ic_aes_gcm_final_verify(&s->gcm, j->ct + len, IC_GCM_TAG_SIZE);
         break;
     case SK_HASH: st = ic_hash((ic_hash_alg)a->param, j->aux, sizeof j->aux, b, len); break;
     case SK_HMAC: st = ic_hmac((ic_hash_alg)a->param, j->aux, sizeof j->aux, b, len, j->key, 32); break;
@@ -337,12 +337,12 @@ static void incore_run(speed_job *j, size_t len)
     case SK_XTS_DEC: st = ic_aes_xts_decrypt(&s->xts, b, b, len, j->iv); break;
     case SK_XTS_SECTOR: st = ic_aes_xts_encrypt_sector(&s->xts, b, b, len, s->sector++); break;
     case SK_GCM_KEY:
-        st = ic_aes_gcm_key_seal(&s->gkey, j->iv, IC_GCM_IV_SIZE, j->aad, j->aadlen, b, len, b, j->aux,
-                                 IC_GCM_TAG_SIZE);
+        st = ic_aes_gcm_key_seal(&s->gkey, b, j->aux, IC_GCM_TAG_SIZE, b, len, j->aad, j->aadlen, j->iv,
+                                 IC_GCM_IV_SIZE);
         break;
     case SK_GCM_ONESHOT:
-        st = ic_aes_gcm_seal(j->key, a->param, j->iv, IC_GCM_IV_SIZE, j->aad, j->aadlen, b, len, b, j->aux,
-                             IC_GCM_TAG_SIZE);
+        st = ic_aes_gcm_seal(b, j->aux, IC_GCM_TAG_SIZE, b, len, j->aad, j->aadlen, j->iv, IC_GCM_IV_SIZE,
+                             j->key, a->param);
         break;
     case SK_GHASH:
         memset(j->aux, 0, 16);
@@ -1227,8 +1227,8 @@ static void bench_alg_sizes(bench *B, const speed_alg *a, provider *pv, int np)
             /* What every provider opens: an incore seal of the message; the
              * plaintext itself is kept after ct || tag for the check. */
             fill_message(B->ct + len + 16, len);
-            if (ic_aes_gcm_seal(pv[0].job.key, a->param, pv[0].job.iv, IC_GCM_IV_SIZE, pv[0].job.aad,
-                                pv[0].job.aadlen, B->ct + len + 16, len, B->ct, B->ct + len, 16) != IC_OK)
+            if (ic_aes_gcm_seal(B->ct, B->ct + len, 16, B->ct + len + 16, len, pv[0].job.aad, pv[0].job.aadlen,
+                                pv[0].job.iv, IC_GCM_IV_SIZE, pv[0].job.key, a->param) != IC_OK)
                 B->failures++;
         }
         check_outputs(B, a, pv, np, len);

@@ -239,6 +239,7 @@ const ic_aes_ops ic_aes_ce_ops = {
     .cfb_enc = ce_cfb_enc,
     .cfb_dec = ce_cfb_dec,
     .ofb = ce_ofb,
+    .stitch = IC_STITCH_BIT(IC_STITCH_ARM_CE),
 };
 
 #endif /* IC_ARM_LE */

@@ -563,4 +563,5 @@ const ic_aes_ops ic_aes_ct64_ops = {
     .cfb_enc = ct64_cfb_enc,
     .cfb_dec = ct64_cfb_dec,
     .ofb = ct64_ofb,
+    .stitch = 0,   /* no stitched AES-GCM loop knows the bitsliced layout */
 };

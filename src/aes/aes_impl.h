@@ -14,6 +14,28 @@
 #include "core/internal.h"
 #include "incore/aes.h"
 
+/* The stitched AES-GCM loops (src/gcm): counter mode and GHASH in one
+ * pass, each written for one register width of one instruction family.
+ * A loop runs the AES rounds itself on the key's storage, so it needs an
+ * AES backend whose key layout and instructions it knows, and it reads
+ * the powers of H from the GHASH key, so it needs a GHASH backend whose
+ * key holds them.  Each backend declares the loops it can be a partner
+ * in (ic_aes_ops.stitch, ic_ghash_ops.stitch: a set of IC_STITCH_BIT);
+ * ic_aes_gcm_key_init runs none unless both sides declare it, and of
+ * those takes the highest-numbered, so within a family a wider loop comes
+ * later.  A loop's declaration on both sides is all it takes for a new
+ * backend to get stitching.  Ids are stored in keys: append only. */
+enum {
+    IC_STITCH_NONE = 0,    /* no stitched loop: CTR and GHASH one after the other */
+    IC_STITCH_X86_XMM,     /* x86 layout (aes_x86.h), AESENC and PCLMULQDQ on XMM, 8 blocks  */
+    IC_STITCH_X86_YMM,     /* the same layout, VAESENC and VPCLMULQDQ on YMM, 16 blocks       */
+    IC_STITCH_X86_ZMM,     /* the same on ZMM, 32 blocks; runs the YMM loop for a 16-block rest */
+    IC_STITCH_ARM_CE,      /* ARMv8 CE layout (aes_arm.h), AESE and PMULL, 8 blocks            */
+    IC_STITCH_PPC_P8,      /* POWER8 layout (aes_ppc.h), vcipher and vpmsumd, 8 blocks        */
+    IC_STITCH_COUNT
+};
+#define IC_STITCH_BIT(s) (1u << (s))
+
 typedef struct ic_aes_ops {
     /* Expand key (16, 24 or 32 bytes, already checked) into k's storage. */
     void (*setkey)(ic_aes_key *k, const uint8_t *key, size_t keylen);
@@ -44,6 +66,10 @@ typedef struct ic_aes_ops {
      * / ecb_dec with the tweaks computed in batches.                      */
     void (*xts)(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16], uint8_t *out, const uint8_t *in,
                 size_t nblocks, int decrypt);
+    /* The stitched AES-GCM loops (IC_STITCH_BIT of each) that can run
+     * their rounds on this backend's keys on any CPU that runs the
+     * backend; 0 for none. */
+    uint32_t stitch;
 } ic_aes_ops;
 
 /* The ops of the implementation that expanded k, or NULL when k is NULL,

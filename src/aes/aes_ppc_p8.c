@@ -220,6 +220,7 @@ const ic_aes_ops ic_aes_p8_ops = {
     .cfb_enc = p8_cfb_enc,
     .cfb_dec = p8_cfb_dec,
     .ofb = p8_ofb,
+    .stitch = IC_STITCH_BIT(IC_STITCH_PPC_P8),
 };
 
 #endif /* __powerpc64__ */

@@ -4,8 +4,10 @@
  * AES-NI functions the VAES backend reuses for the modes it cannot speed up.
  *
  * Round-key layout ("ni", "vaes" and "vaes512" expand keys with the same
- * function, ic_aes_x86_ni_setkey, so the two layouts are identical and a
- * stitched AES-GCM may run the rounds itself on a key of either):
+ * function, ic_aes_x86_ni_setkey, so the layouts are identical and a
+ * stitched AES-GCM may run the rounds itself on a key of any of them; each
+ * says which of those loops it can take part in with the stitch field of
+ * its ops, aes_impl.h):
  *
  *   storage[AES_X86_ENC_OFF + 16*i], i = 0..rounds
  *       encryption round key i of FIPS 197 section 5.2, as the 16 bytes of
@@ -50,20 +52,15 @@ extern const ic_aes_ops ic_aes_ni_ops;       /* aes_x86_ni.c:      AES-NI, SSE  
 extern const ic_aes_ops ic_aes_vaes_ops;     /* aes_x86_vaes.c:    VAES, 256-bit */
 extern const ic_aes_ops ic_aes_vaes512_ops;  /* aes_x86_vaes512.c: VAES, 512-bit */
 
-/* 1 when k was expanded by an x86 backend, so its storage has the layout
- * above (the stitched GCM checks this before running rounds itself). */
+/* 1 when k was expanded by a backend that keeps the layout above: one
+ * that declares the x86 stitched AES-GCM loops (every such loop runs its
+ * rounds on this layout, aes_impl.h), so a new backend is recognised by
+ * its declaration, not by a list here. */
 static inline int aes_x86_key_native(const ic_aes_key *k)
 {
-    const ic_aes_ops *ops = ic_aes_ops_of(k);   /* k checked by the caller */
-    return ops == &ic_aes_ni_ops || ops == &ic_aes_vaes_ops || ops == &ic_aes_vaes512_ops;
-}
-
-/* 1 when k's backend runs VAES (so the CPU has it): the 256-bit stitched
- * GCM loop may run on it. */
-static inline int aes_x86_key_vaes(const ic_aes_key *k)
-{
-    const ic_aes_ops *ops = ic_aes_ops_of(k);   /* k checked by the caller */
-    return ops == &ic_aes_vaes_ops || ops == &ic_aes_vaes512_ops;
+    const uint32_t x86 = IC_STITCH_BIT(IC_STITCH_X86_XMM) | IC_STITCH_BIT(IC_STITCH_X86_YMM) |
+                         IC_STITCH_BIT(IC_STITCH_X86_ZMM);
+    return (ic_aes_ops_of(k)->stitch & x86) != 0;   /* k checked by the caller */
 }
 
 /* AES-NI operations shared with aes_x86_vaes.c: key expansion and the

@@ -304,6 +304,7 @@ void ic_aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const 
 const ic_aes_ops ic_aes_ni_ops = {
     ic_aes_x86_ni_setkey, ni_ecb_enc, ni_ecb_dec, ic_aes_x86_ni_cbc_enc, ni_cbc_dec,
     ni_ctr, ni_ctr32, ic_aes_x86_ni_cfb_enc, ni_cfb_dec, ic_aes_x86_ni_ofb, ni_xts,
+    IC_STITCH_BIT(IC_STITCH_X86_XMM),
 };
 
 #endif /* __x86_64__ */

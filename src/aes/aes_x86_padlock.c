@@ -389,6 +389,7 @@ const ic_aes_ops ic_aes_padlock_ops = {
     padlock_setkey, padlock_ecb_enc, padlock_ecb_dec, padlock_cbc_enc, padlock_cbc_dec,
     padlock_ctr, padlock_ctr32, padlock_cfb_enc, padlock_cfb_dec, padlock_ofb,
     NULL,   /* xts: the generic loop of xts.c over REP XCRYPTECB */
+    0,      /* stitch: REP XCRYPT* runs whole calls, no rounds to interleave */
 };
 
 #endif /* __x86_64__ */

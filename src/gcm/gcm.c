@@ -25,6 +25,12 @@
  * ciphertext, compares tags in constant time, and only then runs CTR.  A
  * forgery never puts plaintext in the caller's buffer (DESIGN.md "Bad
  * input": a failed authentication releases no plaintext).
+ *
+ * Stitching: the bulk of a message runs through a stitched loop (CTR and
+ * GHASH in one pass) when the key's AES and GHASH implementations both
+ * declare one (the stitch fields of their ops, aes_impl.h);
+ * ic_aes_gcm_key_init picks it once and records its id in the key, and
+ * every call reads it from there (gcm_loop).
  */
 #include "gcm/ghash_impl.h"
 #include "aes/aes_impl.h"
@@ -57,38 +63,96 @@ const ic_impl ic_impls_ghash[] = {
 };
 const size_t ic_nimpls_ghash = sizeof ic_impls_ghash / sizeof ic_impls_ghash[0];
 
-/* Where in a message a context is (ic_gcm_ctx.state). */
+/* Where in a message a context is (ic_aes_gcm_ctx.state; a context
+ * outside a message is wiped, state 0 and no check word). */
 enum {
-    GCM_IDLE = 0,  /* after init / finish / verify: needs ic_gcm_start   */
-    GCM_AAD,       /* after start: AAD, or the first data call            */
-    GCM_ENC,       /* encrypting: more plaintext, then finish             */
-    GCM_DEC        /* decrypting: more ciphertext, then verify            */
+    GCM_AAD = 1,   /* after init: AAD, or the first data call             */
+    GCM_ENC,       /* encrypting: more plaintext, then final              */
+    GCM_DEC        /* decrypting: more ciphertext, then final_verify      */
 };
 
 #define GCM_CHUNK 4096
 
+/* The key checks every call makes, inlined into each entry point: as a
+ * call of its own they cost a short streamed message about 5 %. */
+#if defined(__GNUC__)
+#define GCM_INLINE static inline __attribute__((always_inline))
+#else
+#define GCM_INLINE static inline
+#endif
+
 /* A first data call of 1 .. GCM_SHORT bytes runs E(K, J0) and its counter
  * blocks as one ctr32 call of J0, inc32(J0), ... (gcm_first_short).  Seven
- * blocks: with J0 a batch of eight, and no length an x86 stitched hook
+ * blocks: with J0 a batch of eight, and no length an x86 stitched loop
  * (8 blocks at least) would have taken. */
 #define GCM_SHORT 112
 
-/* The key half of a message: the AES schedule and H with their ops, from a
- * streaming context or from an ic_aes_gcm_key.  The message half (counter,
- * accumulator, partial blocks) is in an ic_gcm_ctx; the helpers below take
- * both, so that a reusable key serves messages without being copied.  Made
- * only from keys an entry point has validated (indexes bounded). */
+/* ---- stitched loops ------------------------------------------------------ */
+
+/* The function of each stitched loop (aes_impl.h lists them), NULL where
+ * this architecture has none.  Backends do not appear here: each declares
+ * the loops it can take part in (ic_aes_ops.stitch, ic_ghash_ops.stitch). */
+static const ic_gcm_stitch_fn gcm_stitch_loops[IC_STITCH_COUNT] = {
+#if defined(__x86_64__)
+    [IC_STITCH_X86_XMM] = ic_gcm_x86_ni_crypt,
+    [IC_STITCH_X86_YMM] = ic_gcm_x86_vaes_crypt,
+    [IC_STITCH_X86_ZMM] = ic_gcm_x86_vaes512_crypt,
+#endif
+#if IC_ARM_LE
+    [IC_STITCH_ARM_CE] = ic_gcm_arm_crypt,
+#endif
+#if defined(__powerpc64__)
+    [IC_STITCH_PPC_P8] = ic_gcm_p8_crypt,
+#endif
+};
+
+/* The loops a and g can run together; bit 0 (IC_STITCH_NONE) always. */
+static uint32_t gcm_stitch_common(const ic_aes_ops *a, const ic_ghash_ops *g)
+{
+    return (a->stitch & g->stitch) | IC_STITCH_BIT(IC_STITCH_NONE);
+}
+
+uint32_t ic_gcm_stitch_pick(const ic_aes_ops *a, const ic_ghash_ops *g)
+{
+    uint32_t m = gcm_stitch_common(a, g), s = IC_STITCH_COUNT - 1;
+    while ((m >> s & 1) == 0)   /* ends at IC_STITCH_NONE at the latest */
+        s--;
+    return s;
+}
+
+ic_gcm_stitch_fn ic_gcm_stitch_loop(uint32_t s)
+{
+    return s < IC_STITCH_COUNT ? gcm_stitch_loops[s] : NULL;
+}
+
+/* The key half of a message: the AES schedule and H with their ops and
+ * the id of the stitched loop, from an ic_aes_gcm_key.  The message half
+ * (counter, accumulator, partial blocks) is in an ic_aes_gcm_ctx; the
+ * helpers below take both, so that a key serves messages without being
+ * copied.  Made only from keys an entry point has validated (indexes
+ * bounded, gcm_key_get). */
 typedef struct gcm_keys {
     const ic_aes_key   *aes;
     const ic_ghash_key *hk;
     const ic_aes_ops   *a;
     const ic_ghash_ops *g;
+    uint32_t            stitch;
 } gcm_keys;
 
-static gcm_keys gcm_keys_of(const ic_aes_key *aes, const ic_ghash_key *hk)
+static gcm_keys gcm_keys_of(const ic_aes_gcm_key *key)
 {
-    gcm_keys k = { aes, hk, ic_aes_ops_of(aes), (const ic_ghash_ops *)ic_impls_ghash[hk->impl].ops };
+    gcm_keys k = { &key->aes, &key->ghash, ic_aes_ops_of(&key->aes),
+                   (const ic_ghash_ops *)ic_impls_ghash[key->ghash.impl].ops, key->stitch };
     return k;
+}
+
+/* The key's stitched loop, or NULL: none, or an id that its two backends
+ * do not both declare (a key overwritten with check words intact), which
+ * is never run on a key layout or a CPU it was not written for.  Looked up
+ * only where the bulk of a message starts, not on every call. */
+static ic_gcm_stitch_fn gcm_loop(const gcm_keys *k)
+{
+    return (gcm_stitch_common(k->a, k->g) >> k->stitch & 1) ? gcm_stitch_loops[k->stitch] : NULL;
 }
 
 const ic_ghash_ops *ic_ghash_key_ops(const ic_ghash_key *hk)
@@ -120,7 +184,7 @@ static void gcm_len_block(uint8_t *p, uint64_t abytes, uint64_t bbytes)
 /* ---- GHASH with a partial-block buffer ---------------------------------- */
 
 /* Feed len bytes to GHASH; an incomplete last block waits in c->buf. */
-static void gcm_absorb(ic_gcm_ctx *c, const gcm_keys *k, const uint8_t *p, size_t len)
+static void gcm_absorb(ic_aes_gcm_ctx *c, const gcm_keys *k, const uint8_t *p, size_t len)
 {
     if (len == 0)
         return;               /* p may be NULL then */
@@ -148,7 +212,7 @@ static void gcm_absorb(ic_gcm_ctx *c, const gcm_keys *k, const uint8_t *p, size_
 
 /* Zero-pad and hash a waiting partial block: GHASH's inputs are A || 0^v
  * and C || 0^u (section 7.1 step 5), and the IV || 0^(s+64) of step 2. */
-static void gcm_pad(ic_gcm_ctx *c, const gcm_keys *k)
+static void gcm_pad(ic_aes_gcm_ctx *c, const gcm_keys *k)
 {
     if (c->buflen == 0)
         return;
@@ -158,7 +222,7 @@ static void gcm_pad(ic_gcm_ctx *c, const gcm_keys *k)
 }
 
 /* Hash the final block [a]_64 || [b]_64 (bit lengths, big-endian). */
-static void gcm_absorb_lengths(ic_gcm_ctx *c, const gcm_keys *k, uint64_t abytes, uint64_t bbytes)
+static void gcm_absorb_lengths(ic_aes_gcm_ctx *c, const gcm_keys *k, uint64_t abytes, uint64_t bbytes)
 {
     uint8_t lb[16];
     gcm_len_block(lb, abytes, bbytes);
@@ -169,7 +233,7 @@ static void gcm_absorb_lengths(ic_gcm_ctx *c, const gcm_keys *k, uint64_t abytes
 
 /* out = in ^ keystream.  Leftover keystream of the previous call first, then
  * whole blocks through ctr32, then one more keystream block for a tail. */
-static void gcm_ctr_xor(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len)
+static void gcm_ctr_xor(ic_aes_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len)
 {
     while (len != 0 && c->kslen != 0) {
         *out++ = *in++ ^ c->ks[16 - c->kslen];
@@ -193,7 +257,7 @@ static void gcm_ctr_xor(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const ui
 /* In state GCM_AAD the counter holds J0 and E(K, J0) is not made yet
  * (gcm_msg_start).  This makes E(K, J0) on its own and moves the counter
  * on to inc32(J0): ctr32 of a zero block. */
-static void gcm_mask(ic_gcm_ctx *c, const gcm_keys *k)
+static void gcm_mask(ic_aes_gcm_ctx *c, const gcm_keys *k)
 {
     static const uint8_t zero[16];
     k->a->ctr32(k->aes, c->ctr, c->ekj0, zero, 1);
@@ -208,7 +272,7 @@ static void gcm_mask(ic_gcm_ctx *c, const gcm_keys *k)
  * of data blocks nb; b then holds E(K, J0) in block 0 (the caller wipes
  * it) and the output in blocks 1 .. nb, zero padded to a whole block:
  * the ciphertext when encrypting, the plaintext when decrypting. */
-static size_t gcm_first_blocks(ic_gcm_ctx *c, const gcm_keys *k, uint8_t b[16 + GCM_SHORT + 16],
+static size_t gcm_first_blocks(ic_aes_gcm_ctx *c, const gcm_keys *k, uint8_t b[16 + GCM_SHORT + 16],
                                uint8_t *out, const uint8_t *in, size_t len, int dir)
 {
     size_t nb = (len + 15) / 16, tail = len & 15;
@@ -227,7 +291,7 @@ static size_t gcm_first_blocks(ic_gcm_ctx *c, const gcm_keys *k, uint8_t b[16 + 
     return nb;
 }
 
-static void gcm_first_short(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len,
+static void gcm_first_short(ic_aes_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len,
                             int dir)
 {
     uint8_t b[16 + GCM_SHORT + 16];
@@ -257,84 +321,65 @@ void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h
     ghash_key_setup_at(hk, idx, h);
 }
 
-/* A context init set up, with every field that later serves as an index
- * or offset in range: a garbage or wiped context is refused before any of
- * it is used (IC_ERR_STATE). */
-static int gcm_ready(const ic_gcm_ctx *c)
-{
-    /* folded into one branch: every streaming call runs this */
-    return ic_aes_key_valid(&c->aes) & ic_ghash_key_valid(&c->ghash) & ((unsigned)c->state <= GCM_DEC) &
-           (c->buflen < 16) & (c->kslen <= 16);
-}
+/* ---- keys ------------------------------------------------------------------ */
 
-/* Forget the current message but keep the key.  Only the message's
- * secrets are wiped: the tag mask E(K, J0), the GHASH accumulator (with
- * the mask it is the tag) and unused keystream.  buf holds AAD or
- * ciphertext, which are public, and the counter is the IV or, for other IV
- * lengths, a GHASH of it under H, which the context keeps anyway until
- * ic_gcm_wipe; ic_gcm_start overwrites both.  This runs once per message,
- * so it is kept to the 48 bytes that matter. */
-static void gcm_end_message(ic_gcm_ctx *c)
+/* When k is an ic_aes_gcm_key that init set up: 1, and its keys in *ks
+ * for the call.  Its own check word says it is live (init sets it last,
+ * wipe clears it); what a call uses as an index or a count is checked
+ * too, as ic_aes_key_valid and ic_ghash_key_valid do (the halves' own
+ * check words are implied by the key's): both implementations' indexes,
+ * the round count, the stitched loop's id.  The ops are only read once
+ * the indexes are known good.  Every streaming call runs this. */
+GCM_INLINE int gcm_key_get(const ic_aes_gcm_key *k, gcm_keys *ks)
 {
-    IC_WIPE_FIXED(c->ekj0, sizeof c->ekj0);
-    IC_WIPE_FIXED(c->y, sizeof c->y);
-    IC_WIPE_FIXED(c->ks, sizeof c->ks);
-    c->aadlen = c->datalen = 0;
-    c->buflen = c->kslen = 0;
-    c->state = GCM_IDLE;
-}
-
-/* The full tag: GHASH over the zero padding and the lengths block,
- * masked with E(K, J0) (step 6).  A waiting partial block and the lengths
- * go to GHASH in one call, so an aggregating backend reduces once. */
-static void gcm_full_tag(ic_gcm_ctx *c, const gcm_keys *k, uint8_t t[16])
-{
-    uint8_t b[32];
-    size_t n = 0;
-    if (c->state == GCM_AAD)   /* no data call: E(K, J0) is still to come */
-        gcm_mask(c, k);
-    if (c->buflen != 0) {
-        memcpy(b, c->buf, 16);
-        ic_zero_small(b + c->buflen, 16 - c->buflen);
-        c->buflen = 0;
-        n = 16;
-    }
-    gcm_len_block(b + n, c->aadlen, c->datalen);
-    k->g->blocks(k->hk, c->y, b, n / 16 + 1);
-    ic_xor_bytes(t, c->y, c->ekj0, 16);
+    if (!((k->check == IC_CHECK_GCMKEY) & ic_impl_index_ok(IC_PRIM_AES, k->aes.impl) &
+          IC_AES_ROUNDS_OK(k->aes.rounds) & ic_impl_index_ok(IC_PRIM_GHASH, k->ghash.impl) &
+          (k->stitch < IC_STITCH_COUNT)))
+        return 0;
+    *ks = gcm_keys_of(k);
+    return 1;
 }
 
 /* The AES schedule and H (section 7.1 step 1: H = E(K, 0^128)) expanded by
- * the implementations selected now, after the key's checks (steps 2, 3). */
-static int gcm_key_setup(ic_aes_key *aes, ic_ghash_key *hk, const uint8_t *key, size_t keylen)
+ * the implementations selected now, after the key's checks (steps 2, 3),
+ * and the stitched loop the two run together: a live key. */
+static int gcm_key_setup(ic_aes_gcm_key *k, const uint8_t *key, size_t keylen)
 {
     uint8_t h[16] = {0};
     IC_NULL_CHECK(key, keylen);
     if (!gcm_keylen_ok(keylen))
         return IC_ERR_KEYLEN;
-    int r = ic_aes_init(aes, key, keylen);
+    int r = ic_aes_key_init(&k->aes, key, keylen);
     if (r != IC_OK)
         return r;
-    ic_aes_ops_of(aes)->ecb_enc(aes, h, h, 1);
-    ghash_key_setup_at(hk, ic_impl_index(IC_PRIM_GHASH), h);
+    ic_aes_ops_of(&k->aes)->ecb_enc(&k->aes, h, h, 1);
+    ghash_key_setup_at(&k->ghash, ic_impl_index(IC_PRIM_GHASH), h);
     ic_wipe(h, sizeof h);
+    k->stitch = ic_gcm_stitch_pick(ic_aes_ops_of(&k->aes), ic_ghash_key_ops(&k->ghash));
+    k->check = IC_CHECK_GCMKEY;
     return IC_OK;
 }
 
-int ic_gcm_init(ic_gcm_ctx *c, const uint8_t *key, size_t keylen)
+int ic_aes_gcm_key_init(ic_aes_gcm_key *k, const uint8_t *key, size_t keylen)
 {
     int r;
-
-    if (c == NULL)
+    if (k == NULL)
         return IC_ERR_NULL;
     /* wipe first: a failed re-init must not leave the old key usable */
-    ic_wipe(c, sizeof *c);
-    r = gcm_key_setup(&c->aes, &c->ghash, key, keylen);
+    ic_wipe(k, sizeof *k);
+    r = gcm_key_setup(k, key, keylen);
     if (r != IC_OK)
-        return r;
-    c->state = GCM_IDLE;
-    return IC_OK;
+        ic_wipe(k, sizeof *k);
+    return r;
 }
+
+void ic_aes_gcm_key_wipe(ic_aes_gcm_key *k)
+{
+    if (k != NULL)
+        ic_wipe(k, sizeof *k);
+}
+
+/* ---- message start and end -------------------------------------------------- */
 
 /* J0 = IV || 0^31 || 1 for a 12-byte IV (ic_store_2x64le: the counter
  * is read back at once by ctr32 as one 16-byte load). */
@@ -349,7 +394,7 @@ static void gcm_set_j0(uint8_t ctr[16], const uint8_t *iv)
  * data) computes E(K, J0) and moves the counter on to inc32(J0), the first
  * block of the plaintext's (steps 3 and 6) - for a short message in one
  * ctr32 call with its data (gcm_first_short). */
-static void gcm_msg_start(ic_gcm_ctx *c, const gcm_keys *k, const uint8_t *iv, size_t ivlen)
+static void gcm_msg_start(ic_aes_gcm_ctx *c, const gcm_keys *k, const uint8_t *iv, size_t ivlen)
 {
     memset(c->y, 0, sizeof c->y);
     c->aadlen = c->datalen = 0;
@@ -370,33 +415,127 @@ static void gcm_msg_start(ic_gcm_ctx *c, const gcm_keys *k, const uint8_t *iv, s
     c->state = GCM_AAD;
 }
 
-int ic_gcm_start(ic_gcm_ctx *c, const uint8_t *iv, size_t ivlen)
+/* Forget a one-shot message: the tag mask E(K, J0), the GHASH
+ * accumulator (with the mask it is the tag), unused keystream, and the
+ * counter (for IVs other than 12 bytes a GHASH under H).  buf holds AAD or
+ * ciphertext, which are public. */
+static void gcm_msg_wipe(ic_aes_gcm_ctx *m)
 {
-    gcm_keys k;
+    IC_WIPE_FIXED(m->ekj0, sizeof m->ekj0);
+    IC_WIPE_FIXED(m->y, sizeof m->y);
+    IC_WIPE_FIXED(m->ks, sizeof m->ks);
+    IC_WIPE_FIXED(m->ctr, sizeof m->ctr);
+}
 
+/* The full tag: GHASH over the zero padding and the lengths block,
+ * masked with E(K, J0) (step 6).  A waiting partial block and the lengths
+ * go to GHASH in one call, so an aggregating backend reduces once. */
+static void gcm_full_tag(ic_aes_gcm_ctx *c, const gcm_keys *k, uint8_t t[16])
+{
+    uint8_t b[32];
+    size_t n = 0;
+    if (c->state == GCM_AAD)   /* no data call: E(K, J0) is still to come */
+        gcm_mask(c, k);
+    if (c->buflen != 0) {
+        memcpy(b, c->buf, 16);
+        ic_zero_small(b + c->buflen, 16 - c->buflen);
+        c->buflen = 0;
+        n = 16;
+    }
+    gcm_len_block(b + n, c->aadlen, c->datalen);
+    k->g->blocks(k->hk, c->y, b, n / 16 + 1);
+    ic_xor_bytes(t, c->y, c->ekj0, 16);
+}
+
+/* ---- streaming ---------------------------------------------------------------- */
+
+/* The check word of a context in a message under key k: bound to the
+ * pointer, so that an overwritten pointer with the check word intact is
+ * refused instead of followed. */
+static uint32_t gcm_ctx_check_word(const ic_aes_gcm_key *k)
+{
+    uint64_t p = (uint64_t)(uintptr_t)k;
+    return IC_CHECK_GCMCTX ^ (uint32_t)p ^ (uint32_t)(p >> 32);
+}
+
+/* A context in a message, with every field that later serves as an index
+ * or offset in range: a garbage, wiped or ended context is refused before
+ * any of it is used, its key pointer included. */
+static int gcm_ready(const ic_aes_gcm_ctx *c)
+{
+    /* folded into one branch: every streaming call runs this */
+    return (c->check == gcm_ctx_check_word(c->key)) & (c->key != NULL) &
+           ((unsigned)c->state - GCM_AAD <= GCM_DEC - GCM_AAD) & (c->buflen < 16) & (c->kslen <= 16);
+}
+
+/* Zero the whole context: the end of a message (final, final_verify) and
+ * the start of one (init wipes first).  Sixteen bytes a store, unrolled: a
+ * memset of the whole context with its constant size is compiled as REP
+ * STOSQ, whose start-up cost is that of a 16-byte message's whole GHASH. */
+GCM_INLINE void gcm_ctx_clear(ic_aes_gcm_ctx *c)
+{
+    uint8_t *p = (uint8_t *)c;
+#if defined(__GNUC__)
+#pragma GCC unroll 16
+#endif
+    for (size_t i = 0; i < sizeof *c / 16; i++)
+        IC_WIPE_FIXED(p + 16 * i, 16);
+    if (sizeof *c % 16 != 0)
+        IC_WIPE_FIXED(p + sizeof *c / 16 * 16, sizeof *c % 16);
+}
+
+/* Step 1 of every streaming call after init: the context (IC_ERR_NULL,
+ * IC_ERR_STATE), then its key, which must still be live (a key wiped in
+ * the middle of a message: IC_ERR_STATE, nothing written); its keys in
+ * *ks. */
+GCM_INLINE int gcm_ctx_check(const ic_aes_gcm_ctx *c, gcm_keys *ks)
+{
     if (c == NULL)
         return IC_ERR_NULL;
-    if (!gcm_ready(c))
+    if (!gcm_ready(c) || !gcm_key_get(c->key, ks))
+        return IC_ERR_STATE;
+    return IC_OK;
+}
+
+/* init's checks after the context's: the key object (step 1), the IV. */
+GCM_INLINE int gcm_init_check(const ic_aes_gcm_key *k, gcm_keys *ks, const uint8_t *iv, size_t ivlen)
+{
+    if (k == NULL)
+        return IC_ERR_NULL;
+    if (!gcm_key_get(k, ks))
         return IC_ERR_STATE;
     IC_NULL_CHECK(iv, ivlen);
     if (!gcm_ivlen_ok(ivlen))
         return IC_ERR_IVLEN;
-    /* A message abandoned half way still holds its secrets: wipe them.
-     * One that ended with finish/verify was wiped then, so a new message
-     * just resets what it uses (the rest is overwritten there). */
-    if (c->state != GCM_IDLE)
-        gcm_end_message(c);
-    k = gcm_keys_of(&c->aes, &c->ghash);
-    gcm_msg_start(c, &k, iv, ivlen);
     return IC_OK;
 }
 
-int ic_gcm_aad(ic_gcm_ctx *c, const uint8_t *aad, size_t len)
+int ic_aes_gcm_init(ic_aes_gcm_ctx *c, const ic_aes_gcm_key *k, const uint8_t *iv, size_t ivlen)
 {
+    gcm_keys ks;
+    int r;
+
     if (c == NULL)
         return IC_ERR_NULL;
-    if (!gcm_ready(c))
-        return IC_ERR_STATE;
+    /* Wipe first: an abandoned message's secrets go, and a refused init
+     * leaves a context no call accepts.  Nothing in c is read before: a
+     * first init is handed uninitialised memory. */
+    gcm_ctx_clear(c);
+    r = gcm_init_check(k, &ks, iv, ivlen);
+    if (r != IC_OK)
+        return r;
+    c->key = k;
+    gcm_msg_start(c, &ks, iv, ivlen);
+    c->check = gcm_ctx_check_word(k);
+    return IC_OK;
+}
+
+int ic_aes_gcm_aad(ic_aes_gcm_ctx *c, const uint8_t *aad, size_t len)
+{
+    gcm_keys k;
+    int r = gcm_ctx_check(c, &k);
+    if (r != IC_OK)
+        return r;
     IC_NULL_CHECK(aad, len);
     if (c->aadlen > IC_GCM_MAX_AAD || (uint64_t)len > IC_GCM_MAX_AAD - c->aadlen)
         return IC_ERR_TOOLONG;
@@ -405,7 +544,6 @@ int ic_gcm_aad(ic_gcm_ctx *c, const uint8_t *aad, size_t len)
     if (len == 0)
         return IC_OK;
     c->aadlen += len;
-    gcm_keys k = gcm_keys_of(&c->aes, &c->ghash);
     gcm_absorb(c, &k, aad, len);
     return IC_OK;
 }
@@ -414,12 +552,11 @@ int ic_gcm_aad(ic_gcm_ctx *c, const uint8_t *aad, size_t len)
  * limit before the overlap test, so that an over-long length with a small
  * buffer is reported as IC_ERR_TOOLONG, and the call order last; nothing
  * is touched until all checks passed. */
-static int gcm_data_begin(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int dir)
+GCM_INLINE int gcm_data_begin(ic_aes_gcm_ctx *c, gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len, int dir)
 {
-    if (c == NULL)
-        return IC_ERR_NULL;
-    if (!gcm_ready(c))
-        return IC_ERR_STATE;
+    int r = gcm_ctx_check(c, k);
+    if (r != IC_OK)
+        return r;
     IC_NULL_CHECK(out, len);
     IC_NULL_CHECK(in, len);
     if (c->datalen > IC_GCM_MAX_DATA || (uint64_t)len > IC_GCM_MAX_DATA - c->datalen)
@@ -433,7 +570,7 @@ static int gcm_data_begin(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t
 
 /* Account for len bytes of data; the first data call closes the AAD with
  * its zero padding. */
-static void gcm_data_account(ic_gcm_ctx *c, const gcm_keys *k, size_t len, int dir)
+static void gcm_data_account(ic_aes_gcm_ctx *c, const gcm_keys *k, size_t len, int dir)
 {
     if (c->state == GCM_AAD) {
         gcm_pad(c, k);
@@ -445,7 +582,7 @@ static void gcm_data_account(ic_gcm_ctx *c, const gcm_keys *k, size_t len, int d
 
 /* First chunk: the leftover keystream plus GCM_CHUNK, so that later chunks
  * start on a block boundary and the tail path runs at most once per call. */
-static size_t gcm_chunk(const ic_gcm_ctx *c, size_t len)
+static size_t gcm_chunk(const ic_aes_gcm_ctx *c, size_t len)
 {
     size_t n = GCM_CHUNK + c->kslen;
     return len < n ? len : n;
@@ -453,7 +590,7 @@ static size_t gcm_chunk(const ic_gcm_ctx *c, size_t len)
 
 /* CTR and GHASH of n bytes.  GHASH always reads the ciphertext: after CTR
  * when encrypting, before it when decrypting (out may be in). */
-static void gcm_step(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t n, int dir)
+static void gcm_step(ic_aes_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t n, int dir)
 {
     if (dir == GCM_DEC)
         gcm_absorb(c, k, in, n);
@@ -464,10 +601,10 @@ static void gcm_step(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8
 
 /* The bytes left of a partial block first, so that the stream is on a
  * block boundary (kslen == 0 and then buflen == 0: both count the same
- * datalen mod 16).  Then the GHASH backend's one-pass CTR + GHASH hook on
- * whole blocks when it has one for this AES key, and chunk by chunk for
- * whatever it left. */
-static void gcm_crypt_data(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len,
+ * datalen mod 16).  Then the key's stitched loop (one pass of CTR and
+ * GHASH) on whole blocks when its two backends share one, and chunk by
+ * chunk for whatever it left. */
+static void gcm_crypt_data(ic_aes_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len,
                            int dir)
 {
     if (c->state == GCM_AAD && len - 1 < GCM_SHORT) {
@@ -482,10 +619,11 @@ static void gcm_crypt_data(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const
         in += n;
         len -= n;
     }
-    if (k->g->gcm_crypt != NULL && len >= 16 && c->kslen == 0 && c->buflen == 0) {
+    ic_gcm_stitch_fn loop = len >= 16 && c->kslen == 0 && c->buflen == 0 ? gcm_loop(k) : NULL;
+    if (loop != NULL) {
         unsigned flags = (dir == GCM_ENC ? IC_GCM_HOOK_ENCRYPT : 0) |
                          (c->ctr_public ? IC_GCM_HOOK_CTR_PUBLIC : 0);
-        size_t n = 16 * k->g->gcm_crypt(k->aes, k->hk, flags, c->ctr, c->y, out, in, len / 16);
+        size_t n = 16 * loop(k->aes, k->hk, flags, c->ctr, c->y, out, in, len / 16);
         out += n;
         in += n;
         len -= n;
@@ -499,33 +637,32 @@ static void gcm_crypt_data(ic_gcm_ctx *c, const gcm_keys *k, uint8_t *out, const
     }
 }
 
-static int gcm_crypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int dir)
+static int gcm_crypt(ic_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int dir)
 {
-    int r = gcm_data_begin(c, out, in, len, dir);
+    gcm_keys k;
+    int r = gcm_data_begin(c, &k, out, in, len, dir);
     if (r != IC_OK)
         return r;
-    gcm_keys k = gcm_keys_of(&c->aes, &c->ghash);
     gcm_crypt_data(c, &k, out, in, len, dir);
     return IC_OK;
 }
 
-int ic_gcm_encrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
+int ic_aes_gcm_encrypt(ic_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
 {
     return gcm_crypt(c, out, in, len, GCM_ENC);
 }
 
-int ic_gcm_decrypt(ic_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
+int ic_aes_gcm_decrypt(ic_aes_gcm_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
 {
     return gcm_crypt(c, out, in, len, GCM_DEC);
 }
 
-/* Checks shared by finish and verify. */
-static int gcm_tag_begin(const ic_gcm_ctx *c, const uint8_t *tag, size_t taglen, int dir)
+/* Checks shared by final and final_verify. */
+GCM_INLINE int gcm_tag_begin(const ic_aes_gcm_ctx *c, gcm_keys *k, const uint8_t *tag, size_t taglen, int dir)
 {
-    if (c == NULL)
-        return IC_ERR_NULL;
-    if (!gcm_ready(c))
-        return IC_ERR_STATE;
+    int r = gcm_ctx_check(c, k);
+    if (r != IC_OK)
+        return r;
     IC_NULL_CHECK(tag, taglen);
     if (!gcm_taglen_ok(taglen))
         return IC_ERR_TAGLEN;
@@ -534,13 +671,13 @@ static int gcm_tag_begin(const ic_gcm_ctx *c, const uint8_t *tag, size_t taglen,
     return IC_OK;
 }
 
-int ic_gcm_finish(ic_gcm_ctx *c, uint8_t *tag, size_t taglen)
+int ic_aes_gcm_final(ic_aes_gcm_ctx *c, uint8_t *tag, size_t taglen)
 {
     uint8_t t[16];
-    int r = gcm_tag_begin(c, tag, taglen, GCM_ENC);
+    gcm_keys k;
+    int r = gcm_tag_begin(c, &k, tag, taglen, GCM_ENC);
     if (r != IC_OK)
         return r;
-    gcm_keys k = gcm_keys_of(&c->aes, &c->ghash);
     if (taglen == 16) {               /* the full tag: no copy to wipe */
         gcm_full_tag(c, &k, tag);
     } else {
@@ -548,40 +685,33 @@ int ic_gcm_finish(ic_gcm_ctx *c, uint8_t *tag, size_t taglen)
         memcpy(tag, t, taglen);       /* MSB_t: the leftmost taglen bytes */
         IC_WIPE_FIXED(t, sizeof t);
     }
-    gcm_end_message(c);
+    gcm_ctx_clear(c);                 /* the message ends */
     return IC_OK;
 }
 
-int ic_gcm_verify(ic_gcm_ctx *c, const uint8_t *tag, size_t taglen)
+int ic_aes_gcm_final_verify(ic_aes_gcm_ctx *c, const uint8_t *tag, size_t taglen)
 {
     uint8_t t[16];
     int ok;
-    int r = gcm_tag_begin(c, tag, taglen, GCM_DEC);
+    gcm_keys k;
+    int r = gcm_tag_begin(c, &k, tag, taglen, GCM_DEC);
     if (r != IC_OK)
         return r;
-    gcm_keys k = gcm_keys_of(&c->aes, &c->ghash);
     gcm_full_tag(c, &k, t);
     ok = ic_ct_equal(t, tag, taglen);
     ic_ct_declassify(&ok, sizeof ok);   /* the verdict is public; t is not */
     IC_WIPE_FIXED(t, sizeof t);
-    gcm_end_message(c);
+    gcm_ctx_clear(c);                   /* the message ends either way */
     return ok ? IC_OK : IC_ERR_AUTH;
 }
 
-void ic_gcm_wipe(ic_gcm_ctx *c)
+void ic_aes_gcm_wipe(ic_aes_gcm_ctx *c)
 {
     if (c != NULL)
         ic_wipe(c, sizeof *c);
 }
 
-/* ---- one-shot, with a reusable key or a raw one -------------------------- */
-
-/* An ic_aes_gcm_key that init set up: its own check word (so a streaming
- * context is never taken for one) and both halves valid. */
-static int gcm_key_valid(const ic_aes_gcm_key *k)
-{
-    return (k->check == IC_CHECK_GCMKEY) & ic_aes_key_valid(&k->aes) & ic_ghash_key_valid(&k->ghash);
-}
+/* ---- one-shot, with a key object or a raw key ------------------------------- */
 
 /* The message arguments of seal/open, in common.h's order: the pointers
  * (step 2), then IV, tag, limits and overlap (step 3 after the key length,
@@ -629,14 +759,14 @@ static int gcm_oneshot_check(const uint8_t *key, size_t keylen, const uint8_t *i
 }
 
 /* Key-object one-shot: the key object first (step 1), then as above. */
-static int gcm_keyed_check(const ic_aes_gcm_key *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
-                           size_t aadlen, const uint8_t *in, size_t len, const uint8_t *out,
+static int gcm_keyed_check(const ic_aes_gcm_key *k, gcm_keys *ks, const uint8_t *iv, size_t ivlen,
+                           const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len, const uint8_t *out,
                            const uint8_t *tag, size_t taglen)
 {
     int r;
     if (k == NULL)
         return IC_ERR_NULL;
-    if (!gcm_key_valid(k))
+    if (!gcm_key_get(k, ks))
         return IC_ERR_STATE;
     r = gcm_msg_nulls(iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     if (r != IC_OK)
@@ -645,7 +775,7 @@ static int gcm_keyed_check(const ic_aes_gcm_key *k, const uint8_t *iv, size_t iv
 }
 
 /* IV and all of the AAD into the message half m (arguments checked). */
-static void gcm_msg_begin(ic_gcm_ctx *m, const gcm_keys *k, const uint8_t *iv, size_t ivlen,
+static void gcm_msg_begin(ic_aes_gcm_ctx *m, const gcm_keys *k, const uint8_t *iv, size_t ivlen,
                           const uint8_t *aad, size_t aadlen)
 {
     gcm_msg_start(m, k, iv, ivlen);
@@ -653,19 +783,11 @@ static void gcm_msg_begin(ic_gcm_ctx *m, const gcm_keys *k, const uint8_t *iv, s
     gcm_absorb(m, k, aad, aadlen);
 }
 
-/* Erase what a message left in m: the tag mask, the accumulator, unused
- * keystream, and the counter (for IVs other than 12 bytes a GHASH under H). */
-static void gcm_msg_wipe(ic_gcm_ctx *m)
-{
-    gcm_end_message(m);
-    ic_wipe(m->ctr, sizeof m->ctr);
-}
-
 /* A whole short message after its AAD (1 .. GCM_SHORT bytes): E(K, J0)
  * with the counter blocks (gcm_first_blocks), and the ciphertext and the
  * lengths block to GHASH in one call, so that an aggregating backend
  * reduces once for the whole of it. */
-static void gcm_seal_short(ic_gcm_ctx *m, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len,
+static void gcm_seal_short(ic_aes_gcm_ctx *m, const gcm_keys *k, uint8_t *out, const uint8_t *in, size_t len,
                            uint8_t t[16])
 {
     uint8_t b[16 + GCM_SHORT + 16];
@@ -686,7 +808,7 @@ static void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, co
                           size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
                           size_t taglen)
 {
-    ic_gcm_ctx m;
+    ic_aes_gcm_ctx m;
     uint8_t t[16];
     uint8_t *dst = taglen == 16 ? tag : t;   /* the full tag: no copy to wipe */
     gcm_msg_begin(&m, k, iv, ivlen, aad, aadlen);
@@ -709,7 +831,7 @@ static int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, con
                          size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, const uint8_t *tag,
                          size_t taglen)
 {
-    ic_gcm_ctx m;
+    ic_aes_gcm_ctx m;
     uint8_t t[16];
     int ok;
     gcm_msg_begin(&m, k, iv, ivlen, aad, aadlen);
@@ -727,80 +849,57 @@ static int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, con
     return ok ? IC_OK : IC_ERR_AUTH;
 }
 
-int ic_aes_gcm_key_init(ic_aes_gcm_key *k, const uint8_t *key, size_t keylen)
+int ic_aes_gcm_key_seal(const ic_aes_gcm_key *k, uint8_t *out, uint8_t *tag, size_t taglen, const uint8_t *in,
+                        size_t len, const uint8_t *aad, size_t aadlen, const uint8_t *iv, size_t ivlen)
 {
-    int r;
-    if (k == NULL)
-        return IC_ERR_NULL;
-    /* wipe first: a failed re-init must not leave the old key usable */
-    ic_wipe(k, sizeof *k);
-    r = gcm_key_setup(&k->aes, &k->ghash, key, keylen);
-    if (r != IC_OK) {
-        ic_wipe(k, sizeof *k);
-        return r;
-    }
-    k->check = IC_CHECK_GCMKEY;
-    return IC_OK;
-}
-
-void ic_aes_gcm_key_wipe(ic_aes_gcm_key *k)
-{
-    if (k != NULL)
-        ic_wipe(k, sizeof *k);
-}
-
-int ic_aes_gcm_key_seal(const ic_aes_gcm_key *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
-                        size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                        size_t taglen)
-{
-    int r = gcm_keyed_check(k, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    gcm_keys ks;
+    int r = gcm_keyed_check(k, &ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     if (r != IC_OK)
         return r;
-    gcm_keys ks = gcm_keys_of(&k->aes, &k->ghash);
     gcm_seal_with(&ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     return IC_OK;
 }
 
-int ic_aes_gcm_key_open(const ic_aes_gcm_key *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
-                        size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, const uint8_t *tag,
-                        size_t taglen)
+int ic_aes_gcm_key_open(const ic_aes_gcm_key *k, uint8_t *out, const uint8_t *tag, size_t taglen,
+                        const uint8_t *in, size_t len, const uint8_t *aad, size_t aadlen, const uint8_t *iv,
+                        size_t ivlen)
 {
-    int r = gcm_keyed_check(k, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    gcm_keys ks;
+    int r = gcm_keyed_check(k, &ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     if (r != IC_OK)
         return r;
-    gcm_keys ks = gcm_keys_of(&k->aes, &k->ghash);
     return gcm_open_with(&ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
 }
 
 /* The raw-key calls: a key object on the stack for one message, wiped. */
-int ic_aes_gcm_seal(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
-                    const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
-                    uint8_t *out, uint8_t *tag, size_t taglen)
+int ic_aes_gcm_seal(uint8_t *out, uint8_t *tag, size_t taglen, const uint8_t *in, size_t len,
+                    const uint8_t *aad, size_t aadlen, const uint8_t *iv, size_t ivlen, const uint8_t *key,
+                    size_t keylen)
 {
     ic_aes_gcm_key k;
     int r = gcm_oneshot_check(key, keylen, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     if (r != IC_OK)
         return r;
-    r = gcm_key_setup(&k.aes, &k.ghash, key, keylen);
+    r = gcm_key_setup(&k, key, keylen);
     if (r == IC_OK) {
-        gcm_keys ks = gcm_keys_of(&k.aes, &k.ghash);
+        gcm_keys ks = gcm_keys_of(&k);
         gcm_seal_with(&ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     }
     ic_aes_gcm_key_wipe(&k);
     return r;
 }
 
-int ic_aes_gcm_open(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
-                    const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
-                    uint8_t *out, const uint8_t *tag, size_t taglen)
+int ic_aes_gcm_open(uint8_t *out, const uint8_t *tag, size_t taglen, const uint8_t *in, size_t len,
+                    const uint8_t *aad, size_t aadlen, const uint8_t *iv, size_t ivlen, const uint8_t *key,
+                    size_t keylen)
 {
     ic_aes_gcm_key k;
     int r = gcm_oneshot_check(key, keylen, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     if (r != IC_OK)
         return r;
-    r = gcm_key_setup(&k.aes, &k.ghash, key, keylen);
+    r = gcm_key_setup(&k, key, keylen);
     if (r == IC_OK) {
-        gcm_keys ks = gcm_keys_of(&k.aes, &k.ghash);
+        gcm_keys ks = gcm_keys_of(&k);
         r = gcm_open_with(&ks, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
     }
     ic_aes_gcm_key_wipe(&k);

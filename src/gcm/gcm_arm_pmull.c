@@ -1,9 +1,10 @@
 /*
  * gcm_arm_pmull.c - AES-GCM's bulk on ARMv8 (AArch64 and AArch32) with
- * counter mode (AESE / AESMC) and GHASH (PMULL) stitched together: the gcm_crypt hook of the
- * "pmull" GHASH (ghash_impl.h), used by gcm.c for whole blocks when the AES
- * key is a "ce" key (aes_arm.h layout); for any other key it does nothing
- * and gcm.c runs ctr32 + blocks.
+ * counter mode (AESE / AESMC) and GHASH (PMULL) stitched together: the
+ * stitched loop IC_STITCH_ARM_CE (ghash_impl.h), which the "ce" AES and the
+ * "pmull" GHASH both declare, so gcm.c runs it for whole blocks when the
+ * key pairs those two (aes_arm.h layout); any other pair runs ctr32 +
+ * blocks.
  *
  * The trick: AESE/AESMC and PMULL run on independent data, so they overlap
  * in the pipeline.  Each batch of eight counter blocks goes through its AES
@@ -58,7 +59,7 @@ size_t ic_gcm_arm_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned fl
     uint8x16_t s[CE_LANES];
     uint64x2_t num, acc;
 
-    if (!aes_arm_key_native(k) || nb == 0)
+    if (nb == 0)   /* k is a "ce" key: the pairing (gcm.c) */
         return 0;
     num = ce_num(vld1q_u8(ctr));
     acc = gh_load(y);

@@ -1,7 +1,8 @@
 /*
  * gcm_ppc_p8.c - AES-GCM's bulk on POWER8 with counter mode and GHASH
- * stitched together: the gcm_crypt hook of the "p8" GHASH (ghash_impl.h),
- * used by gcm.c for whole blocks when the AES key is a "p8" key.
+ * stitched together: the stitched loop IC_STITCH_PPC_P8 (ghash_impl.h),
+ * which the "p8" AES and GHASH both declare, so gcm.c runs it for whole
+ * blocks when the key pairs those two.
  *
  * The trick: vcipher and vpmsumd run on independent data, so they overlap.
  * Each batch of eight counter blocks goes through its AES rounds while a
@@ -55,7 +56,7 @@ size_t ic_gcm_p8_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned fla
     const p8_u8 one = p8_word(1), two = p8_word(2);
     p8_u8 s[P8_LANES], c, acc;
 
-    if (!aes_ppc_key_native(k) || nb == 0)
+    if (nb == 0)   /* k is a "p8" key: the pairing (gcm.c) */
         return 0;
     c = p8_load_be(ctr);
     acc = p8_load_be(y);

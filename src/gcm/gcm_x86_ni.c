@@ -1,8 +1,9 @@
 /*
  * gcm_x86_ni.c - the stitched AES-GCM loop for AES-NI and PCLMULQDQ on
- * 128-bit registers, 8 blocks a batch: the gcm_crypt hook of the "clmul"
- * GHASH (and of "vpclmul" when the AES key is an AES-NI one).  Built with
- * -maes -mpclmul -mssse3.
+ * 128-bit registers, 8 blocks a batch: the stitched loop IC_STITCH_X86_XMM,
+ * which every x86 AES and GHASH backend declares (so gcm.c runs it for
+ * "clmul", and for any pair without a wider loop in common, such as
+ * "vpclmul" with "ni").  Built with -maes -mpclmul -mssse3.
  *
  * Why stitch: counter mode keeps eight AESENC in flight per round and
  * GHASH eight independent PCLMULQDQ products per batch; run one after the
@@ -17,8 +18,7 @@
  * The counter (SP 800-38D inc32) is kept with its bytes reversed, so its
  * 32-bit big-endian tail is the low dword of the register and PADDD adds
  * modulo 2^32 there without touching the 96 fixed bits - the wrap inc32
- * asks for.  Round keys come from the x86 AES layout (aes_x86.h); the
- * hook does nothing (returns 0) for a key of any other backend.  Only
+ * asks for.  Round keys come from the x86 AES layout (aes_x86.h).  Only
  * whole batches are done here; gcm.c does the rest.
  * Constant time: AES-NI and PCLMULQDQ, no data-dependent branch or index.
  */
@@ -84,11 +84,11 @@ GX_INLINE void gx_mul(gh_acc *a, const ghash_x86_key *gk, const uint8_t *p, int 
 
 #include "gcm/gcm_x86_stitch.h"
 
+/* k and hk are of backends that declare IC_STITCH_X86_XMM (gcm.c checks):
+ * an x86 key layout and H^8 .. H^1 in the x86 GHASH layout. */
 size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
-                        uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+                           uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    if (!aes_x86_key_native(k))
-        return 0;
     return gx_crypt(k, ghash_x86_key_of(hk), flags, ctr, y, out, in, nblocks);
 }
 

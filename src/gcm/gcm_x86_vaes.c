@@ -1,7 +1,9 @@
 /*
  * gcm_x86_vaes.c - the stitched AES-GCM loop for VAES and VPCLMULQDQ on
  * 256-bit registers (Zen 3, Alder Lake and later, no AVX-512 needed), 16
- * blocks a batch: the gcm_crypt hook of the "vpclmul" GHASH.  Built with
+ * blocks a batch: the stitched loop IC_STITCH_X86_YMM, which the "vaes"
+ * and "vaes512" AES and the "vpclmul" and "vpclmul512" GHASH declare.
+ * Built with
  * -maes -mpclmul -mssse3 -mavx2 -mvaes -mvpclmulqdq.
  *
  * Sixteen blocks in flight: eight YMM registers of two counter blocks each
@@ -15,10 +17,11 @@
  * The 32-bit inc32 counters of SP 800-38D are kept as native dwords,
  * where VPADDD wraps them modulo 2^32 by itself, and one PSHUFB per
  * register puts them into their blocks (gx_counters).  Round keys are the
- * x86 layout of aes_x86.h, broadcast to both lanes.  The loop runs only
- * for keys of the "vaes" AES backend; an AES-NI key goes to the 8-block
- * loop of gcm_x86_ni.c (the GHASH key holds the powers both need), any
- * other key to the caller's plain path.  Whole batches only.
+ * x86 layout of aes_x86.h, broadcast to both lanes.  gcm.c runs the loop
+ * only for a key whose two backends both declare it (ghash_impl.h); an
+ * AES-NI key gets the 8-block loop of gcm_x86_ni.c (the GHASH key holds
+ * the powers both need), any other key the caller's plain path.  Whole
+ * batches only.
  * Constant time: VAES, VPCLMULQDQ, no branch or index on data, key or
  * counter.
  */
@@ -184,14 +187,13 @@ GX_INLINE void gx_mul(gh256_acc *a, const ghash_x86_key *gk, const uint8_t *p, i
 
 #include "gcm/gcm_x86_stitch.h"
 
-/* VAES keys: the 16-block loop here; AES-NI keys (ghash "vpclmul" with aes
- * "ni", e.g. under INCORE_CPU=-vaes): the 8-block loop of gcm_x86_ni.c,
- * whose powers H^8 .. H^1 this GHASH key holds too. */
+/* k and hk are of backends that declare IC_STITCH_X86_YMM (gcm.c checks):
+ * VAES keys in the x86 layout and H^16 .. H^1.  An AES-NI key with this
+ * GHASH (e.g. under INCORE_CPU=-vaes) gets the 8-block loop of
+ * gcm_x86_ni.c instead: "ni" declares only that one. */
 size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
-                          uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+                             uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    if (!aes_x86_key_vaes(k))                      /* k checked by gcm.c */
-        return ic_gcm_x86_ni_crypt(k, hk, flags, ctr, y, out, in, nblocks);
     return gx_crypt(k, ghash_x86_key_of(hk), flags, ctr, y, out, in, nblocks);
 }
 

@@ -1,8 +1,8 @@
 /*
  * gcm_x86_vaes512.c - the stitched AES-GCM loop for VAES and VPCLMULQDQ on
  * 512-bit registers (AVX-512 CPUs: Ice Lake and later Intel, Zen 4 and
- * Zen 5), 32 blocks a batch: the gcm_crypt hook of the "vpclmul512"
- * GHASH.  Built with -maes -mpclmul -mssse3 -mavx2 -mvaes -mvpclmulqdq
+ * Zen 5), 32 blocks a batch: the stitched loop IC_STITCH_X86_ZMM, which
+ * the "vaes512" AES and the "vpclmul512" GHASH declare.  Built with -maes -mpclmul -mssse3 -mavx2 -mvaes -mvpclmulqdq
  * -mavx512f -mavx512vl -mavx512bw.
  *
  * Thirty-two blocks in flight: eight ZMM registers of four counter blocks
@@ -28,10 +28,10 @@
  * XOR with (J || 0) ^ rk0 per register make the whitened blocks, no branch
  * on the counter; with a public counter (IC_GCM_HOOK_CTR_PUBLIC) the
  * carry-free shortcut (a dword add on byte 15) while the last byte does
- * not wrap in the batch.  The loop runs only for keys of the "vaes512" AES
- * backend; a "vaes" or "ni" key goes to the 256-bit or AES-NI loop (the
- * GHASH key holds what they need), any other key to the caller's plain
- * path.  Whole batches only.  Constant time: VAES, VPCLMULQDQ, no branch
+ * not wrap in the batch.  gcm.c runs the loop only for a key whose two
+ * backends both declare it (ghash_impl.h); a "vaes" or "ni" key with this
+ * GHASH gets the 256-bit or AES-NI loop (the GHASH key holds what they
+ * need), any other key the caller's plain path.  Whole batches only.  Constant time: VAES, VPCLMULQDQ, no branch
  * or index on data, key or (secret) counter.
  */
 #include "gcm/ghash_x86.h"
@@ -171,18 +171,16 @@ GX_INLINE __m128i gx_hash(const ghash_x86_key32 *k, __m128i y, const uint8_t *p)
 
 #include "gcm/gcm_x86_stitch.h"
 
-/* VAES-512 keys: the 32-block loop here, then a remaining 16 blocks (or a
- * message of 16 .. 31) through the 16-block YMM loop on the same keys, so
- * a 256-byte message is stitched too; "vaes" and "ni" keys (ghash
- * "vpclmul512" with another x86 AES backend, e.g. INCORE_IMPL=aes=vaes):
- * the 16-block YMM or 8-block AES-NI loop, whose powers this key holds. */
+/* k and hk are of backends that declare IC_STITCH_X86_ZMM (gcm.c checks),
+ * and so the YMM loop too: the 32-block loop here, then a remaining 16
+ * blocks (or a message of 16 .. 31) through the 16-block YMM loop on the
+ * same keys, so a 256-byte message is stitched too.  Other x86 AES keys
+ * with this GHASH (e.g. INCORE_IMPL=aes=vaes) get the YMM or XMM loop,
+ * the widest their backend declares; the key holds the powers of both. */
 size_t ic_gcm_x86_vaes512_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                                 uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    size_t done;
-    if (ic_aes_ops_of(k) != &ic_aes_vaes512_ops)   /* k checked by gcm.c */
-        return ic_gcm_x86_vaes_crypt(k, hk, flags, ctr, y, out, in, nblocks);
-    done = gx_crypt(k, ghash_x86_key32_of(hk), flags, ctr, y, out, in, nblocks);
+    size_t done = gx_crypt(k, ghash_x86_key32_of(hk), flags, ctr, y, out, in, nblocks);
     if (nblocks - done >= 16)
         done += ic_gcm_x86_vaes_crypt(k, hk, flags, ctr, y, out + 16 * done, in + 16 * done, 16);
     return done;

@@ -13,8 +13,8 @@
  * in the pipeline instead of waiting on each other through the accumulator.
  * Math and layout: ghash_arm.h.  Constant time: PMULL takes the same time
  * for any operands, and nothing branches on or indexes by H or the data.
- * The same table drives the stitched AES-GCM loop (gcm_arm_pmull.c), which
- * this entry offers through the gcm_crypt hook.
+ * The same table drives the stitched AES-GCM loop (gcm_arm_pmull.c,
+ * IC_STITCH_ARM_CE, declared in the ops' stitch).
  */
 #include "gcm/ghash_arm.h"
 
@@ -64,7 +64,7 @@ static void ghash_pmull_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint
 const ic_ghash_ops ic_ghash_pmull_ops = {
     .init = ghash_pmull_init,
     .blocks = ghash_pmull_blocks,
-    .gcm_crypt = ic_gcm_arm_crypt,
+    .stitch = IC_STITCH_BIT(IC_STITCH_ARM_CE),
 };
 
 #endif /* IC_ARM_LE */

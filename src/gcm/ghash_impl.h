@@ -15,6 +15,7 @@
 
 #include "core/internal.h"
 #include "incore/gcm.h"
+#include "aes/aes_impl.h"
 
 typedef struct ic_ghash_ops {
     /* Precompute from h (the 16 bytes E(K, 0^128), as the standard writes
@@ -24,28 +25,41 @@ typedef struct ic_ghash_ops {
      * y is the accumulator in the standard's byte order; in has any
      * alignment; nblocks may be 0. */
     void (*blocks)(const ic_ghash_key *hk, uint8_t y[16], const uint8_t *in, size_t nblocks);
-    /* Optional (NULL when the backend has none): AES-GCM's bulk in one
-     * pass, counter mode and GHASH of the ciphertext interleaved so that
-     * the AES rounds and the carry-less multiplies overlap.  Encrypts
-     * (flags & IC_GCM_HOOK_ENCRYPT) or decrypts up to nblocks whole blocks
-     * of in to out
-     * (out == in allowed) with the inc32 counter ctr (SP 800-38D; left at
-     * the next unused block) and hashes the ciphertext into y (standard
-     * byte order), exactly as ctr32 followed (encrypting) or preceded
-     * (decrypting) by blocks would.  It may do fewer blocks than asked,
-     * or none when it does not know k's round-key layout (k->impl), and
-     * returns how many it did; the caller does the rest the plain way.
-     * IC_GCM_HOOK_CTR_PUBLIC says the counter is public (the IV had 12
-     * bytes, so J0 is the IV itself): only then may a backend branch on
-     * the counter's value, e.g. to take a carry-free shortcut.  For any
-     * other IV length the counter is GHASH_H(IV), a function of the key,
-     * and the counter blocks must be made without looking at it.        */
-    size_t (*gcm_crypt)(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
-                        uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    /* The stitched AES-GCM loops (IC_STITCH_BIT of each, aes/aes_impl.h)
+     * whose GHASH half this backend's key layout holds (the powers of H
+     * the loop reads) on any CPU that runs the backend; 0 for none. */
+    uint32_t stitch;
 } ic_ghash_ops;
+
+/* A stitched loop (aes_impl.h lists them): AES-GCM's bulk in one pass,
+ * counter mode and GHASH of the ciphertext interleaved so that the AES
+ * rounds and the carry-less multiplies overlap.  Encrypts
+ * (flags & IC_GCM_HOOK_ENCRYPT) or decrypts up to nblocks whole blocks of
+ * in to out (out == in allowed) with the inc32 counter ctr (SP 800-38D;
+ * left at the next unused block) and hashes the ciphertext into y
+ * (standard byte order), exactly as ctr32 followed (encrypting) or
+ * preceded (decrypting) by blocks would.  It does whole batches only and
+ * returns how many blocks it did; the caller does the rest the plain way.
+ * It is only called with keys of backends that both declare it (gcm.c
+ * checks), so it looks at neither's identity.
+ * IC_GCM_HOOK_CTR_PUBLIC says the counter is public (the IV had 12
+ * bytes, so J0 is the IV itself): only then may a loop branch on the
+ * counter's value, e.g. to take a carry-free shortcut.  For any other IV
+ * length the counter is GHASH_H(IV), a function of the key, and the
+ * counter blocks must be made without looking at it. */
+typedef size_t (*ic_gcm_stitch_fn)(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
+                                   uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 
 #define IC_GCM_HOOK_ENCRYPT    1u
 #define IC_GCM_HOOK_CTR_PUBLIC 2u
+
+/* The loop the implementations a and g run together: of the loops both
+ * declare, the highest-numbered; IC_STITCH_NONE when they share none
+ * (gcm.c: ic_aes_gcm_key_init records it in the key). */
+uint32_t ic_gcm_stitch_pick(const ic_aes_ops *a, const ic_ghash_ops *g);
+/* Loop s's function: NULL for IC_STITCH_NONE, an id out of range, and a
+ * loop not built for this architecture. */
+ic_gcm_stitch_fn ic_gcm_stitch_loop(uint32_t s);
 
 /* The ops of the implementation that expanded hk, or NULL when hk is NULL,
  * not initialised, wiped or corrupt (gcm.c). */
@@ -56,7 +70,7 @@ static inline int ic_ghash_key_valid(const ic_ghash_key *hk)
     return (hk->check == IC_CHECK_GHASH) & ic_impl_index_ok(IC_PRIM_GHASH, hk->impl);
 }
 /* hk = H expanded by the implementation g (an entry of the "ghash" table),
- * recorded in hk as ic_gcm_init does: for tests that pair backends. */
+ * recorded in hk as ic_aes_gcm_key_init does: for tests that pair backends. */
 void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h[16]);
 
 /* Portable constant-time implementation (ghash_ct64.c). */
@@ -68,13 +82,14 @@ extern const ic_ghash_ops ic_ghash_ct64_ops;
 extern const ic_ghash_ops ic_ghash_clmul_ops;
 extern const ic_ghash_ops ic_ghash_vpclmul_ops;
 extern const ic_ghash_ops ic_ghash_vpclmul512_ops;
-/* Their gcm_crypt hooks: AES-NI, 8 blocks in flight (gcm_x86_ni.c), and
- * VAES on YMM, 16 blocks in flight (gcm_x86_vaes.c). */
+/* The stitched loops IC_STITCH_X86_XMM: AES-NI, 8 blocks in flight
+ * (gcm_x86_ni.c), and IC_STITCH_X86_YMM: VAES on YMM, 16 blocks in flight
+ * (gcm_x86_vaes.c). */
 size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                         uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                           uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
-/* VAES on ZMM, 32 blocks in flight (gcm_x86_vaes512.c). */
+/* IC_STITCH_X86_ZMM: VAES on ZMM, 32 blocks in flight (gcm_x86_vaes512.c). */
 size_t ic_gcm_x86_vaes512_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                                 uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 #endif

@@ -13,7 +13,7 @@
  * ghash_ppc.h derives it.
  *
  * The same table drives the stitched AES-GCM loop (gcm_ppc_p8.c), which
- * this entry offers through the gcm_crypt hook.  Constant time: vpmsumd
+ * this entry declares in the ops' stitch (IC_STITCH_PPC_P8).  Constant time: vpmsumd
  * takes the same time for any operands and nothing branches on or indexes
  * by H or the data.
  */
@@ -87,7 +87,7 @@ static void ghash_p8_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t
 const ic_ghash_ops ic_ghash_p8_ops = {
     .init = ghash_p8_init,
     .blocks = ghash_p8_blocks,
-    .gcm_crypt = ic_gcm_p8_crypt,
+    .stitch = IC_STITCH_BIT(IC_STITCH_PPC_P8),
 };
 
 #endif /* __powerpc64__ */

@@ -145,7 +145,7 @@ static inline __m128i gh_mont_mul(__m128i a, __m128i b)
  * H^m = H^(m/2) H^(m - m/2), computed in place (P(m) is pow[16 - m]): the
  * products of one doubling are independent, so the chain of dependent
  * multiplies is 4 long for 16 powers instead of 15 (this runs in every
- * ic_gcm_init, hence in every one-shot seal and open). */
+ * ic_aes_gcm_key_init, hence in every raw-key one-shot seal and open). */
 static inline void gh_key_powers(ghash_x86_key *k, const uint8_t h[16], int n)
 {
 #define P(m) k->pow[GHASH_X86_MAXPOW - (m)]
@@ -357,7 +357,7 @@ static inline void gh512_store_pow(__m128i *pw, __m128i *kr, __m512i v)
  * both of those; H^16 times all sixteen: 50 carry-less multiplies, against
  * 95 for fifteen 128-bit products followed by the four ZMM ones.  What
  * counts is that each level takes its operands from registers (this runs
- * in every ic_gcm_init, hence in every raw-key one-shot; on Zen 5
+ * in every ic_aes_gcm_key_init, hence in every raw-key one-shot; on Zen 5
  * ic_aes_gcm_key_init took 350 TSC ticks with the load-back below, 252-265
  * this way, 268 for the sixteen powers alone before):
  * a 64-byte load of powers just stored 16 bytes at a time would wait for

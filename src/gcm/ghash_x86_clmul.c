@@ -11,7 +11,7 @@
  * is on the chain from one batch to the next.
  *
  * The AES-GCM loop that runs AES-NI and this GHASH in one pass is in
- * gcm_x86_ni.c and reached through the ops' gcm_crypt hook.
+ * gcm_x86_ni.c (IC_STITCH_X86_XMM, declared in the ops' stitch).
  * Constant time: PCLMULQDQ's timing does not depend on its operands, and
  * nothing here branches on or indexes by H or the data.
  */
@@ -34,7 +34,7 @@ static void ghash_clmul_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint
 const ic_ghash_ops ic_ghash_clmul_ops = {
     .init = ghash_clmul_init,
     .blocks = ghash_clmul_blocks,
-    .gcm_crypt = ic_gcm_x86_ni_crypt,
+    .stitch = IC_STITCH_BIT(IC_STITCH_X86_XMM),
 };
 
 #endif /* __x86_64__ */

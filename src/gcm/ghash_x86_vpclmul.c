@@ -13,9 +13,9 @@
  * whole batch; the two lanes are folded together only before the single
  * reduction, which stays 128-bit.
  *
- * The stitched AES-GCM that goes with it is gcm_x86_vaes.c (VAES keys,
- * 16 blocks in flight) or gcm_x86_ni.c (AES-NI keys), reached through
- * gcm_crypt.  Constant time: carry-less multiplies, no secret branch or
+ * The stitched AES-GCM loops its key serves (the ops' stitch) are
+ * gcm_x86_vaes.c (VAES keys, 16 blocks in flight) and gcm_x86_ni.c
+ * (AES-NI keys): the key holds H^16 .. H^1, which both read.  Constant time: carry-less multiplies, no secret branch or
  * index.
  */
 #include "gcm/ghash_x86.h"
@@ -37,7 +37,7 @@ static void ghash_vpclmul_blocks(const ic_ghash_key *hk, uint8_t y[16], const ui
 const ic_ghash_ops ic_ghash_vpclmul_ops = {
     .init = ghash_vpclmul_init,
     .blocks = ghash_vpclmul_blocks,
-    .gcm_crypt = ic_gcm_x86_vaes_crypt,
+    .stitch = IC_STITCH_BIT(IC_STITCH_X86_XMM) | IC_STITCH_BIT(IC_STITCH_X86_YMM),
 };
 
 #endif /* __x86_64__ */

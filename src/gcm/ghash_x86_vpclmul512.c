@@ -18,8 +18,9 @@
  * blocks), 32-block ones by the multiplier (Zen 5, 16 KiB: 0.125 -> 0.069
  * TSC c/B).
  *
- * The stitched AES-GCM that goes with it is gcm_x86_vaes512.c, reached
- * through gcm_crypt.  Constant time: carry-less multiplies, no secret
+ * The stitched AES-GCM loops its key serves (the ops' stitch) are
+ * gcm_x86_vaes512.c and, for AES backends without ZMM, the YMM and XMM
+ * loops, whose powers the key starts with.  Constant time: carry-less multiplies, no secret
  * branch or index.
  */
 #include "gcm/ghash_x86.h"
@@ -48,7 +49,7 @@ static void ghash_vpclmul512_blocks(const ic_ghash_key *hk, uint8_t y[16], const
 const ic_ghash_ops ic_ghash_vpclmul512_ops = {
     .init = ghash_vpclmul512_init,
     .blocks = ghash_vpclmul512_blocks,
-    .gcm_crypt = ic_gcm_x86_vaes512_crypt,
+    .stitch = IC_STITCH_BIT(IC_STITCH_X86_XMM) | IC_STITCH_BIT(IC_STITCH_X86_YMM) | IC_STITCH_BIT(IC_STITCH_X86_ZMM),
 };
 
 #endif /* __x86_64__ */

@@ -38,11 +38,11 @@ int main(void)
     check(ic_version_number() == IC_VERSION_NUMBER, "ic_version_number() == IC_VERSION_NUMBER");
 
     uint8_t key[16] = {1}, iv[12] = {2}, tag[16], msg[40] = "a record", ct[40], pt[40];
-    check(ic_aes_gcm_seal(key, 16, iv, 12, NULL, 0, msg, sizeof msg, ct, tag, 16) == IC_OK, "seal");
-    check(ic_aes_gcm_open(key, 16, iv, 12, NULL, 0, ct, sizeof ct, pt, tag, 16) == IC_OK, "open");
+    check(ic_aes_gcm_seal(ct, tag, 16, msg, sizeof msg, NULL, 0, iv, 12, key, 16) == IC_OK, "seal");
+    check(ic_aes_gcm_open(pt, tag, 16, ct, sizeof ct, NULL, 0, iv, 12, key, 16) == IC_OK, "open");
     check(memcmp(pt, msg, sizeof msg) == 0, "round trip");
     tag[0] ^= 1;
-    check(ic_aes_gcm_open(key, 16, iv, 12, NULL, 0, ct, sizeof ct, pt, tag, 16) == IC_ERR_AUTH,
+    check(ic_aes_gcm_open(pt, tag, 16, ct, sizeof ct, NULL, 0, iv, 12, key, 16) == IC_ERR_AUTH,
           "bad tag refused");
 
     if (fails)

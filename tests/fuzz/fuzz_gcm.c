@@ -10,11 +10,12 @@
  * (split from one message), where the AAD and the data are cut for the
  * streaming calls, in place or misaligned, and a byte to flip for a
  * forgery.  Checked for each pair:
- *   - one-shot seal and streamed encrypt + finish equal the portable seal;
- *   - streamed decrypt + verify and one-shot open accept and give the
+ *   - one-shot seal and streamed encrypt + final (from a key object) equal
+ *     the portable seal;
+ *   - streamed decrypt + final_verify and one-shot open accept and give the
  *     plaintext back;
  *   - with one bit of the tag, the ciphertext or the AAD flipped, open
- *     returns IC_ERR_AUTH with out zeroed, and verify IC_ERR_AUTH;
+ *     returns IC_ERR_AUTH with out zeroed, and final_verify IC_ERR_AUTH;
  *   - nothing is written outside the output.
  */
 #include "fuzz_common.h"
@@ -39,14 +40,15 @@ typedef struct {
 /* Streamed encryption: key, IV, AAD in pieces, data in pieces. */
 static void stream_seal(const gcm_case *g, uint8_t *ct, uint8_t *tag, const char *who)
 {
-    ic_gcm_ctx c;
+    ic_aes_gcm_key k;
+    ic_aes_gcm_ctx c;
     uint8_t *base, *inbase = NULL;
-    int rc = ic_gcm_init(&c, g->key, g->keylen);
+    int rc = ic_aes_gcm_key_init(&k, g->key, g->keylen);
+    FZ_CHECK(rc == IC_OK, "%s: gcm_key_init %d", who, rc);
+    rc = ic_aes_gcm_init(&c, &k, g->iv, g->ivlen);
     FZ_CHECK(rc == IC_OK, "%s: gcm_init %d", who, rc);
-    rc = ic_gcm_start(&c, g->iv, g->ivlen);
-    FZ_CHECK(rc == IC_OK, "%s: gcm_start %d", who, rc);
     for (size_t i = 0; i <= g->acut.n; i++) {
-        rc = ic_gcm_aad(&c, g->aad + FZ_PIECE_OFF(&g->acut, i), FZ_PIECE_LEN(&g->acut, i));
+        rc = ic_aes_gcm_aad(&c, g->aad + FZ_PIECE_OFF(&g->acut, i), FZ_PIECE_LEN(&g->acut, i));
         FZ_CHECK(rc == IC_OK, "%s: gcm_aad piece %zu: %d", who, i, rc);
     }
     uint8_t *out = fz_alloc_at(g->len, g->off, &base);
@@ -61,42 +63,45 @@ static void stream_seal(const gcm_case *g, uint8_t *ct, uint8_t *tag, const char
     }
     for (size_t i = 0; i <= g->dcut.n; i++) {
         size_t o = FZ_PIECE_OFF(&g->dcut, i);
-        rc = ic_gcm_encrypt(&c, out + o, in + o, FZ_PIECE_LEN(&g->dcut, i));
+        rc = ic_aes_gcm_encrypt(&c, out + o, in + o, FZ_PIECE_LEN(&g->dcut, i));
         FZ_CHECK(rc == IC_OK, "%s: gcm_encrypt piece %zu: %d", who, i, rc);
     }
-    rc = ic_gcm_finish(&c, tag, g->taglen);
-    FZ_CHECK(rc == IC_OK, "%s: gcm_finish %d", who, rc);
+    rc = ic_aes_gcm_final(&c, tag, g->taglen);
+    FZ_CHECK(rc == IC_OK, "%s: gcm_final %d", who, rc);
     fz_check_canary(base, g->off, g->len, "gcm_encrypt output");
     memcpy(ct, out, g->len);
     free(base);
     free(inbase);
-    ic_gcm_wipe(&c);
+    ic_aes_gcm_wipe(&c);
+    ic_aes_gcm_key_wipe(&k);
 }
 
-/* Streamed decryption in the pieces of cut; returns verify's status. */
+/* Streamed decryption in the pieces of cut; returns final_verify's status. */
 static int stream_open(const gcm_case *g, const uint8_t *aad, const uint8_t *ct, const uint8_t *tag,
                        const fz_splits *cut, uint8_t *pt, const char *who)
 {
-    ic_gcm_ctx c;
+    ic_aes_gcm_key k;
+    ic_aes_gcm_ctx c;
     uint8_t *base;
-    int rc = ic_gcm_init(&c, g->key, g->keylen);
+    int rc = ic_aes_gcm_key_init(&k, g->key, g->keylen);
+    FZ_CHECK(rc == IC_OK, "%s: gcm_key_init %d", who, rc);
+    rc = ic_aes_gcm_init(&c, &k, g->iv, g->ivlen);
     FZ_CHECK(rc == IC_OK, "%s: gcm_init %d", who, rc);
-    rc = ic_gcm_start(&c, g->iv, g->ivlen);
-    FZ_CHECK(rc == IC_OK, "%s: gcm_start %d", who, rc);
-    rc = ic_gcm_aad(&c, aad, g->aadlen);
+    rc = ic_aes_gcm_aad(&c, aad, g->aadlen);
     FZ_CHECK(rc == IC_OK, "%s: gcm_aad %d", who, rc);
     uint8_t *out = fz_alloc_at(g->len, g->off >> 3, &base);
     memcpy(out, ct, g->len);
     for (size_t i = 0; i <= cut->n; i++) {
         size_t o = FZ_PIECE_OFF(cut, i);
-        rc = ic_gcm_decrypt(&c, out + o, out + o, FZ_PIECE_LEN(cut, i));
+        rc = ic_aes_gcm_decrypt(&c, out + o, out + o, FZ_PIECE_LEN(cut, i));
         FZ_CHECK(rc == IC_OK, "%s: gcm_decrypt piece %zu: %d", who, i, rc);
     }
-    rc = ic_gcm_verify(&c, tag, g->taglen);
+    rc = ic_aes_gcm_final_verify(&c, tag, g->taglen);
     fz_check_canary(base, g->off >> 3, g->len, "gcm_decrypt output");
     memcpy(pt, out, g->len);
     free(base);
-    ic_gcm_wipe(&c);
+    ic_aes_gcm_wipe(&c);
+    ic_aes_gcm_key_wipe(&k);
     return rc;
 }
 
@@ -106,8 +111,8 @@ static int oneshot_open(const gcm_case *g, const uint8_t *aad, const uint8_t *ct
 {
     uint8_t *base;
     uint8_t *out = fz_alloc_at(g->len, g->off >> 9, &base);
-    int rc = ic_aes_gcm_open(g->key, g->keylen, g->iv, g->ivlen, aad, g->aadlen, ct, g->len, out,
-                             tag, g->taglen);
+    int rc = ic_aes_gcm_open(out, tag, g->taglen, ct, g->len, aad, g->aadlen, g->iv, g->ivlen, g->key,
+                             g->keylen);
     fz_check_canary(base, g->off >> 9, g->len, "ic_aes_gcm_open output");
     memcpy(pt, out, g->len);
     free(base);
@@ -154,8 +159,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t pa = fz_portable("aes"), pg = fz_portable("ghash");
     fz_select("aes", pa);
     fz_select("ghash", pg);
-    int rc = ic_aes_gcm_seal(g.key, g.keylen, g.iv, g.ivlen, g.aad, g.aadlen, g.pt, g.len, ref,
-                             ref_tag, g.taglen);
+    int rc = ic_aes_gcm_seal(ref, ref_tag, g.taglen, g.pt, g.len, g.aad, g.aadlen, g.iv, g.ivlen, g.key,
+                             g.keylen);
     FZ_CHECK(rc == IC_OK, "reference seal: %d", rc);
 
     size_t na = ic_impl_count("aes"), ng = ic_impl_count("ghash");
@@ -176,8 +181,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint8_t *base;
             uint8_t *out = fz_alloc_at(g.len, g.off, &base);
             memset(tag, 0, sizeof tag);
-            rc = ic_aes_gcm_seal(g.key, g.keylen, g.iv, g.ivlen, g.aad, g.aadlen, g.pt, g.len, out,
-                                 tag, g.taglen);
+            rc = ic_aes_gcm_seal(out, tag, g.taglen, g.pt, g.len, g.aad, g.aadlen, g.iv, g.ivlen, g.key,
+                                 g.keylen);
             FZ_CHECK(rc == IC_OK, "%s: seal %d", who, rc);
             fz_check_canary(base, g.off, g.len, "ic_aes_gcm_seal output");
             if (memcmp(out, ref, g.len) || memcmp(tag, ref_tag, g.taglen)) {
