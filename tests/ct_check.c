@@ -146,7 +146,7 @@ static void run_case(const char *prim, const char *impl, void (*fn)(void))
 
 /* ---- big numbers ------------------------------------------------------------ */
 /* The modulus is secret too (an RSA-CRT prime); only its length is public.
- * ic_modexp: base and exponent secret; ic_modexp_public: the base only.
+ * ic_mont_modexp: base and exponent secret; ic_mont_modexp_public: the base only.
  * A top bit set in each so the lengths, which are public, are what the
  * test says; limb edges: 65 bits (two 64-bit limbs, three 32-bit ones). */
 static void case_modexp(void)
@@ -173,11 +173,11 @@ static void case_modexp(void)
         }
         ic_mont_ctx c;
         put_status(ic_mont_init(&c, n, len));
-        put_status(ic_modexp(&c, r, len, b, len, e, elen));
+        put_status(ic_mont_modexp(&c, r, len, b, len, e, elen));
         put(r, len);
         if (marking)
             PUBLIC(e, elen);                    /* a public exponent */
-        put_status(ic_modexp_public(&c, r, len, b, len, e, elen));
+        put_status(ic_mont_modexp_public(&c, r, len, b, len, e, elen));
         put(r, len);
         ic_mont_wipe(&c);
     }

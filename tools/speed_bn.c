@@ -1,6 +1,6 @@
 /*
  * speed_bn.c - the modular exponentiation rows of `incore speed`
- * (modexp1024 .. modexp4096): incore's ic_modexp and the peers
+ * (modexp1024 .. modexp4096): incore's ic_mont_modexp and the peers
  * GMP (mpz_powm_sec) and OpenSSL (BN_mod_exp_mont_consttime), both opened
  * at run time like the other peers (speed_peers.c), prototypes written out
  * here from gmp.h 6.2 and openssl/bn.h 3.0.
@@ -430,7 +430,7 @@ void speed_bn_run(int peer, speed_job *j, size_t len)
         return;
     }
     if (peer < 0) {
-        if (ic_modexp(&s->mont, j->buf, len, j->buf, len, s->e, len) != IC_OK)
+        if (ic_mont_modexp(&s->mont, j->buf, len, j->buf, len, s->e, len) != IC_OK)
             j->failed = 1;
     } else if (peer == SPEED_GMP) {
         gmp_mpz *z = s->p[0];

@@ -8,7 +8,7 @@
  * the Montgomery context of n (incore/bignum.h, so the "montmul" backend
  * selected at init) and e.  Moduli of IC_RSA_MIN_BITS..IC_RSA_MAX_BITS
  * bits; e odd, 3 <= e < n.  Everything here is public data, so the
- * exponentiation is ic_modexp_public (variable time in e).
+ * exponentiation is ic_mont_modexp_public (variable time in e).
  *
  * Hashes: every ic_hash_alg: SHA-1, SHA-224, SHA-256, SHA-384, SHA-512,
  * SHA-512/224, SHA-512/256, for the message and for MGF1.  SHA-1 is there
@@ -133,7 +133,7 @@ IC_NODISCARD IC_API int ic_rsa_encrypt_oaep_seed(const ic_rsa_public_key *key, i
  *   - the CRT (RFC 8017 5.1.2 step 2b) with base blinding (Kocher 1996)
  *     on each prime: m1 = (c rp^e)^dp rp^-1 mod p and m2 = (c rq^e)^dq
  *     rq^-1 mod q for fresh random rp < p and rq < q from ic_random
- *     (ic_modexp, constant time; the inverses constant time too), then
+ *     (ic_mont_modexp, constant time; the inverses constant time too), then
  *     h = (m1 - m2) qinv mod p, m = m2 + h q; c mod p, c mod q by a
  *     constant-time reduction;
  *   - the result m is checked, m^e = c mod n, before it is released: a

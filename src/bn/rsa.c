@@ -1,7 +1,7 @@
 /*
  * rsa.c - RSA public keys and signature verification (RFC 8017):
  * RSASSA-PKCS1-v1_5 by comparing the whole re-encoded EM, RSASSA-PSS with
- * MGF1.  The exponentiation is ic_modexp_public on the key's Montgomery
+ * MGF1.  The exponentiation is ic_mont_modexp_public on the key's Montgomery
  * context; everything else is byte strings of at most IC_RSA_MAX_BYTES on
  * the stack.  All inputs here are public (key, message, signature), so
  * the checks may branch; the final comparisons use ic_ct_equal anyway.
@@ -94,7 +94,7 @@ static int rsavp1(const ic_rsa_public_key *key, const uint8_t *sig, size_t sigle
     size_t k = key->mont.nbytes;
     if (siglen != k)
         return IC_ERR_AUTH;
-    int st = ic_modexp_public(&key->mont, em, k, sig, siglen, key->e, key->elen);
+    int st = ic_mont_modexp_public(&key->mont, em, k, sig, siglen, key->e, key->elen);
     return st == IC_OK ? IC_OK : IC_ERR_AUTH;   /* IC_ERR_RANGE: sig >= n */
 }
 
@@ -290,7 +290,7 @@ static int oaep_encrypt(const ic_rsa_public_key *key, ic_hash_alg hash_alg, ic_h
     ic_rsa_mgf1_xor(mgf1_hash, mseed, hlen, db, dblen);          /* maskedDB */
     ic_rsa_mgf1_xor(mgf1_hash, db, dblen, mseed, hlen);          /* maskedSeed */
     /* EM < 2^(8(k-1)) <= n: never IC_ERR_RANGE */
-    int st = ic_modexp_public(&key->mont, ct, k, em, k, key->e, key->elen);
+    int st = ic_mont_modexp_public(&key->mont, ct, k, em, k, key->e, key->elen);
     ic_wipe(em, k);
     return st;
 }

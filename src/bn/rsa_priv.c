@@ -79,7 +79,7 @@ static int prime_blinding(const ic_mont_ctx *mp, const uint8_t *e, size_t elen, 
             st = IC_ERR_FAULT;
             continue;
         }
-        st = ic_modexp_public(mp, re, pb, r, pb, e, elen);
+        st = ic_mont_modexp_public(mp, re, pb, r, pb, e, elen);
     }
     ic_wipe(buf, pb + 16), ic_wipe(r, pb);
     return st;
@@ -149,7 +149,7 @@ static int rsa_private_op(const ic_rsa_private_key *key, uint8_t *out, const uin
     uint8_t chk[IC_RSA_MAX_BYTES], m[IC_RSA_MAX_BYTES];
     int st = rsa_crt(key, m, in, 1);
     if (st == IC_OK) {
-        st = ic_modexp_public(mn, chk, k, m, k, pub->e, pub->elen);
+        st = ic_mont_modexp_public(mn, chk, k, m, k, pub->e, pub->elen);
         if (st == IC_OK && !reveal((unsigned)ic_ct_equal(chk, in, k)))
             st = IC_ERR_FAULT;
     }
@@ -241,7 +241,7 @@ static int crt_consistent(const ic_rsa_private_key *key)
     /* x = 0x5a5a...5a, k - 1 bytes: below n */
     memset(x, 0, k);
     memset(x + 1, 0x5a, k - 1);
-    if (ok && ic_modexp_public(mn, c, k, x, k, key->pub.e, key->pub.elen) == IC_OK &&
+    if (ok && ic_mont_modexp_public(mn, c, k, x, k, key->pub.e, key->pub.elen) == IC_OK &&
         rsa_crt(key, t, c, 0) == IC_OK)
         ok = reveal((unsigned)ic_ct_equal(t, x, k));
     else
