@@ -260,37 +260,37 @@ static void case_rsa(void)
         if (marking && i >= RK_D)
             SECRET(part[i], len[i]);
     }
-    put_status(ic_rsa_private_init(&k, part[RK_N], len[RK_N], part[RK_E], len[RK_E], part[RK_D], len[RK_D],
-                                   part[RK_P], len[RK_P], part[RK_Q], len[RK_Q], part[RK_DP], len[RK_DP],
-                                   part[RK_DQ], len[RK_DQ], part[RK_QINV], len[RK_QINV]));
+    put_status(ic_rsa_private_key_init(&k, part[RK_N], len[RK_N], part[RK_E], len[RK_E], part[RK_D], len[RK_D],
+                                       part[RK_P], len[RK_P], part[RK_Q], len[RK_Q], part[RK_DP], len[RK_DP],
+                                       part[RK_DQ], len[RK_DQ], part[RK_QINV], len[RK_QINV]));
     uint8_t msg[20], seed[32], sig[256], ctext[256], back[256];
     size_t outlen = 0;
     fill(msg, sizeof msg, 70);
     fill(seed, sizeof seed, 71);
-    put_status(ic_rsa_sign_pkcs1v15(&k, IC_HASH_SHA256, msg, sizeof msg, sig, sizeof sig));
+    put_status(ic_rsa_sign_pkcs1v15(&k, IC_HASH_SHA256, sig, sizeof sig, msg, sizeof msg));
     /* outputs made public before the comparison: the blinding makes them
      * depend on ic_random's bytes, which MSan treats as unknown even in the
      * unmarked run */
     PUBLIC(sig, sizeof sig);
     put(sig, sizeof sig);
-    put_status(ic_rsa_sign_pss_salt(&k, IC_HASH_SHA256, IC_HASH_SHA256, seed, 32, msg, sizeof msg, sig,
-                                    sizeof sig));
+    put_status(ic_rsa_sign_pss_salt(&k, IC_HASH_SHA256, IC_HASH_SHA256, sig, sizeof sig, msg, sizeof msg, seed,
+                                    32));
     PUBLIC(sig, sizeof sig);
     put(sig, sizeof sig);
     if (marking)
         SECRET(msg, sizeof msg);                /* now the OAEP plaintext */
-    put_status(ic_rsa_encrypt_oaep_seed(&k.pub, IC_HASH_SHA256, IC_HASH_SHA256, NULL, 0, seed, 32, msg,
-                                        sizeof msg, ctext, sizeof ctext));
+    put_status(ic_rsa_encrypt_oaep_seed(&k.pub, IC_HASH_SHA256, IC_HASH_SHA256, ctext, sizeof ctext, msg,
+                                        sizeof msg, NULL, 0, seed, 32));
     PUBLIC(ctext, sizeof ctext);                /* a ciphertext is public */
     put(ctext, sizeof ctext);
-    put_status(ic_rsa_decrypt_oaep(&k, IC_HASH_SHA256, IC_HASH_SHA256, NULL, 0, ctext, sizeof ctext, back, sizeof back,
-                                   &outlen));
+    put_status(ic_rsa_decrypt_oaep(&k, IC_HASH_SHA256, IC_HASH_SHA256, back, sizeof back, &outlen, ctext,
+                                   sizeof ctext, NULL, 0));
     PUBLIC(back, outlen);
     put(back, outlen);
     ctext[200] ^= 0x40;                            /* padding now wrong */
-    put_status(ic_rsa_decrypt_oaep(&k, IC_HASH_SHA256, IC_HASH_SHA256, NULL, 0, ctext, sizeof ctext, back, sizeof back,
-                                   &outlen));
-    ic_rsa_private_wipe(&k);
+    put_status(ic_rsa_decrypt_oaep(&k, IC_HASH_SHA256, IC_HASH_SHA256, back, sizeof back, &outlen, ctext,
+                                   sizeof ctext, NULL, 0));
+    ic_rsa_private_key_wipe(&k);
 }
 
 /* ---- AES modes ------------------------------------------------------------ */

@@ -896,9 +896,10 @@ static int run_bn(fx *x, const char *w)
  * vectors 1.0.29, Signature/wycheproof), e = 65537.  The fixture: n in
  * x->key's place (K_NULL makes it NULL, KLEN sets its length), e 3 bytes
  * (A_NULL: NULL, ALEN: its length), the message in the guarded input
- * (I_NULL, LEN, EMPTY), the signature 256 bytes (O_NULL: NULL, TLEN: its
- * length), SHA-256 for the hash and MGF1 (ALG: hash 99, VARIANT: MGF1
- * hash 99), PSS salt 32 bytes; BNVAL RV_* for the value faults. */
+ * (I_NULL, LEN, EMPTY; for the _digest calls its SHA-256, 32 bytes), the
+ * signature 256 bytes (O_NULL: NULL, TLEN: its length), SHA-256 for the
+ * hash and MGF1 (ALG: hash 99, VARIANT: MGF1 hash 99), PSS salt 32 bytes;
+ * BNVAL RV_* for the value faults. */
 /* rsa_signature_2048_sha256_test.json tcId 3 */
 static const uint8_t rsa_v15_n[256] = {
     0xa2, 0xb4, 0x51, 0xa0, 0x7d, 0x0a, 0xa5, 0xf9, 0x6e, 0x45, 0x56, 0x71, 0x51, 0x35, 0x50, 0x51,
@@ -985,7 +986,7 @@ static const uint8_t rsa_pss_sig[256] = {
 enum { RV_N_SHORT = 1, RV_N_EVEN, RV_N_LEADZERO, RV_E_LONG, RV_E_EQ_N, RV_E_ONE, RV_E_EVEN, RV_E_ZERO,
        RV_SIG_N, RV_SALT_MAX, RV_SALT_OVER };
 
-static void rsa_wipe_v(void *k) { ic_rsa_public_wipe(k); }
+static void rsa_wipe_v(void *k) { ic_rsa_public_key_wipe(k); }
 
 static int run_rsa(fx *x, const char *w)
 {
@@ -993,10 +994,10 @@ static int run_rsa(fx *x, const char *w)
     static uint8_t n[IC_RSA_MAX_BYTES + 1], e[IC_RSA_MAX_BYTES + 1], sig[IC_RSA_MAX_BYTES + 1];
     const char *fn = x->r->fn;
     const long long rv = x->r->f & BNVAL ? x->r->n : 0;
-    int pss = !strcmp(fn, "ic_rsa_verify_pss");
+    int pss = !strncmp(fn, "ic_rsa_verify_pss", 17), dig = strstr(fn, "_digest") != NULL;
     const uint8_t *vn = pss ? rsa_pss_n : rsa_v15_n, *vs = pss ? rsa_pss_sig : rsa_v15_sig;
     const uint8_t *vm = pss ? rsa_pss_msg : rsa_v15_msg;
-    fx_make(x, x->r, 256, 0, 3, 4, 256);
+    fx_make(x, x->r, 256, 0, 3, dig ? 32 : 4, 256);
     x->tlen = x->r->f & TLEN ? size_of(x->r->n) : 256;    /* the signature length */
     memset(n, 0, sizeof n);
     memset(e, 0, sizeof e);
@@ -1004,8 +1005,10 @@ static int run_rsa(fx *x, const char *w)
     memcpy(n, vn, 256);
     e[0] = 1, e[2] = 1;                                    /* 65537 */
     memcpy(sig, vs, 256);
-    if (x->len == 4 && x->ibuf)
+    if (x->len == 4 && x->ibuf && !dig)
         memcpy(x->ibuf, vm, 4);
+    if (x->len == 32 && x->ibuf && dig)
+        MUST(ic_hash(IC_HASH_SHA256, x->ibuf, vm, 4));
     if (rv == RV_N_SHORT)
         n[126] |= 1;                                       /* 127 bytes: 1016 bits */
     if (rv == RV_N_EVEN)
@@ -1029,22 +1032,22 @@ static int run_rsa(fx *x, const char *w)
     size_t nlen = rv == RV_N_SHORT ? 127 : rv == RV_N_LEADZERO ? 257 : x->klen;
     size_t elen = rv == RV_E_LONG ? 257 : rv == RV_E_EQ_N ? 256 : x->alen;
     const uint8_t *np = x->r->f & K_NULL ? NULL : n, *ep = x->r->f & A_NULL ? NULL : e;
-    if (!strcmp(fn, "ic_rsa_public_init")) {
+    if (!strcmp(fn, "ic_rsa_public_key_init")) {
         memset(&k, 0xa5, sizeof k);
         fx_arm(x, NULL, 0);
-        int st = ic_rsa_public_init(x->r->f & C_NULL ? NULL : &k, np, nlen, ep, elen);
+        int st = ic_rsa_public_key_init(x->r->f & C_NULL ? NULL : &k, np, nlen, ep, elen);
         if (st == IC_OK)
-            CHECK(ic_rsa_public_size(&k) == 256, "%s: size", w);
+            CHECK(ic_rsa_public_key_size(&k) == 256, "%s: size", w);
         else if (!(x->r->f & C_NULL))
-            CHECK(ic_rsa_public_size(&k) == 0 && tl_all_byte(&k, sizeof k, 0),
+            CHECK(ic_rsa_public_key_size(&k) == 0 && tl_all_byte(&k, sizeof k, 0),
                   "%s: a failed init leaves a wiped key", w);
         return st;
     }
-    MUST(ic_rsa_public_init(&k, vn, 256, e, 3));
-    if (!strcmp(fn, "ic_rsa_public_size")) {
-        CHECK(ic_rsa_public_size(&k) == 256 && ic_rsa_public_size(NULL) == 0, "%s: 256, NULL 0", w);
+    MUST(ic_rsa_public_key_init(&k, vn, 256, e, 3));
+    if (!strcmp(fn, "ic_rsa_public_key_size")) {
+        CHECK(ic_rsa_public_key_size(&k) == 256 && ic_rsa_public_key_size(NULL) == 0, "%s: 256, NULL 0", w);
         void *kp = ctx_fault(x, &k, sizeof k, rsa_wipe_v);
-        CHECK(ic_rsa_public_size(kp) == 0 || !(x->r->f & C_ANY), "%s: bad key gives 0", w);
+        CHECK(ic_rsa_public_key_size(kp) == 0 || !(x->r->f & C_ANY), "%s: bad key gives 0", w);
         return IC_OK;
     }
     ic_rsa_public_key *kp = ctx_fault(x, &k, sizeof k, rsa_wipe_v);
@@ -1052,8 +1055,10 @@ static int run_rsa(fx *x, const char *w)
     ic_hash_alg h = (ic_hash_alg)x->alg, mh = x->r->f & VARIANT ? (ic_hash_alg)99 : IC_HASH_SHA256;
     size_t salt = rv == RV_SALT_MAX ? 256 - 32 - 2 : rv == RV_SALT_OVER ? 256 - 32 - 1 : 32;
     fx_arm(x, kp, sizeof k);
-    int st = pss ? ic_rsa_verify_pss(kp, h, mh, salt, x->i, x->len, sp, x->tlen)
-                 : ic_rsa_verify_pkcs1v15(kp, h, x->i, x->len, sp, x->tlen);
+    int st = pss && dig ? ic_rsa_verify_pss_digest(kp, h, mh, salt, sp, x->tlen, x->i, x->len)
+           : pss        ? ic_rsa_verify_pss(kp, h, mh, salt, sp, x->tlen, x->i, x->len)
+           : dig        ? ic_rsa_verify_pkcs1v15_digest(kp, h, sp, x->tlen, x->i, x->len)
+                        : ic_rsa_verify_pkcs1v15(kp, h, sp, x->tlen, x->i, x->len);
     if (x->r->want == IC_ERR_AUTH || x->r->want == IC_OK)
         CHECK(memcmp(x->snap, &k, sizeof k) == 0, "%s: verify changed the key", w);
     return st;
@@ -1064,7 +1069,7 @@ static int run_rsa(fx *x, const char *w)
 enum { RP_P_EVEN = 1, RP_P_PLUS2, RP_QINV_P, RP_DQ_ZERO, RP_DP_PLUS2, RP_D_LONG, RP_N_EVEN,
        RP_SALT_OVER, RP_MSG_MAX, RP_OUTCAP_LOW, RP_LABEL };
 
-static void rsa_priv_wipe_v(void *k) { ic_rsa_private_wipe(k); }
+static void rsa_priv_wipe_v(void *k) { ic_rsa_private_key_wipe(k); }
 
 /* k = the 2048-bit key, with the row's BNVAL fault in one part. */
 static int rsa_priv_make(ic_rsa_private_key *k, long long rv, int null_n)
@@ -1092,37 +1097,51 @@ static int rsa_priv_make(ic_rsa_private_key *k, long long rv, int null_n)
     }
     if (rv == RP_N_EVEN)
         n[255] ^= 1;
-    return ic_rsa_private_init(k, null_n ? NULL : n, 256, e, 3, part[0], len[0], part[1], len[1], part[2], len[2],
+    return ic_rsa_private_key_init(k, null_n ? NULL : n, 256, e, 3, part[0], len[0], part[1], len[1], part[2], len[2],
                                part[3], len[3], part[4], len[4], part[5], len[5]);
 }
 
+/* The signature of the row's call verified with the public half, in the
+ * verify that matches it (the message or the digest form). */
+static int rsa_verify_signed(const char *fn, const ic_rsa_public_key *k, ic_hash_alg h, ic_hash_alg mh,
+                             size_t salt, const uint8_t *in, size_t len, const uint8_t *sig)
+{
+    int pss = strstr(fn, "pss") != NULL;
+    if (strstr(fn, "_digest"))
+        return pss ? ic_rsa_verify_pss_digest(k, h, mh, salt, sig, 256, in, len)
+                   : ic_rsa_verify_pkcs1v15_digest(k, h, sig, 256, in, len);
+    return pss ? ic_rsa_verify_pss(k, h, mh, salt, sig, 256, in, len)
+               : ic_rsa_verify_pkcs1v15(k, h, sig, 256, in, len);
+}
+
 /* The private-key calls and OAEP encryption: the message in the fixture's
- * input (4 bytes), the signature / ciphertext / plaintext in out (TLEN:
- * its length, 256 by default), a 32-byte salt or seed (VLEN, V_NULL). */
+ * input (4 bytes; for the _digest calls a 32-byte digest), the signature
+ * / ciphertext / plaintext in out (TLEN: its length, 256 by default), a
+ * 32-byte salt or seed (VLEN, V_NULL). */
 static int run_rsa_priv(fx *x, const char *w)
 {
     static ic_rsa_private_key k;
     static uint8_t out[IC_RSA_MAX_BYTES + 1], ct[256];
     const char *fn = x->r->fn;
     const long long rv = x->r->f & BNVAL ? x->r->n : 0;
-    fx_make(x, x->r, 0, 32, 0, rv == RP_MSG_MAX ? 191 : 4, 256);
+    fx_make(x, x->r, 0, 32, 0, rv == RP_MSG_MAX ? 191 : strstr(fn, "_digest") ? 32 : 4, 256);
     memset(out, FILL, sizeof out);
-    if (!strcmp(fn, "ic_rsa_private_init")) {
+    if (!strcmp(fn, "ic_rsa_private_key_init")) {
         memset(&k, 0xa5, sizeof k);
         fx_arm(x, NULL, 0);
         int st = x->r->f & C_NULL ? rsa_priv_make(NULL, rv, 0) : rsa_priv_make(&k, rv, !!(x->r->f & K_NULL));
         if (st == IC_OK)
-            CHECK(ic_rsa_private_size(&k) == 256, "%s: size", w);
+            CHECK(ic_rsa_private_key_size(&k) == 256, "%s: size", w);
         else if (!(x->r->f & C_NULL))
-            CHECK(ic_rsa_private_size(&k) == 0 && tl_all_byte(&k, sizeof k, 0),
+            CHECK(ic_rsa_private_key_size(&k) == 0 && tl_all_byte(&k, sizeof k, 0),
                   "%s: a failed init leaves a wiped key", w);
         return st;
     }
     MUST(rsa_priv_make(&k, 0, 0));
-    if (!strcmp(fn, "ic_rsa_private_size")) {
-        CHECK(ic_rsa_private_size(&k) == 256 && ic_rsa_private_size(NULL) == 0, "%s: 256, NULL 0", w);
+    if (!strcmp(fn, "ic_rsa_private_key_size")) {
+        CHECK(ic_rsa_private_key_size(&k) == 256 && ic_rsa_private_key_size(NULL) == 0, "%s: 256, NULL 0", w);
         void *kp = ctx_fault(x, &k, sizeof k, rsa_priv_wipe_v);
-        CHECK(ic_rsa_private_size(kp) == 0 || !(x->r->f & C_ANY), "%s: bad key gives 0", w);
+        CHECK(ic_rsa_private_key_size(kp) == 0 || !(x->r->f & C_ANY), "%s: bad key gives 0", w);
         return IC_OK;
     }
     ic_hash_alg h = (ic_hash_alg)x->alg, mh = x->r->f & VARIANT ? (ic_hash_alg)99 : IC_HASH_SHA256;
@@ -1134,18 +1153,18 @@ static int run_rsa_priv(fx *x, const char *w)
         ic_rsa_public_key *kp = ctx_fault(x, &k.pub, sizeof k.pub, rsa_wipe_v);
         fx_arm(x, kp, sizeof k.pub);
         if (!strcmp(fn, "ic_rsa_encrypt_oaep"))
-            st = ic_rsa_encrypt_oaep(kp, h, mh, lab, 5, x->i, x->len, op, x->tlen);
+            st = ic_rsa_encrypt_oaep(kp, h, mh, op, x->tlen, x->i, x->len, lab, 5);
         else
-            st = ic_rsa_encrypt_oaep_seed(kp, h, mh, lab, 5, x->v, x->vlen, x->i, x->len, op, x->tlen);
+            st = ic_rsa_encrypt_oaep_seed(kp, h, mh, op, x->tlen, x->i, x->len, lab, 5, x->v, x->vlen);
     } else if (!strcmp(fn, "ic_rsa_decrypt_oaep")) {
         size_t got = 12345, cap = rv == RP_OUTCAP_LOW ? 256 - 2 * 32 - 3 : 256;
-        MUST(ic_rsa_encrypt_oaep(&k.pub, IC_HASH_SHA256, IC_HASH_SHA256, (const uint8_t *)"label", 5,
-                                 x->ibuf, 4, ct, 256));
+        MUST(ic_rsa_encrypt_oaep(&k.pub, IC_HASH_SHA256, IC_HASH_SHA256, ct, 256, x->ibuf, 4,
+                                 (const uint8_t *)"label", 5));
         if (x->r->f & BADTAG)
             ct[100] ^= 0x04;
         ic_rsa_private_key *kp = ctx_fault(x, &k, sizeof k, rsa_priv_wipe_v);
         fx_arm(x, kp, sizeof k);
-        st = ic_rsa_decrypt_oaep(kp, h, mh, lab, 5, x->r->f & I_NULL ? NULL : ct, x->tlen, op, cap, &got);
+        st = ic_rsa_decrypt_oaep(kp, h, mh, op, cap, &got, x->r->f & I_NULL ? NULL : ct, x->tlen, lab, 5);
         if (st == IC_OK)
             CHECK(got == 4 && !memcmp(out, x->ibuf, 4), "%s: the message back", w);
         else
@@ -1155,18 +1174,21 @@ static int run_rsa_priv(fx *x, const char *w)
         ic_rsa_private_key *kp = ctx_fault(x, &k, sizeof k, rsa_priv_wipe_v);
         fx_arm(x, kp, sizeof k);
         if (!strcmp(fn, "ic_rsa_sign_pkcs1v15"))
-            st = ic_rsa_sign_pkcs1v15(kp, h, x->i, x->len, op, x->tlen);
+            st = ic_rsa_sign_pkcs1v15(kp, h, op, x->tlen, x->i, x->len);
+        else if (!strcmp(fn, "ic_rsa_sign_pkcs1v15_digest"))
+            st = ic_rsa_sign_pkcs1v15_digest(kp, h, op, x->tlen, x->i, x->len);
         else if (!strcmp(fn, "ic_rsa_sign_pss"))
-            st = ic_rsa_sign_pss(kp, h, mh, salt, x->i, x->len, op, x->tlen);
+            st = ic_rsa_sign_pss(kp, h, mh, salt, op, x->tlen, x->i, x->len);
+        else if (!strcmp(fn, "ic_rsa_sign_pss_digest"))
+            st = ic_rsa_sign_pss_digest(kp, h, mh, salt, op, x->tlen, x->i, x->len);
         else {
             static uint8_t sb[256];             /* a salt of up to 256 bytes */
             memcpy(sb, x->iv, 32);
             salt = x->r->f & VLEN ? x->vlen : salt;
-            st = ic_rsa_sign_pss_salt(kp, h, mh, x->r->f & V_NULL ? NULL : sb, salt, x->i, x->len, op, x->tlen);
+            st = ic_rsa_sign_pss_salt(kp, h, mh, op, x->tlen, x->i, x->len, x->r->f & V_NULL ? NULL : sb, salt);
         }
         if (st == IC_OK)
-            CHECK(strstr(fn, "pss") ? ic_rsa_verify_pss(&k.pub, h, mh, salt, x->i, x->len, out, 256) == IC_OK
-                                    : ic_rsa_verify_pkcs1v15(&k.pub, h, x->i, x->len, out, 256) == IC_OK,
+            CHECK(rsa_verify_signed(fn, &k.pub, h, mh, salt, x->i, x->len, out) == IC_OK,
                   "%s: the signature verifies", w);
     }
     if (st != IC_OK)
@@ -1387,10 +1409,10 @@ static int run_void(fx *x, const char *w)
         ic_chacha20_poly1305_key_wipe(NULL);
     } else if (!strcmp(fn, "ic_mont_wipe")) {
         ic_mont_wipe(NULL);
-    } else if (!strcmp(fn, "ic_rsa_public_wipe")) {
-        ic_rsa_public_wipe(NULL);
-    } else if (!strcmp(fn, "ic_rsa_private_wipe")) {
-        ic_rsa_private_wipe(NULL);
+    } else if (!strcmp(fn, "ic_rsa_public_key_wipe")) {
+        ic_rsa_public_key_wipe(NULL);
+    } else if (!strcmp(fn, "ic_rsa_private_key_wipe")) {
+        ic_rsa_private_key_wipe(NULL);
     } else if (!strcmp(fn, "ic_wipe")) {
         ic_wipe(NULL, 0);
         uint8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -1543,7 +1565,7 @@ static int run_row(fx *x, const char *w)
     if (!strncmp(fn, "ic_hkdf", 7)) return run_hkdf(x, w);
     if (!strncmp(fn, "ic_poly1305", 11) && strcmp(fn, "ic_poly1305_wipe")) return run_poly(x, w);
     if (!strcmp(fn, "ic_chacha20_poly1305_key_init")) return run_cp_key_init(x, w);
-    if (!strncmp(fn, "ic_rsa_private_", 15) && strcmp(fn, "ic_rsa_private_wipe")) return run_rsa_priv(x, w);
+    if (!strncmp(fn, "ic_rsa_private_", 15) && strcmp(fn, "ic_rsa_private_key_wipe")) return run_rsa_priv(x, w);
     if (!strncmp(fn, "ic_rsa_sign_", 12) || strstr(fn, "crypt_oaep")) return run_rsa_priv(x, w);
     if (!strncmp(fn, "ic_rsa_", 7) && !strstr(fn, "_wipe")) return run_rsa(x, w);
     if (strstr(fn, "_wipe")) return run_void(x, w);
@@ -2082,26 +2104,26 @@ static const row rows[] = {
     BN_MODEXP_ROWS("ic_mont_modexp"), BN_MODEXP_ROWS("ic_mont_modexp_public"),
 
     /* ---- RSA (incore/rsa.h) ---- */
-    R("ic_rsa_public_init", 0, 0, IC_OK, "2048-bit n, e = 65537"),
-    R("ic_rsa_public_init", C_NULL, 0, IC_ERR_NULL, "NULL key"),
-    R("ic_rsa_public_init", K_NULL, 0, IC_ERR_NULL, "NULL n, 256 bytes"),
-    R("ic_rsa_public_init", A_NULL, 0, IC_ERR_NULL, "NULL e, 3 bytes"),
-    R("ic_rsa_public_init", C_NULL | K_NULL, 0, IC_ERR_NULL, "NULL key and n: step 1 first"),
-    R("ic_rsa_public_init", KLEN, 0, IC_ERR_SIZE, "empty n, 3-byte e: e longer than n"),
-    R("ic_rsa_public_init", BNVAL, RV_E_LONG, IC_ERR_SIZE, "e 257 bytes, n 256"),
-    R("ic_rsa_public_init", BNVAL, RV_N_SHORT, IC_ERR_MODULUS, "1016-bit n"),
-    R("ic_rsa_public_init", BNVAL, RV_N_EVEN, IC_ERR_EVEN, "even n"),
-    R("ic_rsa_public_init", BNVAL, RV_N_LEADZERO, IC_OK, "n with a leading zero byte"),
-    R("ic_rsa_public_init", BNVAL, RV_E_EQ_N, IC_ERR_RANGE, "e = n"),
-    R("ic_rsa_public_init", BNVAL, RV_E_ONE, IC_ERR_EXPONENT, "e = 1"),
-    R("ic_rsa_public_init", BNVAL, RV_E_EVEN, IC_ERR_EXPONENT, "e = 4"),
-    R("ic_rsa_public_init", BNVAL, RV_E_ZERO, IC_ERR_EXPONENT, "e = 0 (3 zero bytes)"),
-    R("ic_rsa_public_init", ALEN, 0, IC_ERR_EXPONENT, "empty e"),
-    R("ic_rsa_public_size", 0, 0, IC_OK, "256 for the key, 0 for NULL"),
-    R("ic_rsa_public_size", C_ZERO, 0, IC_OK, "never initialised: 0"),
-    R("ic_rsa_public_size", C_JUNK, 0, IC_OK, "garbage: 0"),
-    R("ic_rsa_public_size", C_WIPED, 0, IC_OK, "wiped: 0"),
-    R("ic_rsa_public_wipe", 0, 0, IC_OK, "NULL does nothing"),
+    R("ic_rsa_public_key_init", 0, 0, IC_OK, "2048-bit n, e = 65537"),
+    R("ic_rsa_public_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key"),
+    R("ic_rsa_public_key_init", K_NULL, 0, IC_ERR_NULL, "NULL n, 256 bytes"),
+    R("ic_rsa_public_key_init", A_NULL, 0, IC_ERR_NULL, "NULL e, 3 bytes"),
+    R("ic_rsa_public_key_init", C_NULL | K_NULL, 0, IC_ERR_NULL, "NULL key and n: step 1 first"),
+    R("ic_rsa_public_key_init", KLEN, 0, IC_ERR_SIZE, "empty n, 3-byte e: e longer than n"),
+    R("ic_rsa_public_key_init", BNVAL, RV_E_LONG, IC_ERR_SIZE, "e 257 bytes, n 256"),
+    R("ic_rsa_public_key_init", BNVAL, RV_N_SHORT, IC_ERR_MODULUS, "1016-bit n"),
+    R("ic_rsa_public_key_init", BNVAL, RV_N_EVEN, IC_ERR_EVEN, "even n"),
+    R("ic_rsa_public_key_init", BNVAL, RV_N_LEADZERO, IC_OK, "n with a leading zero byte"),
+    R("ic_rsa_public_key_init", BNVAL, RV_E_EQ_N, IC_ERR_RANGE, "e = n"),
+    R("ic_rsa_public_key_init", BNVAL, RV_E_ONE, IC_ERR_EXPONENT, "e = 1"),
+    R("ic_rsa_public_key_init", BNVAL, RV_E_EVEN, IC_ERR_EXPONENT, "e = 4"),
+    R("ic_rsa_public_key_init", BNVAL, RV_E_ZERO, IC_ERR_EXPONENT, "e = 0 (3 zero bytes)"),
+    R("ic_rsa_public_key_init", ALEN, 0, IC_ERR_EXPONENT, "empty e"),
+    R("ic_rsa_public_key_size", 0, 0, IC_OK, "256 for the key, 0 for NULL"),
+    R("ic_rsa_public_key_size", C_ZERO, 0, IC_OK, "never initialised: 0"),
+    R("ic_rsa_public_key_size", C_JUNK, 0, IC_OK, "garbage: 0"),
+    R("ic_rsa_public_key_size", C_WIPED, 0, IC_OK, "wiped: 0"),
+    R("ic_rsa_public_key_wipe", 0, 0, IC_OK, "NULL does nothing"),
 #define RSA_VERIFY_ROWS(fn)                                                                           \
     R(fn, 0, 0, IC_OK, "Wycheproof valid signature"),                                                 \
     R(fn, BADTAG, 0, IC_ERR_AUTH, "one bit of the signature flipped"),                                \
@@ -2125,21 +2147,42 @@ static const row rows[] = {
     R("ic_rsa_verify_pss", BNVAL, RV_SALT_MAX, IC_ERR_AUTH, "salt emLen - hLen - 2: fits, wrong salt length"),
     R("ic_rsa_verify_pss", BNVAL, RV_SALT_OVER, IC_ERR_PARAM, "salt emLen - hLen - 1: cannot fit the key"),
     R("ic_rsa_verify_pss", BNVAL | BADTAG, RV_SALT_OVER, IC_ERR_PARAM, "salt too long, bad signature: parameters first"),
-    R("ic_rsa_private_init", 0, 0, IC_OK, "the 2048-bit key"),
-    R("ic_rsa_private_init", C_NULL, 0, IC_ERR_NULL, "NULL key"),
-    R("ic_rsa_private_init", K_NULL, 0, IC_ERR_NULL, "NULL n, 256 bytes"),
-    R("ic_rsa_private_init", BNVAL, RP_D_LONG, IC_ERR_SIZE, "d in 257 bytes, n 256"),
-    R("ic_rsa_private_init", BNVAL, RP_N_EVEN, IC_ERR_EVEN, "even n"),
-    R("ic_rsa_private_init", BNVAL, RP_P_EVEN, IC_ERR_EVEN, "even p"),
-    R("ic_rsa_private_init", BNVAL, RP_P_PLUS2, IC_ERR_MODULUS, "p + 2: p q != n"),
-    R("ic_rsa_private_init", BNVAL, RP_QINV_P, IC_ERR_RANGE, "qinv = p"),
-    R("ic_rsa_private_init", BNVAL, RP_DQ_ZERO, IC_ERR_EXPONENT, "dq = 0"),
-    R("ic_rsa_private_init", BNVAL, RP_DP_PLUS2, IC_ERR_PARAM, "dp + 2: the CRT check fails"),
-    R("ic_rsa_private_size", 0, 0, IC_OK, "256 for the key, 0 for NULL"),
-    R("ic_rsa_private_size", C_ZERO, 0, IC_OK, "never initialised: 0"),
-    R("ic_rsa_private_size", C_JUNK, 0, IC_OK, "garbage: 0"),
-    R("ic_rsa_private_size", C_WIPED, 0, IC_OK, "wiped: 0"),
-    R("ic_rsa_private_wipe", 0, 0, IC_OK, "NULL does nothing"),
+#define RSA_VERIFY_DIGEST_ROWS(fn)                                                                    \
+    R(fn, 0, 0, IC_OK, "SHA-256 of the Wycheproof message"),                                         \
+    R(fn, BADTAG, 0, IC_ERR_AUTH, "one bit of the signature flipped"),                                \
+    R(fn, TLEN, 255, IC_ERR_AUTH, "signature 255 bytes"),                                             \
+    R(fn, BNVAL, RV_SIG_N, IC_ERR_AUTH, "signature = n: representative out of range"),                \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "never initialised"),                                              \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "garbage key"),                                                    \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped key"),                                                     \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL digest, 32 bytes"),                                           \
+    R(fn, O_NULL, 0, IC_ERR_NULL, "NULL signature, 256 bytes"),                                       \
+    R(fn, EMPTY, 0, IC_ERR_SIZE, "NULL digest, length 0: not SHA-256's"),                            \
+    R(fn, LEN, 31, IC_ERR_SIZE, "digest 31 bytes"),                                                   \
+    R(fn, LEN, 64, IC_ERR_SIZE, "digest 64 bytes (SHA-512's) for SHA-256"),                           \
+    R(fn, ALG, 0, IC_ERR_PARAM, "hash 99"),                                                           \
+    R(fn, ALG | LEN, 31, IC_ERR_PARAM, "hash 99, digest 31 bytes: the hash first"),                   \
+    R(fn, I_NULL | ALG, 0, IC_ERR_NULL, "NULL digest, hash 99: step 2 first"),                        \
+    R(fn, LEN | BADTAG, 31, IC_ERR_SIZE, "digest 31 bytes, bad signature: the length first")
+    RSA_VERIFY_DIGEST_ROWS("ic_rsa_verify_pkcs1v15_digest"), RSA_VERIFY_DIGEST_ROWS("ic_rsa_verify_pss_digest"),
+    R("ic_rsa_verify_pss_digest", VARIANT, 0, IC_ERR_PARAM, "MGF1 hash 99"),
+    R("ic_rsa_verify_pss_digest", BNVAL, RV_SALT_OVER, IC_ERR_PARAM, "salt emLen - hLen - 1: cannot fit the key"),
+    R("ic_rsa_private_key_init", 0, 0, IC_OK, "the 2048-bit key"),
+    R("ic_rsa_private_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key"),
+    R("ic_rsa_private_key_init", K_NULL, 0, IC_ERR_NULL, "NULL n, 256 bytes"),
+    R("ic_rsa_private_key_init", BNVAL, RP_D_LONG, IC_ERR_SIZE, "d in 257 bytes, n 256"),
+    R("ic_rsa_private_key_init", BNVAL, RP_N_EVEN, IC_ERR_EVEN, "even n"),
+    R("ic_rsa_private_key_init", BNVAL, RP_P_EVEN, IC_ERR_EVEN, "even p"),
+    R("ic_rsa_private_key_init", BNVAL, RP_P_PLUS2, IC_ERR_MODULUS, "p + 2: p q != n"),
+    R("ic_rsa_private_key_init", BNVAL, RP_QINV_P, IC_ERR_RANGE, "qinv = p"),
+    R("ic_rsa_private_key_init", BNVAL, RP_DQ_ZERO, IC_ERR_EXPONENT, "dq = 0"),
+    R("ic_rsa_private_key_init", BNVAL, RP_DP_PLUS2, IC_ERR_PARAM, "dp + 2: the CRT check fails"),
+    R("ic_rsa_private_key_size", 0, 0, IC_OK, "256 for the key, 0 for NULL"),
+    R("ic_rsa_private_key_size", C_ZERO, 0, IC_OK, "never initialised: 0"),
+    R("ic_rsa_private_key_size", C_JUNK, 0, IC_OK, "garbage: 0"),
+    R("ic_rsa_private_key_size", C_WIPED, 0, IC_OK, "wiped: 0"),
+    R("ic_rsa_private_key_wipe", 0, 0, IC_OK, "NULL does nothing"),
 #define RSA_PRIV_ROWS(fn)                                                                             \
     R(fn, 0, 0, IC_OK, "valid call"),                                                                 \
     R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
@@ -2165,6 +2208,18 @@ static const row rows[] = {
     R("ic_rsa_sign_pss_salt", VLEN, 222, IC_OK, "salt emLen - hLen - 2: the longest"),
     R("ic_rsa_sign_pss_salt", VLEN, 223, IC_ERR_PARAM, "salt emLen - hLen - 1: cannot fit"),
     R("ic_rsa_sign_pss_salt", VLEN, 0, IC_OK, "empty salt (deterministic PSS)"),
+#define RSA_SIGN_DIGEST_ROWS(fn)                                                                      \
+    RSA_PRIV_ROWS(fn),                                                                                \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL digest, 32 bytes"),                                           \
+    R(fn, EMPTY, 0, IC_ERR_SIZE, "NULL digest, length 0: not SHA-256's"),                            \
+    R(fn, LEN, 31, IC_ERR_SIZE, "digest 31 bytes"),                                                   \
+    R(fn, LEN, 48, IC_ERR_SIZE, "digest 48 bytes (SHA-384's) for SHA-256"),                           \
+    R(fn, TLEN, 255, IC_ERR_SIZE, "signature buffer 255 bytes"),                                      \
+    R(fn, ALG | LEN, 31, IC_ERR_PARAM, "hash 99, digest 31 bytes: the hash first"),                   \
+    R(fn, I_NULL | ALG, 0, IC_ERR_NULL, "NULL digest, hash 99: step 2 first")
+    RSA_SIGN_DIGEST_ROWS("ic_rsa_sign_pkcs1v15_digest"), RSA_SIGN_DIGEST_ROWS("ic_rsa_sign_pss_digest"),
+    R("ic_rsa_sign_pss_digest", VARIANT, 0, IC_ERR_PARAM, "MGF1 hash 99"),
+    R("ic_rsa_sign_pss_digest", BNVAL, RP_SALT_OVER, IC_ERR_PARAM, "salt emLen - hLen - 1: cannot fit"),
 #define RSA_ENC_ROWS(fn)                                                                              \
     RSA_PRIV_ROWS(fn),                                                                                \
     R(fn, I_NULL, 0, IC_ERR_NULL, "NULL message, 4 bytes"),                                           \
