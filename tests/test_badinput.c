@@ -1196,6 +1196,86 @@ static int run_rsa_priv(fx *x, const char *w)
     return st;
 }
 
+/* Keys in their encodings: the 2048-bit key OpenSSL wrote into
+ * tests/vectors/rsa_keys/ (SubjectPublicKeyInfo and PKCS #8 by default,
+ * BNVAL RD_* for the other files and the faults), in the guarded input
+ * (LEN truncates it, I_NULL and EMPTY as everywhere). */
+enum { RD_PKCS1 = 1, RD_OTHER, RD_TRAIL, RD_BADLABEL, RD_BADCHAR, RD_ENCRYPTED, RD_ENC_PKCS1, RD_3PRIMES,
+       RD_TOOLONG, RD_BADKEY };
+
+/* The vector file name into buf (cap bytes): its length, 0 when unread. */
+static size_t rsa_key_file(const char *name, uint8_t *buf, size_t cap)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/rsa_keys/%s", tl_data_dir(), name);
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, cap, f) : 0;
+    if (f)
+        fclose(f);
+    CHECK(n > 0 && n < cap, "%s: cannot read", path);
+    return n;
+}
+
+/* The file a row reads, and its fault applied to the bytes. */
+static size_t rsa_der_input(const char *fn, long long rv, uint8_t *buf, size_t cap)
+{
+    int pem = strstr(fn, "_pem") != NULL, priv = strstr(fn, "_private_") != NULL;
+    char name[64];
+    if (rv == RD_ENCRYPTED || rv == RD_ENC_PKCS1 || rv == RD_3PRIMES)
+        return rsa_key_file(rv == RD_ENCRYPTED ? "rsa2048_encrypted.pem"
+                            : rv == RD_ENC_PKCS1 ? "rsa2048_encrypted_pkcs1.pem" : "rsa2048_3primes.pem", buf, cap);
+    if (rv == RD_TOOLONG) {                   /* base64 of 8193 bytes and more */
+        size_t n = (size_t)snprintf((char *)buf, cap, "-----BEGIN PUBLIC KEY-----\n");
+        memset(buf + n, 'A', 11000), n += 11000;
+        return n + (size_t)snprintf((char *)buf + n, cap - n, "\n-----END PUBLIC KEY-----\n");
+    }
+    snprintf(name, sizeof name, "rsa2048%s%s.%s", (priv ^ (rv == RD_OTHER)) ? "" : "_pub",
+             rv == RD_PKCS1 ? "_pkcs1" : "", pem ? "pem" : "der");
+    size_t n = rsa_key_file(name, buf, cap);
+    if (rv == RD_TRAIL)
+        buf[n++] = 0;
+    if (rv == RD_BADLABEL)
+        buf[n - 8] = 'X';                     /* "...KEY-----\n": END's label ends in X */
+    if (rv == RD_BADCHAR)
+        buf[40] = '*';
+    if (rv == RD_BADKEY)
+        buf[priv ? 100 : n - 6] ^= 1;         /* a bit of n: n even (public) or p q != n */
+    return n;
+}
+
+static int run_rsa_der(fx *x, const char *w)
+{
+    static ic_rsa_public_key pub;
+    static ic_rsa_private_key priv;
+    static uint8_t data[16384];
+    const char *fn = x->r->fn;
+    int is_priv = strstr(fn, "_private_") != NULL, pem = strstr(fn, "_pem") != NULL;
+    size_t n = rsa_der_input(fn, x->r->f & BNVAL ? x->r->n : 0, data, sizeof data);
+    fx_make(x, x->r, 0, 0, 0, n, 0);
+    if (x->ibuf && x->len <= x->icap)
+        memcpy(x->ibuf, data, x->len < n ? x->len : n);
+    void *k = is_priv ? (void *)&priv : (void *)&pub;
+    size_t ksize = is_priv ? sizeof priv : sizeof pub;
+    memset(k, 0xa5, ksize);
+    if (x->r->f & C_NULL)
+        k = NULL;
+    fx_arm(x, NULL, 0);
+    int st = is_priv ? (pem ? ic_rsa_private_key_from_pem(k, x->i, x->len) : ic_rsa_private_key_from_der(k, x->i, x->len))
+                     : (pem ? ic_rsa_public_key_from_pem(k, x->i, x->len) : ic_rsa_public_key_from_der(k, x->i, x->len));
+    if (st != IC_OK && k)
+        CHECK(tl_all_byte(k, ksize, 0), "%s: a refused key is not wiped", w);
+    if (st == IC_OK) {
+        uint8_t sig[256], d[32] = { 1 };
+        size_t size = is_priv ? ic_rsa_private_key_size(&priv) : ic_rsa_public_key_size(&pub);
+        CHECK(size == 256, "%s: size %zu", w, size);
+        if (is_priv)
+            CHECK(ic_rsa_sign_pkcs1v15_digest(&priv, IC_HASH_SHA256, sig, 256, d, 32) == IC_OK &&
+                  ic_rsa_verify_pkcs1v15_digest(&priv.pub, IC_HASH_SHA256, sig, 256, d, 32) == IC_OK,
+                  "%s: the key signs", w);
+    }
+    return st;
+}
+
 /* ---- ChaCha20 and the AEADs ------------------------------------------------ */
 static void cp_key_wipe_v(void *k) { ic_chacha20_poly1305_key_wipe(k); }
 
@@ -1565,6 +1645,7 @@ static int run_row(fx *x, const char *w)
     if (!strncmp(fn, "ic_hkdf", 7)) return run_hkdf(x, w);
     if (!strncmp(fn, "ic_poly1305", 11) && strcmp(fn, "ic_poly1305_wipe")) return run_poly(x, w);
     if (!strcmp(fn, "ic_chacha20_poly1305_key_init")) return run_cp_key_init(x, w);
+    if (strstr(fn, "_key_from_")) return run_rsa_der(x, w);
     if (!strncmp(fn, "ic_rsa_private_", 15) && strcmp(fn, "ic_rsa_private_key_wipe")) return run_rsa_priv(x, w);
     if (!strncmp(fn, "ic_rsa_sign_", 12) || strstr(fn, "crypt_oaep")) return run_rsa_priv(x, w);
     if (!strncmp(fn, "ic_rsa_", 7) && !strstr(fn, "_wipe")) return run_rsa(x, w);
@@ -2241,6 +2322,30 @@ static const row rows[] = {
     R("ic_rsa_decrypt_oaep", TLEN, 255, IC_ERR_AUTH, "ciphertext 255 bytes"),
     R("ic_rsa_decrypt_oaep", TLEN, 0, IC_ERR_AUTH, "empty ciphertext"),
     R("ic_rsa_decrypt_oaep", ALG | BADTAG, 0, IC_ERR_PARAM, "hash 99, bad ciphertext: parameters first"),
+#define RSA_DER_ROWS(fn, pem)                                                                         \
+    R(fn, 0, 0, IC_OK, pem ? "the key as OpenSSL writes it (SPKI / PKCS #8 PEM)" : "SPKI / PKCS #8 DER"), \
+    R(fn, BNVAL, RD_PKCS1, IC_OK, "the PKCS #1 form"),                                               \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL encoding with its length"),                                   \
+    R(fn, C_NULL | I_NULL, 0, IC_ERR_NULL, "NULL key and encoding: step 1 first"),                    \
+    R(fn, EMPTY, 0, IC_ERR_DECODE, "NULL encoding, length 0: nothing to read"),                      \
+    R(fn, LEN, 1, IC_ERR_DECODE, "the first byte only"),                                              \
+    R(fn, LEN, 200, IC_ERR_DECODE, "cut after 200 bytes"),                                            \
+    R(fn, BNVAL, RD_TRAIL, IC_ERR_DECODE, "a zero byte after the end"),                              \
+    R(fn, BNVAL, RD_OTHER, pem ? IC_ERR_PARAM : IC_ERR_DECODE,                                        \
+      pem ? "the other kind of key: its label" : "the other kind of key: not the structure")
+    RSA_DER_ROWS("ic_rsa_public_key_from_der", 0), RSA_DER_ROWS("ic_rsa_private_key_from_der", 0),
+    RSA_DER_ROWS("ic_rsa_public_key_from_pem", 1), RSA_DER_ROWS("ic_rsa_private_key_from_pem", 1),
+    R("ic_rsa_public_key_from_der", BNVAL, RD_BADKEY, IC_ERR_EVEN, "well formed, n even: init's status"),
+    R("ic_rsa_private_key_from_der", BNVAL, RD_BADKEY, IC_ERR_MODULUS, "well formed, a bit of n changed: p q != n"),
+    R("ic_rsa_public_key_from_pem", BNVAL, RD_BADLABEL, IC_ERR_DECODE, "END label not BEGIN's"),
+    R("ic_rsa_private_key_from_pem", BNVAL, RD_BADLABEL, IC_ERR_DECODE, "END label not BEGIN's"),
+    R("ic_rsa_public_key_from_pem", BNVAL, RD_BADCHAR, IC_ERR_DECODE, "a '*' in the base64"),
+    R("ic_rsa_private_key_from_pem", BNVAL, RD_BADCHAR, IC_ERR_DECODE, "a '*' in the base64"),
+    R("ic_rsa_public_key_from_pem", BNVAL, RD_TOOLONG, IC_ERR_TOOLONG, "base64 of 8250 bytes"),
+    R("ic_rsa_private_key_from_pem", BNVAL, RD_ENCRYPTED, IC_ERR_PARAM, "ENCRYPTED PRIVATE KEY"),
+    R("ic_rsa_private_key_from_pem", BNVAL, RD_ENC_PKCS1, IC_ERR_PARAM, "RSA PRIVATE KEY, Proc-Type: 4,ENCRYPTED"),
+    R("ic_rsa_private_key_from_pem", BNVAL, RD_3PRIMES, IC_ERR_PARAM, "three primes (RSAPrivateKey version 1)"),
 
     /* ---- functions without a status: their documented fallbacks ---- */
     R("ic_wipe", 0, 0, IC_OK, "NULL, 0 and exactly len bytes"),

@@ -1,9 +1,10 @@
 /*
  * incore/rsa.h - RSA (RFC 8017): public keys (n, e) and private keys (n, e,
- * d, p, q, dp, dq, qinv); RSASSA-PKCS1-v1_5 and RSASSA-PSS (MGF1)
- * signatures of a message or of a digest the caller computed, sign and
- * verify; RSAES-OAEP (MGF1) encryption and decryption.  No key
- * generation.
+ * d, p, q, dp, dq, qinv), given as numbers or read from their standard
+ * encodings (PKCS #1, X.509 SubjectPublicKeyInfo, PKCS #8; DER or PEM);
+ * RSASSA-PKCS1-v1_5 and RSASSA-PSS (MGF1) signatures of a message or of a
+ * digest the caller computed, sign and verify; RSAES-OAEP (MGF1)
+ * encryption and decryption.  No key generation.
  *
  * Every call takes the key first, then the parameters that choose the
  * scheme (hash, MGF1 hash, PSS salt length), then the output with its
@@ -71,6 +72,10 @@ extern "C" {
 #define IC_RSA_MAX_BYTES  (IC_RSA_MAX_BITS / 8)
 /* Each prime of a private key has at most half the maximum bits. */
 #define IC_RSA_MAX_PRIME_BYTES (IC_RSA_MAX_BYTES / 2)
+/* The longest DER a _from_pem call decodes (its buffer is on the stack):
+ * an 8192-bit private key in PKCS #8 takes about 5.7 KB, the rest is room
+ * for PKCS #8 attributes. */
+#define IC_RSA_MAX_PEM_DER 8192
 
 typedef struct ic_rsa_public_key {
     ic_mont_ctx mont;                 /* n and its Montgomery constants       */
@@ -232,6 +237,54 @@ IC_NODISCARD IC_API int ic_rsa_decrypt_oaep(const ic_rsa_private_key *key, ic_ha
                                             ic_hash_alg mgf1_hash, uint8_t *out, size_t outcap,
                                             size_t *outlen, const uint8_t *ct, size_t ctlen,
                                             const uint8_t *label, size_t labellen);
+
+/* ---- keys in their standard encodings ----------------------------------------
+ *
+ * ic_rsa_public_key_from_der reads a PKCS #1 RSAPublicKey (RFC 8017 A.1.1)
+ * or an X.509 SubjectPublicKeyInfo (RFC 5280 4.1, algorithm rsaEncryption
+ * 1.2.840.113549.1.1.1 with NULL parameters, RFC 3279 2.3.1, the key in
+ * the BIT STRING); ic_rsa_private_key_from_der a PKCS #1 RSAPrivateKey
+ * (version 0, two primes, RFC 8017 A.1.2) or an unencrypted PKCS #8
+ * PrivateKeyInfo (RFC 5208 5: version 0, rsaEncryption with NULL
+ * parameters, the RSAPrivateKey in the OCTET STRING; [0] attributes are
+ * skipped).  The _from_pem forms read RFC 7468 text: "RSA PUBLIC KEY"
+ * (PKCS #1) and "PUBLIC KEY" (SubjectPublicKeyInfo); "RSA PRIVATE KEY"
+ * (PKCS #1) and "PRIVATE KEY" (PKCS #8).  What OpenSSL writes with
+ * genpkey, pkey, rsa -traditional, rsa -pubout and rsa -RSAPublicKey_out
+ * loads.
+ *
+ * The reader is strict: DER only (definite lengths in the fewest bytes,
+ * INTEGERs in the fewest bytes, no negative number, no tag the structure
+ * does not name, no byte after the structure); PEM as one BEGIN line, the
+ * base64 lines (the alphabet of RFC 4648 4, '=' padding to a multiple of
+ * four characters, the unused bits of the last character zero; line
+ * breaks, CR or LF, are the only other bytes allowed between the
+ * characters), the END line with the same label (labels are printable
+ * ASCII without '-'), and nothing after it but whitespace (whitespace
+ * before the BEGIN line too).  The numbers then go through
+ * ic_rsa_public_key_init / ic_rsa_private_key_init, with all their checks.
+ *
+ * Statuses: NULL key: IC_ERR_NULL; the key is wiped first, and stays
+ * wiped on every failure; NULL der / pem with a non-zero length:
+ * IC_ERR_NULL; a PEM whose base64 holds more than IC_RSA_MAX_PEM_DER
+ * bytes: IC_ERR_TOOLONG; an encoding that breaks the rules above or is
+ * not one of the structures: IC_ERR_DECODE; a well-formed key of a kind
+ * these calls do not load: IC_ERR_PARAM (another algorithm or PEM label,
+ * an encrypted private key: "ENCRYPTED PRIVATE KEY" or a "Proc-Type:
+ * 4,ENCRYPTED" header, a multi-prime RSAPrivateKey of version 1, a PKCS
+ * #8 OneAsymmetricKey of version 1 (RFC 5958)); then init's statuses for
+ * the numbers (a p q that is not n: IC_ERR_MODULUS, ...).
+ * The private key calls take the encoding as secret: the base64 is
+ * decoded in constant time into a buffer on the stack (IC_RSA_MAX_PEM_DER
+ * bytes) that is wiped before the call returns, and the reader branches
+ * only on the structure (tags, lengths, the version, the OID, the PEM
+ * framing) and on n and e, never on the value of a secret number.
+ * Nothing allocates.
+ */
+IC_NODISCARD IC_API int ic_rsa_public_key_from_der(ic_rsa_public_key *key, const uint8_t *der, size_t derlen);
+IC_NODISCARD IC_API int ic_rsa_public_key_from_pem(ic_rsa_public_key *key, const uint8_t *pem, size_t pemlen);
+IC_NODISCARD IC_API int ic_rsa_private_key_from_der(ic_rsa_private_key *key, const uint8_t *der, size_t derlen);
+IC_NODISCARD IC_API int ic_rsa_private_key_from_pem(ic_rsa_private_key *key, const uint8_t *pem, size_t pemlen);
 
 #ifdef __cplusplus
 }
