@@ -293,6 +293,35 @@ static void case_rsa(void)
     ic_rsa_private_key_wipe(&k);
 }
 
+/* RSA keys from their encodings: every byte of the PKCS #8 and PKCS #1
+ * files of a 2048-bit key secret, PEM and DER.  The reader may make public
+ * the structure (tags, lengths, the version, the OID, the PEM framing and
+ * the class of each base64 character) and n and e, nothing else: the
+ * base64 values and the secret numbers must go to init untouched by a
+ * branch or an index. */
+static void case_rsa_key(void)
+{
+    static const char *const files[] = { "rsa2048.pem", "rsa2048.der", "rsa2048_pkcs1.pem", "rsa2048_pkcs1.der" };
+    static ic_rsa_private_key k;
+    static uint8_t buf[4096];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[2048];
+        snprintf(path, sizeof path, "%s/rsa_keys/%s", tl_data_dir(), files[i]);
+        FILE *f = fopen(path, "rb");
+        size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+        if (f)
+            fclose(f);
+        CHECK(n > 0, "%s: cannot read", path);
+        if (marking)
+            SECRET(buf, n);
+        put_status(strstr(files[i], ".pem") ? ic_rsa_private_key_from_pem(&k, buf, n)
+                                            : ic_rsa_private_key_from_der(&k, buf, n));
+        size_t size = ic_rsa_private_key_size(&k);
+        put(&size, sizeof size);
+        ic_rsa_private_key_wipe(&k);
+    }
+}
+
 /* ---- AES modes ------------------------------------------------------------ */
 
 /* The modes with an IV (CBC, CFB, OFB, CTR: the IV and CTR's counter are
@@ -710,6 +739,7 @@ int main(int argc, char **argv)
     each_impl("montmul", "modexp", case_modexp);
     run_case("modinv", "(no backend)", case_modinv);
     each_impl("montmul", "rsa", case_rsa);
+    run_case("rsa-key", "der+pem", case_rsa_key);
     free(tr);
     return tl_finish();
 }
