@@ -326,7 +326,7 @@ int ic_base64_decode(uint8_t *out, size_t cap, size_t *outlen, const uint8_t *in
     size_t ndata = 0, got = 0, seen = 0;
     if (b64_shape(in, inlen, &ndata) != IC_OK)
         return IC_ERR_DECODE;
-    if (ndata * 6 / 8 > cap)
+    if (ndata / 4 * 3 + ndata % 4 * 3 / 4 > cap)   /* the bytes it makes: 3 per group, 1 or 2 after */
         return IC_ERR_TOOLONG;
     uint32_t acc = 0;
     unsigned v;
