@@ -341,7 +341,7 @@ int ic_rsa_sign_pkcs1v15_digest(const ic_rsa_private_key *key, ic_hash_alg hash_
     if (st != IC_OK)
         return st;
     uint8_t em[IC_RSA_MAX_BYTES];
-    st = ic_rsa_emsa_pkcs1v15(hash_alg, digest, em, siglen);
+    st = ic_rsa_emsa_pkcs1v15(hash_alg, digest, em, key->pub.mont.nbytes);
     if (st == IC_OK)
         st = rsa_private_op(key, sig, em);                   /* EM < 2^(8(k-1)) <= n */
     return st;
