@@ -146,7 +146,7 @@ static void run_case(const char *prim, const char *impl, void (*fn)(void))
 
 /* ---- big numbers ------------------------------------------------------------ */
 /* The modulus is secret too (an RSA-CRT prime); only its length is public.
- * ic_modexp: base and exponent secret; ic_modexp_public: the base only.
+ * ic_mont_modexp: base and exponent secret; ic_mont_modexp_public: the base only.
  * A top bit set in each so the lengths, which are public, are what the
  * test says; limb edges: 65 bits (two 64-bit limbs, three 32-bit ones). */
 static void case_modexp(void)
@@ -173,11 +173,11 @@ static void case_modexp(void)
         }
         ic_mont_ctx c;
         put_status(ic_mont_init(&c, n, len));
-        put_status(ic_modexp(&c, r, len, b, len, e, elen));
+        put_status(ic_mont_modexp(&c, r, len, b, len, e, elen));
         put(r, len);
         if (marking)
             PUBLIC(e, elen);                    /* a public exponent */
-        put_status(ic_modexp_public(&c, r, len, b, len, e, elen));
+        put_status(ic_mont_modexp_public(&c, r, len, b, len, e, elen));
         put(r, len);
         ic_mont_wipe(&c);
     }
@@ -260,37 +260,66 @@ static void case_rsa(void)
         if (marking && i >= RK_D)
             SECRET(part[i], len[i]);
     }
-    put_status(ic_rsa_private_init(&k, part[RK_N], len[RK_N], part[RK_E], len[RK_E], part[RK_D], len[RK_D],
-                                   part[RK_P], len[RK_P], part[RK_Q], len[RK_Q], part[RK_DP], len[RK_DP],
-                                   part[RK_DQ], len[RK_DQ], part[RK_QINV], len[RK_QINV]));
+    put_status(ic_rsa_private_key_init(&k, part[RK_N], len[RK_N], part[RK_E], len[RK_E], part[RK_D], len[RK_D],
+                                       part[RK_P], len[RK_P], part[RK_Q], len[RK_Q], part[RK_DP], len[RK_DP],
+                                       part[RK_DQ], len[RK_DQ], part[RK_QINV], len[RK_QINV]));
     uint8_t msg[20], seed[32], sig[256], ctext[256], back[256];
     size_t outlen = 0;
     fill(msg, sizeof msg, 70);
     fill(seed, sizeof seed, 71);
-    put_status(ic_rsa_sign_pkcs1v15(&k, IC_HASH_SHA256, msg, sizeof msg, sig, sizeof sig));
+    put_status(ic_rsa_sign_pkcs1v15(&k, IC_HASH_SHA256, sig, sizeof sig, msg, sizeof msg));
     /* outputs made public before the comparison: the blinding makes them
      * depend on ic_random's bytes, which MSan treats as unknown even in the
      * unmarked run */
     PUBLIC(sig, sizeof sig);
     put(sig, sizeof sig);
-    put_status(ic_rsa_sign_pss_salt(&k, IC_HASH_SHA256, IC_HASH_SHA256, seed, 32, msg, sizeof msg, sig,
-                                    sizeof sig));
+    put_status(ic_rsa_sign_pss_salt(&k, IC_HASH_SHA256, IC_HASH_SHA256, sig, sizeof sig, msg, sizeof msg, seed,
+                                    32));
     PUBLIC(sig, sizeof sig);
     put(sig, sizeof sig);
     if (marking)
         SECRET(msg, sizeof msg);                /* now the OAEP plaintext */
-    put_status(ic_rsa_encrypt_oaep_seed(&k.pub, IC_HASH_SHA256, IC_HASH_SHA256, NULL, 0, seed, 32, msg,
-                                        sizeof msg, ctext, sizeof ctext));
+    put_status(ic_rsa_encrypt_oaep_seed(&k.pub, IC_HASH_SHA256, IC_HASH_SHA256, ctext, sizeof ctext, msg,
+                                        sizeof msg, NULL, 0, seed, 32));
     PUBLIC(ctext, sizeof ctext);                /* a ciphertext is public */
     put(ctext, sizeof ctext);
-    put_status(ic_rsa_decrypt_oaep(&k, IC_HASH_SHA256, IC_HASH_SHA256, NULL, 0, ctext, sizeof ctext, back, sizeof back,
-                                   &outlen));
+    put_status(ic_rsa_decrypt_oaep(&k, IC_HASH_SHA256, IC_HASH_SHA256, back, sizeof back, &outlen, ctext,
+                                   sizeof ctext, NULL, 0));
     PUBLIC(back, outlen);
     put(back, outlen);
     ctext[200] ^= 0x40;                            /* padding now wrong */
-    put_status(ic_rsa_decrypt_oaep(&k, IC_HASH_SHA256, IC_HASH_SHA256, NULL, 0, ctext, sizeof ctext, back, sizeof back,
-                                   &outlen));
-    ic_rsa_private_wipe(&k);
+    put_status(ic_rsa_decrypt_oaep(&k, IC_HASH_SHA256, IC_HASH_SHA256, back, sizeof back, &outlen, ctext,
+                                   sizeof ctext, NULL, 0));
+    ic_rsa_private_key_wipe(&k);
+}
+
+/* RSA keys from their encodings: every byte of the PKCS #8 and PKCS #1
+ * files of a 2048-bit key secret, PEM and DER.  The reader may make public
+ * the structure (tags, lengths, the version, the OID, the PEM framing and
+ * the class of each base64 character) and n and e, nothing else: the
+ * base64 values and the secret numbers must go to init untouched by a
+ * branch or an index. */
+static void case_rsa_key(void)
+{
+    static const char *const files[] = { "rsa2048.pem", "rsa2048.der", "rsa2048_pkcs1.pem", "rsa2048_pkcs1.der" };
+    static ic_rsa_private_key k;
+    static uint8_t buf[4096];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[2048];
+        snprintf(path, sizeof path, "%s/rsa_keys/%s", tl_data_dir(), files[i]);
+        FILE *f = fopen(path, "rb");
+        size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+        if (f)
+            fclose(f);
+        CHECK(n > 0, "%s: cannot read", path);
+        if (marking)
+            SECRET(buf, n);
+        put_status(strstr(files[i], ".pem") ? ic_rsa_private_key_from_pem(&k, buf, n)
+                                            : ic_rsa_private_key_from_der(&k, buf, n));
+        size_t size = ic_rsa_private_key_size(&k);
+        put(&size, sizeof size);
+        ic_rsa_private_key_wipe(&k);
+    }
 }
 
 /* ---- AES modes ------------------------------------------------------------ */
@@ -724,6 +753,7 @@ int main(int argc, char **argv)
     each_impl("montmul", "modexp", case_modexp);
     run_case("modinv", "(no backend)", case_modinv);
     each_impl("montmul", "rsa", case_rsa);
+    run_case("rsa-key", "der+pem", case_rsa_key);
     free(tr);
     return tl_finish();
 }

@@ -8,7 +8,7 @@ and writes, after every "d = " line, the lines "p = ", "q = ", "dp = ",
 e and d by the method of NIST SP 800-56B Rev. 2, Appendix C.2: with
 de - 1 = 2^t r (r odd), for g = 2, 3, ... the sequence g^r, g^2r, ... mod n
 reaches 1, and the element before it, when it is not -1, shares a factor
-with n.  ic_rsa_private_init checks p q = n and the rest, so a wrong
+with n.  ic_rsa_private_key_init checks p q = n and the rest, so a wrong
 derivation fails the test rather than passing it.
 """
 import math

@@ -947,13 +947,13 @@ static int run_bn(fx *x, const char *w)
         return IC_OK;
     }
     void *cp = ctx_fault(x, &c, sizeof c, bn_wipe_v);
-    int pub = !strcmp(fn, "ic_modexp_public");
+    int pub = !strcmp(fn, "ic_mont_modexp_public");
     uint8_t *out = x->r->f & INPL ? x->ibuf : x->t;
     fx_arm(x, cp, sizeof c);
-    int st = (pub ? ic_modexp_public : ic_modexp)(cp, out, x->tlen, x->i, x->len, x->a, x->alen);
+    int st = (pub ? ic_mont_modexp_public : ic_mont_modexp)(cp, out, x->tlen, x->i, x->len, x->a, x->alen);
     if (st == IC_OK && x->r->want == IC_OK) {
         uint8_t want[64];
-        CHECK((pub ? ic_modexp : ic_modexp_public)(&c, want, 64, x->src, x->len, x->aad, x->alen) == IC_OK,
+        CHECK((pub ? ic_mont_modexp : ic_mont_modexp_public)(&c, want, 64, x->src, x->len, x->aad, x->alen) == IC_OK,
               "%s: the other modexp", w);
         CHECK_MEM(out, want, 64, "%s: result", w);
     }
@@ -965,9 +965,10 @@ static int run_bn(fx *x, const char *w)
  * vectors 1.0.29, Signature/wycheproof), e = 65537.  The fixture: n in
  * x->key's place (K_NULL makes it NULL, KLEN sets its length), e 3 bytes
  * (A_NULL: NULL, ALEN: its length), the message in the guarded input
- * (I_NULL, LEN, EMPTY), the signature 256 bytes (O_NULL: NULL, TLEN: its
- * length), SHA-256 for the hash and MGF1 (ALG: hash 99, VARIANT: MGF1
- * hash 99), PSS salt 32 bytes; BNVAL RV_* for the value faults. */
+ * (I_NULL, LEN, EMPTY; for the _digest calls its SHA-256, 32 bytes), the
+ * signature 256 bytes (O_NULL: NULL, TLEN: its length), SHA-256 for the
+ * hash and MGF1 (ALG: hash 99, VARIANT: MGF1 hash 99), PSS salt 32 bytes;
+ * BNVAL RV_* for the value faults. */
 /* rsa_signature_2048_sha256_test.json tcId 3 */
 static const uint8_t rsa_v15_n[256] = {
     0xa2, 0xb4, 0x51, 0xa0, 0x7d, 0x0a, 0xa5, 0xf9, 0x6e, 0x45, 0x56, 0x71, 0x51, 0x35, 0x50, 0x51,
@@ -1054,7 +1055,7 @@ static const uint8_t rsa_pss_sig[256] = {
 enum { RV_N_SHORT = 1, RV_N_EVEN, RV_N_LEADZERO, RV_E_LONG, RV_E_EQ_N, RV_E_ONE, RV_E_EVEN, RV_E_ZERO,
        RV_SIG_N, RV_SALT_MAX, RV_SALT_OVER };
 
-static void rsa_wipe_v(void *k) { ic_rsa_public_wipe(k); }
+static void rsa_wipe_v(void *k) { ic_rsa_public_key_wipe(k); }
 
 static int run_rsa(fx *x, const char *w)
 {
@@ -1062,10 +1063,10 @@ static int run_rsa(fx *x, const char *w)
     static uint8_t n[IC_RSA_MAX_BYTES + 1], e[IC_RSA_MAX_BYTES + 1], sig[IC_RSA_MAX_BYTES + 1];
     const char *fn = x->r->fn;
     const long long rv = x->r->f & BNVAL ? x->r->n : 0;
-    int pss = !strcmp(fn, "ic_rsa_verify_pss");
+    int pss = !strncmp(fn, "ic_rsa_verify_pss", 17), dig = strstr(fn, "_digest") != NULL;
     const uint8_t *vn = pss ? rsa_pss_n : rsa_v15_n, *vs = pss ? rsa_pss_sig : rsa_v15_sig;
     const uint8_t *vm = pss ? rsa_pss_msg : rsa_v15_msg;
-    fx_make(x, x->r, 256, 0, 3, 4, 256);
+    fx_make(x, x->r, 256, 0, 3, dig ? 32 : 4, 256);
     x->tlen = x->r->f & TLEN ? size_of(x->r->n) : 256;    /* the signature length */
     memset(n, 0, sizeof n);
     memset(e, 0, sizeof e);
@@ -1073,8 +1074,10 @@ static int run_rsa(fx *x, const char *w)
     memcpy(n, vn, 256);
     e[0] = 1, e[2] = 1;                                    /* 65537 */
     memcpy(sig, vs, 256);
-    if (x->len == 4 && x->ibuf)
+    if (x->len == 4 && x->ibuf && !dig)
         memcpy(x->ibuf, vm, 4);
+    if (x->len == 32 && x->ibuf && dig)
+        MUST(ic_hash(IC_HASH_SHA256, x->ibuf, vm, 4));
     if (rv == RV_N_SHORT)
         n[126] |= 1;                                       /* 127 bytes: 1016 bits */
     if (rv == RV_N_EVEN)
@@ -1098,22 +1101,22 @@ static int run_rsa(fx *x, const char *w)
     size_t nlen = rv == RV_N_SHORT ? 127 : rv == RV_N_LEADZERO ? 257 : x->klen;
     size_t elen = rv == RV_E_LONG ? 257 : rv == RV_E_EQ_N ? 256 : x->alen;
     const uint8_t *np = x->r->f & K_NULL ? NULL : n, *ep = x->r->f & A_NULL ? NULL : e;
-    if (!strcmp(fn, "ic_rsa_public_init")) {
+    if (!strcmp(fn, "ic_rsa_public_key_init")) {
         memset(&k, 0xa5, sizeof k);
         fx_arm(x, NULL, 0);
-        int st = ic_rsa_public_init(x->r->f & C_NULL ? NULL : &k, np, nlen, ep, elen);
+        int st = ic_rsa_public_key_init(x->r->f & C_NULL ? NULL : &k, np, nlen, ep, elen);
         if (st == IC_OK)
-            CHECK(ic_rsa_public_size(&k) == 256, "%s: size", w);
+            CHECK(ic_rsa_public_key_size(&k) == 256, "%s: size", w);
         else if (!(x->r->f & C_NULL))
-            CHECK(ic_rsa_public_size(&k) == 0 && tl_all_byte(&k, sizeof k, 0),
+            CHECK(ic_rsa_public_key_size(&k) == 0 && tl_all_byte(&k, sizeof k, 0),
                   "%s: a failed init leaves a wiped key", w);
         return st;
     }
-    MUST(ic_rsa_public_init(&k, vn, 256, e, 3));
-    if (!strcmp(fn, "ic_rsa_public_size")) {
-        CHECK(ic_rsa_public_size(&k) == 256 && ic_rsa_public_size(NULL) == 0, "%s: 256, NULL 0", w);
+    MUST(ic_rsa_public_key_init(&k, vn, 256, e, 3));
+    if (!strcmp(fn, "ic_rsa_public_key_size")) {
+        CHECK(ic_rsa_public_key_size(&k) == 256 && ic_rsa_public_key_size(NULL) == 0, "%s: 256, NULL 0", w);
         void *kp = ctx_fault(x, &k, sizeof k, rsa_wipe_v);
-        CHECK(ic_rsa_public_size(kp) == 0 || !(x->r->f & C_ANY), "%s: bad key gives 0", w);
+        CHECK(ic_rsa_public_key_size(kp) == 0 || !(x->r->f & C_ANY), "%s: bad key gives 0", w);
         return IC_OK;
     }
     ic_rsa_public_key *kp = ctx_fault(x, &k, sizeof k, rsa_wipe_v);
@@ -1121,8 +1124,10 @@ static int run_rsa(fx *x, const char *w)
     ic_hash_alg h = (ic_hash_alg)x->alg, mh = x->r->f & VARIANT ? (ic_hash_alg)99 : IC_HASH_SHA256;
     size_t salt = rv == RV_SALT_MAX ? 256 - 32 - 2 : rv == RV_SALT_OVER ? 256 - 32 - 1 : 32;
     fx_arm(x, kp, sizeof k);
-    int st = pss ? ic_rsa_verify_pss(kp, h, mh, salt, x->i, x->len, sp, x->tlen)
-                 : ic_rsa_verify_pkcs1v15(kp, h, x->i, x->len, sp, x->tlen);
+    int st = pss && dig ? ic_rsa_verify_pss_digest(kp, h, mh, salt, sp, x->tlen, x->i, x->len)
+           : pss        ? ic_rsa_verify_pss(kp, h, mh, salt, sp, x->tlen, x->i, x->len)
+           : dig        ? ic_rsa_verify_pkcs1v15_digest(kp, h, sp, x->tlen, x->i, x->len)
+                        : ic_rsa_verify_pkcs1v15(kp, h, sp, x->tlen, x->i, x->len);
     if (x->r->want == IC_ERR_AUTH || x->r->want == IC_OK)
         CHECK(memcmp(x->snap, &k, sizeof k) == 0, "%s: verify changed the key", w);
     return st;
@@ -1133,7 +1138,7 @@ static int run_rsa(fx *x, const char *w)
 enum { RP_P_EVEN = 1, RP_P_PLUS2, RP_QINV_P, RP_DQ_ZERO, RP_DP_PLUS2, RP_D_LONG, RP_N_EVEN,
        RP_SALT_OVER, RP_MSG_MAX, RP_OUTCAP_LOW, RP_LABEL };
 
-static void rsa_priv_wipe_v(void *k) { ic_rsa_private_wipe(k); }
+static void rsa_priv_wipe_v(void *k) { ic_rsa_private_key_wipe(k); }
 
 /* k = the 2048-bit key, with the row's BNVAL fault in one part. */
 static int rsa_priv_make(ic_rsa_private_key *k, long long rv, int null_n)
@@ -1161,37 +1166,51 @@ static int rsa_priv_make(ic_rsa_private_key *k, long long rv, int null_n)
     }
     if (rv == RP_N_EVEN)
         n[255] ^= 1;
-    return ic_rsa_private_init(k, null_n ? NULL : n, 256, e, 3, part[0], len[0], part[1], len[1], part[2], len[2],
+    return ic_rsa_private_key_init(k, null_n ? NULL : n, 256, e, 3, part[0], len[0], part[1], len[1], part[2], len[2],
                                part[3], len[3], part[4], len[4], part[5], len[5]);
 }
 
+/* The signature of the row's call verified with the public half, in the
+ * verify that matches it (the message or the digest form). */
+static int rsa_verify_signed(const char *fn, const ic_rsa_public_key *k, ic_hash_alg h, ic_hash_alg mh,
+                             size_t salt, const uint8_t *in, size_t len, const uint8_t *sig)
+{
+    int pss = strstr(fn, "pss") != NULL;
+    if (strstr(fn, "_digest"))
+        return pss ? ic_rsa_verify_pss_digest(k, h, mh, salt, sig, 256, in, len)
+                   : ic_rsa_verify_pkcs1v15_digest(k, h, sig, 256, in, len);
+    return pss ? ic_rsa_verify_pss(k, h, mh, salt, sig, 256, in, len)
+               : ic_rsa_verify_pkcs1v15(k, h, sig, 256, in, len);
+}
+
 /* The private-key calls and OAEP encryption: the message in the fixture's
- * input (4 bytes), the signature / ciphertext / plaintext in out (TLEN:
- * its length, 256 by default), a 32-byte salt or seed (VLEN, V_NULL). */
+ * input (4 bytes; for the _digest calls a 32-byte digest), the signature
+ * / ciphertext / plaintext in out (TLEN: its length, 256 by default), a
+ * 32-byte salt or seed (VLEN, V_NULL). */
 static int run_rsa_priv(fx *x, const char *w)
 {
     static ic_rsa_private_key k;
     static uint8_t out[IC_RSA_MAX_BYTES + 1], ct[256];
     const char *fn = x->r->fn;
     const long long rv = x->r->f & BNVAL ? x->r->n : 0;
-    fx_make(x, x->r, 0, 32, 0, rv == RP_MSG_MAX ? 191 : 4, 256);
+    fx_make(x, x->r, 0, 32, 0, rv == RP_MSG_MAX ? 191 : strstr(fn, "_digest") ? 32 : 4, 256);
     memset(out, FILL, sizeof out);
-    if (!strcmp(fn, "ic_rsa_private_init")) {
+    if (!strcmp(fn, "ic_rsa_private_key_init")) {
         memset(&k, 0xa5, sizeof k);
         fx_arm(x, NULL, 0);
         int st = x->r->f & C_NULL ? rsa_priv_make(NULL, rv, 0) : rsa_priv_make(&k, rv, !!(x->r->f & K_NULL));
         if (st == IC_OK)
-            CHECK(ic_rsa_private_size(&k) == 256, "%s: size", w);
+            CHECK(ic_rsa_private_key_size(&k) == 256, "%s: size", w);
         else if (!(x->r->f & C_NULL))
-            CHECK(ic_rsa_private_size(&k) == 0 && tl_all_byte(&k, sizeof k, 0),
+            CHECK(ic_rsa_private_key_size(&k) == 0 && tl_all_byte(&k, sizeof k, 0),
                   "%s: a failed init leaves a wiped key", w);
         return st;
     }
     MUST(rsa_priv_make(&k, 0, 0));
-    if (!strcmp(fn, "ic_rsa_private_size")) {
-        CHECK(ic_rsa_private_size(&k) == 256 && ic_rsa_private_size(NULL) == 0, "%s: 256, NULL 0", w);
+    if (!strcmp(fn, "ic_rsa_private_key_size")) {
+        CHECK(ic_rsa_private_key_size(&k) == 256 && ic_rsa_private_key_size(NULL) == 0, "%s: 256, NULL 0", w);
         void *kp = ctx_fault(x, &k, sizeof k, rsa_priv_wipe_v);
-        CHECK(ic_rsa_private_size(kp) == 0 || !(x->r->f & C_ANY), "%s: bad key gives 0", w);
+        CHECK(ic_rsa_private_key_size(kp) == 0 || !(x->r->f & C_ANY), "%s: bad key gives 0", w);
         return IC_OK;
     }
     ic_hash_alg h = (ic_hash_alg)x->alg, mh = x->r->f & VARIANT ? (ic_hash_alg)99 : IC_HASH_SHA256;
@@ -1203,18 +1222,18 @@ static int run_rsa_priv(fx *x, const char *w)
         ic_rsa_public_key *kp = ctx_fault(x, &k.pub, sizeof k.pub, rsa_wipe_v);
         fx_arm(x, kp, sizeof k.pub);
         if (!strcmp(fn, "ic_rsa_encrypt_oaep"))
-            st = ic_rsa_encrypt_oaep(kp, h, mh, lab, 5, x->i, x->len, op, x->tlen);
+            st = ic_rsa_encrypt_oaep(kp, h, mh, op, x->tlen, x->i, x->len, lab, 5);
         else
-            st = ic_rsa_encrypt_oaep_seed(kp, h, mh, lab, 5, x->v, x->vlen, x->i, x->len, op, x->tlen);
+            st = ic_rsa_encrypt_oaep_seed(kp, h, mh, op, x->tlen, x->i, x->len, lab, 5, x->v, x->vlen);
     } else if (!strcmp(fn, "ic_rsa_decrypt_oaep")) {
         size_t got = 12345, cap = rv == RP_OUTCAP_LOW ? 256 - 2 * 32 - 3 : 256;
-        MUST(ic_rsa_encrypt_oaep(&k.pub, IC_HASH_SHA256, IC_HASH_SHA256, (const uint8_t *)"label", 5,
-                                 x->ibuf, 4, ct, 256));
+        MUST(ic_rsa_encrypt_oaep(&k.pub, IC_HASH_SHA256, IC_HASH_SHA256, ct, 256, x->ibuf, 4,
+                                 (const uint8_t *)"label", 5));
         if (x->r->f & BADTAG)
             ct[100] ^= 0x04;
         ic_rsa_private_key *kp = ctx_fault(x, &k, sizeof k, rsa_priv_wipe_v);
         fx_arm(x, kp, sizeof k);
-        st = ic_rsa_decrypt_oaep(kp, h, mh, lab, 5, x->r->f & I_NULL ? NULL : ct, x->tlen, op, cap, &got);
+        st = ic_rsa_decrypt_oaep(kp, h, mh, op, cap, &got, x->r->f & I_NULL ? NULL : ct, x->tlen, lab, 5);
         if (st == IC_OK)
             CHECK(got == 4 && !memcmp(out, x->ibuf, 4), "%s: the message back", w);
         else
@@ -1224,22 +1243,105 @@ static int run_rsa_priv(fx *x, const char *w)
         ic_rsa_private_key *kp = ctx_fault(x, &k, sizeof k, rsa_priv_wipe_v);
         fx_arm(x, kp, sizeof k);
         if (!strcmp(fn, "ic_rsa_sign_pkcs1v15"))
-            st = ic_rsa_sign_pkcs1v15(kp, h, x->i, x->len, op, x->tlen);
+            st = ic_rsa_sign_pkcs1v15(kp, h, op, x->tlen, x->i, x->len);
+        else if (!strcmp(fn, "ic_rsa_sign_pkcs1v15_digest"))
+            st = ic_rsa_sign_pkcs1v15_digest(kp, h, op, x->tlen, x->i, x->len);
         else if (!strcmp(fn, "ic_rsa_sign_pss"))
-            st = ic_rsa_sign_pss(kp, h, mh, salt, x->i, x->len, op, x->tlen);
+            st = ic_rsa_sign_pss(kp, h, mh, salt, op, x->tlen, x->i, x->len);
+        else if (!strcmp(fn, "ic_rsa_sign_pss_digest"))
+            st = ic_rsa_sign_pss_digest(kp, h, mh, salt, op, x->tlen, x->i, x->len);
         else {
             static uint8_t sb[256];             /* a salt of up to 256 bytes */
             memcpy(sb, x->iv, 32);
             salt = x->r->f & VLEN ? x->vlen : salt;
-            st = ic_rsa_sign_pss_salt(kp, h, mh, x->r->f & V_NULL ? NULL : sb, salt, x->i, x->len, op, x->tlen);
+            st = ic_rsa_sign_pss_salt(kp, h, mh, op, x->tlen, x->i, x->len, x->r->f & V_NULL ? NULL : sb, salt);
         }
         if (st == IC_OK)
-            CHECK(strstr(fn, "pss") ? ic_rsa_verify_pss(&k.pub, h, mh, salt, x->i, x->len, out, 256) == IC_OK
-                                    : ic_rsa_verify_pkcs1v15(&k.pub, h, x->i, x->len, out, 256) == IC_OK,
+            CHECK(rsa_verify_signed(fn, &k.pub, h, mh, salt, x->i, x->len, out) == IC_OK,
                   "%s: the signature verifies", w);
     }
     if (st != IC_OK)
         CHECK(tl_all_byte(out, sizeof out, FILL), "%s: a refusal wrote output", w);
+    return st;
+}
+
+/* Keys in their encodings: the 2048-bit key OpenSSL wrote into
+ * tests/vectors/rsa_keys/ (SubjectPublicKeyInfo and PKCS #8 by default,
+ * BNVAL RD_* for the other files and the faults), in the guarded input
+ * (LEN truncates it, I_NULL and EMPTY as everywhere). */
+enum { RD_PKCS1 = 1, RD_OTHER, RD_TRAIL, RD_BADLABEL, RD_BADCHAR, RD_ENCRYPTED, RD_ENC_PKCS1, RD_3PRIMES,
+       RD_TOOLONG, RD_BADKEY };
+
+/* The vector file name into buf (cap bytes): its length, 0 when unread. */
+static size_t rsa_key_file(const char *name, uint8_t *buf, size_t cap)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/rsa_keys/%s", tl_data_dir(), name);
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, cap, f) : 0;
+    if (f)
+        fclose(f);
+    CHECK(n > 0 && n < cap, "%s: cannot read", path);
+    return n;
+}
+
+/* The file a row reads, and its fault applied to the bytes. */
+static size_t rsa_der_input(const char *fn, long long rv, uint8_t *buf, size_t cap)
+{
+    int pem = strstr(fn, "_pem") != NULL, priv = strstr(fn, "_private_") != NULL;
+    char name[64];
+    if (rv == RD_ENCRYPTED || rv == RD_ENC_PKCS1 || rv == RD_3PRIMES)
+        return rsa_key_file(rv == RD_ENCRYPTED ? "rsa2048_encrypted.pem"
+                            : rv == RD_ENC_PKCS1 ? "rsa2048_encrypted_pkcs1.pem" : "rsa2048_3primes.pem", buf, cap);
+    if (rv == RD_TOOLONG) {                   /* base64 of 8193 bytes and more */
+        size_t n = (size_t)snprintf((char *)buf, cap, "-----BEGIN PUBLIC KEY-----\n");
+        memset(buf + n, 'A', 11000), n += 11000;
+        return n + (size_t)snprintf((char *)buf + n, cap - n, "\n-----END PUBLIC KEY-----\n");
+    }
+    snprintf(name, sizeof name, "rsa2048%s%s.%s", (priv ^ (rv == RD_OTHER)) ? "" : "_pub",
+             rv == RD_PKCS1 ? "_pkcs1" : "", pem ? "pem" : "der");
+    size_t n = rsa_key_file(name, buf, cap);
+    if (rv == RD_TRAIL)
+        buf[n++] = 0;
+    if (rv == RD_BADLABEL)
+        buf[n - 8] = 'X';                     /* "...KEY-----\n": END's label ends in X */
+    if (rv == RD_BADCHAR)
+        buf[40] = '*';
+    if (rv == RD_BADKEY)
+        buf[priv ? 100 : n - 6] ^= 1;         /* a bit of n: n even (public) or p q != n */
+    return n;
+}
+
+static int run_rsa_der(fx *x, const char *w)
+{
+    static ic_rsa_public_key pub;
+    static ic_rsa_private_key priv;
+    static uint8_t data[16384];
+    const char *fn = x->r->fn;
+    int is_priv = strstr(fn, "_private_") != NULL, pem = strstr(fn, "_pem") != NULL;
+    size_t n = rsa_der_input(fn, x->r->f & BNVAL ? x->r->n : 0, data, sizeof data);
+    fx_make(x, x->r, 0, 0, 0, n, 0);
+    if (x->ibuf && x->len <= x->icap)
+        memcpy(x->ibuf, data, x->len < n ? x->len : n);
+    void *k = is_priv ? (void *)&priv : (void *)&pub;
+    size_t ksize = is_priv ? sizeof priv : sizeof pub;
+    memset(k, 0xa5, ksize);
+    if (x->r->f & C_NULL)
+        k = NULL;
+    fx_arm(x, NULL, 0);
+    int st = is_priv ? (pem ? ic_rsa_private_key_from_pem(k, x->i, x->len) : ic_rsa_private_key_from_der(k, x->i, x->len))
+                     : (pem ? ic_rsa_public_key_from_pem(k, x->i, x->len) : ic_rsa_public_key_from_der(k, x->i, x->len));
+    if (st != IC_OK && k)
+        CHECK(tl_all_byte(k, ksize, 0), "%s: a refused key is not wiped", w);
+    if (st == IC_OK) {
+        uint8_t sig[256], d[32] = { 1 };
+        size_t size = is_priv ? ic_rsa_private_key_size(&priv) : ic_rsa_public_key_size(&pub);
+        CHECK(size == 256, "%s: size %zu", w, size);
+        if (is_priv)
+            CHECK(ic_rsa_sign_pkcs1v15_digest(&priv, IC_HASH_SHA256, sig, 256, d, 32) == IC_OK &&
+                  ic_rsa_verify_pkcs1v15_digest(&priv.pub, IC_HASH_SHA256, sig, 256, d, 32) == IC_OK,
+                  "%s: the key signs", w);
+    }
     return st;
 }
 
@@ -1513,10 +1615,10 @@ static int run_void(fx *x, const char *w)
         ic_chacha20_poly1305_key_wipe(NULL);
     } else if (!strcmp(fn, "ic_mont_wipe")) {
         ic_mont_wipe(NULL);
-    } else if (!strcmp(fn, "ic_rsa_public_wipe")) {
-        ic_rsa_public_wipe(NULL);
-    } else if (!strcmp(fn, "ic_rsa_private_wipe")) {
-        ic_rsa_private_wipe(NULL);
+    } else if (!strcmp(fn, "ic_rsa_public_key_wipe")) {
+        ic_rsa_public_key_wipe(NULL);
+    } else if (!strcmp(fn, "ic_rsa_private_key_wipe")) {
+        ic_rsa_private_key_wipe(NULL);
     } else if (!strcmp(fn, "ic_wipe")) {
         ic_wipe(NULL, 0);
         uint8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -1551,8 +1653,8 @@ static int run_void(fx *x, const char *w)
                  ic_version_number() % 100);
         CHECK(ic_version_number() == IC_VERSION_NUMBER && !strcmp(v, ic_version()), "%s: %s", w, v);
     } else if (!strcmp(fn, "ic_status_str")) {
-        for (int s = IC_OK; s >= IC_ERR_FAULT; s--)
-            for (int t = s - 1; t >= IC_ERR_FAULT; t--)
+        for (int s = IC_OK; s >= IC_ERR_DECODE; s--)
+            for (int t = s - 1; t >= IC_ERR_DECODE; t--)
                 CHECK(ic_status_str(s) && ic_status_str(t) && strcmp(ic_status_str(s), ic_status_str(t)),
                       "%s: %d and %d share a text", w, s, t);
         CHECK(ic_status_str(-999) != NULL && ic_status_str(1) != NULL, "%s: unknown status", w);
@@ -1681,14 +1783,15 @@ static int run_row(fx *x, const char *w)
     if (!strncmp(fn, "ic_hkdf", 7)) return run_hkdf(x, w);
     if (!strncmp(fn, "ic_poly1305", 11) && strcmp(fn, "ic_poly1305_wipe")) return run_poly(x, w);
     if (!strcmp(fn, "ic_chacha20_poly1305_key_init")) return run_cp_key_init(x, w);
-    if (!strncmp(fn, "ic_rsa_private_", 15) && strcmp(fn, "ic_rsa_private_wipe")) return run_rsa_priv(x, w);
+    if (strstr(fn, "_key_from_")) return run_rsa_der(x, w);
+    if (!strncmp(fn, "ic_rsa_private_", 15) && strcmp(fn, "ic_rsa_private_key_wipe")) return run_rsa_priv(x, w);
     if (!strncmp(fn, "ic_rsa_sign_", 12) || strstr(fn, "crypt_oaep")) return run_rsa_priv(x, w);
     if (!strncmp(fn, "ic_rsa_", 7) && !strstr(fn, "_wipe")) return run_rsa(x, w);
     if (strstr(fn, "_wipe")) return run_void(x, w);
     if ((strstr(fn, "chacha20_poly1305_") && !strstr(fn, "_seal") && !strstr(fn, "_open")))
         return run_cp_stream(x, w);
     if (strstr(fn, "chacha20")) return run_chacha(x, w) ;
-    if ((!strncmp(fn, "ic_mont_", 8) && strcmp(fn, "ic_mont_wipe")) || !strncmp(fn, "ic_modexp", 9))
+    if (!strncmp(fn, "ic_mont_", 8) && strcmp(fn, "ic_mont_wipe"))
         return run_bn(x, w);
     return run_void(x, w);
 }
@@ -2293,29 +2396,29 @@ static const row rows[] = {
     R(fn, C_ZERO | T_NULL, 0, IC_ERR_STATE, "bad ctx, NULL out: step 1 first"),                       \
     R(fn, T_NULL | TLEN, 63, IC_ERR_NULL, "NULL out, wrong length: step 2 first"),                    \
     R(fn, TLEN | BNVAL, 63, IC_ERR_SIZE, "wrong length before values")
-    BN_MODEXP_ROWS("ic_modexp"), BN_MODEXP_ROWS("ic_modexp_public"),
+    BN_MODEXP_ROWS("ic_mont_modexp"), BN_MODEXP_ROWS("ic_mont_modexp_public"),
 
     /* ---- RSA (incore/rsa.h) ---- */
-    R("ic_rsa_public_init", 0, 0, IC_OK, "2048-bit n, e = 65537"),
-    R("ic_rsa_public_init", C_NULL, 0, IC_ERR_NULL, "NULL key"),
-    R("ic_rsa_public_init", K_NULL, 0, IC_ERR_NULL, "NULL n, 256 bytes"),
-    R("ic_rsa_public_init", A_NULL, 0, IC_ERR_NULL, "NULL e, 3 bytes"),
-    R("ic_rsa_public_init", C_NULL | K_NULL, 0, IC_ERR_NULL, "NULL key and n: step 1 first"),
-    R("ic_rsa_public_init", KLEN, 0, IC_ERR_SIZE, "empty n, 3-byte e: e longer than n"),
-    R("ic_rsa_public_init", BNVAL, RV_E_LONG, IC_ERR_SIZE, "e 257 bytes, n 256"),
-    R("ic_rsa_public_init", BNVAL, RV_N_SHORT, IC_ERR_MODULUS, "1016-bit n"),
-    R("ic_rsa_public_init", BNVAL, RV_N_EVEN, IC_ERR_EVEN, "even n"),
-    R("ic_rsa_public_init", BNVAL, RV_N_LEADZERO, IC_OK, "n with a leading zero byte"),
-    R("ic_rsa_public_init", BNVAL, RV_E_EQ_N, IC_ERR_RANGE, "e = n"),
-    R("ic_rsa_public_init", BNVAL, RV_E_ONE, IC_ERR_EXPONENT, "e = 1"),
-    R("ic_rsa_public_init", BNVAL, RV_E_EVEN, IC_ERR_EXPONENT, "e = 4"),
-    R("ic_rsa_public_init", BNVAL, RV_E_ZERO, IC_ERR_EXPONENT, "e = 0 (3 zero bytes)"),
-    R("ic_rsa_public_init", ALEN, 0, IC_ERR_EXPONENT, "empty e"),
-    R("ic_rsa_public_size", 0, 0, IC_OK, "256 for the key, 0 for NULL"),
-    R("ic_rsa_public_size", C_ZERO, 0, IC_OK, "never initialised: 0"),
-    R("ic_rsa_public_size", C_JUNK, 0, IC_OK, "garbage: 0"),
-    R("ic_rsa_public_size", C_WIPED, 0, IC_OK, "wiped: 0"),
-    R("ic_rsa_public_wipe", 0, 0, IC_OK, "NULL does nothing"),
+    R("ic_rsa_public_key_init", 0, 0, IC_OK, "2048-bit n, e = 65537"),
+    R("ic_rsa_public_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key"),
+    R("ic_rsa_public_key_init", K_NULL, 0, IC_ERR_NULL, "NULL n, 256 bytes"),
+    R("ic_rsa_public_key_init", A_NULL, 0, IC_ERR_NULL, "NULL e, 3 bytes"),
+    R("ic_rsa_public_key_init", C_NULL | K_NULL, 0, IC_ERR_NULL, "NULL key and n: step 1 first"),
+    R("ic_rsa_public_key_init", KLEN, 0, IC_ERR_SIZE, "empty n, 3-byte e: e longer than n"),
+    R("ic_rsa_public_key_init", BNVAL, RV_E_LONG, IC_ERR_SIZE, "e 257 bytes, n 256"),
+    R("ic_rsa_public_key_init", BNVAL, RV_N_SHORT, IC_ERR_MODULUS, "1016-bit n"),
+    R("ic_rsa_public_key_init", BNVAL, RV_N_EVEN, IC_ERR_EVEN, "even n"),
+    R("ic_rsa_public_key_init", BNVAL, RV_N_LEADZERO, IC_OK, "n with a leading zero byte"),
+    R("ic_rsa_public_key_init", BNVAL, RV_E_EQ_N, IC_ERR_RANGE, "e = n"),
+    R("ic_rsa_public_key_init", BNVAL, RV_E_ONE, IC_ERR_EXPONENT, "e = 1"),
+    R("ic_rsa_public_key_init", BNVAL, RV_E_EVEN, IC_ERR_EXPONENT, "e = 4"),
+    R("ic_rsa_public_key_init", BNVAL, RV_E_ZERO, IC_ERR_EXPONENT, "e = 0 (3 zero bytes)"),
+    R("ic_rsa_public_key_init", ALEN, 0, IC_ERR_EXPONENT, "empty e"),
+    R("ic_rsa_public_key_size", 0, 0, IC_OK, "256 for the key, 0 for NULL"),
+    R("ic_rsa_public_key_size", C_ZERO, 0, IC_OK, "never initialised: 0"),
+    R("ic_rsa_public_key_size", C_JUNK, 0, IC_OK, "garbage: 0"),
+    R("ic_rsa_public_key_size", C_WIPED, 0, IC_OK, "wiped: 0"),
+    R("ic_rsa_public_key_wipe", 0, 0, IC_OK, "NULL does nothing"),
 #define RSA_VERIFY_ROWS(fn)                                                                           \
     R(fn, 0, 0, IC_OK, "Wycheproof valid signature"),                                                 \
     R(fn, BADTAG, 0, IC_ERR_AUTH, "one bit of the signature flipped"),                                \
@@ -2339,21 +2442,42 @@ static const row rows[] = {
     R("ic_rsa_verify_pss", BNVAL, RV_SALT_MAX, IC_ERR_AUTH, "salt emLen - hLen - 2: fits, wrong salt length"),
     R("ic_rsa_verify_pss", BNVAL, RV_SALT_OVER, IC_ERR_PARAM, "salt emLen - hLen - 1: cannot fit the key"),
     R("ic_rsa_verify_pss", BNVAL | BADTAG, RV_SALT_OVER, IC_ERR_PARAM, "salt too long, bad signature: parameters first"),
-    R("ic_rsa_private_init", 0, 0, IC_OK, "the 2048-bit key"),
-    R("ic_rsa_private_init", C_NULL, 0, IC_ERR_NULL, "NULL key"),
-    R("ic_rsa_private_init", K_NULL, 0, IC_ERR_NULL, "NULL n, 256 bytes"),
-    R("ic_rsa_private_init", BNVAL, RP_D_LONG, IC_ERR_SIZE, "d in 257 bytes, n 256"),
-    R("ic_rsa_private_init", BNVAL, RP_N_EVEN, IC_ERR_EVEN, "even n"),
-    R("ic_rsa_private_init", BNVAL, RP_P_EVEN, IC_ERR_EVEN, "even p"),
-    R("ic_rsa_private_init", BNVAL, RP_P_PLUS2, IC_ERR_MODULUS, "p + 2: p q != n"),
-    R("ic_rsa_private_init", BNVAL, RP_QINV_P, IC_ERR_RANGE, "qinv = p"),
-    R("ic_rsa_private_init", BNVAL, RP_DQ_ZERO, IC_ERR_EXPONENT, "dq = 0"),
-    R("ic_rsa_private_init", BNVAL, RP_DP_PLUS2, IC_ERR_PARAM, "dp + 2: the CRT check fails"),
-    R("ic_rsa_private_size", 0, 0, IC_OK, "256 for the key, 0 for NULL"),
-    R("ic_rsa_private_size", C_ZERO, 0, IC_OK, "never initialised: 0"),
-    R("ic_rsa_private_size", C_JUNK, 0, IC_OK, "garbage: 0"),
-    R("ic_rsa_private_size", C_WIPED, 0, IC_OK, "wiped: 0"),
-    R("ic_rsa_private_wipe", 0, 0, IC_OK, "NULL does nothing"),
+#define RSA_VERIFY_DIGEST_ROWS(fn)                                                                    \
+    R(fn, 0, 0, IC_OK, "SHA-256 of the Wycheproof message"),                                         \
+    R(fn, BADTAG, 0, IC_ERR_AUTH, "one bit of the signature flipped"),                                \
+    R(fn, TLEN, 255, IC_ERR_AUTH, "signature 255 bytes"),                                             \
+    R(fn, BNVAL, RV_SIG_N, IC_ERR_AUTH, "signature = n: representative out of range"),                \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, C_ZERO, 0, IC_ERR_STATE, "never initialised"),                                              \
+    R(fn, C_JUNK, 0, IC_ERR_STATE, "garbage key"),                                                    \
+    R(fn, C_WIPED, 0, IC_ERR_STATE, "wiped key"),                                                     \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL digest, 32 bytes"),                                           \
+    R(fn, O_NULL, 0, IC_ERR_NULL, "NULL signature, 256 bytes"),                                       \
+    R(fn, EMPTY, 0, IC_ERR_SIZE, "NULL digest, length 0: not SHA-256's"),                            \
+    R(fn, LEN, 31, IC_ERR_SIZE, "digest 31 bytes"),                                                   \
+    R(fn, LEN, 64, IC_ERR_SIZE, "digest 64 bytes (SHA-512's) for SHA-256"),                           \
+    R(fn, ALG, 0, IC_ERR_PARAM, "hash 99"),                                                           \
+    R(fn, ALG | LEN, 31, IC_ERR_PARAM, "hash 99, digest 31 bytes: the hash first"),                   \
+    R(fn, I_NULL | ALG, 0, IC_ERR_NULL, "NULL digest, hash 99: step 2 first"),                        \
+    R(fn, LEN | BADTAG, 31, IC_ERR_SIZE, "digest 31 bytes, bad signature: the length first")
+    RSA_VERIFY_DIGEST_ROWS("ic_rsa_verify_pkcs1v15_digest"), RSA_VERIFY_DIGEST_ROWS("ic_rsa_verify_pss_digest"),
+    R("ic_rsa_verify_pss_digest", VARIANT, 0, IC_ERR_PARAM, "MGF1 hash 99"),
+    R("ic_rsa_verify_pss_digest", BNVAL, RV_SALT_OVER, IC_ERR_PARAM, "salt emLen - hLen - 1: cannot fit the key"),
+    R("ic_rsa_private_key_init", 0, 0, IC_OK, "the 2048-bit key"),
+    R("ic_rsa_private_key_init", C_NULL, 0, IC_ERR_NULL, "NULL key"),
+    R("ic_rsa_private_key_init", K_NULL, 0, IC_ERR_NULL, "NULL n, 256 bytes"),
+    R("ic_rsa_private_key_init", BNVAL, RP_D_LONG, IC_ERR_SIZE, "d in 257 bytes, n 256"),
+    R("ic_rsa_private_key_init", BNVAL, RP_N_EVEN, IC_ERR_EVEN, "even n"),
+    R("ic_rsa_private_key_init", BNVAL, RP_P_EVEN, IC_ERR_EVEN, "even p"),
+    R("ic_rsa_private_key_init", BNVAL, RP_P_PLUS2, IC_ERR_MODULUS, "p + 2: p q != n"),
+    R("ic_rsa_private_key_init", BNVAL, RP_QINV_P, IC_ERR_RANGE, "qinv = p"),
+    R("ic_rsa_private_key_init", BNVAL, RP_DQ_ZERO, IC_ERR_EXPONENT, "dq = 0"),
+    R("ic_rsa_private_key_init", BNVAL, RP_DP_PLUS2, IC_ERR_PARAM, "dp + 2: the CRT check fails"),
+    R("ic_rsa_private_key_size", 0, 0, IC_OK, "256 for the key, 0 for NULL"),
+    R("ic_rsa_private_key_size", C_ZERO, 0, IC_OK, "never initialised: 0"),
+    R("ic_rsa_private_key_size", C_JUNK, 0, IC_OK, "garbage: 0"),
+    R("ic_rsa_private_key_size", C_WIPED, 0, IC_OK, "wiped: 0"),
+    R("ic_rsa_private_key_wipe", 0, 0, IC_OK, "NULL does nothing"),
 #define RSA_PRIV_ROWS(fn)                                                                             \
     R(fn, 0, 0, IC_OK, "valid call"),                                                                 \
     R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
@@ -2379,6 +2503,18 @@ static const row rows[] = {
     R("ic_rsa_sign_pss_salt", VLEN, 222, IC_OK, "salt emLen - hLen - 2: the longest"),
     R("ic_rsa_sign_pss_salt", VLEN, 223, IC_ERR_PARAM, "salt emLen - hLen - 1: cannot fit"),
     R("ic_rsa_sign_pss_salt", VLEN, 0, IC_OK, "empty salt (deterministic PSS)"),
+#define RSA_SIGN_DIGEST_ROWS(fn)                                                                      \
+    RSA_PRIV_ROWS(fn),                                                                                \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL digest, 32 bytes"),                                           \
+    R(fn, EMPTY, 0, IC_ERR_SIZE, "NULL digest, length 0: not SHA-256's"),                            \
+    R(fn, LEN, 31, IC_ERR_SIZE, "digest 31 bytes"),                                                   \
+    R(fn, LEN, 48, IC_ERR_SIZE, "digest 48 bytes (SHA-384's) for SHA-256"),                           \
+    R(fn, TLEN, 255, IC_ERR_SIZE, "signature buffer 255 bytes"),                                      \
+    R(fn, ALG | LEN, 31, IC_ERR_PARAM, "hash 99, digest 31 bytes: the hash first"),                   \
+    R(fn, I_NULL | ALG, 0, IC_ERR_NULL, "NULL digest, hash 99: step 2 first")
+    RSA_SIGN_DIGEST_ROWS("ic_rsa_sign_pkcs1v15_digest"), RSA_SIGN_DIGEST_ROWS("ic_rsa_sign_pss_digest"),
+    R("ic_rsa_sign_pss_digest", VARIANT, 0, IC_ERR_PARAM, "MGF1 hash 99"),
+    R("ic_rsa_sign_pss_digest", BNVAL, RP_SALT_OVER, IC_ERR_PARAM, "salt emLen - hLen - 1: cannot fit"),
 #define RSA_ENC_ROWS(fn)                                                                              \
     RSA_PRIV_ROWS(fn),                                                                                \
     R(fn, I_NULL, 0, IC_ERR_NULL, "NULL message, 4 bytes"),                                           \
@@ -2400,6 +2536,30 @@ static const row rows[] = {
     R("ic_rsa_decrypt_oaep", TLEN, 255, IC_ERR_AUTH, "ciphertext 255 bytes"),
     R("ic_rsa_decrypt_oaep", TLEN, 0, IC_ERR_AUTH, "empty ciphertext"),
     R("ic_rsa_decrypt_oaep", ALG | BADTAG, 0, IC_ERR_PARAM, "hash 99, bad ciphertext: parameters first"),
+#define RSA_DER_ROWS(fn, pem)                                                                         \
+    R(fn, 0, 0, IC_OK, pem ? "the key as OpenSSL writes it (SPKI / PKCS #8 PEM)" : "SPKI / PKCS #8 DER"), \
+    R(fn, BNVAL, RD_PKCS1, IC_OK, "the PKCS #1 form"),                                               \
+    R(fn, C_NULL, 0, IC_ERR_NULL, "NULL key"),                                                        \
+    R(fn, I_NULL, 0, IC_ERR_NULL, "NULL encoding with its length"),                                   \
+    R(fn, C_NULL | I_NULL, 0, IC_ERR_NULL, "NULL key and encoding: step 1 first"),                    \
+    R(fn, EMPTY, 0, IC_ERR_DECODE, "NULL encoding, length 0: nothing to read"),                      \
+    R(fn, LEN, 1, IC_ERR_DECODE, "the first byte only"),                                              \
+    R(fn, LEN, 200, IC_ERR_DECODE, "cut after 200 bytes"),                                            \
+    R(fn, BNVAL, RD_TRAIL, IC_ERR_DECODE, "a zero byte after the end"),                              \
+    R(fn, BNVAL, RD_OTHER, pem ? IC_ERR_PARAM : IC_ERR_DECODE,                                        \
+      pem ? "the other kind of key: its label" : "the other kind of key: not the structure")
+    RSA_DER_ROWS("ic_rsa_public_key_from_der", 0), RSA_DER_ROWS("ic_rsa_private_key_from_der", 0),
+    RSA_DER_ROWS("ic_rsa_public_key_from_pem", 1), RSA_DER_ROWS("ic_rsa_private_key_from_pem", 1),
+    R("ic_rsa_public_key_from_der", BNVAL, RD_BADKEY, IC_ERR_EVEN, "well formed, n even: init's status"),
+    R("ic_rsa_private_key_from_der", BNVAL, RD_BADKEY, IC_ERR_MODULUS, "well formed, a bit of n changed: p q != n"),
+    R("ic_rsa_public_key_from_pem", BNVAL, RD_BADLABEL, IC_ERR_DECODE, "END label not BEGIN's"),
+    R("ic_rsa_private_key_from_pem", BNVAL, RD_BADLABEL, IC_ERR_DECODE, "END label not BEGIN's"),
+    R("ic_rsa_public_key_from_pem", BNVAL, RD_BADCHAR, IC_ERR_DECODE, "a '*' in the base64"),
+    R("ic_rsa_private_key_from_pem", BNVAL, RD_BADCHAR, IC_ERR_DECODE, "a '*' in the base64"),
+    R("ic_rsa_public_key_from_pem", BNVAL, RD_TOOLONG, IC_ERR_TOOLONG, "base64 of 8250 bytes"),
+    R("ic_rsa_private_key_from_pem", BNVAL, RD_ENCRYPTED, IC_ERR_PARAM, "ENCRYPTED PRIVATE KEY"),
+    R("ic_rsa_private_key_from_pem", BNVAL, RD_ENC_PKCS1, IC_ERR_PARAM, "RSA PRIVATE KEY, Proc-Type: 4,ENCRYPTED"),
+    R("ic_rsa_private_key_from_pem", BNVAL, RD_3PRIMES, IC_ERR_PARAM, "three primes (RSAPrivateKey version 1)"),
 
     /* ---- functions without a status: their documented fallbacks ---- */
     R("ic_wipe", 0, 0, IC_OK, "NULL, 0 and exactly len bytes"),
@@ -2449,8 +2609,8 @@ static const char *status_name(int s)
                                "IC_ERR_OVERLAP", "IC_ERR_UNKNOWN", "IC_ERR_UNAVAILABLE", "IC_ERR_PARAM",
                                "IC_ERR_SYNTAX", "IC_ERR_SELFTEST", "IC_ERR_WEAKKEY", "IC_ERR_EVEN",
                                "IC_ERR_MODULUS", "IC_ERR_EXPONENT", "IC_ERR_RANGE", "IC_ERR_SIZE",
-                               "IC_ERR_FAULT" };
-    return s <= 0 && s >= IC_ERR_FAULT ? n[-s] : "(not a status)";
+                               "IC_ERR_FAULT", "IC_ERR_DECODE" };
+    return s <= 0 && s >= IC_ERR_DECODE ? n[-s] : "(not a status)";
 }
 
 static void child(const row *r)

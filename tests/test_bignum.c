@@ -1,6 +1,6 @@
 /*
- * test_bignum.c - big numbers (incore/bignum.h): ic_mont_init, ic_modexp
- * and ic_modexp_public through every "montmul" implementation this CPU
+ * test_bignum.c - big numbers (incore/bignum.h): ic_mont_init, ic_mont_modexp
+ * and ic_mont_modexp_public through every "montmul" implementation this CPU
  * can run.
  *
  *  1. known answers (tests/vectors/bignum_modexp.txt, from Python's pow;
@@ -11,7 +11,7 @@
  *     b^n = b for random b, an answer no implementation bug can fake;
  *  3. consistency in the manner of MMTEST.C (seed 002 chapter 6.4: random
  *     operands of 256..2048 bits in 128-bit steps, modulus the largest of
- *     three random numbers, made odd): ic_modexp = ic_modexp_public, and
+ *     three random numbers, made odd): ic_mont_modexp = ic_mont_modexp_public, and
  *     (b^e1)^e2 = b^(e1 e2) with the exponent product computed here;
  *  4. with GMP (native builds, IC_TEST_GMP): mpz_powm on random operands
  *     of 512..4096 bits and random lengths, and the MMTEST sweep against
@@ -20,7 +20,7 @@
  *     another, the result is unchanged; the selected one's KAT passes; a
  *     context names the entry that runs it (ifma hands moduli under 1024
  *     bits to adx, bn_impl.h min_limbs);
- *  6. the dual exponentiation ic_bn_modexp2 (bn_impl.h) = two ic_modexp
+ *  6. the dual exponentiation ic_bn_modexp2 (bn_impl.h) = two ic_mont_modexp
  *     calls, moduli of 512..4096 bits, exponents of different lengths, and
  *     its refusals;
  *  7. the modular inverse ic_bn_mod_inv (bn_mod.h): known answers
@@ -56,14 +56,14 @@
 static int emulated;        /* INCORE_TEST_EMULATED: the lighter sweep */
 
 /* out = base^exp mod n through both exponentiations; 1 when both gave st
- * IC_OK and the same bytes (out holds ic_modexp's). */
+ * IC_OK and the same bytes (out holds ic_mont_modexp's). */
 static int both(const ic_mont_ctx *c, uint8_t *out, const uint8_t *b, size_t bl, const uint8_t *e, size_t el,
                 const char *impl, const char *what)
 {
     static uint8_t pub[MAXB];
     size_t nb = ic_mont_size(c);
-    int s1 = ic_modexp(c, out, nb, b, bl, e, el);
-    int s2 = ic_modexp_public(c, pub, nb, b, bl, e, el);
+    int s1 = ic_mont_modexp(c, out, nb, b, bl, e, el);
+    int s2 = ic_mont_modexp_public(c, pub, nb, b, bl, e, el);
     int ok = CHECK(s1 == IC_OK && s2 == IC_OK, "%s: %s: status %d / %d", impl, what, s1, s2);
     return ok && CHECK_MEM(pub, out, nb, "%s: %s: modexp_public = modexp", impl, what);
 }
@@ -188,7 +188,7 @@ static void mmtest(const char *impl, void *arg)
         ic_mont_ctx c;
         if (!CHECK(ic_mont_init(&c, m, len) == IC_OK, "%s: %s: init", impl, what))
             continue;
-        int st = ic_modexp(&c, got, len, x, len, y, len);
+        int st = ic_mont_modexp(&c, got, len, x, len, y, len);
         /* x or y may equal m when m was not made odd by the or */
         if (memcmp(x, m, len) == 0) {
             CHECK(st == IC_ERR_RANGE, "%s: %s: base = modulus", impl, what);
@@ -288,13 +288,13 @@ static void keeps_backend(void)
     ic_mont_ctx c;
     CHECK(ic_impl_select("montmul", "port") == IC_OK, "select port");
     CHECK(ic_mont_init(&c, n, sizeof n) == IC_OK, "init under port");
-    CHECK(ic_modexp(&c, r0, sizeof r0, b, sizeof b, e, sizeof e) == IC_OK, "modexp under port");
+    CHECK(ic_mont_modexp(&c, r0, sizeof r0, b, sizeof b, e, sizeof e) == IC_OK, "modexp under port");
     for (size_t i = 0; i < count; i++) {
         if (!ic_impl_available("montmul", i))
             continue;
         CHECK(ic_impl_select("montmul", ic_impl_name("montmul", i)) == IC_OK, "select");
         CHECK(ic_selftest("montmul") == IC_OK, "montmul/%s: self-test", ic_impl_name("montmul", i));
-        CHECK(ic_modexp(&c, r1, sizeof r1, b, sizeof b, e, sizeof e) == IC_OK, "modexp after select");
+        CHECK(ic_mont_modexp(&c, r1, sizeof r1, b, sizeof b, e, sizeof e) == IC_OK, "modexp after select");
         CHECK_MEM(r1, r0, sizeof r0, "context made under port, %s selected", ic_impl_name("montmul", i));
     }
     CHECK(ic_impl_select("montmul", NULL) == IC_OK, "montmul: back to automatic selection");
@@ -357,12 +357,12 @@ static void dual(const char *impl, void *arg)
             size_t len = pairs[p][k] / 8, elen = p % 2 ? len : 1 + tl_rand_below((uint32_t)len);
             dual_operands(n[k], b[k], e[k], pairs[p][k], elen);
             CHECK(ic_mont_init(&c[k], n[k], len) == IC_OK, "%s: %s: init", impl, what);
-            CHECK(ic_modexp(&c[k], want[k], len, b[k], len, e[k], elen) == IC_OK, "%s: %s: modexp", impl, what);
+            CHECK(ic_mont_modexp(&c[k], want[k], len, b[k], len, e[k], elen) == IC_OK, "%s: %s: modexp", impl, what);
             job[k] = (ic_bn_modexp_job){ &c[k], got[k], len, b[k], len, e[k], elen };
         }
         if (CHECK(ic_bn_modexp2(&job[0], &job[1]) == IC_OK, "%s: %s: status", impl, what)) {
-            CHECK_MEM(got[0], want[0], pairs[p][0] / 8, "%s: %s: first = ic_modexp", impl, what);
-            CHECK_MEM(got[1], want[1], pairs[p][1] / 8, "%s: %s: second = ic_modexp", impl, what);
+            CHECK_MEM(got[0], want[0], pairs[p][0] / 8, "%s: %s: first = ic_mont_modexp", impl, what);
+            CHECK_MEM(got[1], want[1], pairs[p][1] / 8, "%s: %s: second = ic_mont_modexp", impl, what);
         }
         /* refusals: the first one's status, nothing written */
         memset(got[0], 0xee, pairs[p][0] / 8);

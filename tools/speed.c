@@ -174,7 +174,7 @@ static const char *incore_call(int kind)
         [SK_GHASH] = "ghash blocks",
         [SK_HKDF] = "ic_hkdf",
         [SK_HWRAND] = "ic_rand_hw",
-        [SK_MODEXP] = "ic_modexp",
+        [SK_MODEXP] = "ic_mont_modexp",
     };
     return calls[kind];
 }

@@ -1,6 +1,6 @@
 /*
  * speed_bn.c - the modular exponentiation rows of `incore speed`
- * (modexp1024 .. modexp4096): incore's ic_modexp and the peers
+ * (modexp1024 .. modexp4096): incore's ic_mont_modexp and the peers
  * GMP (mpz_powm_sec) and OpenSSL (BN_mod_exp_mont_consttime), both opened
  * at run time like the other peers (speed_peers.c), prototypes written out
  * here from gmp.h 6.2 and openssl/bn.h 3.0.
@@ -275,8 +275,8 @@ static int sign_setup(int peer, bn_state *s, const speed_alg *a, char *why, size
         return -1;
     }
     if (peer < 0) {
-        int st = ic_rsa_private_init(&s->priv, key[0], kl[0], key[1], kl[1], key[2], kl[2], key[3], kl[3],
-                                     key[4], kl[4], key[5], kl[5], key[6], kl[6], key[7], kl[7]);
+        int st = ic_rsa_private_key_init(&s->priv, key[0], kl[0], key[1], kl[1], key[2], kl[2], key[3], kl[3],
+                                         key[4], kl[4], key[5], kl[5], key[6], kl[6], key[7], kl[7]);
         snprintf(why, whylen, "%s", ic_status_str(st));
         return st == IC_OK ? 0 : -1;
     }
@@ -342,7 +342,7 @@ int speed_bn_setup(int peer, speed_job *j, char *why, size_t whylen)
     if (is_rsa(j->alg)) {
         static const uint8_t e[3] = {1, 0, 1};
         if (peer < 0) {
-            int st = ic_rsa_public_init(&s->rsa, rv_n, sizeof rv_n, e, sizeof e);
+            int st = ic_rsa_public_key_init(&s->rsa, rv_n, sizeof rv_n, e, sizeof e);
             snprintf(why, whylen, "%s", ic_status_str(st));
             return st == IC_OK ? 0 : -1;
         }
@@ -406,7 +406,7 @@ void speed_bn_run(int peer, speed_job *j, size_t len)
     if (is_sign(j->alg)) {
         int ok;
         if (peer < 0) {
-            ok = ic_rsa_sign_pkcs1v15(&s->priv, IC_HASH_SHA256, rv_msg, sizeof rv_msg, j->buf, len) == IC_OK;
+            ok = ic_rsa_sign_pkcs1v15(&s->priv, IC_HASH_SHA256, j->buf, len, rv_msg, sizeof rv_msg) == IC_OK;
         } else {
             uint8_t md[32];
             size_t siglen = len;
@@ -419,7 +419,7 @@ void speed_bn_run(int peer, speed_job *j, size_t len)
     if (is_rsa(j->alg)) {
         int ok;
         if (peer < 0) {
-            ok = ic_rsa_verify_pkcs1v15(&s->rsa, IC_HASH_SHA256, rv_msg, sizeof rv_msg, rv_sig, sizeof rv_sig) == IC_OK;
+            ok = ic_rsa_verify_pkcs1v15(&s->rsa, IC_HASH_SHA256, rv_sig, sizeof rv_sig, rv_msg, sizeof rv_msg) == IC_OK;
         } else {
             uint8_t md[32];
             obn.sha256(rv_msg, sizeof rv_msg, md);
@@ -430,7 +430,7 @@ void speed_bn_run(int peer, speed_job *j, size_t len)
         return;
     }
     if (peer < 0) {
-        if (ic_modexp(&s->mont, j->buf, len, j->buf, len, s->e, len) != IC_OK)
+        if (ic_mont_modexp(&s->mont, j->buf, len, j->buf, len, s->e, len) != IC_OK)
             j->failed = 1;
     } else if (peer == SPEED_GMP) {
         gmp_mpz *z = s->p[0];
@@ -478,8 +478,8 @@ void speed_bn_free(int peer, speed_job *j)
             obn.mont_free(s->p[5]);
     }
     ic_mont_wipe(&s->mont);
-    ic_rsa_public_wipe(&s->rsa);
-    ic_rsa_private_wipe(&s->priv);
+    ic_rsa_public_key_wipe(&s->rsa);
+    ic_rsa_private_key_wipe(&s->priv);
     free(s);
     j->state = NULL;
 }

@@ -1,7 +1,8 @@
 /*
  * incore/bignum.h - modular arithmetic on big numbers: a Montgomery context
  * for an odd modulus and modular exponentiation, constant time
- * (ic_modexp) or variable time for public exponents (ic_modexp_public).
+ * (ic_mont_modexp) or variable time for public exponents
+ * (ic_mont_modexp_public).
  *
  * Numbers cross the API as big-endian byte strings (the byte order of
  * PKCS #1 and of every RSA standard).  Nothing allocates: the context is a
@@ -18,16 +19,22 @@
  *   ic_mont_init: NULL ctx or n: IC_ERR_NULL; a modulus that is empty,
  *     longer than IC_BN_MAX_BITS bits (leading zero bytes do not count)
  *     or below 3: IC_ERR_MODULUS; an even one: IC_ERR_EVEN.
- *   ic_modexp / ic_modexp_public: NULL ctx: IC_ERR_NULL; a context init
- *     never set up (or wiped): IC_ERR_STATE; NULL out, base or exp with a
- *     non-zero length (out may never be NULL): IC_ERR_NULL; outlen other
- *     than ic_mont_size(), a base longer than the modulus, an exponent
- *     longer than IC_BN_MAX_BYTES: IC_ERR_SIZE; base >= modulus:
- *     IC_ERR_RANGE; exponent 0 (every byte zero, or elen 0): IC_ERR_EXPONENT.
+ *   ic_mont_modexp / ic_mont_modexp_public: NULL ctx: IC_ERR_NULL; a
+ *     context init never set up (or wiped): IC_ERR_STATE; NULL out, base
+ *     or exp with a non-zero length (out may never be NULL): IC_ERR_NULL;
+ *     outlen other than ic_mont_size(), a base longer than the modulus,
+ *     an exponent longer than IC_BN_MAX_BYTES: IC_ERR_SIZE; base >=
+ *     modulus: IC_ERR_RANGE; exponent 0 (every byte zero, or elen 0):
+ *     IC_ERR_EXPONENT.
  *   On any failure out is left untouched.  out may equal base or exp.
  * Only the verdicts of the two value checks (base < n, exp != 0) become
- * public; ic_modexp's time depends on the lengths alone (modulus, base
- * and exponent byte lengths), never on the values of base or exponent.
+ * public; ic_mont_modexp's time depends on the lengths alone (modulus,
+ * base and exponent byte lengths), never on the values of base or
+ * exponent.
+ *
+ * Every call on a context has the ic_mont_ prefix and takes the context
+ * first; the output comes next with its length, then the base and the
+ * exponent (docs/api.md).
  */
 #ifndef INCORE_BIGNUM_H
 #define INCORE_BIGNUM_H
@@ -73,14 +80,14 @@ IC_API void ic_mont_wipe(ic_mont_ctx *ctx);
 /* out = base^exp mod n, out exactly ic_mont_size(ctx) bytes.  Constant
  * time in base and exp: every exponent bit of the elen bytes is processed
  * with fixed windows, and every table entry is read for each lookup. */
-IC_NODISCARD IC_API int ic_modexp(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
-                                  const uint8_t *base, size_t blen,
-                                  const uint8_t *exp, size_t elen);
+IC_NODISCARD IC_API int ic_mont_modexp(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
+                                       const uint8_t *base, size_t blen,
+                                       const uint8_t *exp, size_t elen);
 /* The same result in variable time: only for public exponents (an RSA e,
  * a signature check).  Its time depends on exp but not on base. */
-IC_NODISCARD IC_API int ic_modexp_public(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
-                                         const uint8_t *base, size_t blen,
-                                         const uint8_t *exp, size_t elen);
+IC_NODISCARD IC_API int ic_mont_modexp_public(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
+                                              const uint8_t *base, size_t blen,
+                                              const uint8_t *exp, size_t elen);
 
 #ifdef __cplusplus
 }

@@ -131,9 +131,10 @@ enum {
     IC_ERR_EXPONENT    = -18, /* exponent is zero                           */
     IC_ERR_RANGE       = -19, /* number not below the modulus               */
     IC_ERR_SIZE        = -20, /* number's byte length wrong for the modulus */
-    IC_ERR_FAULT       = -21  /* RSA private operation failed its own check
+    IC_ERR_FAULT       = -21, /* RSA private operation failed its own check
                                  (a fault, or a key whose parts disagree);
                                  nothing was released */
+    IC_ERR_DECODE      = -22  /* malformed key encoding (DER, PEM, base64) */
 };
 
 /* The version of the library that runs (which may differ from the headers a

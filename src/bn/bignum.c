@@ -423,8 +423,8 @@ static void mx_run_end(mx_run *x, uint8_t *out, size_t outlen)
     ic_wipe(x, sizeof *x);
 }
 
-int ic_modexp(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
-              const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
+int ic_mont_modexp(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
+                   const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
 {
     const ic_mont_ops *engine = mx_engine_ops(ctx);
     if (engine != NULL)
@@ -440,7 +440,7 @@ int ic_modexp(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
 }
 
 /* Two exponentiations window by window in turn (the two halves of an RSA
- * CRT signature): the same results as two ic_modexp calls, the same
+ * CRT signature): the same results as two ic_mont_modexp calls, the same
  * constant-time steps; the longer exponent's extra windows come first, so
  * both end together.  Either refusal wipes both and returns its status. */
 int ic_bn_modexp2(const ic_bn_modexp_job *a, const ic_bn_modexp_job *b)
@@ -472,8 +472,8 @@ int ic_bn_modexp2(const ic_bn_modexp_job *a, const ic_bn_modexp_job *b)
 
 /* Left-to-right square and multiply over the exponent's bits from its top
  * set bit: branches on the (public) exponent only. */
-int ic_modexp_public(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
-                     const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
+int ic_mont_modexp_public(const ic_mont_ctx *ctx, uint8_t *out, size_t outlen,
+                          const uint8_t *base, size_t blen, const uint8_t *exp, size_t elen)
 {
     const ic_mont_ops *engine = mx_engine_ops(ctx);
     if (engine != NULL)

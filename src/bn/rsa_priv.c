@@ -79,7 +79,7 @@ static int prime_blinding(const ic_mont_ctx *mp, const uint8_t *e, size_t elen, 
             st = IC_ERR_FAULT;
             continue;
         }
-        st = ic_modexp_public(mp, re, pb, r, pb, e, elen);
+        st = ic_mont_modexp_public(mp, re, pb, r, pb, e, elen);
     }
     ic_wipe(buf, pb + 16), ic_wipe(r, pb);
     return st;
@@ -149,7 +149,7 @@ static int rsa_private_op(const ic_rsa_private_key *key, uint8_t *out, const uin
     uint8_t chk[IC_RSA_MAX_BYTES], m[IC_RSA_MAX_BYTES];
     int st = rsa_crt(key, m, in, 1);
     if (st == IC_OK) {
-        st = ic_modexp_public(mn, chk, k, m, k, pub->e, pub->elen);
+        st = ic_mont_modexp_public(mn, chk, k, m, k, pub->e, pub->elen);
         if (st == IC_OK && !reveal((unsigned)ic_ct_equal(chk, in, k)))
             st = IC_ERR_FAULT;
     }
@@ -170,12 +170,12 @@ static int priv_ok(const ic_rsa_private_key *key)
            (pbits + qbits == nbits || pbits + qbits == nbits + 1);
 }
 
-size_t ic_rsa_private_size(const ic_rsa_private_key *key)
+size_t ic_rsa_private_key_size(const ic_rsa_private_key *key)
 {
     return key != NULL && priv_ok(key) ? key->pub.mont.nbytes : 0;
 }
 
-void ic_rsa_private_wipe(ic_rsa_private_key *key)
+void ic_rsa_private_key_wipe(ic_rsa_private_key *key)
 {
     if (key != NULL)
         ic_wipe(key, sizeof *key);
@@ -241,7 +241,7 @@ static int crt_consistent(const ic_rsa_private_key *key)
     /* x = 0x5a5a...5a, k - 1 bytes: below n */
     memset(x, 0, k);
     memset(x + 1, 0x5a, k - 1);
-    if (ok && ic_modexp_public(mn, c, k, x, k, key->pub.e, key->pub.elen) == IC_OK &&
+    if (ok && ic_mont_modexp_public(mn, c, k, x, k, key->pub.e, key->pub.elen) == IC_OK &&
         rsa_crt(key, t, c, 0) == IC_OK)
         ok = reveal((unsigned)ic_ct_equal(t, x, k));
     else
@@ -269,7 +269,7 @@ static int private_init(ic_rsa_private_key *key, const uint8_t *n, size_t nlen, 
     strip(e, &el);
     if (el > k || dlen > k || plen > k || qlen > k || dplen > k || dqlen > k || qinvlen > k)
         return IC_ERR_SIZE;
-    int st = ic_rsa_public_init(&key->pub, n, nlen, e, elen);
+    int st = ic_rsa_public_key_init(&key->pub, n, nlen, e, elen);
     if (st != IC_OK)
         return st;
     if ((st = prime_init(&key->p, p, plen)) != IC_OK || (st = prime_init(&key->q, q, qlen)) != IC_OK)
@@ -289,10 +289,10 @@ static int private_init(ic_rsa_private_key *key, const uint8_t *n, size_t nlen, 
     return IC_OK;
 }
 
-int ic_rsa_private_init(ic_rsa_private_key *key, const uint8_t *n, size_t nlen, const uint8_t *e, size_t elen,
-                        const uint8_t *d, size_t dlen, const uint8_t *p, size_t plen,
-                        const uint8_t *q, size_t qlen, const uint8_t *dp, size_t dplen,
-                        const uint8_t *dq, size_t dqlen, const uint8_t *qinv, size_t qinvlen)
+int ic_rsa_private_key_init(ic_rsa_private_key *key, const uint8_t *n, size_t nlen, const uint8_t *e,
+                            size_t elen, const uint8_t *d, size_t dlen, const uint8_t *p, size_t plen,
+                            const uint8_t *q, size_t qlen, const uint8_t *dp, size_t dplen,
+                            const uint8_t *dq, size_t dqlen, const uint8_t *qinv, size_t qinvlen)
 {
     if (key == NULL)
         return IC_ERR_NULL;
@@ -305,98 +305,135 @@ int ic_rsa_private_init(ic_rsa_private_key *key, const uint8_t *n, size_t nlen, 
 
 /* ---- signatures ------------------------------------------------------------------ */
 
-/* Key, data pointers, hash: common.h steps 1-3 shared by every call here. */
-static int priv_args(const ic_rsa_private_key *key, const uint8_t *in, size_t inlen, const uint8_t *out,
-                     ic_hash_alg hash_alg, ic_hash_alg mgf1_hash)
+/* Steps 1-3 of common.h that every private-key call shares: the key, the
+ * output, the input (message, digest or ciphertext) and one more optional
+ * input (salt, label), the two hashes. */
+static int priv_args(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                     const uint8_t *out, const uint8_t *in, size_t inlen, const uint8_t *more, size_t morelen)
 {
     if (key == NULL)
         return IC_ERR_NULL;
     if (!priv_ok(key))
         return IC_ERR_STATE;
-    IC_NULL_CHECK(in, inlen);
     if (out == NULL)
         return IC_ERR_NULL;
+    IC_NULL_CHECK(in, inlen);
+    IC_NULL_CHECK(more, morelen);
     if (ic_hash_digest_size(hash_alg) == 0 || ic_hash_digest_size(mgf1_hash) == 0)
         return IC_ERR_PARAM;
     return IC_OK;
 }
 
-int ic_rsa_sign_pkcs1v15(const ic_rsa_private_key *key, ic_hash_alg hash_alg,
-                         const uint8_t *msg, size_t msglen, uint8_t *sig, size_t siglen)
+/* The lengths of a signing call against the key and the hash. */
+static int sign_sizes(const ic_rsa_private_key *key, ic_hash_alg hash_alg, size_t siglen, size_t digestlen)
 {
-    int st = priv_args(key, msg, msglen, sig, hash_alg, hash_alg);
+    if (siglen != key->pub.mont.nbytes || digestlen != ic_hash_digest_size(hash_alg))
+        return IC_ERR_SIZE;
+    return IC_OK;
+}
+
+int ic_rsa_sign_pkcs1v15_digest(const ic_rsa_private_key *key, ic_hash_alg hash_alg, uint8_t *sig,
+                                size_t siglen, const uint8_t *digest, size_t digestlen)
+{
+    int st = priv_args(key, hash_alg, hash_alg, sig, digest, digestlen, NULL, 0);
+    if (st == IC_OK)
+        st = sign_sizes(key, hash_alg, siglen, digestlen);
     if (st != IC_OK)
         return st;
-    size_t k = key->pub.mont.nbytes;
-    if (siglen != k)
-        return IC_ERR_SIZE;
     uint8_t em[IC_RSA_MAX_BYTES];
-    st = ic_rsa_emsa_pkcs1v15(hash_alg, msg, msglen, em, k);
+    st = ic_rsa_emsa_pkcs1v15(hash_alg, digest, em, key->pub.mont.nbytes);
     if (st == IC_OK)
         st = rsa_private_op(key, sig, em);                   /* EM < 2^(8(k-1)) <= n */
     return st;
 }
 
-/* EMSA-PSS-ENCODE (RFC 8017 9.1.1) into em (k bytes, emLen = k or k - 1
- * bytes of it at the end), then RSASP1. */
+int ic_rsa_sign_pkcs1v15(const ic_rsa_private_key *key, ic_hash_alg hash_alg, uint8_t *sig, size_t siglen,
+                         const uint8_t *msg, size_t msglen)
+{
+    uint8_t digest[IC_HASH_MAX_DIGEST_SIZE];
+    size_t hlen = 0;
+    int st = priv_args(key, hash_alg, hash_alg, sig, msg, msglen, NULL, 0);
+    if (st == IC_OK)
+        st = ic_rsa_digest(hash_alg, digest, &hlen, msg, msglen);
+    return st != IC_OK ? st : ic_rsa_sign_pkcs1v15_digest(key, hash_alg, sig, siglen, digest, hlen);
+}
+
+/* EMSA-PSS-ENCODE (RFC 8017 9.1.1 steps 4-12) of mHash with the salt into
+ * em (k bytes, emLen = k or k - 1 bytes of it at the end), then RSASP1. */
 static int pss_sign(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
-                    const uint8_t *salt, size_t salt_len, const uint8_t *msg, size_t msglen,
-                    uint8_t *sig)
+                    uint8_t *sig, const uint8_t *mhash, const uint8_t *salt, size_t salt_len)
 {
     size_t hlen = ic_hash_digest_size(hash_alg), k = key->pub.mont.nbytes;
     size_t embits = key->pub.mont.nbits - 1, emlen = (embits + 7) / 8, dblen = emlen - hlen - 1;
-    uint8_t buf[IC_RSA_MAX_BYTES], mhash[IC_HASH_MAX_DIGEST_SIZE];
+    uint8_t buf[IC_RSA_MAX_BYTES];
     memset(buf, 0, k);
     uint8_t *em = buf + (k - emlen), *db = em, *h = em + dblen;
-    if (ic_hash(hash_alg, mhash, sizeof mhash, msg, msglen) != IC_OK ||
-        ic_rsa_pss_hash(hash_alg, h, mhash, salt, salt_len) != IC_OK)   /* steps 5, 6 */
-        return IC_ERR_PARAM;
+    uint8_t hbuf[IC_HASH_MAX_DIGEST_SIZE];
+    int st = ic_rsa_pss_hash(hash_alg, hbuf, mhash, hlen, salt, salt_len);  /* steps 5, 6: H = Hash(M') */
+    memcpy(h, hbuf, hlen);
     db[dblen - salt_len - 1] = 0x01;                         /* steps 7, 8: PS || 01 || salt */
     if (salt_len)
         memcpy(db + dblen - salt_len, salt, salt_len);
-    int st = ic_rsa_mgf1_xor(mgf1_hash, h, hlen, db, dblen); /* steps 9, 10 */
-    if (st != IC_OK)
-        return st;
+    if (st == IC_OK)
+        st = ic_rsa_mgf1_xor(mgf1_hash, h, hlen, db, dblen); /* steps 9, 10 */
+    if (st != IC_OK) {
+        ic_wipe(buf, k);
+        return IC_ERR_PARAM;
+    }
     db[0] &= (uint8_t)(0xffu >> (8 * emlen - embits));       /* step 11 */
     em[emlen - 1] = 0xbc;                                    /* step 12 */
     return rsa_private_op(key, sig, buf);
 }
 
-int ic_rsa_sign_pss_salt(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
-                         const uint8_t *salt, size_t salt_len, const uint8_t *msg, size_t msglen,
-                         uint8_t *sig, size_t siglen)
+/* The checks of PSS signing after priv_args: the salt fits the key (9.1.1
+ * step 3), then the lengths. */
+static int pss_sizes(const ic_rsa_private_key *key, ic_hash_alg hash_alg, size_t salt_len, size_t siglen,
+                     size_t digestlen)
 {
-    int st = priv_args(key, msg, msglen, sig, hash_alg, mgf1_hash);
+    if (!ic_rsa_pss_fits(&key->pub.mont, ic_hash_digest_size(hash_alg), salt_len))
+        return IC_ERR_PARAM;
+    return sign_sizes(key, hash_alg, siglen, digestlen);
+}
+
+int ic_rsa_sign_pss_digest(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                           size_t salt_len, uint8_t *sig, size_t siglen, const uint8_t *digest, size_t digestlen)
+{
+    uint8_t salt[IC_RSA_MAX_BYTES];
+    int st = priv_args(key, hash_alg, mgf1_hash, sig, digest, digestlen, NULL, 0);
+    if (st == IC_OK)
+        st = pss_sizes(key, hash_alg, salt_len, siglen, digestlen);
     if (st != IC_OK)
         return st;
-    IC_NULL_CHECK(salt, salt_len);
-    size_t hlen = ic_hash_digest_size(hash_alg), embits = key->pub.mont.nbits - 1;
-    size_t emlen = (embits + 7) / 8;
-    if (emlen < hlen + 2 || salt_len > emlen - hlen - 2)        /* 9.1.1 step 3 */
-        return IC_ERR_PARAM;
-    if (siglen != key->pub.mont.nbytes)
-        return IC_ERR_SIZE;
-    return pss_sign(key, hash_alg, mgf1_hash, salt, salt_len, msg, msglen, sig);
+    st = ic_random(salt, salt_len);                      /* salt_len < k: it fits */
+    if (st == IC_OK)
+        st = pss_sign(key, hash_alg, mgf1_hash, sig, digest, salt, salt_len);
+    ic_wipe(salt, salt_len);
+    return st;
 }
 
 int ic_rsa_sign_pss(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
-                    size_t salt_len, const uint8_t *msg, size_t msglen, uint8_t *sig, size_t siglen)
+                    size_t salt_len, uint8_t *sig, size_t siglen, const uint8_t *msg, size_t msglen)
 {
-    int st = priv_args(key, msg, msglen, sig, hash_alg, mgf1_hash);
-    if (st != IC_OK)
-        return st;
-    size_t hlen = ic_hash_digest_size(hash_alg), embits = key->pub.mont.nbits - 1;
-    size_t emlen = (embits + 7) / 8;
-    if (emlen < hlen + 2 || salt_len > emlen - hlen - 2)
-        return IC_ERR_PARAM;
-    if (siglen != key->pub.mont.nbytes)
-        return IC_ERR_SIZE;
-    uint8_t salt[IC_RSA_MAX_BYTES];
-    st = ic_random(salt, salt_len);
+    uint8_t digest[IC_HASH_MAX_DIGEST_SIZE];
+    size_t hlen = 0;
+    int st = priv_args(key, hash_alg, mgf1_hash, sig, msg, msglen, NULL, 0);
     if (st == IC_OK)
-        st = pss_sign(key, hash_alg, mgf1_hash, salt, salt_len, msg, msglen, sig);
-    ic_wipe(salt, salt_len);
-    return st;
+        st = ic_rsa_digest(hash_alg, digest, &hlen, msg, msglen);
+    return st != IC_OK ? st : ic_rsa_sign_pss_digest(key, hash_alg, mgf1_hash, salt_len, sig, siglen, digest, hlen);
+}
+
+int ic_rsa_sign_pss_salt(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                         uint8_t *sig, size_t siglen, const uint8_t *msg, size_t msglen,
+                         const uint8_t *salt, size_t saltlen)
+{
+    uint8_t digest[IC_HASH_MAX_DIGEST_SIZE];
+    size_t hlen = 0;
+    int st = priv_args(key, hash_alg, mgf1_hash, sig, msg, msglen, salt, saltlen);
+    if (st == IC_OK)
+        st = ic_rsa_digest(hash_alg, digest, &hlen, msg, msglen);
+    if (st == IC_OK)
+        st = pss_sizes(key, hash_alg, saltlen, siglen, hlen);
+    return st != IC_OK ? st : pss_sign(key, hash_alg, mgf1_hash, sig, digest, salt, saltlen);
 }
 
 /* ---- RSAES-OAEP decryption ---------------------------------------------------------- */
@@ -425,40 +462,60 @@ static unsigned oaep_decode(const uint8_t *em, size_t k, size_t hlen, const uint
     return good & found & ~bad & 1;
 }
 
-int ic_rsa_decrypt_oaep(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
-                        const uint8_t *label, size_t labellen, const uint8_t *ct, size_t ctlen,
-                        uint8_t *out, size_t outcap, size_t *outlen)
+/* The checks of decryption in common.h's order; *hlen set on IC_OK. */
+static int oaep_dec_args(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                         const uint8_t *out, size_t outcap, const size_t *outlen, const uint8_t *ct,
+                         size_t ctlen, const uint8_t *label, size_t labellen, size_t *hlen)
 {
-    int st = priv_args(key, ct, ctlen, out, hash_alg, mgf1_hash);
+    int st = priv_args(key, hash_alg, mgf1_hash, out, ct, ctlen, label, labellen);
+    /* outlen is one more pointer: NULL is step 2, before the hashes' step 3 */
+    if ((st == IC_OK || st == IC_ERR_PARAM) && outlen == NULL)
+        st = IC_ERR_NULL;
     if (st != IC_OK)
         return st;
-    IC_NULL_CHECK(label, labellen);
-    if (outlen == NULL)
-        return IC_ERR_NULL;
-    size_t hlen = ic_hash_digest_size(hash_alg), k = key->pub.mont.nbytes;
-    if (k < 2 * hlen + 2)
+    size_t k = key->pub.mont.nbytes;
+    *hlen = ic_hash_digest_size(hash_alg);
+    if (k < 2 * *hlen + 2)
         return IC_ERR_PARAM;
-    if (outcap < k - 2 * hlen - 2)
+    if (outcap < k - 2 * *hlen - 2)
         return IC_ERR_SIZE;
+    return IC_OK;
+}
+
+int ic_rsa_decrypt_oaep(const ic_rsa_private_key *key, ic_hash_alg hash_alg, ic_hash_alg mgf1_hash,
+                        uint8_t *out, size_t outcap, size_t *outlen, const uint8_t *ct, size_t ctlen,
+                        const uint8_t *label, size_t labellen)
+{
+    size_t hlen = 0, lhlen = 0;
+    int st = oaep_dec_args(key, hash_alg, mgf1_hash, out, outcap, outlen, ct, ctlen, label, labellen, &hlen);
+    if (st != IC_OK)
+        return st;
+    size_t k = key->pub.mont.nbytes;
     /* public facts about the ciphertext: length and range (7.1.2 steps 1, 2a) */
     if (ctlen != k || !ic_bn_ct_below(&key->pub.mont, ct, ctlen))
         return IC_ERR_AUTH;
     uint8_t em[IC_RSA_MAX_BYTES], lhash[IC_HASH_MAX_DIGEST_SIZE];
-    if (ic_hash(hash_alg, lhash, sizeof lhash, label, labellen) != IC_OK)
+    if (ic_rsa_digest(hash_alg, lhash, &lhlen, label, labellen) != IC_OK)
         return IC_ERR_PARAM;
     st = rsa_private_op(key, em, ct);
     if (st != IC_OK)
         return st;
     uint8_t *seed = em + 1, *db = em + 1 + hlen;
     size_t dblen = k - hlen - 1, off = 0;
+    /* the hash was checked above, so these fail only on a fault of the
+     * hash itself; the status does not depend on the ciphertext */
     st = ic_rsa_mgf1_xor(mgf1_hash, db, dblen, seed, hlen);      /* seed */
     if (st == IC_OK)
         st = ic_rsa_mgf1_xor(mgf1_hash, seed, hlen, db, dblen);  /* DB */
-    if (st == IC_OK && reveal(oaep_decode(em, k, hlen, lhash, &off))) {
+    if (st != IC_OK) {
+        ic_wipe(em, k);
+        return st;
+    }
+    if (reveal(oaep_decode(em, k, hlen, lhash, &off))) {
         ic_ct_declassify(&off, sizeof off);                      /* the length is released */
         memcpy(out, em + off, k - off);
         *outlen = k - off;
-    } else if (st == IC_OK) {
+    } else {
         st = IC_ERR_AUTH;
     }
     ic_wipe(em, k);

@@ -35,6 +35,7 @@ const char *ic_status_str(int status)
     case IC_ERR_RANGE:       return "number is not below the modulus";
     case IC_ERR_SIZE:        return "number has the wrong length for the modulus";
     case IC_ERR_FAULT:       return "private-key result failed its check (fault)";
+    case IC_ERR_DECODE:      return "malformed key encoding";
     default:                 return "unknown status";
     }
 }

@@ -7,8 +7,8 @@
  * status every call must return follows from the values alone (empty,
  * over-long, below 3 or even modulus; base not below it; zero exponent),
  * computed here independently.  For valid input, every available
- * "montmul" implementation must give the same bytes from ic_modexp and
- * ic_modexp_public; for moduli of at most 64 bits the answer is also
+ * "montmul" implementation must give the same bytes from ic_mont_modexp and
+ * ic_mont_modexp_public; for moduli of at most 64 bits the answer is also
  * checked against square-and-multiply on uint64_t written here (no
  * 128-bit type needed, so the replay checks it on armhf too).
  */
@@ -134,8 +134,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (st != IC_OK)
             continue;
         FZ_CHECK(ic_mont_size(&c) == nbytes, "%s: size", ic_impl_name(prim, i));
-        int s1 = ic_modexp(&c, r1, nbytes, blen ? b : NULL, blen, elen ? e : NULL, elen);
-        int s2 = ic_modexp_public(&c, r2, nbytes, blen ? b : NULL, blen, elen ? e : NULL, elen);
+        int s1 = ic_mont_modexp(&c, r1, nbytes, blen ? b : NULL, blen, elen ? e : NULL, elen);
+        int s2 = ic_mont_modexp_public(&c, r2, nbytes, blen ? b : NULL, blen, elen ? e : NULL, elen);
         FZ_CHECK(s1 == want && s2 == want, "%s: statuses %d %d, want %d", ic_impl_name(prim, i), s1, s2, want);
         if (want == IC_OK) {
             FZ_CHECK_MEM(r2, r1, nbytes, "modexp_public = modexp");

@@ -20,6 +20,8 @@
  *   3  PSS with the caller's salt of 0..300 bytes: IC_ERR_PARAM exactly
  *      when the salt cannot fit (emLen < hLen + sLen + 2), else the same
  *      signature everywhere and it verifies with that salt length.
+ * Each verify in 2 and 3 runs in the message and the _digest form too,
+ * which must agree.
  * Nothing is written outside the outputs (canaries around them).
  */
 #include "fuzz_common.h"
@@ -57,11 +59,11 @@ static void load_keys(void)
         if (!ic_impl_available("montmul", i))
             continue;
         fz_select("montmul", i);
-        int st = ic_rsa_private_init(&keys[nkeys], part[RK_N], len[RK_N], part[RK_E], len[RK_E],
-                                     part[RK_D], len[RK_D], part[RK_P], len[RK_P], part[RK_Q], len[RK_Q],
-                                     part[RK_DP], len[RK_DP], part[RK_DQ], len[RK_DQ], part[RK_QINV],
-                                     len[RK_QINV]);
-        FZ_CHECK(st == IC_OK, "%s: ic_rsa_private_init = %d", ic_impl_name("montmul", i), st);
+        int st = ic_rsa_private_key_init(&keys[nkeys], part[RK_N], len[RK_N], part[RK_E], len[RK_E],
+                                         part[RK_D], len[RK_D], part[RK_P], len[RK_P], part[RK_Q], len[RK_Q],
+                                         part[RK_DP], len[RK_DP], part[RK_DQ], len[RK_DQ], part[RK_QINV],
+                                         len[RK_QINV]);
+        FZ_CHECK(st == IC_OK, "%s: ic_rsa_private_key_init = %d", ic_impl_name("montmul", i), st);
         key_impl[nkeys++] = i;
     }
     fz_select_auto("montmul");
@@ -81,7 +83,7 @@ static void op_decrypt_any(fz_in *in, ic_hash_alg h, ic_hash_alg mgf)
     for (size_t k = 0; k < nkeys; k++) {
         uint8_t *base, *out = fz_alloc_at(cap, 0, &base);
         size_t outlen = 12345;
-        int st = ic_rsa_decrypt_oaep(&keys[k], h, mgf, label, labellen, ct, ctlen, out, cap, &outlen);
+        int st = ic_rsa_decrypt_oaep(&keys[k], h, mgf, out, cap, &outlen, ct, ctlen, label, labellen);
         FZ_CHECK(st == IC_OK || st == IC_ERR_AUTH, "%s: decrypt of %zu fuzzer bytes = %d", impl_of(k), ctlen,
                  st);
         if (st == IC_ERR_AUTH) {
@@ -113,11 +115,11 @@ static void op_oaep_round_trip(fz_in *in, ic_hash_alg h, ic_hash_alg mgf)
     fz_take(in, seed, hlen);
     fz_take(in, label, labellen);
     fz_take(in, msg, msglen);
-    int st = ic_rsa_encrypt_oaep_seed(&keys[0].pub, h, mgf, label, labellen, seed, hlen, msg, msglen, ct, K);
+    int st = ic_rsa_encrypt_oaep_seed(&keys[0].pub, h, mgf, ct, K, msg, msglen, label, labellen, seed, hlen);
     FZ_CHECK(st == IC_OK, "encrypt_oaep_seed of %zu bytes = %d", msglen, st);
     for (size_t k = 0; k < nkeys; k++) {
         size_t outlen = 0;
-        st = ic_rsa_decrypt_oaep(&keys[k], h, mgf, label, labellen, ct, K, out, cap, &outlen);
+        st = ic_rsa_decrypt_oaep(&keys[k], h, mgf, out, cap, &outlen, ct, K, label, labellen);
         FZ_CHECK(st == IC_OK && outlen == msglen, "%s: round trip: status %d, %zu bytes of %zu", impl_of(k),
                  st, outlen, msglen);
         FZ_CHECK_MEM(out, msg, msglen, "OAEP round trip");
@@ -125,7 +127,7 @@ static void op_oaep_round_trip(fz_in *in, ic_hash_alg h, ic_hash_alg mgf)
     ct[flip / 8] ^= (uint8_t)(1u << (flip % 8));
     for (size_t k = 0; k < nkeys; k++) {
         size_t outlen = 777;
-        st = ic_rsa_decrypt_oaep(&keys[k], h, mgf, label, labellen, ct, K, out, cap, &outlen);
+        st = ic_rsa_decrypt_oaep(&keys[k], h, mgf, out, cap, &outlen, ct, K, label, labellen);
         FZ_CHECK(st == IC_ERR_AUTH && outlen == 777, "%s: ciphertext bit %zu flipped: status %d", impl_of(k),
                  flip, st);
     }
@@ -138,8 +140,8 @@ static int sign_all(int pss, ic_hash_alg h, ic_hash_alg mgf, const uint8_t *salt
     int first = 0;
     for (size_t k = 0; k < nkeys; k++) {
         uint8_t *base, *s = fz_alloc_at(K, (unsigned)k * 7, &base);
-        int st = pss ? ic_rsa_sign_pss_salt(&keys[k], h, mgf, salt, saltlen, msg, msglen, s, K)
-                     : ic_rsa_sign_pkcs1v15(&keys[k], h, msg, msglen, s, K);
+        int st = pss ? ic_rsa_sign_pss_salt(&keys[k], h, mgf, s, K, msg, msglen, salt, saltlen)
+                     : ic_rsa_sign_pkcs1v15(&keys[k], h, s, K, msg, msglen);
         if (k == 0) {
             first = st;
             if (st == IC_OK)
@@ -167,11 +169,16 @@ static void op_sign(fz_in *in, int pss, ic_hash_alg h, ic_hash_alg mgf)
     FZ_CHECK(st == want, "%s sign: status %d, want %d (salt %zu)", pss ? "PSS" : "PKCS1v15", st, want, saltlen);
     if (st == IC_OK) {
         const ic_rsa_public_key *pub = &keys[0].pub;
+        uint8_t dg[IC_HASH_MAX_DIGEST_SIZE];
+        FZ_CHECK(ic_hash(h, dg, msg, msglen) == IC_OK, "hash of the message");
         for (int round = 0; round < 2; round++) {
-            int v = pss ? ic_rsa_verify_pss(pub, h, mgf, saltlen, msg, msglen, sig, K)
-                        : ic_rsa_verify_pkcs1v15(pub, h, msg, msglen, sig, K);
+            int v = pss ? ic_rsa_verify_pss(pub, h, mgf, saltlen, sig, K, msg, msglen)
+                        : ic_rsa_verify_pkcs1v15(pub, h, sig, K, msg, msglen);
             FZ_CHECK(v == (round == 0 ? IC_OK : IC_ERR_AUTH), "verify %s: %d",
                      round == 0 ? "of the signature" : "with a flipped bit", v);
+            int vd = pss ? ic_rsa_verify_pss_digest(pub, h, mgf, saltlen, sig, K, dg, hlen)
+                         : ic_rsa_verify_pkcs1v15_digest(pub, h, sig, K, dg, hlen);
+            FZ_CHECK(vd == v, "verify of the digest: %d, of the message %d", vd, v);
             sig[flip / 8] ^= (uint8_t)(1u << (flip % 8));
         }
     }

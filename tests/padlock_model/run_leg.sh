@@ -61,7 +61,7 @@ run() {   # run NAME ENV... -- CMD...
 for t in "$@"; do
     run "$t" "$build/tests/$t"
 done
-for f in aes gcm sha hmac bignum rsa; do
+for f in aes gcm sha hmac bignum rsa rsa_key; do
     [ -x "$build/tests/fuzz/fuzz_${f}_replay" ] &&
         run "fuzz_replay_$f" "$build/tests/fuzz/fuzz_${f}_replay" "$src/tests/fuzz/corpus/$f"
 done
