@@ -1077,7 +1077,7 @@ static int run_rsa(fx *x, const char *w)
     if (x->len == 4 && x->ibuf && !dig)
         memcpy(x->ibuf, vm, 4);
     if (x->len == 32 && x->ibuf && dig)
-        MUST(ic_hash(IC_HASH_SHA256, x->ibuf, vm, 4));
+        MUST(ic_hash(IC_HASH_SHA256, x->ibuf, IC_SHA256_DIGEST_SIZE, vm, 4));
     if (rv == RV_N_SHORT)
         n[126] |= 1;                                       /* 127 bytes: 1016 bits */
     if (rv == RV_N_EVEN)

@@ -55,7 +55,7 @@ static int verify(const rsa_stats *s, const ic_rsa_public_key *key, ic_hash_alg 
     size_t dlen = ic_hash_digest_size(h);
     int st = s->pss ? ic_rsa_verify_pss(key, h, mh, slen, sig, siglen, msg, mlen)
                     : ic_rsa_verify_pkcs1v15(key, h, sig, siglen, msg, mlen);
-    int sd = ic_hash(h, d, msg, mlen);
+    int sd = ic_hash(h, d, sizeof d, msg, mlen);
     if (sd == IC_OK)
         sd = s->pss ? ic_rsa_verify_pss_digest(key, h, mh, slen, sig, siglen, d, dlen)
                     : ic_rsa_verify_pkcs1v15_digest(key, h, sig, siglen, d, dlen);

@@ -191,7 +191,7 @@ static void same_key(const keyset *ks)
     blob msg = load("msg.txt"), sig = load(ks->sig), pss = load(ks->pss);
     size_t k = ks->bits / 8, hlen = ic_hash_digest_size(ks->hash);
     uint8_t dg[IC_HASH_MAX_DIGEST_SIZE], out[IC_RSA_MAX_BYTES], ours[IC_RSA_MAX_BYTES];
-    CHECK(ic_hash(ks->hash, dg, msg.p, msg.n) == IC_OK, "hash of msg.txt");
+    CHECK(ic_hash(ks->hash, dg, sizeof dg, msg.p, msg.n) == IC_OK, "hash of msg.txt");
     CHECK(sig.n == k && ic_rsa_sign_pkcs1v15_digest(&key, ks->hash, out, k, dg, hlen) == IC_OK,
           "rsa%u: sign the digest", ks->bits);
     CHECK_MEM(out, sig.p, k, "rsa%u: PKCS #1 v1.5 signature of the digest = openssl pkeyutl -sign", ks->bits);
@@ -866,7 +866,7 @@ static void fresh_key(const char *dir, unsigned bits)
     }
     uint8_t dg[32], out[IC_RSA_MAX_BYTES];
     CHECK(ic_rsa_private_key_size(&key) == k, "fresh %u-bit key: %zu bytes", bits, ic_rsa_private_key_size(&key));
-    CHECK(ic_hash(IC_HASH_SHA256, dg, m.p, m.n) == IC_OK && sig.n == k &&
+    CHECK(ic_hash(IC_HASH_SHA256, dg, sizeof dg, m.p, m.n) == IC_OK && sig.n == k &&
           ic_rsa_sign_pkcs1v15_digest(&key, IC_HASH_SHA256, out, k, dg, 32) == IC_OK, "fresh %u-bit: sign", bits);
     CHECK_MEM(out, sig.p, k, "fresh %u-bit key: signature = openssl dgst -sha256 -sign", bits);
     printf("fresh %u-bit key from openssl: 8 forms loaded, signature = OpenSSL's\n", bits);

@@ -97,7 +97,7 @@ static void kat_case(kat_stats *s, kat_kind kind, ic_hash_alg h, const ic_rsa_pr
               "%s case %ld: verify", file, s->cases);
         /* the _digest form over Hash(M): the same signature */
         memset(out, 0, k);
-        st = ic_hash(h, dg, r->v[F_MSG], r->len[F_MSG]);
+        st = ic_hash(h, dg, sizeof dg, r->v[F_MSG], r->len[F_MSG]);
         CHECK(st == IC_OK && ic_rsa_sign_pkcs1v15_digest(key, h, out, k, dg, dlen) == IC_OK,
               "%s case %ld: sign the digest", file, s->cases);
         CHECK_MEM(out, r->v[F_OUT], k, "%s case %ld (%s): signature of the digest", file, s->cases, s->impl);
@@ -109,7 +109,7 @@ static void kat_case(kat_stats *s, kat_kind kind, ic_hash_alg h, const ic_rsa_pr
         CHECK_MEM(out, r->v[F_OUT], k, "%s case %ld (%s): signature", file, s->cases, s->impl);
         CHECK(ic_rsa_verify_pss(&key->pub, h, h, r->len[F_SALT], out, k, r->v[F_MSG],
                                 r->len[F_MSG]) == IC_OK, "%s case %ld: verify", file, s->cases);
-        st = ic_hash(h, dg, r->v[F_MSG], r->len[F_MSG]);
+        st = ic_hash(h, dg, sizeof dg, r->v[F_MSG], r->len[F_MSG]);
         CHECK(st == IC_OK && ic_rsa_verify_pss_digest(&key->pub, h, h, r->len[F_SALT], out, k, dg, dlen) == IC_OK,
               "%s case %ld: verify the digest", file, s->cases);
         break;
@@ -341,7 +341,7 @@ static void round_trips(const ic_rsa_private_key *key, ic_hash_alg h, ic_hash_al
     st = ic_rsa_sign_pss(key, h, mh, slen, sig, k, msg, mlen);
     CHECK(st == IC_OK && ic_rsa_verify_pss(&key->pub, h, mh, slen, sig, k, msg, mlen) == IC_OK,
           "%s: PSS sign round trip (%d)", file, st);
-    st = ic_hash(h, dg, msg, mlen);
+    st = ic_hash(h, dg, sizeof dg, msg, mlen);
     if (st == IC_OK)
         st = ic_rsa_sign_pss_digest(key, h, mh, slen, sig, k, dg, hlen);
     CHECK(st == IC_OK && ic_rsa_verify_pss(&key->pub, h, mh, slen, sig, k, msg, mlen) == IC_OK,

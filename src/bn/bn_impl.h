@@ -52,13 +52,13 @@ typedef struct ic_mont_ops {
      * converts once per exponentiation instead of once per product
      * (IFMA's radix 2^52).  njobs is 1 or 2; two jobs have equal nl and
      * elen and pub 0, and run side by side (the halves of an RSA-CRT
-     * signature).  The driver has done the checks of ic_modexp. */
+     * signature).  The driver has done the checks of ic_mont_modexp. */
     void (*modexp)(const struct ic_mont_exp *job, size_t njobs);
 } ic_mont_ops;
 
 /* One exponentiation for ic_mont_ops.modexp: r = base^exp mod n, fully
  * reduced.  Constant time in base, exp and n unless pub (then variable
- * time in exp only, as ic_modexp_public). */
+ * time in exp only, as ic_mont_modexp_public). */
 typedef struct ic_mont_exp {
     ic_limb *r;                /* nl limbs; may not overlap the inputs     */
     const ic_limb *base;       /* below n, nl limbs, not Montgomery form   */
@@ -107,7 +107,7 @@ extern const ic_mont_ops ic_mont_padlock_ops;
 extern const ic_mont_ops ic_mont_p9_ops;
 #endif
 
-/* One exponentiation of ic_bn_modexp2: ic_modexp's arguments. */
+/* One exponentiation of ic_bn_modexp2: ic_mont_modexp's arguments. */
 typedef struct ic_bn_modexp_job {
     const ic_mont_ctx *ctx;
     uint8_t *out;
@@ -120,7 +120,7 @@ typedef struct ic_bn_modexp_job {
 
 /* Two constant-time exponentiations (two moduli, e.g. the primes of an
  * RSA-CRT key) run window by window in turn: each job's result is the one
- * ic_modexp gives, with its checks and statuses; the first refusal is
+ * ic_mont_modexp gives, with its checks and statuses; the first refusal is
  * returned and nothing is written.  Internal (bignum.c). */
 int ic_bn_modexp2(const ic_bn_modexp_job *a, const ic_bn_modexp_job *b);
 /* Shared by the driver (bignum.c) and the modular arithmetic of bn_mod.c. */

@@ -433,7 +433,7 @@ static void exp52_windows(exp52 *x, scratch52 *sc, size_t K)
 }
 
 /* A public exponent: square and multiply from its top set bit, branching
- * on its bits (ic_modexp_public's contract). */
+ * on its bits (ic_mont_modexp_public's contract). */
 static void exp52_public(exp52 *x, scratch52 *sc)
 {
     const uint8_t *e = x->job->exp;

@@ -170,7 +170,7 @@ static void op_sign(fz_in *in, int pss, ic_hash_alg h, ic_hash_alg mgf)
     if (st == IC_OK) {
         const ic_rsa_public_key *pub = &keys[0].pub;
         uint8_t dg[IC_HASH_MAX_DIGEST_SIZE];
-        FZ_CHECK(ic_hash(h, dg, msg, msglen) == IC_OK, "hash of the message");
+        FZ_CHECK(ic_hash(h, dg, sizeof dg, msg, msglen) == IC_OK, "hash of the message");
         for (int round = 0; round < 2; round++) {
             int v = pss ? ic_rsa_verify_pss(pub, h, mgf, saltlen, sig, K, msg, msglen)
                         : ic_rsa_verify_pkcs1v15(pub, h, sig, K, msg, msglen);
