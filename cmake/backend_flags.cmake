@@ -50,9 +50,8 @@ ic_backend_flags(${IC_X86} "aes/aes_x86_vaes.c" -mvaes -mavx2 -maes -mvpclmulqdq
 # forms of its instructions, BW for VPSHUFB on ZMM.
 ic_backend_flags(${IC_X86} "aes/aes_x86_vaes512.c" -mvaes -mavx2 -maes -mavx512f -mavx512vl -mavx512bw -mvpclmulqdq)  # VPCLMULQDQ: the XTS tweak reduction
 
-# POWER8 vector crypto (vshasigma, vpmsumd): SHA-2 and CRC backends.
+# POWER8 vector crypto (vshasigma): SHA-2 backends.
 ic_backend_flags(${IC_PPC64} "sha/sha*_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
-ic_backend_flags(${IC_PPC64} "crc/crc_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
 
 # ChaCha20 / Poly1305 on x86-64 SIMD (issue 9): AVX2, AVX-512F/VL (and
 # AVX-512 IFMA for the radix-2^44 Poly1305).
@@ -69,7 +68,6 @@ ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_ifma.c" -mavx2 -mavx512f -mavx
 ic_backend_flags(${IC_ARM64} "sha/sha1_arm_ce.c" -march=armv8-a+crypto)
 ic_backend_flags(${IC_ARM64} "sha/sha256_arm_ce.c" -march=armv8-a+crypto)
 ic_backend_flags(${IC_ARM64} "sha/sha512_arm_ce.c" -march=armv8.2-a+sha3)
-ic_backend_flags(${IC_ARM64} "crc/crc_arm_v8.c" -march=armv8-a+crc+crypto)
 # AArch64 AES and GHASH (issue 10, aes/ce, ghash/pmull): the ARMv8
 # Cryptographic Extension (AESE/AESD/AESMC/AESIMC, PMULL/PMULL2) for these
 # files only; dispatch picks them from HWCAP_AES / HWCAP_PMULL.
@@ -90,7 +88,6 @@ ic_backend_flags(${IC_ARM32} "aes/aes_arm_ce.c" -march=armv8-a -mfpu=crypto-neon
 ic_backend_flags(${IC_ARM32} "gcm/*_arm_pmull.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
 ic_backend_flags(${IC_ARM32} "sha/sha1_arm_ce.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
 ic_backend_flags(${IC_ARM32} "sha/sha256_arm_ce.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
-ic_backend_flags(${IC_ARM32} "crc/crc_arm_v8.c" -march=armv8-a+crc -mfpu=crypto-neon-fp-armv8)
 # ChaCha20 on NEON (issue 10): one source for AArch64 (NEON in the base)
 # and 32-bit ARM, where only this file gets NEON, run when HWCAP_NEON.
 ic_backend_flags(${IC_ARM32} "chacha/chacha_arm_neon.c" -mfpu=neon)
@@ -100,14 +97,8 @@ ic_backend_flags(${IC_ARM32} "chacha/chacha_arm_neon.c" -mfpu=neon)
 ic_backend_flags(${IC_X86} "sha/sha*_x86_shani.c" -msha -mssse3 -msse4.1)
 ic_backend_flags(${IC_X86} "sha/sha512_x86_avx2.c" -mavx2 -mbmi2)
 ic_backend_flags(${IC_X86} "sha/sha512_x86_avx512.c" -mavx2 -mbmi2 -mavx512f -mavx512vl)
-# CRC-32 / CRC-32C: PCLMULQDQ folding (SSSE3 PSHUFB, SSE4.1 PBLENDVB, SSE4.2
-# CRC32 for short CRC-32C), its 256-bit VEX form with AVX2 (no AVX-512 flag,
-# so no EVEX can appear: Zen 3), its 512-bit form with AVX-512F/VL; the
-# CRC32 instruction on three streams joined by PCLMULQDQ.
+# CRC-32C: the CRC32 instruction on three streams joined by PCLMULQDQ.
 ic_backend_flags(${IC_X86} "crc/crc_x86_sse42.c" -msse4.2 -mpclmul)
-ic_backend_flags(${IC_X86} "crc/crc_x86_clmul.c" -msse4.2 -mpclmul)
-ic_backend_flags(${IC_X86} "crc/crc_x86_vpclmul.c" -msse4.2 -mpclmul -mavx2 -mvpclmulqdq)
-ic_backend_flags(${IC_X86} "crc/crc_x86_vpclmul512.c" -msse4.2 -mpclmul -mavx2 -mvpclmulqdq -mavx512f -mavx512vl)
 # Big numbers (issue 16, src/bn): Montgomery multiplication with MULX
 # (BMI2) and the two carry chains of ADCX/ADOX (ADX).
 ic_backend_flags(${IC_X86} "bn/bn_x86_adx.c" -mbmi2 -madx)

@@ -332,8 +332,13 @@ size_t ic_impl_listed(ic_prim p);
     IC_IMPL_TABLE(prim, P)
 IC_IMPL_TABLE_OLD(aes, AES);  IC_IMPL_TABLE_OLD(ghash, GHASH);    IC_IMPL_TABLE_OLD(sha1, SHA1);
 IC_IMPL_TABLE_OLD(sha256, SHA256); IC_IMPL_TABLE_OLD(sha512, SHA512); IC_IMPL_TABLE_OLD(chacha20, CHACHA20);
-IC_IMPL_TABLE_OLD(poly1305, POLY1305); IC_IMPL_TABLE_OLD(crc32, CRC32); IC_IMPL_TABLE_OLD(crc32c, CRC32C);
+IC_IMPL_TABLE_OLD(poly1305, POLY1305); IC_IMPL_TABLE(crc32, CRC32); IC_IMPL_TABLE(crc32c, CRC32C);
 IC_IMPL_TABLE_OLD(hwrand, HWRAND); IC_IMPL_TABLE_OLD(montmul, MONTMUL);
+
+#define ic_impls_crc32 ((const ic_impl *)ic_impl_table[IC_PRIM_CRC32])
+#define ic_nimpls_crc32 ic_impl_len(IC_PRIM_CRC32)
+#define ic_impls_crc32c ((const ic_impl *)ic_impl_table[IC_PRIM_CRC32C])
+#define ic_nimpls_crc32c ic_impl_len(IC_PRIM_CRC32C)
 
 /* The ops of the implementation selected for p right now.  Thread-safe;
  * the first call runs detection and reads INCORE_CPU / INCORE_IMPL.       */
