@@ -97,8 +97,6 @@ ic_backend_flags(${IC_ARM32} "chacha/chacha_arm_neon.c" -mfpu=neon)
 ic_backend_flags(${IC_X86} "sha/sha*_x86_shani.c" -msha -mssse3 -msse4.1)
 ic_backend_flags(${IC_X86} "sha/sha512_x86_avx2.c" -mavx2 -mbmi2)
 ic_backend_flags(${IC_X86} "sha/sha512_x86_avx512.c" -mavx2 -mbmi2 -mavx512f -mavx512vl)
-# CRC-32C: the CRC32 instruction on three streams joined by PCLMULQDQ.
-ic_backend_flags(${IC_X86} "crc/crc_x86_sse42.c" -msse4.2 -mpclmul)
 # Big numbers (issue 16, src/bn): Montgomery multiplication with MULX
 # (BMI2) and the two carry chains of ADCX/ADOX (ADX).
 ic_backend_flags(${IC_X86} "bn/bn_x86_adx.c" -mbmi2 -madx)

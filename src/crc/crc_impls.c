@@ -5,11 +5,6 @@
  */
 #include "core/internal.h"
 #include "core/target.h"   /* IC_ARM_LE */
-#include "crc/crc_impl.h"
-
-#if defined(__x86_64__)
-extern const ic_crc_ops ic_crc32c_sse42_ops;   /* crc_x86_sse42.c */
-#endif
 
 IC_IMPLS(crc32)
 {
@@ -34,11 +29,7 @@ IC_IMPLS(crc32c)
     IC_IMPL(crc32c, vpclmul512);
     IC_IMPL(crc32c, vpclmul);
     IC_IMPL(crc32c, clmul);
-    {   /* written out here until crc_x86_sse42.c defines its entry */
-        static const ic_impl sse42 =
-            { "sse42", IC_F(IC_CPU_SSE42) | IC_F(IC_CPU_PCLMUL), &ic_crc32c_sse42_ops };
-        ic_impl_list_add(ic_impl_list_, &sse42);
-    }
+    IC_IMPL(crc32c, sse42);
 #endif
 #if defined(__powerpc64__)
     IC_IMPL(crc32c, p8);
