@@ -50,9 +50,6 @@ ic_backend_flags(${IC_X86} "aes/aes_x86_vaes.c" -mvaes -mavx2 -maes -mvpclmulqdq
 # forms of its instructions, BW for VPSHUFB on ZMM.
 ic_backend_flags(${IC_X86} "aes/aes_x86_vaes512.c" -mvaes -mavx2 -maes -mavx512f -mavx512vl -mavx512bw -mvpclmulqdq)  # VPCLMULQDQ: the XTS tweak reduction
 
-# POWER8 vector crypto (vshasigma): SHA-2 backends.
-ic_backend_flags(${IC_PPC64} "sha/sha*_ppc_p8.c" -mcpu=power8 -mvsx -mcrypto)
-
 # ChaCha20 / Poly1305 on x86-64 SIMD (issue 9): AVX2, AVX-512F/VL (and
 # AVX-512 IFMA for the radix-2^44 Poly1305).
 ic_backend_flags(${IC_X86} "chacha/chacha_x86_avx2.c" -mavx2)
@@ -61,13 +58,6 @@ ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx2.c" -mavx2)
 ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx512.c" -mavx2 -mavx512f -mavx512vl)
 ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_ifma.c" -mavx2 -mavx512f -mavx512vl -mavx512ifma)
 
-# AArch64 SHA, CRC and RNDR (issue 10, branch arm-b): the SHA1/SHA2
-# instructions (+crypto), ARMv8.2 SHA512 (GCC puts it under +sha3), and
-# CRC32 with PMULL for combining streams.  RNDR needs no flag (one asm
-# statement naming the system register).
-ic_backend_flags(${IC_ARM64} "sha/sha1_arm_ce.c" -march=armv8-a+crypto)
-ic_backend_flags(${IC_ARM64} "sha/sha256_arm_ce.c" -march=armv8-a+crypto)
-ic_backend_flags(${IC_ARM64} "sha/sha512_arm_ce.c" -march=armv8.2-a+sha3)
 # AArch64 AES and GHASH (issue 10, aes/ce, ghash/pmull): the ARMv8
 # Cryptographic Extension (AESE/AESD/AESMC/AESIMC, PMULL/PMULL2) for these
 # files only; dispatch picks them from HWCAP_AES / HWCAP_PMULL.
@@ -82,21 +72,13 @@ ic_backend_flags(${IC_ARM32} "gcm/ghash_arm_neon.c" -mfpu=neon)
 # The ARMv8 crypto-extension backends on 32-bit ARM (issue 10, branch
 # arm10): the same sources as on AArch64 (core/cpu_arm.h), built for the
 # AArch32 state of an ARMv8 core with its crypto instructions (AESE.8,
-# VMULL.P64, SHA1C.32, SHA256H.32) and CRC32 for these files only; dispatch
-# runs them when AT_HWCAP2 reports AES / PMULL / SHA1 / SHA2 / CRC32.
+# VMULL.P64) for these files only; dispatch runs them when AT_HWCAP2
+# reports AES / PMULL.
 ic_backend_flags(${IC_ARM32} "aes/aes_arm_ce.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
 ic_backend_flags(${IC_ARM32} "gcm/*_arm_pmull.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
-ic_backend_flags(${IC_ARM32} "sha/sha1_arm_ce.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
-ic_backend_flags(${IC_ARM32} "sha/sha256_arm_ce.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
 # ChaCha20 on NEON (issue 10): one source for AArch64 (NEON in the base)
 # and 32-bit ARM, where only this file gets NEON, run when HWCAP_NEON.
 ic_backend_flags(${IC_ARM32} "chacha/chacha_arm_neon.c" -mfpu=neon)
-# x86-64 hashes and checksums (issue 12, branch x86hash12): SHA-NI (with the
-# SSSE3 byte shuffle and SSE4.1 blend), and for the SHA-512 family AVX2 with
-# BMI2 (RORX) and AVX-512F/VL (VPRORQ, VPTERNLOGQ).
-ic_backend_flags(${IC_X86} "sha/sha*_x86_shani.c" -msha -mssse3 -msse4.1)
-ic_backend_flags(${IC_X86} "sha/sha512_x86_avx2.c" -mavx2 -mbmi2)
-ic_backend_flags(${IC_X86} "sha/sha512_x86_avx512.c" -mavx2 -mbmi2 -mavx512f -mavx512vl)
 # Big numbers (issue 16, src/bn): Montgomery multiplication with MULX
 # (BMI2) and the two carry chains of ADCX/ADOX (ADX).
 ic_backend_flags(${IC_X86} "bn/bn_x86_adx.c" -mbmi2 -madx)

@@ -330,11 +330,17 @@ size_t ic_impl_listed(ic_prim p);
 #define IC_IMPL_TABLE_OLD(prim, P) \
     extern const ic_impl ic_impls_##prim[]; extern const size_t ic_nimpls_##prim; \
     IC_IMPL_TABLE(prim, P)
-IC_IMPL_TABLE_OLD(aes, AES);  IC_IMPL_TABLE_OLD(ghash, GHASH);    IC_IMPL_TABLE_OLD(sha1, SHA1);
-IC_IMPL_TABLE_OLD(sha256, SHA256); IC_IMPL_TABLE_OLD(sha512, SHA512); IC_IMPL_TABLE_OLD(chacha20, CHACHA20);
+IC_IMPL_TABLE_OLD(aes, AES);  IC_IMPL_TABLE_OLD(ghash, GHASH);    IC_IMPL_TABLE(sha1, SHA1);
+IC_IMPL_TABLE(sha256, SHA256); IC_IMPL_TABLE(sha512, SHA512); IC_IMPL_TABLE_OLD(chacha20, CHACHA20);
 IC_IMPL_TABLE_OLD(poly1305, POLY1305); IC_IMPL_TABLE(crc32, CRC32); IC_IMPL_TABLE(crc32c, CRC32C);
 IC_IMPL_TABLE_OLD(hwrand, HWRAND); IC_IMPL_TABLE_OLD(montmul, MONTMUL);
 
+#define ic_impls_sha1 ((const ic_impl *)ic_impl_table[IC_PRIM_SHA1])
+#define ic_nimpls_sha1 ic_impl_len(IC_PRIM_SHA1)
+#define ic_impls_sha256 ((const ic_impl *)ic_impl_table[IC_PRIM_SHA256])
+#define ic_nimpls_sha256 ic_impl_len(IC_PRIM_SHA256)
+#define ic_impls_sha512 ((const ic_impl *)ic_impl_table[IC_PRIM_SHA512])
+#define ic_nimpls_sha512 ic_impl_len(IC_PRIM_SHA512)
 #define ic_impls_crc32 ((const ic_impl *)ic_impl_table[IC_PRIM_CRC32])
 #define ic_nimpls_crc32 ic_impl_len(IC_PRIM_CRC32)
 #define ic_impls_crc32c ((const ic_impl *)ic_impl_table[IC_PRIM_CRC32C])
