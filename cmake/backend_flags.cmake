@@ -50,14 +50,6 @@ ic_backend_flags(${IC_X86} "aes/aes_x86_vaes.c" -mvaes -mavx2 -maes -mvpclmulqdq
 # forms of its instructions, BW for VPSHUFB on ZMM.
 ic_backend_flags(${IC_X86} "aes/aes_x86_vaes512.c" -mvaes -mavx2 -maes -mavx512f -mavx512vl -mavx512bw -mvpclmulqdq)  # VPCLMULQDQ: the XTS tweak reduction
 
-# ChaCha20 / Poly1305 on x86-64 SIMD (issue 9): AVX2, AVX-512F/VL (and
-# AVX-512 IFMA for the radix-2^44 Poly1305).
-ic_backend_flags(${IC_X86} "chacha/chacha_x86_avx2.c" -mavx2)
-ic_backend_flags(${IC_X86} "chacha/chacha_x86_avx512.c" -mavx2 -mavx512f -mavx512vl)
-ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx2.c" -mavx2)
-ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx512.c" -mavx2 -mavx512f -mavx512vl)
-ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_ifma.c" -mavx2 -mavx512f -mavx512vl -mavx512ifma)
-
 # AArch64 AES and GHASH (issue 10, aes/ce, ghash/pmull): the ARMv8
 # Cryptographic Extension (AESE/AESD/AESMC/AESIMC, PMULL/PMULL2) for these
 # files only; dispatch picks them from HWCAP_AES / HWCAP_PMULL.
@@ -76,9 +68,11 @@ ic_backend_flags(${IC_ARM32} "gcm/ghash_arm_neon.c" -mfpu=neon)
 # reports AES / PMULL.
 ic_backend_flags(${IC_ARM32} "aes/aes_arm_ce.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
 ic_backend_flags(${IC_ARM32} "gcm/*_arm_pmull.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
-# ChaCha20 on NEON (issue 10): one source for AArch64 (NEON in the base)
-# and 32-bit ARM, where only this file gets NEON, run when HWCAP_NEON.
-ic_backend_flags(${IC_ARM32} "chacha/chacha_arm_neon.c" -mfpu=neon)
+# Poly1305 on x86-64 SIMD (issue 9): AVX2, AVX-512F/VL (and AVX-512 IFMA
+# for the radix-2^44 code).
+ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx2.c" -mavx2)
+ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx512.c" -mavx2 -mavx512f -mavx512vl)
+ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_ifma.c" -mavx2 -mavx512f -mavx512vl -mavx512ifma)
 # Big numbers (issue 16, src/bn): Montgomery multiplication with MULX
 # (BMI2) and the two carry chains of ADCX/ADOX (ADX).
 ic_backend_flags(${IC_X86} "bn/bn_x86_adx.c" -mbmi2 -madx)
