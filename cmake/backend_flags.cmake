@@ -68,11 +68,6 @@ ic_backend_flags(${IC_ARM32} "gcm/ghash_arm_neon.c" -mfpu=neon)
 # reports AES / PMULL.
 ic_backend_flags(${IC_ARM32} "aes/aes_arm_ce.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
 ic_backend_flags(${IC_ARM32} "gcm/*_arm_pmull.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
-# Poly1305 on x86-64 SIMD (issue 9): AVX2, AVX-512F/VL (and AVX-512 IFMA
-# for the radix-2^44 code).
-ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx2.c" -mavx2)
-ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_avx512.c" -mavx2 -mavx512f -mavx512vl)
-ic_backend_flags(${IC_X86} "poly1305/poly1305_x86_ifma.c" -mavx2 -mavx512f -mavx512vl -mavx512ifma)
 # Big numbers (issue 16, src/bn): Montgomery multiplication with MULX
 # (BMI2) and the two carry chains of ADCX/ADOX (ADX).
 ic_backend_flags(${IC_X86} "bn/bn_x86_adx.c" -mbmi2 -madx)

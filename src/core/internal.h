@@ -332,7 +332,7 @@ size_t ic_impl_listed(ic_prim p);
     IC_IMPL_TABLE(prim, P)
 IC_IMPL_TABLE_OLD(aes, AES);  IC_IMPL_TABLE_OLD(ghash, GHASH);    IC_IMPL_TABLE(sha1, SHA1);
 IC_IMPL_TABLE(sha256, SHA256); IC_IMPL_TABLE(sha512, SHA512); IC_IMPL_TABLE(chacha20, CHACHA20);
-IC_IMPL_TABLE_OLD(poly1305, POLY1305); IC_IMPL_TABLE(crc32, CRC32); IC_IMPL_TABLE(crc32c, CRC32C);
+IC_IMPL_TABLE(poly1305, POLY1305); IC_IMPL_TABLE(crc32, CRC32); IC_IMPL_TABLE(crc32c, CRC32C);
 IC_IMPL_TABLE_OLD(hwrand, HWRAND); IC_IMPL_TABLE_OLD(montmul, MONTMUL);
 
 #define ic_impls_sha1 ((const ic_impl *)ic_impl_table[IC_PRIM_SHA1])
@@ -343,6 +343,8 @@ IC_IMPL_TABLE_OLD(hwrand, HWRAND); IC_IMPL_TABLE_OLD(montmul, MONTMUL);
 #define ic_nimpls_sha512 ic_impl_len(IC_PRIM_SHA512)
 #define ic_impls_chacha20 ((const ic_impl *)ic_impl_table[IC_PRIM_CHACHA20])
 #define ic_nimpls_chacha20 ic_impl_len(IC_PRIM_CHACHA20)
+#define ic_impls_poly1305 ((const ic_impl *)ic_impl_table[IC_PRIM_POLY1305])
+#define ic_nimpls_poly1305 ic_impl_len(IC_PRIM_POLY1305)
 #define ic_impls_crc32 ((const ic_impl *)ic_impl_table[IC_PRIM_CRC32])
 #define ic_nimpls_crc32 ic_impl_len(IC_PRIM_CRC32)
 #define ic_impls_crc32c ((const ic_impl *)ic_impl_table[IC_PRIM_CRC32C])
