@@ -19,10 +19,6 @@ set(IC_ARM64 "^(aarch64|arm64)$")
 set(IC_PPC64 "^(ppc64|ppc64le|powerpc64|powerpc64le)$")
 set(IC_ARM32 "^(arm|armv7l|armv7-a|armhf)$")
 
-# Hardware random sources (src/rand): RDSEED/RDRAND, and DARN (ISA 3.0).
-ic_backend_flags(${IC_X86} "rand/rand_x86_rdrand.c" -mrdrnd -mrdseed)
-ic_backend_flags(${IC_PPC64} "rand/rand_ppc_darn.c" -mcpu=power9)
-
 # AES (issue 4): AES-NI with SSSE3 (PSHUFB for the big-endian counter);
 # VAES on YMM registers (AVX2 for the integer lanes).
 ic_backend_flags(${IC_X86} "aes/aes_x86_ni.c" -maes -mssse3)
