@@ -64,14 +64,3 @@ ic_backend_flags(${IC_ARM32} "gcm/ghash_arm_neon.c" -mfpu=neon)
 # reports AES / PMULL.
 ic_backend_flags(${IC_ARM32} "aes/aes_arm_ce.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
 ic_backend_flags(${IC_ARM32} "gcm/*_arm_pmull.c" -march=armv8-a -mfpu=crypto-neon-fp-armv8)
-# Big numbers (issue 16, src/bn): Montgomery multiplication with MULX
-# (BMI2) and the two carry chains of ADCX/ADOX (ADX).
-ic_backend_flags(${IC_X86} "bn/bn_x86_adx.c" -mbmi2 -madx)
-# AVX-512 IFMA in radix 2^52 (VPMADD52LUQ/HUQ on ZMM registers).
-ic_backend_flags(${IC_X86} "bn/bn_x86_ifma.c" -mavx512f -mavx512ifma)
-# VIA PadLock REP MONTMUL (bn/bn_x86_padlock.c) is emitted as bytes in
-# inline assembly, as the other PadLock files do: no flag; the "padlock"
-# montmul entry needs padlock-pmm at run time.
-# POWER9 maddld/maddhdu (Power ISA 3.0) for the Montgomery multiplication
-# of bn/bn_ppc_p9.c only; dispatch picks it from AT_HWCAP2 ARCH_3_00.
-ic_backend_flags(${IC_PPC64} "bn/bn_ppc_p9.c" -mcpu=power9)

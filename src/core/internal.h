@@ -333,7 +333,7 @@ size_t ic_impl_listed(ic_prim p);
 IC_IMPL_TABLE_OLD(aes, AES);  IC_IMPL_TABLE_OLD(ghash, GHASH);    IC_IMPL_TABLE(sha1, SHA1);
 IC_IMPL_TABLE(sha256, SHA256); IC_IMPL_TABLE(sha512, SHA512); IC_IMPL_TABLE(chacha20, CHACHA20);
 IC_IMPL_TABLE(poly1305, POLY1305); IC_IMPL_TABLE(crc32, CRC32); IC_IMPL_TABLE(crc32c, CRC32C);
-IC_IMPL_TABLE(hwrand, HWRAND); IC_IMPL_TABLE_OLD(montmul, MONTMUL);
+IC_IMPL_TABLE(hwrand, HWRAND); IC_IMPL_TABLE(montmul, MONTMUL);
 
 #define ic_impls_sha1 ((const ic_impl *)ic_impl_table[IC_PRIM_SHA1])
 #define ic_nimpls_sha1 ic_impl_len(IC_PRIM_SHA1)
@@ -351,6 +351,8 @@ IC_IMPL_TABLE(hwrand, HWRAND); IC_IMPL_TABLE_OLD(montmul, MONTMUL);
 #define ic_nimpls_crc32c ic_impl_len(IC_PRIM_CRC32C)
 #define ic_impls_hwrand ((const ic_impl *)ic_impl_table[IC_PRIM_HWRAND])
 #define ic_nimpls_hwrand ic_impl_len(IC_PRIM_HWRAND)
+#define ic_impls_montmul ((const ic_impl *)ic_impl_table[IC_PRIM_MONTMUL])
+#define ic_nimpls_montmul ic_impl_len(IC_PRIM_MONTMUL)
 
 /* The ops of the implementation selected for p right now.  Thread-safe;
  * the first call runs detection and reads INCORE_CPU / INCORE_IMPL.       */
