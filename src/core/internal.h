@@ -309,12 +309,14 @@ typedef enum {
     IC_PRIM_COUNT
 } ic_prim;
 
-/* Entries a table may have (test_dispatch checks every table).  The
- * per-call index test is one bit of a 64-bit word, so at most 64. */
+/* Entries a table may have (test_dispatch checks every table); at most 64,
+ * the bits of the per-call index test's word (ic_impl_index_ok). */
 #define IC_IMPL_MAX 16
 /* The tables, filled once at initialisation (before any context can have
- * an index) and not written after; read through ic_impls_<prim>. */
-extern ic_impl ic_impl_table[IC_PRIM_COUNT][IC_IMPL_MAX];
+ * an index) and not written after; read through ic_impls_<prim>.  Hidden,
+ * as its definition is: the compiler then addresses it directly from
+ * every file, not through a GOT entry (a load more). */
+extern ic_impl ic_impl_table[IC_PRIM_COUNT][IC_IMPL_MAX] __attribute__((visibility("hidden")));
 /* The length of p's table (initialises the registry if need be), and the
  * number of entries its list has, which is more when the list is longer
  * than IC_IMPL_MAX (the rest are dropped; test_dispatch). */
@@ -407,8 +409,10 @@ extern _Atomic uint64_t ic_impl_runnable[IC_PRIM_COUNT];
  * this process by then. */
 static inline int ic_impl_index_ok(ic_prim p, uint32_t i)
 {
+    /* bounded by the word, not by IC_IMPL_MAX: only bits of stored entries
+     * are ever set, and a shift by i & 63 is x86's BT without the mask */
     uint64_t m = atomic_load_explicit(&ic_impl_runnable[p], memory_order_relaxed);
-    return (i < IC_IMPL_MAX) & (int)((m >> (i & (IC_IMPL_MAX - 1))) & 1);
+    return (i < 64) & (int)((m >> (i & 63)) & 1);
 }
 /* ic_impl_ops_at's way when the quick test fails: a bad index (NULL), or
  * a call before initialisation (ic_impl_runnable still 0), which

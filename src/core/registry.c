@@ -57,6 +57,7 @@ static const prim_table prims[IC_PRIM_COUNT] = {
     [IC_PRIM_MONTMUL] = PRIM(montmul),
 };
 
+_Static_assert(IC_IMPL_MAX <= 64, "ic_impl_runnable has one bit per entry");
 ic_impl ic_impl_table[IC_PRIM_COUNT][IC_IMPL_MAX];
 static size_t nimpls[IC_PRIM_COUNT];   /* entries of ic_impl_table[p] */
 static size_t nlisted[IC_PRIM_COUNT];  /* entries p's list has: nimpls, or more when too long */
