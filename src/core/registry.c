@@ -40,7 +40,7 @@ void ic_impl_list_add(ic_impl_list *l, const ic_impl *e)
         for (size_t i = 0; i < ic_nimpls_##p; i++) \
             ic_impl_list_add(l, &ic_impls_##p[i]); \
     }
-OLD_LIST(aes) OLD_LIST(ghash)
+OLD_LIST(aes)
 
 typedef struct {
     const char *name;

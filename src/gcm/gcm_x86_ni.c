@@ -1,8 +1,8 @@
 /*
  * gcm_x86_ni.c - the stitched AES-GCM loop for AES-NI and PCLMULQDQ on
  * 128-bit registers, 8 blocks a batch: the gcm_crypt hook of the "clmul"
- * GHASH (and of "vpclmul" when the AES key is an AES-NI one).  Built with
- * -maes -mpclmul -mssse3.
+ * GHASH (and of "vpclmul" when the AES key is an AES-NI one).  Compiled
+ * for AES-NI, PCLMULQDQ and SSSE3.
  *
  * Why stitch: counter mode keeps eight AESENC in flight per round and
  * GHASH eight independent PCLMULQDQ products per batch; run one after the
@@ -22,11 +22,13 @@
  * whole batches are done here; gcm.c does the rest.
  * Constant time: AES-NI and PCLMULQDQ, no data-dependent branch or index.
  */
+#include "core/target.h"
+
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("aes,pclmul,ssse3")
 #include "gcm/ghash_x86.h"
 #include "aes/aes_x86.h"
 #include "core/ct.h"
-
-#if defined(__x86_64__)
 
 #define GX_V __m128i
 #define GX_NBLK 8
@@ -92,4 +94,5 @@ size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned
     return gx_crypt(k, ghash_x86_key_of(hk), flags, ctr, y, out, in, nblocks);
 }
 
+IC_TARGET_END
 #endif /* __x86_64__ */

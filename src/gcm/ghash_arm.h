@@ -41,9 +41,8 @@
 
 #if IC_ARM_LE
 
-extern const ic_ghash_ops ic_ghash_pmull_ops;
-/* Its gcm_crypt hook: AES-GCM for "ce" AES keys, 8 blocks in flight
- * (gcm_arm_pmull.c). */
+/* The gcm_crypt hook of the "pmull" GHASH (ghash_arm_pmull.c): AES-GCM
+ * for "ce" AES keys, 8 blocks in flight (gcm_arm_pmull.c). */
 size_t ic_gcm_arm_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                         uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 
