@@ -328,15 +328,13 @@ size_t ic_impl_listed(ic_prim p);
  * table's name, for IC_IMPL_OPS. */
 #define IC_IMPL_TABLE(prim, P) \
     void ic_impls_list_##prim(ic_impl_list *l); enum { IC_PRIM_ID_##prim = IC_PRIM_##P }
-/* A family whose table is still a constant array in its driver. */
-#define IC_IMPL_TABLE_OLD(prim, P) \
-    extern const ic_impl ic_impls_##prim[]; extern const size_t ic_nimpls_##prim; \
-    IC_IMPL_TABLE(prim, P)
-IC_IMPL_TABLE_OLD(aes, AES);  IC_IMPL_TABLE(ghash, GHASH);    IC_IMPL_TABLE(sha1, SHA1);
-IC_IMPL_TABLE(sha256, SHA256); IC_IMPL_TABLE(sha512, SHA512); IC_IMPL_TABLE(chacha20, CHACHA20);
-IC_IMPL_TABLE(poly1305, POLY1305); IC_IMPL_TABLE(crc32, CRC32); IC_IMPL_TABLE(crc32c, CRC32C);
-IC_IMPL_TABLE(hwrand, HWRAND); IC_IMPL_TABLE(montmul, MONTMUL);
+IC_IMPL_TABLE(aes, AES);            IC_IMPL_TABLE(ghash, GHASH);       IC_IMPL_TABLE(sha1, SHA1);
+IC_IMPL_TABLE(sha256, SHA256);      IC_IMPL_TABLE(sha512, SHA512);     IC_IMPL_TABLE(chacha20, CHACHA20);
+IC_IMPL_TABLE(poly1305, POLY1305);  IC_IMPL_TABLE(crc32, CRC32);       IC_IMPL_TABLE(crc32c, CRC32C);
+IC_IMPL_TABLE(hwrand, HWRAND);      IC_IMPL_TABLE(montmul, MONTMUL);
 
+#define ic_impls_aes ((const ic_impl *)ic_impl_table[IC_PRIM_AES])
+#define ic_nimpls_aes ic_impl_len(IC_PRIM_AES)
 #define ic_impls_ghash ((const ic_impl *)ic_impl_table[IC_PRIM_GHASH])
 #define ic_nimpls_ghash ic_impl_len(IC_PRIM_GHASH)
 #define ic_impls_sha1 ((const ic_impl *)ic_impl_table[IC_PRIM_SHA1])

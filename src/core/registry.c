@@ -32,16 +32,6 @@ void ic_impl_list_add(ic_impl_list *l, const ic_impl *e)
     l->listed++;
 }
 
-/* While a family's table is still a constant array in its driver, its
- * list copies that array. */
-#define OLD_LIST(p) \
-    void ic_impls_list_##p(ic_impl_list *l) \
-    { \
-        for (size_t i = 0; i < ic_nimpls_##p; i++) \
-            ic_impl_list_add(l, &ic_impls_##p[i]); \
-    }
-OLD_LIST(aes)
-
 typedef struct {
     const char *name;
     void (*list)(ic_impl_list *);

@@ -32,8 +32,9 @@
  *
  * The string is the compiler's target-attribute syntax; on ARM it differs
  * between AArch64 and 32-bit ARM, so the shared ARM strings are named
- * below.  The pair replaces per-file -m flags in CMake; what a target
- * string cannot say is still in cmake/backend_flags.cmake, with the reason.
+ * below, and so are POWER's.  The pair replaced per-file -m flags in CMake:
+ * every backend's object code is the same as it was with them (GCC 12,
+ * x86-64, AArch64, armhf, ppc64le and ppc64), so no file needs a flag.
  */
 #ifndef INCORE_TARGET_H
 #define INCORE_TARGET_H
