@@ -58,10 +58,6 @@ generate() {
             return ""
         }
         function add(s, c) { if (!(s in seen)) { seen[s] = 1; name[++n] = s; where[n] = c } }
-        /^const ic_impl ic_impls_[a-z0-9_]+\[\] = \{/ {
-            prim = $3; sub(/^ic_impls_/, "", prim); sub(/\[\]$/, "", prim)
-            inside = 1; n = 0; cond = ""; delete seen; next
-        }
         /^IC_IMPLS\( *[a-z0-9_]+ *\)/ {
             prim = $0; sub(/^IC_IMPLS\( */, "", prim); sub(/ *\).*/, "", prim)
             inside = 1; n = 0; cond = ""; delete seen; next
@@ -84,10 +80,7 @@ generate() {
             split(s, a, /, */)
             add((a[1] " " a[2]) in nm ? nm[a[1] " " a[2]] : a[2], cond)
         }
-        match($0, /^[ \t]*\{ *"[a-z0-9-]+"/) {
-            s = substr($0, RSTART, RLENGTH); sub(/^[ \t]*\{ *"/, "", s); sub(/"$/, "", s)
-            add(s, cond)
-        }' "$f"
+        ' "$f"
     done
     rm -f "$names"
     echo
