@@ -20,7 +20,10 @@
  * (__SSE4_2__, __ARM_FEATURE_AES, __CRYPTO__, ...) from that point on.
  * clang: a target attribute on each function declared in between (clang
  * has no target pragma); the feature macros stay undefined, so a header
- * section for wider registers tests IC_TARGET_MACROS (below).
+ * section for wider registers tests IC_TARGET_MACROS (below).  clang builds
+ * x86-64 only here (the fuzz and MemorySanitizer builds); its ARM and POWER
+ * target strings are not GCC's, and the ARM/POWER files' checks of the
+ * feature macros would stop such a build with an #error.
  *
  * IC_TARGET_BEGIN comes before every other #include: the static inline
  * helpers of the headers (intrinsics wrappers, the family's shared loops)
