@@ -1,6 +1,6 @@
 /*
- * aes.c - the AES implementation table and the public mode drivers of
- * include/incore/aes.h (ECB, CBC, CFB128, OFB, CTR per SP 800-38A).
+ * aes.c - the public mode drivers of include/incore/aes.h (ECB, CBC,
+ * CFB128, OFB, CTR per SP 800-38A); the "aes" table is in aes_impls.c.
  *
  * The drivers check every argument, then hand whole blocks to the ops of
  * the implementation that expanded the key (its registry index k->impl,
@@ -9,38 +9,6 @@
  * buffer, so nothing is ever written past out + len.
  */
 #include "aes/aes_impl.h"
-#include "aes/aes_x86.h"
-#include "aes/aes_ppc.h"
-#include "aes/aes_arm.h"
-
-#if defined(__x86_64__)
-extern const ic_aes_ops ic_aes_padlock_ops;   /* aes_x86_padlock.c: VIA ACE/ACE2 */
-#endif
-
-/* Best first; the portable one last with needs == 0 (see core/internal.h). */
-const ic_impl ic_impls_aes[] = {
-#if defined(__x86_64__)
-    /* vaes512 and vaes also need VPCLMULQDQ (their XTS tweak reduction);
-     * every CPU with VAES has it (Ice Lake, Zen 3 and later) */
-    {"vaes512", IC_F(IC_CPU_VAES) | IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL)
-                    | IC_F(IC_CPU_AVX512BW) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3),
-     &ic_aes_vaes512_ops},
-    {"vaes", IC_F(IC_CPU_VAES) | IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3),
-     &ic_aes_vaes_ops},
-    {"ni", IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_ni_ops},
-    /* after AES-NI: no CPU has both, and forcing it on (INCORE_CPU=+padlock-ace,
-     * under tests/padlock_model) must not displace the others by accident */
-    {"padlock", IC_F(IC_CPU_PADLOCK_ACE), &ic_aes_padlock_ops},
-#endif
-#if defined(__powerpc64__)
-    {"p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ic_aes_p8_ops},
-#endif
-#if IC_ARM_LE
-    {"ce", IC_F(IC_CPU_ARM_AES), &ic_aes_ce_ops},
-#endif
-    {"ct64", 0, &ic_aes_ct64_ops},
-};
-const size_t ic_nimpls_aes = sizeof ic_impls_aes / sizeof ic_impls_aes[0];
 
 /* rounds is checked too: the backends loop over it, so a garbage value
  * would read past the round keys (keylen is never read after init).  Runs

@@ -21,10 +21,10 @@
  *
  * The helpers need <arm_neon.h> with +crypto (__ARM_FEATURE_AES on
  * AArch64, __ARM_FEATURE_CRYPTO on AArch32: IC_ARM_HAVE_CRYPTO), so only
- * files built with that flag (cmake/backend_flags.cmake) see them.  On
- * AArch32 (-mfpu=crypto-neon-fp-armv8) the same intrinsics are the A32
- * AESE.8 / AESMC.8 / ..., on the 16 Q registers instead of 32: eight
- * blocks and a round key still fit.
+ * files compiled for it (IC_TARGET_BEGIN(IC_TARGET_ARM_CE) before this
+ * header) see them.  On AArch32 (fpu=crypto-neon-fp-armv8) the same
+ * intrinsics are the A32 AESE.8 / AESMC.8 / ..., on the 16 Q registers
+ * instead of 32: eight blocks and a round key still fit.
  */
 #ifndef INCORE_AES_ARM_H
 #define INCORE_AES_ARM_H

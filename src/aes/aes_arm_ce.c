@@ -2,11 +2,10 @@
  * aes_arm_ce.c - AES-128/192/256 with the ARMv8 Cryptographic Extension
  * (AESE / AESMC / AESD / AESIMC) through <arm_neon.h> intrinsics.
  * Registry "aes", entry "ce"; needs HWCAP_AES (AArch64) or HWCAP2_AES
- * (32-bit ARM), IC_CPU_ARM_AES.  One source for both: built with
- * -march=armv8-a+crypto on AArch64 and -march=armv8-a
- * -mfpu=crypto-neon-fp-armv8 on 32-bit ARM, for this file only
- * (cmake/backend_flags.cmake), so the rest of the library runs on any core
- * of the architecture; compiles to nothing elsewhere.
+ * (32-bit ARM), IC_CPU_ARM_AES.  One source for both: compiled for the
+ * crypto extension (IC_TARGET_ARM_CE: AArch64 +crypto, or the AArch32
+ * state of an ARMv8 core), for this file only, so the rest of the library
+ * runs on any core of the architecture; compiles to nothing elsewhere.
  *
  * The tricks:
  *  - eight blocks in flight.  AESE+AESMC has a latency of 2-4 cycles on
@@ -31,11 +30,13 @@
  * Every function loads all of a batch's input before it stores any output,
  * so out == in works.  vld1q_u8 / vst1q_u8 take any alignment.
  */
-#include "aes/aes_arm.h"
+#include "core/target.h"
 
 #if IC_ARM_LE
+IC_TARGET_BEGIN(IC_TARGET_ARM_CE)
+#include "aes/aes_arm.h"
 #if !IC_ARM_HAVE_CRYPTO
-#error "aes_arm_ce.c needs the crypto extension (cmake/backend_flags.cmake)"
+#error "aes_arm_ce.c needs the crypto extension (its IC_TARGET_BEGIN)"
 #endif
 
 /* The n < 8 blocks after the 8-block batches as batches of 4, 2, 1 (the
@@ -241,5 +242,7 @@ const ic_aes_ops ic_aes_ce_ops = {
     .ofb = ce_ofb,
     .stitch = IC_STITCH_BIT(IC_STITCH_ARM_CE),
 };
+IC_BACKEND(aes, ce, IC_F(IC_CPU_ARM_AES), &ic_aes_ce_ops);
 
+IC_TARGET_END
 #endif /* IC_ARM_LE */

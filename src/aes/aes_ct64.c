@@ -552,7 +552,7 @@ static void ct64_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const ui
     }
 }
 
-const ic_aes_ops ic_aes_ct64_ops = {
+static const ic_aes_ops ct64_ops = {
     .setkey = ct64_setkey,
     .ecb_enc = ct64_ecb_enc,
     .ecb_dec = ct64_ecb_dec,
@@ -565,3 +565,5 @@ const ic_aes_ops ic_aes_ct64_ops = {
     .ofb = ct64_ofb,
     .stitch = 0,   /* no stitched AES-GCM loop knows the bitsliced layout */
 };
+
+IC_BACKEND(aes, ct64, 0, &ct64_ops);

@@ -111,7 +111,4 @@ static inline const ic_aes_ops *ic_aes_ops_of(const ic_aes_key *k)
  * a software-expanded schedule (PadLock, 192/256-bit keys). */
 void ic_aes_key_words(uint32_t w[4 * 15], const uint8_t *key, size_t keylen);
 
-/* One ops table per backend file, listed in ic_impls_aes (aes.c). */
-extern const ic_aes_ops ic_aes_ct64_ops;   /* aes_ct64.c: portable, bitsliced */
-
 #endif

@@ -25,9 +25,9 @@
  * AddRoundKey before InvMixColumns, which is FIPS 197's straightforward
  * Inverse Cipher (section 5.3), so no InvMixColumns'ed key copy is needed.
  *
- * The helpers need <altivec.h> and -mcpu=power8 (-mcrypto), so they are only
- * seen by files compiled with those flags (cmake/backend_flags.cmake);
- * anything else sees only the ops declaration.
+ * The helpers need <altivec.h> and a POWER8 target (vector crypto), so they
+ * are only seen by files compiled for it (IC_TARGET_BEGIN(IC_TARGET_POWER8)
+ * before this header); anything else sees only the ops declaration.
  */
 #ifndef INCORE_AES_PPC_H
 #define INCORE_AES_PPC_H

@@ -27,9 +27,11 @@
  * Every function loads all of a batch's input before it stores any output,
  * so out == in works.  Loads and stores are unaligned-safe (lxvw4x/stxvw4x).
  */
-#include "aes/aes_ppc.h"
+#include "core/target.h"
 
 #if defined(__powerpc64__)
+IC_TARGET_BEGIN(IC_TARGET_POWER8)
+#include "aes/aes_ppc.h"
 
 /* ---- key schedule ------------------------------------------------------- */
 
@@ -222,5 +224,7 @@ const ic_aes_ops ic_aes_p8_ops = {
     .ofb = p8_ofb,
     .stitch = IC_STITCH_BIT(IC_STITCH_PPC_P8),
 };
+IC_BACKEND(aes, p8, IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ic_aes_p8_ops);
 
+IC_TARGET_END
 #endif /* __powerpc64__ */

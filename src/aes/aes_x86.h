@@ -25,7 +25,7 @@
  * 512-bit one to four lanes (VBROADCASTI32X4).
  *
  * Everything here is only meaningful on x86-64; the functions are defined
- * in aes_x86_ni.c, compiled with -maes -mssse3 and nothing wider.
+ * in aes_x86_ni.c, compiled for AES-NI and SSSE3 and nothing wider.
  */
 #ifndef INCORE_AES_X86_H
 #define INCORE_AES_X86_H

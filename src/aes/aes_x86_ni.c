@@ -26,8 +26,10 @@
  * caller's public IV; never for GCM's ctr32, whose counter may be derived
  * from the key).
  */
-#if defined(__x86_64__)
+#include "core/target.h"
 
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("aes,ssse3")
 #include <immintrin.h>
 #include "aes/aes_x86.h"
 #include "core/ct.h"
@@ -307,4 +309,7 @@ const ic_aes_ops ic_aes_ni_ops = {
     IC_STITCH_BIT(IC_STITCH_X86_XMM),
 };
 
+IC_BACKEND(aes, ni, IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_ni_ops);
+
+IC_TARGET_END
 #endif /* __x86_64__ */

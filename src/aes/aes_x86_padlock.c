@@ -385,11 +385,12 @@ static void padlock_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, co
     ctr_ecb(k, ctr, 0, out, in, nblocks);
 }
 
-const ic_aes_ops ic_aes_padlock_ops = {
+static const ic_aes_ops padlock_ops = {
     padlock_setkey, padlock_ecb_enc, padlock_ecb_dec, padlock_cbc_enc, padlock_cbc_dec,
     padlock_ctr, padlock_ctr32, padlock_cfb_enc, padlock_cfb_dec, padlock_ofb,
     NULL,   /* xts: the generic loop of xts.c over REP XCRYPTECB */
     0,      /* stitch: REP XCRYPT* runs whole calls, no rounds to interleave */
 };
+IC_BACKEND(aes, padlock, IC_F(IC_CPU_PADLOCK_ACE), &padlock_ops);
 
 #endif /* __x86_64__ */

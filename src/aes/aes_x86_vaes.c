@@ -23,8 +23,10 @@
  * on lengths and on the value of a CTR-mode counter (the caller's public
  * IV; never for GCM's ctr32, whose counter may be derived from the key).
  */
-#if defined(__x86_64__)
+#include "core/target.h"
 
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("vaes,avx2,aes,vpclmulqdq")
 #include <immintrin.h>
 #include "aes/aes_x86.h"
 
@@ -183,4 +185,10 @@ const ic_aes_ops ic_aes_vaes_ops = {
     IC_STITCH_BIT(IC_STITCH_X86_XMM) | IC_STITCH_BIT(IC_STITCH_X86_YMM),
 };
 
+/* VPCLMULQDQ: the XTS tweak reduction; every CPU with VAES has it (Ice
+ * Lake, Zen 3 and later) */
+IC_BACKEND(aes, vaes, IC_F(IC_CPU_VAES) | IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3),
+           &ic_aes_vaes_ops);
+
+IC_TARGET_END
 #endif /* __x86_64__ */

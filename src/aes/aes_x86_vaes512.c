@@ -1,10 +1,10 @@
 /*
  * aes_x86_vaes512.c - AES with VAES on 512-bit ZMM registers (Ice Lake,
  * Sapphire Rapids and later Intel server and client parts with AVX-512,
- * AMD Zen 4 and Zen 5): the "vaes512" entry of ic_impls_aes.  Built with
- * -mvaes -mavx512f -mavx512vl -mavx512bw -mavx2 -maes; run only where CPUID
- * reports VAES, AVX-512F/VL/BW (and the AES-NI / SSSE3 the shared key
- * expansion uses).
+ * AMD Zen 4 and Zen 5): the "vaes512" entry of ic_impls_aes.  Compiled for
+ * VAES, AVX-512F/VL/BW, AVX2, AES-NI and VPCLMULQDQ; run only where CPUID
+ * reports VAES, AVX-512F/VL/BW, VPCLMULQDQ (and the AES-NI / SSSE3 the
+ * shared key expansion uses).
  *
  * VAESENC on a ZMM register does one round on four independent blocks, one
  * per 128-bit lane.  Eight registers = 32 blocks go through the rounds
@@ -32,8 +32,10 @@
  * on lengths and on the value of a CTR-mode counter (the caller's public
  * IV; never for GCM's ctr32, whose counter may be derived from the key).
  */
-#if defined(__x86_64__)
+#include "core/target.h"
 
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("vaes,avx2,aes,avx512f,avx512vl,avx512bw,vpclmulqdq")
 #include <immintrin.h>
 #include "aes/aes_x86.h"
 
@@ -194,4 +196,9 @@ const ic_aes_ops ic_aes_vaes512_ops = {
     IC_STITCH_BIT(IC_STITCH_X86_XMM) | IC_STITCH_BIT(IC_STITCH_X86_YMM) | IC_STITCH_BIT(IC_STITCH_X86_ZMM),
 };
 
+#define VAES512_NEEDS (IC_F(IC_CPU_VAES) | IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) \
+                       | IC_F(IC_CPU_AVX512BW) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3))
+IC_BACKEND(aes, vaes512, VAES512_NEEDS, &ic_aes_vaes512_ops);
+
+IC_TARGET_END
 #endif /* __x86_64__ */

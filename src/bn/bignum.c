@@ -1,6 +1,6 @@
 /*
- * bignum.c - the Montgomery context, modular exponentiation (constant time
- * and public-exponent) and the "montmul" implementation table.
+ * bignum.c - the Montgomery context and modular exponentiation (constant
+ * time and public-exponent); the "montmul" table is in bn_impls.c.
  *
  * Backends only multiply (bn_impl.h); everything else is here, once:
  * conversion between big-endian bytes and limbs, n0 = -n^-1 mod 2^w by
@@ -9,28 +9,6 @@
  */
 #include "bn/bn_impl.h"
 #include "core/ct.h"
-
-/* ---- implementation table (best first, portable last with needs 0) ---- */
-const ic_impl ic_impls_montmul[] = {
-#if defined(IC_BN_HAVE_ADX)
-    /* IFMA from 3072 bits; a smaller context records adx (min_limbs) */
-    { "ifma", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512IFMA) | IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX),
-      &ic_mont_ifma_ops },
-    { "adx", IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX), &ic_mont_adx_ops },
-#endif
-#if defined(__x86_64__) && defined(IC_BN_HAVE_PADLOCK)
-    /* VIA PadLock PMM, REP MONTMUL (bn_x86_padlock.c), R = 2^ECX: after
-     * adx, as no CPU with both has been measured (the guide's Esther and
-     * the Nano have no ADX) */
-    { "padlock", IC_F(IC_CPU_PADLOCK_PMM), &ic_mont_padlock_ops },
-#endif
-#if defined(__powerpc64__) && defined(IC_BN_HAVE_P9)
-    /* POWER9 multiply-add (bn_ppc_p9.c): four instructions a limb step, port six */
-    { "p9", IC_F(IC_CPU_PPC_ARCH300), &ic_mont_p9_ops },
-#endif
-    { "port", 0, &ic_mont_port_ops },
-};
-const size_t ic_nimpls_montmul = sizeof ic_impls_montmul / sizeof ic_impls_montmul[0];
 
 /* ---- limbs and bytes ------------------------------------------------------ */
 

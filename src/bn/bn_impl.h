@@ -95,16 +95,12 @@ static inline ic_limb ic_bn_exp_window(const uint8_t *exp, size_t elen, size_t p
 
 extern const ic_mont_ops ic_mont_port_ops;
 #if defined(__x86_64__) && defined(__SIZEOF_INT128__)
-#define IC_BN_HAVE_ADX 1
-extern const ic_mont_ops ic_mont_adx_ops;
-extern const ic_mont_ops ic_mont_ifma_ops;
+#define IC_BN_HAVE_ADX 1          /* MULX/ADCX/ADOX, IFMA (bn_x86_adx.c, bn_x86_ifma.c) */
 #define IC_BN_HAVE_PADLOCK 1      /* VIA PadLock PMM (bn_x86_padlock.c) */
-extern const ic_mont_ops ic_mont_padlock_ops;
 #endif
 
 #if defined(__powerpc64__) && defined(__SIZEOF_INT128__)
 #define IC_BN_HAVE_P9 1           /* POWER9 maddld/maddhdu (bn_ppc_p9.c) */
-extern const ic_mont_ops ic_mont_p9_ops;
 #endif
 
 /* One exponentiation of ic_bn_modexp2: ic_mont_modexp's arguments. */

@@ -43,3 +43,5 @@ static void port_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
 }
 
 const ic_mont_ops ic_mont_port_ops = { port_mul, NULL, NULL, 0, NULL };
+
+IC_BACKEND(montmul, port, 0, &ic_mont_port_ops);

@@ -3,7 +3,7 @@
  * instructions (Power ISA 3.0B, "Multiply-Add Low Doubleword" maddld and
  * "Multiply-Add High Doubleword Unsigned" maddhdu): the "p9" entry of
  * ic_impls_montmul, chosen when AT_HWCAP2 says ISA 3.00 (cpu_ppc.c); this
- * file alone is built with -mcpu=power9 (cmake/backend_flags.cmake).
+ * file alone is compiled for POWER9 (its IC_TARGET_BEGIN).
  *
  * The same CIOS steps as bn_port.c (Koc, Acar and Kaliski 1996).  Each
  * limb step there is x = a b + t + c over 128 bits; GCC (12) compiles it
@@ -18,6 +18,10 @@
  * multiplication) are in docs/backends.md.  Constant time as port: no
  * branch or index on data; loops run on nl alone.
  */
+#include "core/target.h"
+
+#if defined(__powerpc64__)
+IC_TARGET_BEGIN(IC_TARGET_POWER9)
 #include "bn/bn_impl.h"
 
 #if defined(IC_BN_HAVE_P9)
@@ -97,6 +101,9 @@ static void p9_mul(ic_limb *r, const ic_limb *a, const ic_limb *b, const ic_limb
     ic_wipe(t, (nl + 2) * sizeof t[0]);
 }
 
-const ic_mont_ops ic_mont_p9_ops = { p9_mul, NULL, NULL, 0, NULL };
+static const ic_mont_ops p9_ops = { p9_mul, NULL, NULL, 0, NULL };
+IC_BACKEND(montmul, p9, IC_F(IC_CPU_PPC_ARCH300), &p9_ops);
 
 #endif /* IC_BN_HAVE_P9 */
+IC_TARGET_END
+#endif

@@ -1,6 +1,6 @@
 /*
  * bn_x86_adx.c - Montgomery multiplication with MULX, ADCX and ADOX
- * (BMI2 + ADX; built with -mbmi2 -madx, cmake/backend_flags.cmake).
+ * (BMI2 + ADX, the target of this file).
  *
  * The same CIOS steps as bn_port.c, but each row a[i] * b (and m * n) is
  * added with two independent carry chains: the low halves of the MULX
@@ -11,6 +11,10 @@
  * "New instructions supporting large integer arithmetic" white paper).
  * The reduction row writes limb j to j - 1, so t is shifted for free.
  */
+#include "core/target.h"
+
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("bmi2,adx")
 #include "bn/bn_impl.h"
 #include "core/ct.h"
 
@@ -438,8 +442,12 @@ static void adx_mul(ic_limb *r, const ic_limb *a, const ic_limb *b,
 #endif
 
 #if !defined(IC_MSAN)
-const ic_mont_ops ic_mont_adx_ops = { adx_mul, adx_sqr, NULL, 0, NULL };
+static const ic_mont_ops adx_ops = { adx_mul, adx_sqr, NULL, 0, NULL };
 #else
-const ic_mont_ops ic_mont_adx_ops = { adx_mul, NULL, NULL, 0, NULL };
+static const ic_mont_ops adx_ops = { adx_mul, NULL, NULL, 0, NULL };
 #endif
+IC_BACKEND(montmul, adx, IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX), &adx_ops);
+
+#endif /* IC_BN_HAVE_ADX */
+IC_TARGET_END
 #endif

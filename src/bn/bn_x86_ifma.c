@@ -1,7 +1,7 @@
 /*
  * bn_x86_ifma.c - Montgomery multiplication and whole exponentiations with
- * AVX-512 IFMA (VPMADD52LUQ / VPMADD52HUQ) in radix 2^52; built with
- * -mavx512f -mavx512ifma (cmake/backend_flags.cmake).
+ * AVX-512 IFMA (VPMADD52LUQ / VPMADD52HUQ) in radix 2^52; compiled for
+ * AVX-512F and IFMA.
  *
  * The numbers are split into d digits of 52 bits, 8 to a ZMM register,
  * with R = 2^(52 d) > 4n, so that "almost Montgomery" products of inputs
@@ -21,6 +21,10 @@
  * entry, adx (min_limbs), so the entry needs ADX too; called directly, the
  * code here is right at every size.
  */
+#include "core/target.h"
+
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("avx512f,avx512ifma")
 #include "bn/bn_impl.h"
 #include "core/ct.h"          /* IC_MSAN */
 
@@ -507,5 +511,12 @@ static void ifma_modexp(const ic_mont_exp *job, size_t njobs)
     }
 }
 
-const ic_mont_ops ic_mont_ifma_ops = { ifma_mul, NULL, ifma_rbits, IFMA_MIN_LIMBS, ifma_modexp };
+static const ic_mont_ops ifma_ops = { ifma_mul, NULL, ifma_rbits, IFMA_MIN_LIMBS, ifma_modexp };
+/* IFMA from 3072 bits; a smaller context records adx (min_limbs), so the
+ * entry needs what adx needs */
+IC_BACKEND(montmul, ifma, IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512IFMA) | IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX),
+           &ifma_ops);
+
+#endif /* IC_BN_HAVE_ADX */
+IC_TARGET_END
 #endif

@@ -117,6 +117,7 @@ static size_t padlock_rbits(size_t nbits, size_t nl)
     return pmm_bits(nl);
 }
 
-const ic_mont_ops ic_mont_padlock_ops = { padlock_mul, NULL, padlock_rbits, 0, NULL };
+static const ic_mont_ops padlock_ops = { padlock_mul, NULL, padlock_rbits, 0, NULL };
+IC_BACKEND(montmul, padlock, IC_F(IC_CPU_PADLOCK_PMM), &padlock_ops);
 
 #endif /* IC_BN_HAVE_PADLOCK */

@@ -1,7 +1,7 @@
 /*
- * chacha.c - public ChaCha20 / HChaCha20 / XChaCha20 API, the "chacha20"
- * implementation table, and the driver that turns any message length into
- * runs of whole blocks for the selected implementation (chacha_impl.h).
+ * chacha.c - public ChaCha20 / HChaCha20 / XChaCha20 API and the driver
+ * that turns any message length into runs of whole blocks for the selected
+ * implementation (chacha_impl.h; the "chacha20" table is in chacha_impls.c).
  *
  * The drivers check arguments and the counter limit before any byte is
  * written, build the RFC 8439 section 2.3 state, hand the selected backend
@@ -12,19 +12,6 @@
  * ever see a 32-bit counter that does not wrap inside one call.
  */
 #include "chacha/chacha_impl.h"
-
-/* ---- implementation table (best first, portable last with needs 0) ---- */
-const ic_impl ic_impls_chacha20[] = {
-#if defined(__x86_64__)
-    { "avx512", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX2), &ic_chacha20_avx512_ops },
-    { "avx2", IC_F(IC_CPU_AVX2), &ic_chacha20_avx2_ops },
-#endif
-#if IC_ARM_LE
-    { "neon", IC_F(IC_CPU_NEON), &ic_chacha20_neon_ops },
-#endif
-    { "c", 0, &ic_chacha20_c_ops },
-};
-const size_t ic_nimpls_chacha20 = sizeof ic_impls_chacha20 / sizeof ic_impls_chacha20[0];
 
 /* ---- driver ------------------------------------------------------------- */
 void ic_chacha20_run(const ic_chacha20_ops *ops, uint32_t st[16], uint8_t *out, const uint8_t *in,

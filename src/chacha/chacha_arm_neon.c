@@ -2,8 +2,8 @@
  * chacha_arm_neon.c - ChaCha20 (RFC 8439 section 2.3) on 128-bit NEON
  * registers: the "neon" entry of ic_impls_chacha20, for AArch64 and 32-bit
  * ARM (one source: only <arm_neon.h> intrinsics both have, the AArch64-only
- * byte table lookup aside).  Needs NEON (HWCAP_ASIMD / HWCAP_NEON); built
- * with -mfpu=neon on 32-bit ARM for this file only.
+ * byte table lookup aside).  Needs NEON (HWCAP_ASIMD / HWCAP_NEON), which
+ * 32-bit ARM builds ask for in this file only (IC_TARGET_ARM_NEON).
  *
  * Runs of 4 blocks and up go 4 blocks per pass with the state transposed
  * across lanes: register i holds state word i of 4 consecutive blocks
@@ -40,13 +40,15 @@
  * branches are on the (public) block count.  Little-endian only: words
  * are loaded and stored as the host's 32-bit lanes.
  */
+#include "core/target.h"
+
+#if IC_ARM_LE
+IC_TARGET_BEGIN(IC_TARGET_ARM_NEON)
 #include "chacha/chacha_impl.h"
 #include "core/cpu_arm.h"
 
-#if IC_ARM_LE
-
 #if !defined(__ARM_NEON) && !defined(__ARM_NEON__)
-#error "chacha_arm_neon.c needs NEON code generation (-mfpu=neon on 32-bit ARM, cmake/backend_flags.cmake)"
+#error "chacha_arm_neon.c needs NEON code generation (its IC_TARGET_BEGIN)"
 #endif
 #include <arm_neon.h>
 
@@ -188,9 +190,12 @@ static void chacha20_neon_hchacha20(uint8_t subkey[32], const uint8_t key[32], c
     vst1q_u8(subkey + 16, vreinterpretq_u8_u32(d));
 }
 
-const ic_chacha20_ops ic_chacha20_neon_ops = {
+static const ic_chacha20_ops neon_ops = {
     .xor_blocks = chacha20_neon_xor_blocks,
     .hchacha20 = chacha20_neon_hchacha20,
 };
+IC_BACKEND(chacha20, neon, IC_F(IC_CPU_NEON), &neon_ops);
+
+IC_TARGET_END
 
 #endif /* IC_ARM_LE */

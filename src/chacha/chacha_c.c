@@ -85,3 +85,5 @@ void ic_chacha20_c_hchacha20(uint8_t subkey[32], const uint8_t key[32], const ui
 const ic_chacha20_ops ic_chacha20_c_ops = {
     .xor_blocks = chacha20_c_xor_blocks,
 };
+
+IC_BACKEND(chacha20, c, 0, &ic_chacha20_c_ops);

@@ -61,11 +61,6 @@ static inline void ic_chacha20_hchacha(const ic_chacha20_ops *ops, uint8_t subke
     }                                               \
 } while (0)
 
-/* NEON, AArch64 and 32-bit ARM (chacha_arm_neon.c). */
-#include "core/cpu_arm.h"
-#if IC_ARM_LE
-extern const ic_chacha20_ops ic_chacha20_neon_ops;
-#endif
 /* XChaCha20's key and nonce for the inner ChaCha20 (draft-irtf-cfrg-
  * xchacha-03 section 2.3): subkey = HChaCha20(key, nonce[0..15]), n12 =
  * le32(word13) || nonce[16..23].  word13 is 0 for the AEAD and the high
@@ -77,11 +72,6 @@ static inline void ic_xchacha20_derive(const ic_chacha20_ops *ops, uint8_t subke
     ic_store32_le(n12, word13);
     memcpy(n12 + 4, nonce + 16, 8);
 }
-
-/* x86-64 SIMD backends (chacha_x86_avx2.c, chacha_x86_avx512.c). */
-#if defined(__x86_64__)
-extern const ic_chacha20_ops ic_chacha20_avx2_ops, ic_chacha20_avx512_ops;
-#endif
 
 /* Driver helpers (chacha.c), also used by the AEADs. */
 

@@ -23,8 +23,10 @@
  * Constant time: ChaCha is add, xor, rotate by constants; the only
  * branches are on the (public) block count.
  */
-#if defined(__x86_64__)
+#include "core/target.h"
 
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("avx2")
 #include <immintrin.h>
 #include "chacha/chacha_impl.h"
 
@@ -186,9 +188,11 @@ static void chacha20_avx2_hchacha20(uint8_t subkey[32], const uint8_t key[32], c
     _mm_storeu_si128((__m128i *)(subkey + 16), _mm256_castsi256_si128(d));
 }
 
-const ic_chacha20_ops ic_chacha20_avx2_ops = {
+static const ic_chacha20_ops avx2_ops = {
     .xor_blocks = chacha20_avx2_xor_blocks,
     .hchacha20 = chacha20_avx2_hchacha20,
 };
+IC_BACKEND(chacha20, avx2, IC_F(IC_CPU_AVX2), &avx2_ops);
 
+IC_TARGET_END
 #endif /* __x86_64__ */

@@ -27,8 +27,10 @@
  * Constant time: add, xor, rotate by constants; branches and masks depend
  * only on the (public) block count.
  */
-#if defined(__x86_64__)
+#include "core/target.h"
 
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("avx2,avx512f,avx512vl")
 #include <immintrin.h>
 #include "chacha/chacha_impl.h"
 
@@ -318,9 +320,11 @@ static void chacha20_avx512_hchacha20(uint8_t subkey[32], const uint8_t key[32],
     _mm_storeu_si128((__m128i *)(subkey + 16), d);
 }
 
-const ic_chacha20_ops ic_chacha20_avx512_ops = {
+static const ic_chacha20_ops avx512_ops = {
     .xor_blocks = chacha20_avx512_xor_blocks,
     .hchacha20 = chacha20_avx512_hchacha20,
 };
+IC_BACKEND(chacha20, avx512, IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX2), &avx512_ops);
 
+IC_TARGET_END
 #endif /* __x86_64__ */

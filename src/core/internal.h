@@ -256,12 +256,51 @@ int ic_cpu_parse_force(uint64_t *keep, uint64_t *force, const char *spec);
 /* ---- implementation registry -------------------------------------------
  * Each primitive has a table of ic_impl entries, best first, portable last
  * (needs == 0).  ops points at a primitive-specific struct of function
- * pointers declared in the family's own internal header.                  */
+ * pointers declared in the family's own internal header.
+ *
+ * A backend file defines its own entry, after its ops:
+ *
+ *     IC_BACKEND(crc32c, sse42, IC_F(IC_CPU_SSE42) | IC_F(IC_CPU_PCLMUL), &sse42_ops);
+ *
+ * (the constant ic_backend_crc32c_sse42, named "sse42"; IC_BACKEND_NAMED
+ * gives a name that is not an identifier, "armv8-serial"), and compiles
+ * its code for those features with IC_TARGET_BEGIN (core/target.h).  The
+ * family's src/<family>/<family>_impls.c is the one list of the entries:
+ *
+ *     IC_IMPLS(crc32c)
+ *     {
+ *     #if defined(__x86_64__)
+ *         IC_IMPL(crc32c, sse42);
+ *     #endif
+ *         IC_IMPL(crc32c, slice8);
+ *     }
+ *
+ * one line per backend, best first, each declaring the entry it appends.
+ * At initialisation the registry runs every list into ic_impl_table, by
+ * value: a context's index then reaches its ops with one load at a fixed
+ * address, as it did from a constant table (IC_IMPL_OPS), where an array
+ * of pointers to the entries would take two.  ic_impls_<prim> is the row
+ * of a primitive and ic_nimpls_<prim> its length.                        */
 typedef struct ic_impl {
     const char *name;     /* "ct64", "ni", "vaes", "p8", ...           */
     uint64_t    needs;    /* all of these IC_F() bits must be present  */
     const void *ops;
 } ic_impl;
+
+#define IC_BACKEND_NAMED(prim, id, name, needs, ops) \
+    extern const ic_impl ic_backend_##prim##_##id; \
+    const ic_impl ic_backend_##prim##_##id = { (name), (needs), (ops) }
+#define IC_BACKEND(prim, id, needs, ops) IC_BACKEND_NAMED(prim, id, #id, needs, ops)
+
+/* The list being built (registry.c); IC_IMPL appends to the one its
+ * IC_IMPLS function was given. */
+typedef struct ic_impl_list ic_impl_list;
+void ic_impl_list_add(ic_impl_list *l, const ic_impl *e);
+#define IC_IMPLS(prim) void ic_impls_list_##prim(ic_impl_list *ic_impl_list_)
+#define IC_IMPL(prim, id) do { \
+        extern const ic_impl ic_backend_##prim##_##id; \
+        ic_impl_list_add(ic_impl_list_, &ic_backend_##prim##_##id); \
+    } while (0)
 
 typedef enum {
     IC_PRIM_AES, IC_PRIM_GHASH, IC_PRIM_SHA1, IC_PRIM_SHA256, IC_PRIM_SHA512,
@@ -270,16 +309,52 @@ typedef enum {
     IC_PRIM_COUNT
 } ic_prim;
 
-/* Defined by each family (e.g. src/aes/aes.c): the table and its length,
- * and (IC_PRIM_ID_aes = IC_PRIM_AES, ...) the primitive's number by the
+/* Entries a table may have (test_dispatch checks every table); at most 64,
+ * the bits of the per-call index test's word (ic_impl_index_ok). */
+#define IC_IMPL_MAX 16
+/* The tables, filled once at initialisation (before any context can have
+ * an index) and not written after; read through ic_impls_<prim>.  Hidden,
+ * as its definition is: the compiler then addresses it directly from
+ * every file, not through a GOT entry (a load more). */
+extern ic_impl ic_impl_table[IC_PRIM_COUNT][IC_IMPL_MAX] __attribute__((visibility("hidden")));
+/* The length of p's table (initialises the registry if need be), and the
+ * number of entries its list has, which is more when the list is longer
+ * than IC_IMPL_MAX (the rest are dropped; test_dispatch). */
+size_t ic_impl_len(ic_prim p);
+size_t ic_impl_listed(ic_prim p);
+
+/* Each family's list (IC_IMPLS, in its <family>_impls.c), and
+ * (IC_PRIM_ID_aes = IC_PRIM_AES, ...) the primitive's number by the
  * table's name, for IC_IMPL_OPS. */
 #define IC_IMPL_TABLE(prim, P) \
-    extern const ic_impl ic_impls_##prim[]; extern const size_t ic_nimpls_##prim; \
-    enum { IC_PRIM_ID_##prim = IC_PRIM_##P }
-IC_IMPL_TABLE(aes, AES);  IC_IMPL_TABLE(ghash, GHASH);    IC_IMPL_TABLE(sha1, SHA1);
-IC_IMPL_TABLE(sha256, SHA256); IC_IMPL_TABLE(sha512, SHA512); IC_IMPL_TABLE(chacha20, CHACHA20);
-IC_IMPL_TABLE(poly1305, POLY1305); IC_IMPL_TABLE(crc32, CRC32); IC_IMPL_TABLE(crc32c, CRC32C);
-IC_IMPL_TABLE(hwrand, HWRAND); IC_IMPL_TABLE(montmul, MONTMUL);
+    void ic_impls_list_##prim(ic_impl_list *l); enum { IC_PRIM_ID_##prim = IC_PRIM_##P }
+IC_IMPL_TABLE(aes, AES);            IC_IMPL_TABLE(ghash, GHASH);       IC_IMPL_TABLE(sha1, SHA1);
+IC_IMPL_TABLE(sha256, SHA256);      IC_IMPL_TABLE(sha512, SHA512);     IC_IMPL_TABLE(chacha20, CHACHA20);
+IC_IMPL_TABLE(poly1305, POLY1305);  IC_IMPL_TABLE(crc32, CRC32);       IC_IMPL_TABLE(crc32c, CRC32C);
+IC_IMPL_TABLE(hwrand, HWRAND);      IC_IMPL_TABLE(montmul, MONTMUL);
+
+#define ic_impls_aes ((const ic_impl *)ic_impl_table[IC_PRIM_AES])
+#define ic_nimpls_aes ic_impl_len(IC_PRIM_AES)
+#define ic_impls_ghash ((const ic_impl *)ic_impl_table[IC_PRIM_GHASH])
+#define ic_nimpls_ghash ic_impl_len(IC_PRIM_GHASH)
+#define ic_impls_sha1 ((const ic_impl *)ic_impl_table[IC_PRIM_SHA1])
+#define ic_nimpls_sha1 ic_impl_len(IC_PRIM_SHA1)
+#define ic_impls_sha256 ((const ic_impl *)ic_impl_table[IC_PRIM_SHA256])
+#define ic_nimpls_sha256 ic_impl_len(IC_PRIM_SHA256)
+#define ic_impls_sha512 ((const ic_impl *)ic_impl_table[IC_PRIM_SHA512])
+#define ic_nimpls_sha512 ic_impl_len(IC_PRIM_SHA512)
+#define ic_impls_chacha20 ((const ic_impl *)ic_impl_table[IC_PRIM_CHACHA20])
+#define ic_nimpls_chacha20 ic_impl_len(IC_PRIM_CHACHA20)
+#define ic_impls_poly1305 ((const ic_impl *)ic_impl_table[IC_PRIM_POLY1305])
+#define ic_nimpls_poly1305 ic_impl_len(IC_PRIM_POLY1305)
+#define ic_impls_crc32 ((const ic_impl *)ic_impl_table[IC_PRIM_CRC32])
+#define ic_nimpls_crc32 ic_impl_len(IC_PRIM_CRC32)
+#define ic_impls_crc32c ((const ic_impl *)ic_impl_table[IC_PRIM_CRC32C])
+#define ic_nimpls_crc32c ic_impl_len(IC_PRIM_CRC32C)
+#define ic_impls_hwrand ((const ic_impl *)ic_impl_table[IC_PRIM_HWRAND])
+#define ic_nimpls_hwrand ic_impl_len(IC_PRIM_HWRAND)
+#define ic_impls_montmul ((const ic_impl *)ic_impl_table[IC_PRIM_MONTMUL])
+#define ic_nimpls_montmul ic_impl_len(IC_PRIM_MONTMUL)
 
 /* The ops of the implementation selected for p right now.  Thread-safe;
  * the first call runs detection and reads INCORE_CPU / INCORE_IMPL.       */
@@ -323,9 +398,7 @@ uint32_t ic_impl_index(ic_prim p);
 uint32_t ic_impl_index_of(ic_prim p, const void *ops);
 /* Bit i of ic_impl_runnable[p] is set when entry i of p's table exists
  * and this CPU runs its code (its needs are detected, forced ones
- * included): written once at initialisation, all 0 before it.  Tables
- * have at most IC_IMPL_MAX entries (test_dispatch checks). */
-#define IC_IMPL_MAX 64
+ * included): written once at initialisation, all 0 before it. */
 extern _Atomic uint64_t ic_impl_runnable[IC_PRIM_COUNT];
 /* 1 when entry i of p's table exists and this CPU runs its code: a stored
  * index's test without a branch, for the checks that run on every call
@@ -337,8 +410,10 @@ extern _Atomic uint64_t ic_impl_runnable[IC_PRIM_COUNT];
  * this process by then. */
 static inline int ic_impl_index_ok(ic_prim p, uint32_t i)
 {
+    /* bounded by the word, not by IC_IMPL_MAX: only bits of stored entries
+     * are ever set, and a shift by i & 63 is x86's BT without the mask */
     uint64_t m = atomic_load_explicit(&ic_impl_runnable[p], memory_order_relaxed);
-    return (i < IC_IMPL_MAX) & (int)((m >> (i & (IC_IMPL_MAX - 1))) & 1);
+    return (i < 64) & (int)((m >> (i & 63)) & 1);
 }
 /* ic_impl_ops_at's way when the quick test fails: a bad index (NULL), or
  * a call before initialisation (ic_impl_runnable still 0), which

@@ -3,8 +3,9 @@
  *
  * Every primitive has a table of implementations, best first, the portable
  * one last (it needs nothing).  At first use, once and thread-safely, the
- * library detects the CPU, applies INCORE_CPU, picks for each primitive the
- * first entry whose needs the CPU meets, then applies INCORE_IMPL.  Readers
+ * library copies each family's list (<family>_impls.c) into the tables,
+ * detects the CPU, applies INCORE_CPU, picks for each primitive the first
+ * entry whose needs the CPU meets, then applies INCORE_IMPL.  Readers
  * (ic_ops, on every context init) only do an atomic load; the rarer writers
  * (ic_impl_select, ic_cpu_set_mask: tests, benchmarks, configuration) take a
  * mutex.  A context records the index of its implementation at init, so a
@@ -17,13 +18,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* A table being built from its family's list: entries past IC_IMPL_MAX
+ * are counted (test_dispatch fails on them), not stored. */
+struct ic_impl_list {
+    ic_impl *t;
+    size_t n, listed;
+};
+
+void ic_impl_list_add(ic_impl_list *l, const ic_impl *e)
+{
+    if (l->n < IC_IMPL_MAX)
+        l->t[l->n++] = *e;
+    l->listed++;
+}
+
 typedef struct {
     const char *name;
-    const ic_impl *impls;
-    const size_t *n;
+    void (*list)(ic_impl_list *);
 } prim_table;
 
-#define PRIM(p) {#p, ic_impls_##p, &ic_nimpls_##p}
+#define PRIM(p) {#p, ic_impls_list_##p}
 static const prim_table prims[IC_PRIM_COUNT] = {
     [IC_PRIM_AES] = PRIM(aes),           [IC_PRIM_GHASH] = PRIM(ghash),
     [IC_PRIM_SHA1] = PRIM(sha1),         [IC_PRIM_SHA256] = PRIM(sha256),
@@ -32,6 +46,22 @@ static const prim_table prims[IC_PRIM_COUNT] = {
     [IC_PRIM_CRC32C] = PRIM(crc32c),     [IC_PRIM_HWRAND] = PRIM(hwrand),
     [IC_PRIM_MONTMUL] = PRIM(montmul),
 };
+
+_Static_assert(IC_IMPL_MAX <= 64, "ic_impl_runnable has one bit per entry");
+ic_impl ic_impl_table[IC_PRIM_COUNT][IC_IMPL_MAX];
+static size_t nimpls[IC_PRIM_COUNT];   /* entries of ic_impl_table[p] */
+static size_t nlisted[IC_PRIM_COUNT];  /* entries p's list has: nimpls, or more when too long */
+
+/* Run every family's list into ic_impl_table (init_once, first). */
+static void build_tables(void)
+{
+    for (int p = 0; p < IC_PRIM_COUNT; p++) {
+        ic_impl_list l = { ic_impl_table[p], 0, 0 };
+        prims[p].list(&l);
+        nimpls[p] = l.n;
+        nlisted[p] = l.listed;
+    }
+}
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -85,13 +115,11 @@ static int avoided(ic_prim p, const ic_impl *im)
  * always qualifies. */
 static const ic_impl *best(ic_prim p)
 {
-    const prim_table *t = &prims[p];
-    /* an entry past IC_IMPL_MAX would make contexts the per-call check
-     * refuses (no table is that long: test_dispatch) */
-    for (size_t i = 0; i < *t->n && i < IC_IMPL_MAX; i++)
-        if (usable(&t->impls[i]) && !avoided(p, &t->impls[i]))
-            return &t->impls[i];
-    return &t->impls[*t->n - 1];
+    const ic_impl *t = ic_impl_table[p];
+    for (size_t i = 0; i < nimpls[p]; i++)
+        if (usable(&t[i]) && !avoided(p, &t[i]))
+            return &t[i];
+    return &t[nimpls[p] - 1];
 }
 
 static _Atomic int inited;             /* set (release) when init_once is done */
@@ -124,9 +152,9 @@ static int prim_by_name(const char *name, size_t n)
 
 static const ic_impl *impl_by_name(int p, const char *name, size_t n)
 {
-    for (size_t i = 0; i < *prims[p].n; i++)
-        if (strlen(prims[p].impls[i].name) == n && strncmp(prims[p].impls[i].name, name, n) == 0)
-            return &prims[p].impls[i];
+    for (size_t i = 0; i < nimpls[p]; i++)
+        if (strlen(ic_impl_table[p][i].name) == n && strncmp(ic_impl_table[p][i].name, name, n) == 0)
+            return &ic_impl_table[p][i];
     return NULL;
 }
 
@@ -180,8 +208,8 @@ static void set_runnable(void)
 {
     for (int p = 0; p < IC_PRIM_COUNT; p++) {
         uint64_t m = 0;
-        for (size_t i = 0; i < *prims[p].n && i < IC_IMPL_MAX; i++)
-            if ((prims[p].impls[i].needs & ~cpu.detected) == 0)
+        for (size_t i = 0; i < nimpls[p]; i++)
+            if ((ic_impl_table[p][i].needs & ~cpu.detected) == 0)
                 m |= UINT64_C(1) << i;
         atomic_store(&ic_impl_runnable[p], m);
     }
@@ -189,6 +217,7 @@ static void set_runnable(void)
 
 static void init_once(void)
 {
+    build_tables();
     ic_cpu_init(&cpu);
     set_runnable();
     atomic_store(&keep, cpu.keep);
@@ -227,7 +256,7 @@ const void *ic_ops(ic_prim p)
 uint32_t ic_impl_index(ic_prim p)
 {
     ensure_init();
-    return (uint32_t)(atomic_load_explicit(&selected[p], memory_order_acquire) - prims[p].impls);
+    return (uint32_t)(atomic_load_explicit(&selected[p], memory_order_acquire) - ic_impl_table[p]);
 }
 
 uint32_t ic_impl_index_of(ic_prim p, const void *ops)
@@ -235,8 +264,8 @@ uint32_t ic_impl_index_of(ic_prim p, const void *ops)
     /* its caller records the index in a key, whose checks pass only once
      * ic_impl_runnable is set (a test may call this first in a process) */
     ensure_init();
-    for (size_t i = 0; i < *prims[p].n; i++)
-        if (prims[p].impls[i].ops == ops)
+    for (size_t i = 0; i < nimpls[p]; i++)
+        if (ic_impl_table[p][i].ops == ops)
             return (uint32_t)i;
     return UINT32_MAX;
 }
@@ -265,23 +294,35 @@ static int lookup(const char *prim)
     return prim ? prim_by_name(prim, strlen(prim)) : -1;
 }
 
+size_t ic_impl_len(ic_prim p)
+{
+    ensure_init();
+    return nimpls[p];
+}
+
+size_t ic_impl_listed(ic_prim p)
+{
+    ensure_init();
+    return nlisted[p];
+}
+
 size_t ic_impl_count(const char *prim)
 {
     int p = lookup(prim);
-    return p < 0 ? 0 : *prims[p].n;
+    return p < 0 ? 0 : ic_impl_len((ic_prim)p);
 }
 
 const char *ic_impl_name(const char *prim, size_t i)
 {
     int p = lookup(prim);
-    return p < 0 || i >= *prims[p].n ? NULL : prims[p].impls[i].name;
+    return p < 0 || i >= ic_impl_len((ic_prim)p) ? NULL : ic_impl_table[p][i].name;
 }
 
 int ic_impl_available(const char *prim, size_t i)
 {
     int p = lookup(prim);
     ensure_init();
-    return p >= 0 && i < *prims[p].n && usable(&prims[p].impls[i]);
+    return p >= 0 && i < nimpls[p] && usable(&ic_impl_table[p][i]);
 }
 
 int ic_impl_select(const char *prim, const char *name)

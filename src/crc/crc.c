@@ -1,6 +1,6 @@
 /*
- * crc.c - public CRC-32 / CRC-32C API: the zlib-compatible drivers, the
- * "crc32" and "crc32c" implementation tables, and crc*_combine.
+ * crc.c - public CRC-32 / CRC-32C API: the zlib-compatible drivers and
+ * crc*_combine (the "crc32" and "crc32c" tables are in crc_impls.c).
  *
  * The drivers do zlib's pre/post inversion (~crc in, ~crc out) around the
  * selected implementation's update op, which sees only the raw reflected
@@ -14,74 +14,11 @@
  * of len2, so the cost is O(log len2) multiplications mod P.
  */
 #include "crc/crc_impl.h"
-#include "core/cpu_arm.h"
 #include "incore/crc.h"
 
 #define CRC32_POLY  0xEDB88320u   /* x^32+x^26+...+1, reflected (ISO 3309) */
 #define CRC32C_POLY 0x82F63B78u   /* Castagnoli, reflected (RFC 3720 B.4)  */
 #define CRC_X0      0x80000000u   /* the polynomial 1 = x^0, reflected      */
-
-/* ---- implementation tables (best first, portable last with needs 0) ---- */
-#if defined(__powerpc64__)
-/* crc_ppc_p8.c: vpmsumd folding (ISA 2.07 vector crypto). */
-extern const ic_crc_ops ic_crc32_p8_ops, ic_crc32c_p8_ops;
-#define IC_CRC_P8_NEEDS (IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX))
-#endif
-#if IC_ARM_LE
-/* crc_arm_v8.c: CRC32X/CRC32CX, three streams joined with PMULL, or one. */
-extern const ic_crc_ops ic_crc32_armv8_ops, ic_crc32c_armv8_ops;
-extern const ic_crc_ops ic_crc32_armv8s_ops, ic_crc32c_armv8s_ops;
-#define IC_CRC_ARMV8_NEEDS (IC_F(IC_CPU_ARM_CRC32) | IC_F(IC_CPU_ARM_PMULL))
-#endif
-
-#if defined(__x86_64__)
-/* crc_x86_*.c: PCLMULQDQ folding on 512-, 256- and 128-bit registers (and
- * the CRC32 instruction for short CRC-32C inputs); the CRC32 instruction on
- * three streams joined by PCLMULQDQ. */
-extern const ic_crc_ops ic_crc32_vpclmul512_ops, ic_crc32c_vpclmul512_ops;
-extern const ic_crc_ops ic_crc32_vpclmul_ops, ic_crc32c_vpclmul_ops;
-extern const ic_crc_ops ic_crc32_clmul_ops, ic_crc32c_clmul_ops;
-extern const ic_crc_ops ic_crc32c_sse42_ops;
-#define IC_CRC_CLMUL_NEEDS (IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3) | IC_F(IC_CPU_SSE42))
-#define IC_CRC_VPCLMUL_NEEDS (IC_CRC_CLMUL_NEEDS | IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2))
-#define IC_CRC_VPCLMUL512_NEEDS \
-    (IC_CRC_VPCLMUL_NEEDS | IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL))
-#endif
-
-const ic_impl ic_impls_crc32[] = {
-#if defined(__x86_64__)
-    { "vpclmul512", IC_CRC_VPCLMUL512_NEEDS, &ic_crc32_vpclmul512_ops },
-    { "vpclmul", IC_CRC_VPCLMUL_NEEDS, &ic_crc32_vpclmul_ops },
-    { "clmul", IC_CRC_CLMUL_NEEDS, &ic_crc32_clmul_ops },
-#endif
-#if defined(__powerpc64__)
-    { "p8", IC_CRC_P8_NEEDS, &ic_crc32_p8_ops },
-#endif
-#if IC_ARM_LE
-    { "armv8", IC_CRC_ARMV8_NEEDS, &ic_crc32_armv8_ops },
-    { "armv8-serial", IC_F(IC_CPU_ARM_CRC32), &ic_crc32_armv8s_ops },
-#endif
-    { "slice8", 0, &ic_crc32_slice8_ops },
-};
-const size_t ic_nimpls_crc32 = sizeof ic_impls_crc32 / sizeof ic_impls_crc32[0];
-
-const ic_impl ic_impls_crc32c[] = {
-#if defined(__x86_64__)
-    { "vpclmul512", IC_CRC_VPCLMUL512_NEEDS, &ic_crc32c_vpclmul512_ops },
-    { "vpclmul", IC_CRC_VPCLMUL_NEEDS, &ic_crc32c_vpclmul_ops },
-    { "clmul", IC_CRC_CLMUL_NEEDS, &ic_crc32c_clmul_ops },
-    { "sse42", IC_F(IC_CPU_SSE42) | IC_F(IC_CPU_PCLMUL), &ic_crc32c_sse42_ops },
-#endif
-#if defined(__powerpc64__)
-    { "p8", IC_CRC_P8_NEEDS, &ic_crc32c_p8_ops },
-#endif
-#if IC_ARM_LE
-    { "armv8", IC_CRC_ARMV8_NEEDS, &ic_crc32c_armv8_ops },
-    { "armv8-serial", IC_F(IC_CPU_ARM_CRC32), &ic_crc32c_armv8s_ops },
-#endif
-    { "slice8", 0, &ic_crc32c_slice8_ops },
-};
-const size_t ic_nimpls_crc32c = sizeof ic_impls_crc32c / sizeof ic_impls_crc32c[0];
 
 /* ---- drivers ------------------------------------------------------------ */
 /* Before the first selection has been published: out of line and reached

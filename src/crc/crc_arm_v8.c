@@ -41,15 +41,20 @@
  * the latency all the same.  VMULL.P64 does the join.
  *
  * CRCs take no secret input, so nothing here is claimed constant time.
- * Built with -march=armv8-a+crc+crypto (AArch64) or -march=armv8-a+crc
- * -mfpu=crypto-neon-fp-armv8 (32-bit ARM) for this file only; "armv8" is
- * selected when AT_HWCAP reports CRC32 and PMULL, "armv8-serial" when it
- * reports CRC32 alone.
+ * Compiled for CRC32 and the crypto extension (AArch64, or the AArch32
+ * state of an ARMv8 core: IC_TARGET_ARM_CE_CRC); "armv8" is selected when
+ * AT_HWCAP reports CRC32 and PMULL, "armv8-serial" when it reports CRC32
+ * alone.
  */
+#include "core/target.h"
+
+#if IC_ARM_LE
+IC_TARGET_BEGIN(IC_TARGET_ARM_CE_CRC)
 #include "crc/crc_impl.h"
 #include "core/cpu_arm.h"
-
-#if IC_ARM_LE && defined(__ARM_FEATURE_CRC32) && IC_ARM_HAVE_CRYPTO
+#if !defined(__ARM_FEATURE_CRC32) || !IC_ARM_HAVE_CRYPTO
+#error "crc_arm_v8.c needs CRC32 and the crypto extension (its IC_TARGET_BEGIN)"
+#endif
 #include <arm_acle.h>
 #include <arm_neon.h>
 
@@ -116,8 +121,8 @@ static uint32_t NAME##_interleaved(uint32_t crc, const uint8_t *p, size_t len)  
     }                                                                                  \
     return NAME##_serial(crc, p, len);                                                 \
 }                                                                                      \
-const ic_crc_ops ic_##NAME##_armv8_ops = { .update = NAME##_interleaved };             \
-const ic_crc_ops ic_##NAME##_armv8s_ops = { .update = NAME##_serial };
+static const ic_crc_ops NAME##_armv8_ops = { .update = NAME##_interleaved };           \
+static const ic_crc_ops NAME##_armv8s_ops = { .update = NAME##_serial };
 
 /* x^(8N-33) and x^(16N-33) mod P, reflected, for N = 1024 and 128. */
 CRC_ARM_FUNCS(crc32, __crc32b, __crc32h, __crc32w, __crc32d,
@@ -125,4 +130,11 @@ CRC_ARM_FUNCS(crc32, __crc32b, __crc32h, __crc32w, __crc32d,
 CRC_ARM_FUNCS(crc32c, __crc32cb, __crc32ch, __crc32cw, __crc32cd,
               0x170076fau, 0xa51b6135u, 0x0d3b6092u, 0xb9e02b86u)
 
+#define ARMV8_NEEDS (IC_F(IC_CPU_ARM_CRC32) | IC_F(IC_CPU_ARM_PMULL))
+IC_BACKEND(crc32, armv8, ARMV8_NEEDS, &crc32_armv8_ops);
+IC_BACKEND(crc32c, armv8, ARMV8_NEEDS, &crc32c_armv8_ops);
+IC_BACKEND_NAMED(crc32, armv8s, "armv8-serial", IC_F(IC_CPU_ARM_CRC32), &crc32_armv8s_ops);
+IC_BACKEND_NAMED(crc32c, armv8s, "armv8-serial", IC_F(IC_CPU_ARM_CRC32), &crc32c_armv8s_ops);
+
+IC_TARGET_END
 #endif

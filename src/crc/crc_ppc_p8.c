@@ -45,12 +45,14 @@
  * boundary and the tail after the last whole chunk go through the portable
  * slice-by-8 op, as crc_impl.h allows.
  *
- * Built with -mcpu=power8 for this file only; used only when AT_HWCAP2
- * reports vcrypto (vpmsumd is part of the ISA 2.07 crypto category).
+ * Compiled for POWER8; used only when AT_HWCAP2 reports vcrypto (vpmsumd
+ * is part of the ISA 2.07 crypto category).
  */
-#include "crc/crc_impl.h"
+#include "core/target.h"
 
 #if defined(__powerpc64__)
+IC_TARGET_BEGIN(IC_TARGET_POWER8)
+#include "crc/crc_impl.h"
 #include <altivec.h>
 
 typedef __vector unsigned long long vu64;
@@ -237,7 +239,12 @@ static uint32_t crc32c_p8_update(uint32_t crc, const uint8_t *p, size_t len)
     return crc_p8_update(&crc32c_p8_consts, &ic_crc32c_slice8_ops, crc, p, len);
 }
 
-const ic_crc_ops ic_crc32_p8_ops = { .update = crc32_p8_update };
-const ic_crc_ops ic_crc32c_p8_ops = { .update = crc32c_p8_update };
+static const ic_crc_ops crc32_p8_ops = { .update = crc32_p8_update };
+static const ic_crc_ops crc32c_p8_ops = { .update = crc32c_p8_update };
 
+#define P8_NEEDS (IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX))
+IC_BACKEND(crc32, p8, P8_NEEDS, &crc32_p8_ops);
+IC_BACKEND(crc32c, p8, P8_NEEDS, &crc32c_p8_ops);
+
+IC_TARGET_END
 #endif

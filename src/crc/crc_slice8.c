@@ -54,3 +54,6 @@ static uint32_t crc32c_slice8_update(uint32_t crc, const uint8_t *buf, size_t le
 
 const ic_crc_ops ic_crc32_slice8_ops = { .update = crc32_slice8_update };
 const ic_crc_ops ic_crc32c_slice8_ops = { .update = crc32c_slice8_update };
+
+IC_BACKEND(crc32, slice8, 0, &ic_crc32_slice8_ops);
+IC_BACKEND(crc32c, slice8, 0, &ic_crc32c_slice8_ops);

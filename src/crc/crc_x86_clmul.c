@@ -12,13 +12,15 @@
  * An empty input returns the register without reading memory.
  *
  * CRCs take no secret input, so nothing here is claimed constant time.
- * Built with -mpclmul -msse4.2 for this file only (SSSE3 PSHUFB and SSE4.1
+ * Compiled for PCLMULQDQ and SSE4.2 (SSSE3 PSHUFB and SSE4.1
  * PBLENDVB/PEXTRD for the tail and the reduction, SSE4.2 for CRC32);
  * selected when CPUID reports PCLMULQDQ, SSSE3 and SSE4.2.
  */
-#include "crc/crc_impl.h"
+#include "core/target.h"
 
-#if defined(__x86_64__) && defined(__PCLMUL__) && defined(__SSE4_2__)
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("sse4.2,pclmul")
+#include "crc/crc_impl.h"
 #include "crc/crc_x86_fold.h"
 
 /* CRC-32C: the CRC32 instruction below C32_FOLD bytes, folding to C32_STREAMS,
@@ -61,7 +63,12 @@ uint32_t ic_crc32c_clmul_mulmod(uint32_t a, uint32_t b)
     return crc_x86_mulmod(a, b, &ic_crc32c_x86_k);
 }
 
-const ic_crc_ops ic_crc32_clmul_ops = { crc32_clmul_update, ic_crc32_clmul_mulmod };
-const ic_crc_ops ic_crc32c_clmul_ops = { crc32c_clmul_update, ic_crc32c_clmul_mulmod };
+static const ic_crc_ops crc32_clmul_ops = { crc32_clmul_update, ic_crc32_clmul_mulmod };
+static const ic_crc_ops crc32c_clmul_ops = { crc32c_clmul_update, ic_crc32c_clmul_mulmod };
 
+#define CLMUL_NEEDS (IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3) | IC_F(IC_CPU_SSE42))
+IC_BACKEND(crc32, clmul, CLMUL_NEEDS, &crc32_clmul_ops);
+IC_BACKEND(crc32c, clmul, CLMUL_NEEDS, &crc32c_clmul_ops);
+
+IC_TARGET_END
 #endif

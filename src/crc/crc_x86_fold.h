@@ -3,8 +3,8 @@
  * backends share (crc_x86_clmul.c, crc_x86_vpclmul.c,
  * crc_x86_vpclmul512.c): fold a chunk forward, fold a partial tail in,
  * reduce 128 bits to the 32-bit register.  Static inline, so each backend
- * file compiles them with its own target flags; included only by files
- * built with at least -mpclmul -msse4.2.
+ * file compiles them for its own target; included only by files compiled
+ * for at least PCLMULQDQ and SSE4.2, after their IC_TARGET_BEGIN.
  *
  * The math is that of Gopal et al., "Fast CRC Computation for Generic
  * Polynomials Using PCLMULQDQ Instruction" (Intel, 2009), in the reflected

@@ -20,12 +20,13 @@
  * with the folding files).
  *
  * CRCs take no secret input, so nothing here is claimed constant time.
- * Built with -msse4.2 -mpclmul for this file only; selected when CPUID
- * reports SSE4.2 and PCLMULQDQ.
+ * Compiled for SSE4.2 and PCLMULQDQ; selected when CPUID reports both.
  */
-#include "crc/crc_impl.h"
+#include "core/target.h"
 
-#if defined(__x86_64__) && defined(__SSE4_2__) && defined(__PCLMUL__)
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("sse4.2,pclmul")
+#include "crc/crc_impl.h"
 #include "crc/crc_x86_fold.h"
 
 /* Shared with the folding backends (crc_impl.h).  len 0: crc, unread. */
@@ -40,6 +41,8 @@ uint32_t ic_crc32c_sse42_update(uint32_t crc, const uint8_t *p, size_t len)
     return crc_x86_c32_short(crc, p, len);
 }
 
-const ic_crc_ops ic_crc32c_sse42_ops = { ic_crc32c_sse42_update, ic_crc32c_clmul_mulmod };
+static const ic_crc_ops sse42_ops = { ic_crc32c_sse42_update, ic_crc32c_clmul_mulmod };
+IC_BACKEND(crc32c, sse42, IC_F(IC_CPU_SSE42) | IC_F(IC_CPU_PCLMUL), &sse42_ops);
 
+IC_TARGET_END
 #endif

@@ -24,14 +24,16 @@
  * alone takes 8 bytes a cycle and together about 12.
  * An empty input returns the register without reading memory.
  *
- * This file is built with -mavx2 -mvpclmulqdq -mpclmul -msse4.2 and no
- * AVX-512 flag, so the compiler cannot emit an EVEX instruction here: it
- * runs on a CPU without AVX-512.  Selected when CPUID reports VPCLMULQDQ,
- * AVX2 (with the OS saving YMM state), PCLMULQDQ, SSSE3 and SSE4.2.
+ * This file is compiled for AVX2, VPCLMULQDQ, PCLMULQDQ and SSE4.2 and no
+ * AVX-512, so the compiler cannot emit an EVEX instruction here: it runs
+ * on a CPU without AVX-512.  Selected when CPUID reports VPCLMULQDQ, AVX2
+ * (with the OS saving YMM state), PCLMULQDQ, SSSE3 and SSE4.2.
  */
-#include "crc/crc_impl.h"
+#include "core/target.h"
 
-#if defined(__x86_64__) && defined(__VPCLMULQDQ__) && defined(__AVX2__) && defined(__SSE4_2__)
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("sse4.2,pclmul,avx2,vpclmulqdq")
+#include "crc/crc_impl.h"
 #include "crc/crc_x86_fold.h"
 
 #define CRC_X86_YMM_MIN 256
@@ -205,7 +207,13 @@ static uint32_t crc32c_vpclmul_update(uint32_t crc, const uint8_t *p, size_t len
     return crc32c_ymm(crc, p, len);
 }
 
-const ic_crc_ops ic_crc32_vpclmul_ops = { crc32_vpclmul_update, ic_crc32_clmul_mulmod };
-const ic_crc_ops ic_crc32c_vpclmul_ops = { crc32c_vpclmul_update, ic_crc32c_clmul_mulmod };
+static const ic_crc_ops crc32_vpclmul_ops = { crc32_vpclmul_update, ic_crc32_clmul_mulmod };
+static const ic_crc_ops crc32c_vpclmul_ops = { crc32c_vpclmul_update, ic_crc32c_clmul_mulmod };
 
+#define VPCLMUL_NEEDS (IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3) \
+                       | IC_F(IC_CPU_SSE42))
+IC_BACKEND(crc32, vpclmul, VPCLMUL_NEEDS, &crc32_vpclmul_ops);
+IC_BACKEND(crc32c, vpclmul, VPCLMUL_NEEDS, &crc32c_vpclmul_ops);
+
+IC_TARGET_END
 #endif

@@ -22,15 +22,17 @@
  * CRC-32C from FUSE_MIN (2 KiB) runs the CRC32 instruction beside the
  * folding (crc32c_fused).
  *
- * Built with -mavx512f -mavx512vl -mvpclmulqdq -mavx2 -mpclmul -msse4.2
- * for this file only; selected when CPUID reports AVX-512F and VL (with the
- * OS saving ZMM state), VPCLMULQDQ, AVX2, PCLMULQDQ, SSSE3 and SSE4.2.
- * Without AVX-512 (INCORE_CPU=-avx512f, or Zen 3) the 256-bit "vpclmul"
- * entry is chosen instead.
+ * Compiled for AVX-512F/VL, VPCLMULQDQ, AVX2, PCLMULQDQ and SSE4.2;
+ * selected when CPUID reports AVX-512F and VL (with the OS saving ZMM
+ * state), VPCLMULQDQ, AVX2, PCLMULQDQ, SSSE3 and SSE4.2.  Without AVX-512
+ * (INCORE_CPU=-avx512f, or Zen 3) the 256-bit "vpclmul" entry is chosen
+ * instead.
  */
-#include "crc/crc_impl.h"
+#include "core/target.h"
 
-#if defined(__x86_64__) && defined(__VPCLMULQDQ__) && defined(__AVX512F__) && defined(__AVX512VL__)
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("sse4.2,pclmul,avx2,vpclmulqdq,avx512f,avx512vl")
+#include "crc/crc_impl.h"
 #include "crc/crc_x86_fold.h"
 
 #define C32_FOLD 64
@@ -242,7 +244,13 @@ static uint32_t crc32c_vpclmul512_update(uint32_t crc, const uint8_t *p, size_t 
     return crc_zmm(crc, p, len, &ic_crc32c_x86_k, 1);
 }
 
-const ic_crc_ops ic_crc32_vpclmul512_ops = { crc32_vpclmul512_update, ic_crc32_clmul_mulmod };
-const ic_crc_ops ic_crc32c_vpclmul512_ops = { crc32c_vpclmul512_update, ic_crc32c_clmul_mulmod };
+static const ic_crc_ops crc32_vpclmul512_ops = { crc32_vpclmul512_update, ic_crc32_clmul_mulmod };
+static const ic_crc_ops crc32c_vpclmul512_ops = { crc32c_vpclmul512_update, ic_crc32c_clmul_mulmod };
 
+#define VPCLMUL512_NEEDS (IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2) \
+                          | IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3) | IC_F(IC_CPU_SSE42))
+IC_BACKEND(crc32, vpclmul512, VPCLMUL512_NEEDS, &crc32_vpclmul512_ops);
+IC_BACKEND(crc32c, vpclmul512, VPCLMUL512_NEEDS, &crc32c_vpclmul512_ops);
+
+IC_TARGET_END
 #endif

@@ -1,6 +1,6 @@
 /*
- * gcm.c - AES-GCM (NIST SP 800-38D): the public API, the message state
- * machine, and the "ghash" implementation table.
+ * gcm.c - AES-GCM (NIST SP 800-38D): the public API and the message state
+ * machine (the "ghash" implementation table is in ghash_impls.c).
  *
  * The work is split so that hardware backends can take over the bulk:
  * counter-mode encryption always goes through the AES implementation's
@@ -34,34 +34,7 @@
  */
 #include "gcm/ghash_impl.h"
 #include "aes/aes_impl.h"
-#include "gcm/ghash_ppc.h"
-#include "gcm/ghash_arm.h"
 #include "core/ct.h"
-
-/* Registry: best first, the portable entry last with needs == 0. */
-const ic_impl ic_impls_ghash[] = {
-#if defined(__x86_64__)
-    { "vpclmul512", IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX512BW)
-                        | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AVX) | IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3),
-      &ic_ghash_vpclmul512_ops },
-    { "vpclmul", IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AVX) | IC_F(IC_CPU_PCLMUL)
-                     | IC_F(IC_CPU_SSSE3),
-      &ic_ghash_vpclmul_ops },
-    { "clmul", IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3), &ic_ghash_clmul_ops },
-#endif
-#if defined(__powerpc64__)
-    { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &ic_ghash_p8_ops },
-#endif
-#if IC_ARM_LE
-    { "pmull", IC_F(IC_CPU_ARM_PMULL), &ic_ghash_pmull_ops },
-#endif
-#if IC_GHASH_NEON
-    /* 004's vmull.p8 GHASH: after any PMULL entry, so only where PMULL is absent */
-    { "neon", IC_F(IC_CPU_NEON), &ic_ghash_neon_ops },
-#endif
-    { "ct64", 0, &ic_ghash_ct64_ops },
-};
-const size_t ic_nimpls_ghash = sizeof ic_impls_ghash / sizeof ic_impls_ghash[0];
 
 /* Where in a message a context is (ic_aes_gcm_ctx.state; a context
  * outside a message is wiped, state 0 and no check word). */

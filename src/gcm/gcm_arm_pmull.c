@@ -25,10 +25,12 @@
  * address).  out == in works: each input block is loaded before the same block
  * of output is stored, and GHASH reads ciphertext no later store overwrites.
  */
-#include "gcm/ghash_arm.h"
-#include "aes/aes_arm.h"
+#include "core/target.h"
 
 #if IC_ARM_LE
+IC_TARGET_BEGIN(IC_TARGET_ARM_CE)
+#include "gcm/ghash_arm.h"
+#include "aes/aes_arm.h"
 
 /* E(K, s[i]) for the eight counters and *y updated by the eight blocks at
  * g, interleaved round by round (see the file comment). */
@@ -86,4 +88,5 @@ size_t ic_gcm_arm_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned fl
     return nb;
 }
 
+IC_TARGET_END
 #endif /* IC_ARM_LE */

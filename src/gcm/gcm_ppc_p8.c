@@ -25,9 +25,11 @@
  * of aes_ppc.h and ghash_ppc.h, which is why the hook does nothing for an
  * AES key expanded by another implementation.
  */
-#include "gcm/ghash_ppc.h"
+#include "core/target.h"
 
 #if defined(__powerpc64__)
+IC_TARGET_BEGIN(IC_TARGET_POWER8)
+#include "gcm/ghash_ppc.h"
 
 /* E(K, s[i]) for the eight counters, and *y = GHASH update of *y by the
  * eight blocks at g, interleaved round by round (see the file comment).
@@ -82,4 +84,5 @@ size_t ic_gcm_p8_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned fla
     return nb;
 }
 
+IC_TARGET_END
 #endif /* __powerpc64__ */

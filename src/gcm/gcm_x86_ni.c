@@ -3,7 +3,7 @@
  * 128-bit registers, 8 blocks a batch: the stitched loop IC_STITCH_X86_XMM,
  * which every x86 AES and GHASH backend declares (so gcm.c runs it for
  * "clmul", and for any pair without a wider loop in common, such as
- * "vpclmul" with "ni").  Built with -maes -mpclmul -mssse3.
+ * "vpclmul" with "ni").  Compiled for AES-NI, PCLMULQDQ and SSSE3.
  *
  * Why stitch: counter mode keeps eight AESENC in flight per round and
  * GHASH eight independent PCLMULQDQ products per batch; run one after the
@@ -22,11 +22,13 @@
  * whole batches are done here; gcm.c does the rest.
  * Constant time: AES-NI and PCLMULQDQ, no data-dependent branch or index.
  */
+#include "core/target.h"
+
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("aes,pclmul,ssse3")
 #include "gcm/ghash_x86.h"
 #include "aes/aes_x86.h"
 #include "core/ct.h"
-
-#if defined(__x86_64__)
 
 #define GX_V __m128i
 #define GX_NBLK 8
@@ -92,4 +94,5 @@ size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned
     return gx_crypt(k, ghash_x86_key_of(hk), flags, ctr, y, out, in, nblocks);
 }
 
+IC_TARGET_END
 #endif /* __x86_64__ */

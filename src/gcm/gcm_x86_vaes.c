@@ -3,8 +3,7 @@
  * 256-bit registers (Zen 3, Alder Lake and later, no AVX-512 needed), 16
  * blocks a batch: the stitched loop IC_STITCH_X86_YMM, which the "vaes"
  * and "vaes512" AES and the "vpclmul" and "vpclmul512" GHASH declare.
- * Built with
- * -maes -mpclmul -mssse3 -mavx2 -mvaes -mvpclmulqdq.
+ * Compiled for AES-NI, PCLMULQDQ, SSSE3, AVX2, VAES and VPCLMULQDQ.
  *
  * Sixteen blocks in flight: eight YMM registers of two counter blocks each
  * go through the rounds together, so VAESENC's latency (4 cycles on Zen 3,
@@ -25,11 +24,13 @@
  * Constant time: VAES, VPCLMULQDQ, no branch or index on data, key or
  * counter.
  */
+#include "core/target.h"
+
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("aes,pclmul,ssse3,avx2,vaes,vpclmulqdq")
 #include "gcm/ghash_x86.h"
 #include "aes/aes_x86.h"
 #include "core/ct.h"
-
-#if defined(__x86_64__)
 
 #define GX_V __m256i
 #define GX_NBLK 16
@@ -197,4 +198,5 @@ size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsign
     return gx_crypt(k, ghash_x86_key_of(hk), flags, ctr, y, out, in, nblocks);
 }
 
+IC_TARGET_END
 #endif /* __x86_64__ */

@@ -2,8 +2,8 @@
  * gcm_x86_vaes512.c - the stitched AES-GCM loop for VAES and VPCLMULQDQ on
  * 512-bit registers (AVX-512 CPUs: Ice Lake and later Intel, Zen 4 and
  * Zen 5), 32 blocks a batch: the stitched loop IC_STITCH_X86_ZMM, which
- * the "vaes512" AES and the "vpclmul512" GHASH declare.  Built with -maes -mpclmul -mssse3 -mavx2 -mvaes -mvpclmulqdq
- * -mavx512f -mavx512vl -mavx512bw.
+ * the "vaes512" AES and the "vpclmul512" GHASH declare.  Compiled for
+ * those of gcm_x86_vaes.c and AVX-512F/VL/BW.
  *
  * Thirty-two blocks in flight: eight ZMM registers of four counter blocks
  * each go through the rounds together, and the GHASH of the 32 blocks of
@@ -34,11 +34,13 @@
  * need), any other key the caller's plain path.  Whole batches only.  Constant time: VAES, VPCLMULQDQ, no branch
  * or index on data, key or (secret) counter.
  */
+#include "core/target.h"
+
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("aes,pclmul,ssse3,avx2,vaes,vpclmulqdq,avx512f,avx512vl,avx512bw")
 #include "gcm/ghash_x86.h"
 #include "aes/aes_x86.h"
 #include "core/ct.h"
-
-#if defined(__x86_64__)
 
 #define GX_V __m512i
 #define GX_NBLK 32
@@ -186,4 +188,5 @@ size_t ic_gcm_x86_vaes512_crypt(const ic_aes_key *k, const ic_ghash_key *hk, uns
     return done;
 }
 
+IC_TARGET_END
 #endif /* __x86_64__ */

@@ -41,7 +41,6 @@
 
 #if IC_ARM_LE
 
-extern const ic_ghash_ops ic_ghash_pmull_ops;
 /* The stitched loop IC_STITCH_ARM_CE: AES-GCM for "ce" AES keys, 8 blocks
  * in flight (gcm_arm_pmull.c). */
 size_t ic_gcm_arm_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],

@@ -61,12 +61,14 @@
  * Little-endian only: the 64-bit halves are taken from the byte lanes
  * through vreinterpret, whose lane order differs on big-endian ARM.
  */
+#include "core/target.h"
+
+#if IC_ARM_LE
+IC_TARGET_BEGIN(IC_TARGET_ARM_NEON)
 #include "gcm/ghash_impl.h"
 
-#if IC_GHASH_NEON
-
 #if !defined(__ARM_NEON) && !defined(__ARM_NEON__)
-#error "ghash_arm_neon.c needs NEON code generation (-mfpu=neon on 32-bit ARM, cmake/backend_flags.cmake)"
+#error "ghash_arm_neon.c needs NEON code generation (its IC_TARGET_BEGIN)"
 #endif
 #include <arm_neon.h>
 
@@ -276,10 +278,12 @@ static void ghash_neon_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8
     store_be128(y, acc);
 }
 
-const ic_ghash_ops ic_ghash_neon_ops = {
+static const ic_ghash_ops neon_ops = {
     .init = ghash_neon_init,
     .blocks = ghash_neon_blocks,
     .stitch = 0,   /* no stitched loop reads this key layout */
 };
+IC_BACKEND(ghash, neon, IC_F(IC_CPU_NEON), &neon_ops);
 
-#endif /* IC_GHASH_NEON */
+IC_TARGET_END
+#endif /* IC_ARM_LE */

@@ -3,7 +3,7 @@
  * PMULL / PMULL2 64x64 carry-less multiplies (VMULL.P64 on AArch32).
  * Registry "ghash", entry "pmull"; needs HWCAP_PMULL, or HWCAP2_PMULL on
  * 32-bit ARM (IC_CPU_ARM_PMULL).  One source for AArch64 and AArch32 (see
- * core/cpu_arm.h), built with the crypto extension for this file only;
+ * core/cpu_arm.h), compiled for the crypto extension (IC_TARGET_ARM_CE);
  * compiles to nothing elsewhere.
  *
  * The trick: eight blocks per reduction.  The key setup stores H^1..H^8
@@ -16,9 +16,11 @@
  * The same table drives the stitched AES-GCM loop (gcm_arm_pmull.c,
  * IC_STITCH_ARM_CE, declared in the ops' stitch).
  */
-#include "gcm/ghash_arm.h"
+#include "core/target.h"
 
 #if IC_ARM_LE
+IC_TARGET_BEGIN(IC_TARGET_ARM_CE)
+#include "gcm/ghash_arm.h"
 
 static void ghash_pmull_put(ic_ghash_key *hk, unsigned i, uint64x2_t p)
 {
@@ -61,10 +63,12 @@ static void ghash_pmull_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint
     gh_store(y, acc);
 }
 
-const ic_ghash_ops ic_ghash_pmull_ops = {
+static const ic_ghash_ops pmull_ops = {
     .init = ghash_pmull_init,
     .blocks = ghash_pmull_blocks,
     .stitch = IC_STITCH_BIT(IC_STITCH_ARM_CE),
 };
+IC_BACKEND(ghash, pmull, IC_F(IC_CPU_ARM_PMULL), &pmull_ops);
 
+IC_TARGET_END
 #endif /* IC_ARM_LE */

@@ -73,15 +73,7 @@ static inline int ic_ghash_key_valid(const ic_ghash_key *hk)
  * recorded in hk as ic_aes_gcm_key_init does: for tests that pair backends. */
 void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h[16]);
 
-/* Portable constant-time implementation (ghash_ct64.c). */
-extern const ic_ghash_ops ic_ghash_ct64_ops;
-
 #if defined(__x86_64__)
-/* PCLMULQDQ (ghash_x86_clmul.c), VPCLMULQDQ on YMM (ghash_x86_vpclmul.c)
- * and on ZMM (ghash_x86_vpclmul512.c). */
-extern const ic_ghash_ops ic_ghash_clmul_ops;
-extern const ic_ghash_ops ic_ghash_vpclmul_ops;
-extern const ic_ghash_ops ic_ghash_vpclmul512_ops;
 /* The stitched loops IC_STITCH_X86_XMM: AES-NI, 8 blocks in flight
  * (gcm_x86_ni.c), and IC_STITCH_X86_YMM: VAES on YMM, 16 blocks in flight
  * (gcm_x86_vaes.c). */
@@ -92,16 +84,6 @@ size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsign
 /* IC_STITCH_X86_ZMM: VAES on ZMM, 32 blocks in flight (gcm_x86_vaes512.c). */
 size_t ic_gcm_x86_vaes512_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                                 uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
-#endif
-
-/* NEON vmull.p8 GHASH for ARM cores without PMULL (ghash_arm_neon.c):
- * AArch64 and 32-bit ARM, little-endian. */
-#if (defined(__aarch64__) || defined(__arm__)) && defined(__BYTE_ORDER__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define IC_GHASH_NEON 1
-extern const ic_ghash_ops ic_ghash_neon_ops;
-#else
-#define IC_GHASH_NEON 0
 #endif
 
 #endif

@@ -45,9 +45,8 @@
 
 #if defined(__powerpc64__)
 
-/* The "p8" GHASH (ghash_ppc_p8.c) and the stitched loop IC_STITCH_PPC_P8
- * (gcm_ppc_p8.c: whole batches of 8 blocks, p8 AES keys). */
-extern const ic_ghash_ops ic_ghash_p8_ops;
+/* The stitched loop IC_STITCH_PPC_P8 (gcm_ppc_p8.c: whole batches of 8
+ * blocks, p8 AES keys). */
 size_t ic_gcm_p8_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                     uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 

@@ -17,9 +17,11 @@
  * takes the same time for any operands and nothing branches on or indexes
  * by H or the data.
  */
-#include "gcm/ghash_ppc.h"
+#include "core/target.h"
 
 #if defined(__powerpc64__)
+IC_TARGET_BEGIN(IC_TARGET_POWER8)
+#include "gcm/ghash_ppc.h"
 
 /* A register from its two 64-bit halves (through the byte-order rule). */
 static p8_u8 ghash_p8_from64(uint64_t hi, uint64_t lo)
@@ -84,10 +86,12 @@ static void ghash_p8_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t
     p8_store_be(acc, y);
 }
 
-const ic_ghash_ops ic_ghash_p8_ops = {
+static const ic_ghash_ops p8_ops = {
     .init = ghash_p8_init,
     .blocks = ghash_p8_blocks,
     .stitch = IC_STITCH_BIT(IC_STITCH_PPC_P8),
 };
+IC_BACKEND(ghash, p8, IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &p8_ops);
 
+IC_TARGET_END
 #endif /* __powerpc64__ */

@@ -2,8 +2,8 @@
  * ghash_x86.h - what the x86-64 GHASH backends (ghash_x86_clmul.c,
  * ghash_x86_vpclmul.c) and the stitched AES-GCM loops (gcm_x86_*.c) share:
  * the key layout in ic_ghash_key.storage, the carry-less Karatsuba product
- * and the Montgomery-style reduction.  Include it only from files built with
- * at least -mpclmul -mssse3 (see cmake/backend_flags.cmake).
+ * and the Montgomery-style reduction.  Include it only from files compiled
+ * for at least PCLMULQDQ and SSSE3, after their IC_TARGET_BEGIN.
  *
  * Representation.  GHASH (SP 800-38D section 6.3) writes the coefficient of
  * x^0 in the most significant bit of byte 0.  Loading a block with its 16
@@ -45,6 +45,7 @@
 #define INCORE_GHASH_X86_H
 
 #include "gcm/ghash_impl.h"
+#include "core/target.h"   /* IC_TARGET_MACROS */
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -190,8 +191,10 @@ static inline __m128i gh_batch(const ghash_x86_key *k, __m128i y, const uint8_t 
     return gh_finish(&s);
 }
 
-/* ---- 256-bit registers (files built with -mavx2 -mvpclmulqdq) -------- */
-#if defined(__AVX2__) && defined(__VPCLMULQDQ__)
+/* ---- 256-bit registers (files compiled for AVX2 and VPCLMULQDQ; clang
+ * defines no feature macros for a target, so there every file sees the
+ * section, and compiles only what it calls) ---------------------------- */
+#if !IC_TARGET_MACROS || (defined(__AVX2__) && defined(__VPCLMULQDQ__))
 
 /* Karatsuba sums of two products per register (lane 0 and lane 1). */
 typedef struct {
@@ -263,11 +266,11 @@ static inline __m128i gh256_batch(const ghash_x86_key *k, __m128i y, const uint8
     return gh_finish(&s);
 }
 
-#endif /* __AVX2__ && __VPCLMULQDQ__ */
+#endif /* 256-bit registers */
 
-/* ---- 512-bit registers (files built with -mavx512f -mavx512bw
- * -mvpclmulqdq): four blocks per register ----------------------------- */
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__VPCLMULQDQ__)
+/* ---- 512-bit registers (files compiled for AVX-512F/BW and VPCLMULQDQ;
+ * every file under clang): four blocks per register ------------------- */
+#if !IC_TARGET_MACROS || (defined(__AVX512F__) && defined(__AVX512BW__) && defined(__VPCLMULQDQ__))
 
 typedef struct {
     __m512i lo, hi, mid;
@@ -430,7 +433,7 @@ static inline __m128i gh512_batch32(const ghash_x86_key32 *k, __m128i y, const u
     return gh_finish(&s);
 }
 
-#endif /* __AVX512F__ && __AVX512BW__ && __VPCLMULQDQ__ */
+#endif /* 512-bit registers */
 
 /* blocks() of both backends: whole batches of `batch` blocks, then the
  * rest (1 .. batch-1) as one smaller batch with the powers H^r .. H^1, one

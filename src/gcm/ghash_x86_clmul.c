@@ -1,7 +1,8 @@
 /*
  * ghash_x86_clmul.c - GHASH (SP 800-38D section 6.4) with PCLMULQDQ on
  * 128-bit registers.  Registry "ghash", entry "clmul", needs PCLMUL and
- * SSSE3 (PSHUFB for the byte order).  Built with -mpclmul -mssse3 only.
+ * SSSE3 (PSHUFB for the byte order), the only instruction sets it is
+ * compiled for.
  *
  * The trick (ghash_x86.h): blocks are kept bit-reflected, H is stored as
  * "H << 1" so that a product divided by X^128 is the GF(2^128) product,
@@ -15,9 +16,11 @@
  * Constant time: PCLMULQDQ's timing does not depend on its operands, and
  * nothing here branches on or indexes by H or the data.
  */
-#include "gcm/ghash_x86.h"
+#include "core/target.h"
 
 #if defined(__x86_64__)
+IC_TARGET_BEGIN("pclmul,ssse3")
+#include "gcm/ghash_x86.h"
 
 #define CLMUL_BATCH 8
 
@@ -31,10 +34,12 @@ static void ghash_clmul_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint
     gh_blocks(hk, y, in, nblocks, CLMUL_BATCH, gh_batch);
 }
 
-const ic_ghash_ops ic_ghash_clmul_ops = {
+static const ic_ghash_ops clmul_ops = {
     .init = ghash_clmul_init,
     .blocks = ghash_clmul_blocks,
     .stitch = IC_STITCH_BIT(IC_STITCH_X86_XMM),
 };
+IC_BACKEND(ghash, clmul, IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3), &clmul_ops);
 
+IC_TARGET_END
 #endif /* __x86_64__ */

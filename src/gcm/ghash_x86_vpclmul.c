@@ -1,8 +1,8 @@
 /*
  * ghash_x86_vpclmul.c - GHASH (SP 800-38D section 6.4) with VPCLMULQDQ on
  * 256-bit registers, two blocks per register.  Registry "ghash", entry
- * "vpclmul", needs VPCLMULQDQ, AVX2 (and AVX), PCLMUL and SSSE3.  Built
- * with -mpclmul -mssse3 -mavx2 -mvpclmulqdq; no AVX-512.
+ * "vpclmul", needs VPCLMULQDQ, AVX2 (and AVX), PCLMUL and SSSE3, the
+ * instruction sets it is compiled for; no AVX-512.
  *
  * The trick is that of ghash_x86_clmul.c (ghash_x86.h: reflected blocks,
  * "H << 1", Karatsuba, one Montgomery reduction per batch) with sixteen
@@ -18,9 +18,11 @@
  * (AES-NI keys): the key holds H^16 .. H^1, which both read.  Constant time: carry-less multiplies, no secret branch or
  * index.
  */
-#include "gcm/ghash_x86.h"
+#include "core/target.h"
 
 #if defined(__x86_64__)
+IC_TARGET_BEGIN("pclmul,ssse3,avx2,vpclmulqdq")
+#include "gcm/ghash_x86.h"
 
 #define VP_BATCH 16
 
@@ -34,10 +36,14 @@ static void ghash_vpclmul_blocks(const ic_ghash_key *hk, uint8_t y[16], const ui
     gh_blocks(hk, y, in, nblocks, VP_BATCH, gh256_batch);
 }
 
-const ic_ghash_ops ic_ghash_vpclmul_ops = {
+static const ic_ghash_ops vpclmul_ops = {
     .init = ghash_vpclmul_init,
     .blocks = ghash_vpclmul_blocks,
     .stitch = IC_STITCH_BIT(IC_STITCH_X86_XMM) | IC_STITCH_BIT(IC_STITCH_X86_YMM),
 };
+#define VPCLMUL_NEEDS (IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AVX) | IC_F(IC_CPU_PCLMUL) \
+                       | IC_F(IC_CPU_SSSE3))
+IC_BACKEND(ghash, vpclmul, VPCLMUL_NEEDS, &vpclmul_ops);
 
+IC_TARGET_END
 #endif /* __x86_64__ */

@@ -2,8 +2,8 @@
  * ghash_x86_vpclmul512.c - GHASH (SP 800-38D section 6.4) with VPCLMULQDQ
  * on 512-bit registers, four blocks per register.  Registry "ghash", entry
  * "vpclmul512", needs VPCLMULQDQ, AVX-512F/BW (and AVX2, AVX, PCLMUL,
- * SSSE3 for the shared 128- and 256-bit code).  Built with -mpclmul -mssse3
- * -mavx2 -mvpclmulqdq -mavx512f -mavx512vl -mavx512bw.
+ * SSSE3 for the shared 128- and 256-bit code), compiled for those and
+ * AVX-512VL.
  *
  * The method is that of ghash_x86_vpclmul.c (ghash_x86.h: reflected blocks,
  * "H << 1", Karatsuba, aggregated Montgomery reduction), with batches on
@@ -23,9 +23,11 @@
  * loops, whose powers the key starts with.  Constant time: carry-less multiplies, no secret
  * branch or index.
  */
-#include "gcm/ghash_x86.h"
+#include "core/target.h"
 
 #if defined(__x86_64__)
+IC_TARGET_BEGIN("pclmul,ssse3,avx2,vpclmulqdq,avx512f,avx512vl,avx512bw")
+#include "gcm/ghash_x86.h"
 
 #define VP512_BATCH 16
 
@@ -46,10 +48,14 @@ static void ghash_vpclmul512_blocks(const ic_ghash_key *hk, uint8_t y[16], const
     gh_blocks(hk, y, in, nblocks, VP512_BATCH, gh512_batch);
 }
 
-const ic_ghash_ops ic_ghash_vpclmul512_ops = {
+static const ic_ghash_ops vpclmul512_ops = {
     .init = ghash_vpclmul512_init,
     .blocks = ghash_vpclmul512_blocks,
     .stitch = IC_STITCH_BIT(IC_STITCH_X86_XMM) | IC_STITCH_BIT(IC_STITCH_X86_YMM) | IC_STITCH_BIT(IC_STITCH_X86_ZMM),
 };
+#define VPCLMUL512_NEEDS (IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX512BW) \
+                          | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_AVX) | IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3))
+IC_BACKEND(ghash, vpclmul512, VPCLMUL512_NEEDS, &vpclmul512_ops);
 
+IC_TARGET_END
 #endif /* __x86_64__ */

@@ -1,6 +1,6 @@
 /*
- * poly1305.c - public Poly1305 API (one-shot, verify, streaming) and the
- * "poly1305" implementation table.
+ * poly1305.c - public Poly1305 API (one-shot, verify, streaming); the
+ * "poly1305" implementation table is in poly1305_impls.c.
  *
  * The streaming driver keeps at most one partial block in the context and
  * passes every run of whole blocks straight from the caller's buffer to the
@@ -10,32 +10,6 @@
  */
 #include "poly1305/poly1305_impl.h"
 #include "core/ct.h"
-
-/* ---- implementation table (best first, portable last with needs 0) ----
- * The portable entry is "c" on every host; its arithmetic is radix 2^64
- * where the compiler has a 128-bit type and radix 2^26 otherwise. */
-const ic_impl ic_impls_poly1305[] = {
-#if defined(__x86_64__) && defined(IC_POLY1305_HAVE_C64)
-    /* built with -mavx512vl (cmake/backend_flags.cmake): the compiler may
-     * use VL forms, e.g. for the final lane sums, so VL is a need too */
-    { "avx512ifma", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX512IFMA) | IC_F(IC_CPU_AVX2),
-      &ic_poly1305_ifma_ops },
-    { "avx512", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX2), &ic_poly1305_avx512_ops },
-    { "avx2", IC_F(IC_CPU_AVX2), &ic_poly1305_avx2_ops },
-    /* the incomplete decimation seed 003 compares against: after "avx2",
-     * so never chosen automatically; INCORE_IMPL=poly1305=avx2-gg */
-    { "avx2-gg", IC_F(IC_CPU_AVX2), &ic_poly1305_avx2gg_ops },
-#endif
-#if defined(IC_POLY1305_NEON)
-    { "neon", IC_F(IC_CPU_NEON), &ic_poly1305_neon_ops },
-#endif
-#if defined(IC_POLY1305_HAVE_C64)
-    { "c", 0, &ic_poly1305_c64_ops },
-#else
-    { "c", 0, &ic_poly1305_c32_ops },
-#endif
-};
-const size_t ic_nimpls_poly1305 = sizeof ic_impls_poly1305 / sizeof ic_impls_poly1305[0];
 
 /* ---- streaming ---------------------------------------------------------- */
 

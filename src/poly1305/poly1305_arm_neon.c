@@ -176,10 +176,11 @@ PN_INLINE pv4 pn_load32(const uint8_t *p)
 
 #include "poly1305/poly1305_x86_vec.h"
 
-const ic_poly1305_ops ic_poly1305_neon_ops = {
+static const ic_poly1305_ops neon_ops = {
     .init = poly1305_neon_init,
     .blocks = poly1305_neon_blocks,
     .finish = poly1305_neon_finish,
 };
+IC_BACKEND(poly1305, neon, IC_F(IC_CPU_NEON), &neon_ops);
 
 #endif /* __aarch64__ && IC_ARM_LE */

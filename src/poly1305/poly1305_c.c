@@ -229,3 +229,10 @@ const ic_poly1305_ops ic_poly1305_c32_ops = {
     .blocks = poly1305_c32_blocks,
     .finish = poly1305_c32_finish,
 };
+
+/* The portable entry: radix 2^64 where the compiler multiplies 64x64->128. */
+#if defined(IC_POLY1305_HAVE_C64)
+IC_BACKEND(poly1305, c, 0, &ic_poly1305_c64_ops);
+#else
+IC_BACKEND(poly1305, c, 0, &ic_poly1305_c32_ops);
+#endif

@@ -64,19 +64,11 @@ static inline void ic_poly1305_fold_store(uint64_t *st, uint64_t h0, uint64_t h1
 }
 #endif
 
-/* x86-64 vector backends (poly1305_x86_avx2.c, poly1305_x86_avx512.c,
- * poly1305_x86_ifma.c). */
-#if defined(__x86_64__) && defined(IC_POLY1305_HAVE_C64)
-extern const ic_poly1305_ops ic_poly1305_avx2_ops, ic_poly1305_avx512_ops, ic_poly1305_ifma_ops;
-extern const ic_poly1305_ops ic_poly1305_avx2gg_ops;   /* Goll-Gueron, for comparison */
-#endif
-
 /* AArch64 NEON, 4 lanes of 26-bit limbs on the same scheme
  * (poly1305_arm_neon.c). */
 #if defined(__aarch64__) && defined(IC_POLY1305_HAVE_C64) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define IC_POLY1305_NEON 1
-extern const ic_poly1305_ops ic_poly1305_neon_ops;
 #endif
 
 /* ic_poly1305_init for a checked key, without first wiping the whole

@@ -9,8 +9,10 @@
  * 3.  Runs of fewer than PV_MIN_BLOCKS blocks use the radix-2^64 scalar
  * code, which wins there (crossover measured, docs/benchmarks.md).
  */
-#if defined(__x86_64__)
+#include "core/target.h"
 
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("avx2")
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -90,7 +92,7 @@ static inline __attribute__((always_inline)) __m256i pv_select(unsigned mask, __
 
 #include "poly1305/poly1305_x86_vec.h"
 
-const ic_poly1305_ops ic_poly1305_avx2_ops = {
+static const ic_poly1305_ops avx2_ops = {
     .init = poly1305_avx2_init,
     .blocks = poly1305_avx2_blocks,
     .finish = poly1305_avx2_finish,
@@ -98,10 +100,16 @@ const ic_poly1305_ops ic_poly1305_avx2_ops = {
 
 /* Goll-Gueron incomplete 4-decimation (poly1305_x86_vec.h, PV_GG): same
  * state layout, init and finish. */
-const ic_poly1305_ops ic_poly1305_avx2gg_ops = {
+static const ic_poly1305_ops avx2gg_ops = {
     .init = poly1305_avx2_init,
     .blocks = poly1305_avx2_blocks_gg,
     .finish = poly1305_avx2_finish,
 };
 
+IC_BACKEND(poly1305, avx2, IC_F(IC_CPU_AVX2), &avx2_ops);
+/* after "avx2" in the table, so never chosen automatically:
+ * INCORE_IMPL=poly1305=avx2-gg */
+IC_BACKEND_NAMED(poly1305, avx2gg, "avx2-gg", IC_F(IC_CPU_AVX2), &avx2gg_ops);
+
+IC_TARGET_END
 #endif

@@ -10,8 +10,10 @@
  * radix-2^64 scalar code, which wins there (crossover measured,
  * docs/benchmarks.md).
  */
-#if defined(__x86_64__)
+#include "core/target.h"
 
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("avx2,avx512f,avx512vl")
 #include <immintrin.h>
 
 #define PV __m512i
@@ -54,10 +56,14 @@
 
 #include "poly1305/poly1305_x86_vec.h"
 
-const ic_poly1305_ops ic_poly1305_avx512_ops = {
+static const ic_poly1305_ops avx512_ops = {
     .init = poly1305_avx512_init,
     .blocks = poly1305_avx512_blocks,
     .finish = poly1305_avx512_finish,
 };
+/* compiled for AVX-512VL too: the compiler may use VL forms (the final
+ * lane sums), so VL is a need */
+IC_BACKEND(poly1305, avx512, IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX2), &avx512_ops);
 
+IC_TARGET_END
 #endif

@@ -40,8 +40,10 @@
  * Constant time as the radix-2^26 code: the same instructions for every
  * key and message of a given length.
  */
-#if defined(__x86_64__)
+#include "core/target.h"
 
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("avx2,avx512f,avx512vl,avx512ifma")
 #include <immintrin.h>
 #include "poly1305/poly1305_impl.h"
 #include "poly1305/poly1305_x86_first8.h"
@@ -429,11 +431,14 @@ static void poly1305_ifma_finish(uint64_t *st, uint8_t tag[16])
         ic_wipe(st + 8, B_END - 64);
 }
 
-const ic_poly1305_ops ic_poly1305_ifma_ops = {
+static const ic_poly1305_ops ifma_ops = {
     .init = poly1305_ifma_init,
     .blocks = poly1305_ifma_blocks,
     .finish = poly1305_ifma_finish,
 };
+IC_BACKEND(poly1305, avx512ifma,
+           IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX512IFMA) | IC_F(IC_CPU_AVX2), &ifma_ops);
 
 #endif /* IC_POLY1305_HAVE_C64 */
+IC_TARGET_END
 #endif /* __x86_64__ */

@@ -1,37 +1,17 @@
 /*
- * rand.c - the hardware random-number layer: the "hwrand" implementation
- * table, ic_rand_hw() that fills a buffer 64 bits at a time from the
- * selected source, and ic_kat_hwrand(), its start-up health check.
- *
- * The table lists the sources best first: RDSEED (x86: the conditioned
- * entropy source itself, meant for seeding), RDRAND (x86: the DRBG behind
- * it), XSTORE (VIA PadLock's generator, after the Intel/AMD sources: no
- * CPU has both), DARN (POWER9, ISA 3.0: the 64-bit conditioned value), RNDR
- * (ARMv8.5-RNG: a DRBG reseeded from the entropy source), and "none",
- * which needs nothing and makes every request fail with IC_ERR_UNAVAILABLE,
- * since there is no portable way to get hardware randomness.
+ * rand.c - the hardware random-number layer: ic_rand_hw() that fills a
+ * buffer 64 bits at a time from the selected source, ic_kat_hwrand(), its
+ * start-up health check, and the "none" entry of the "hwrand" table
+ * (rand_impls.c), which needs nothing and makes every request fail with
+ * IC_ERR_UNAVAILABLE, since there is no portable way to get hardware
+ * randomness.
  */
 #include "rand/rand_impl.h"
 #include "rand/rand_source.h"
 #include "incore/rand.h"
 
 static const ic_hwrand_ops hwrand_none_ops = { NULL };
-
-const ic_impl ic_impls_hwrand[] = {
-#if defined(__x86_64__)
-    { "rdseed", IC_F(IC_CPU_RDSEED), &ic_hwrand_rdseed_ops },
-    { "rdrand", IC_F(IC_CPU_RDRAND), &ic_hwrand_rdrand_ops },
-    { "xstore", IC_F(IC_CPU_PADLOCK_RNG), &ic_hwrand_xstore_ops },
-#endif
-#if defined(__powerpc64__)
-    { "darn", IC_F(IC_CPU_PPC_DARN), &ic_hwrand_darn_ops },
-#endif
-#if defined(__aarch64__)
-    { "rndr", IC_F(IC_CPU_ARM_RNG), &ic_hwrand_rndr_ops },
-#endif
-    { "none", 0, &hwrand_none_ops },
-};
-const size_t ic_nimpls_hwrand = sizeof ic_impls_hwrand / sizeof ic_impls_hwrand[0];
+IC_BACKEND(hwrand, none, 0, &hwrand_none_ops);
 
 /* Whole 64-bit draws go straight to out; the tail takes the first bytes of
  * one more draw, whose unused rest is wiped.  On any failure the whole

@@ -53,6 +53,7 @@ static int hwrand_rndr_next64(uint64_t *out)
     return 0;
 }
 
-const ic_hwrand_ops ic_hwrand_rndr_ops = { hwrand_rndr_next64 };
+static const ic_hwrand_ops rndr_ops = { hwrand_rndr_next64 };
+IC_BACKEND(hwrand, rndr, IC_F(IC_CPU_ARM_RNG), &rndr_ops);
 
 #endif

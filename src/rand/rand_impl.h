@@ -18,11 +18,4 @@ typedef struct ic_hwrand_ops {
     int (*next64)(uint64_t *out);
 } ic_hwrand_ops;
 
-/* Backends (each file compiles to nothing off its architecture). */
-extern const ic_hwrand_ops ic_hwrand_rdseed_ops;  /* rand_x86_rdrand.c */
-extern const ic_hwrand_ops ic_hwrand_rdrand_ops;  /* rand_x86_rdrand.c */
-extern const ic_hwrand_ops ic_hwrand_xstore_ops;  /* rand_x86_xstore.c: VIA PadLock RNG */
-extern const ic_hwrand_ops ic_hwrand_darn_ops;    /* rand_ppc_darn.c   */
-extern const ic_hwrand_ops ic_hwrand_rndr_ops;    /* rand_arm_rndr.c   */
-
 #endif

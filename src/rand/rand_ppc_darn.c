@@ -12,13 +12,15 @@
  * all-ones draw, probability 2^-64, is skipped: a negligible bias.)
  *
  * Availability comes from AT_HWCAP2 (ARCH_3_00, cpu_ppc.c), never from the
- * compiler target: this file alone is built with -mcpu=power9
- * (cmake/backend_flags.cmake) and only runs when the kernel says the CPU
- * implements ISA 3.0.
+ * compiler target: this file alone is compiled for POWER9 (its
+ * IC_TARGET_BEGIN) and only runs when the kernel says the CPU implements
+ * ISA 3.0.
  */
-#include "rand/rand_impl.h"
+#include "core/target.h"
 
 #if defined(__powerpc64__)
+IC_TARGET_BEGIN(IC_TARGET_POWER9)
+#include "rand/rand_impl.h"
 
 #define DARN_ERROR   UINT64_C(0xFFFFFFFFFFFFFFFF)
 #define DARN_RETRIES 128   /* a healthy source fails rarely; 128 in a row is broken */
@@ -48,6 +50,8 @@ static int hwrand_darn_next64(uint64_t *out)
     return 0;
 }
 
-const ic_hwrand_ops ic_hwrand_darn_ops = { hwrand_darn_next64 };
+static const ic_hwrand_ops darn_ops = { hwrand_darn_next64 };
+IC_BACKEND(hwrand, darn, IC_F(IC_CPU_PPC_DARN), &darn_ops);
 
+IC_TARGET_END
 #endif

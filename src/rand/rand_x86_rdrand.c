@@ -17,12 +17,14 @@
  * return ~0 with CF = 1 forever, and a genuine all-ones draw has
  * probability 2^-64.
  *
- * This file alone is compiled with -mrdrnd -mrdseed; the registry only uses
- * an entry when CPUID reports RDRAND / RDSEED (cpu_x86.c).
+ * This file alone is compiled for RDRAND and RDSEED; the registry only
+ * uses an entry when CPUID reports RDRAND / RDSEED (cpu_x86.c).
  */
-#include "rand/rand_impl.h"
+#include "core/target.h"
 
 #if defined(__x86_64__)
+IC_TARGET_BEGIN("rdrnd,rdseed")
+#include "rand/rand_impl.h"
 #include <immintrin.h>
 
 #define RDRAND_RETRIES 10
@@ -53,7 +55,10 @@ static int hwrand_rdseed_next64(uint64_t *out)
     return 0;
 }
 
-const ic_hwrand_ops ic_hwrand_rdrand_ops = { hwrand_rdrand_next64 };
-const ic_hwrand_ops ic_hwrand_rdseed_ops = { hwrand_rdseed_next64 };
+static const ic_hwrand_ops rdrand_ops = { hwrand_rdrand_next64 };
+static const ic_hwrand_ops rdseed_ops = { hwrand_rdseed_next64 };
+IC_BACKEND(hwrand, rdrand, IC_F(IC_CPU_RDRAND), &rdrand_ops);
+IC_BACKEND(hwrand, rdseed, IC_F(IC_CPU_RDSEED), &rdseed_ops);
 
+IC_TARGET_END
 #endif

@@ -69,6 +69,7 @@ static int hwrand_xstore_next64(uint64_t *out)
     return ok;
 }
 
-const ic_hwrand_ops ic_hwrand_xstore_ops = { hwrand_xstore_next64 };
+static const ic_hwrand_ops xstore_ops = { hwrand_xstore_next64 };
+IC_BACKEND(hwrand, xstore, IC_F(IC_CPU_PADLOCK_RNG), &xstore_ops);
 
 #endif

@@ -1,35 +1,11 @@
 /*
  * sha1.c - SHA-1 (FIPS 180-4, 6.1): the streaming and one-shot API over
- * whichever sha1 implementation the registry picks, and that registry
- * table.  Same driver shape as sha256.c: buffer partial blocks, pass whole
+ * whichever sha1 implementation the registry picks (the table is in
+ * sha_impls.c).  Same driver shape as sha256.c: buffer partial blocks, pass whole
  * input blocks straight to the implementation, pad (5.1.1), write the
  * big-endian digest.
  */
 #include "sha/sha_impl.h"
-#include "core/cpu_arm.h"
-
-/* Best first, portable last.  SHA-NI, ARMv8 SHA1 and PadLock PHE entries
- * go in front of "port" as they arrive. */
-#if IC_ARM_LE
-extern const ic_sha1_ops ic_sha1_ce_ops;         /* sha1_arm_ce.c */
-#endif
-#if defined(__x86_64__)
-extern const ic_sha1_ops ic_sha1_shani_ops;      /* sha1_x86_shani.c */
-extern const ic_sha1_ops ic_sha1_padlock_ops;    /* sha_x86_padlock.c: VIA PHE */
-#endif
-const ic_impl ic_impls_sha1[] = {
-#if defined(__x86_64__)
-    { "shani", IC_F(IC_CPU_SHANI) | IC_F(IC_CPU_SSSE3) | IC_F(IC_CPU_SSE42), &ic_sha1_shani_ops },
-#endif
-#if IC_ARM_LE
-    { "ce", IC_F(IC_CPU_ARM_SHA1), &ic_sha1_ce_ops },
-#endif
-#if defined(__x86_64__)
-    { "padlock", IC_F(IC_CPU_PADLOCK_PHE), &ic_sha1_padlock_ops },
-#endif
-    { "port", 0, &ic_sha1_port_ops },
-};
-const size_t ic_nimpls_sha1 = sizeof ic_impls_sha1 / sizeof ic_impls_sha1[0];
 
 /* 5.3.1 */
 static const uint32_t IV1[5] = {

@@ -19,15 +19,19 @@
  * instructions' timing does not depend on their operands.
  *
  * One source for AArch64 and AArch32 (the intrinsics are the same; A32
- * SHA1C.32 etc.).  Built with -march=armv8-a+crypto (AArch64) or
- * -mfpu=crypto-neon-fp-armv8 (32-bit ARM) for this file only; selected
- * when AT_HWCAP (AArch64) or AT_HWCAP2 (32-bit) reports SHA1
+ * SHA1C.32 etc.).  Compiled for the crypto extension (IC_TARGET_ARM_CE);
+ * selected when AT_HWCAP (AArch64) or AT_HWCAP2 (32-bit) reports SHA1
  * (IC_CPU_ARM_SHA1).
  */
+#include "core/target.h"
+
+#if IC_ARM_LE
+IC_TARGET_BEGIN(IC_TARGET_ARM_CE)
 #include "sha/sha_impl.h"
 #include "core/cpu_arm.h"
-
-#if IC_ARM_LE && (defined(__ARM_FEATURE_SHA2) || defined(__ARM_FEATURE_CRYPTO))
+#if !defined(__ARM_FEATURE_SHA2) && !defined(__ARM_FEATURE_CRYPTO)
+#error "sha1_arm_ce.c needs the crypto extension (its IC_TARGET_BEGIN)"
+#endif
 #include <arm_neon.h>
 
 /* 4.2.1, one per 20 rounds */
@@ -84,6 +88,9 @@ static void sha1_ce_compress(uint32_t state[5], const uint8_t *p, size_t nblocks
     state[4] = e;
 }
 
-const ic_sha1_ops ic_sha1_ce_ops = { sha1_ce_compress, NULL };
+static const ic_sha1_ops ce_ops = { sha1_ce_compress, NULL };
+IC_BACKEND(sha1, ce, IC_F(IC_CPU_ARM_SHA1), &ce_ops);
+
+IC_TARGET_END
 
 #endif

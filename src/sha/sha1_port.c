@@ -65,3 +65,5 @@ static void sha1_port_compress(uint32_t state[5], const uint8_t *p, size_t nbloc
 }
 
 const ic_sha1_ops ic_sha1_port_ops = { sha1_port_compress, NULL };
+
+IC_BACKEND(sha1, port, 0, &ic_sha1_port_ops);

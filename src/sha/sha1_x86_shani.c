@@ -26,12 +26,14 @@
  * Constant time: no branch or address depends on the data; the
  * instructions' timing does not depend on their operands.
  *
- * Built with -msha -mssse3 -msse4.1 for this file only; selected when
- * CPUID reports SHA, SSSE3 and SSE4.2.
+ * Compiled for SHA, SSSE3 and SSE4.1; selected when CPUID reports SHA,
+ * SSSE3 and SSE4.2.
  */
-#include "sha/sha_impl.h"
+#include "core/target.h"
 
-#if defined(__x86_64__) && defined(__SHA__) && defined(__SSE4_1__)
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("sha,ssse3,sse4.1")
+#include "sha/sha_impl.h"
 #include <immintrin.h>
 #include "core/ct.h"
 
@@ -115,6 +117,9 @@ static void sha1_shani_compress(uint32_t state[5], const uint8_t *p, size_t nblo
     state[4] = (uint32_t)_mm_extract_epi32(e0, 3);
 }
 
-const ic_sha1_ops ic_sha1_shani_ops = { sha1_shani_compress, NULL };
+static const ic_sha1_ops shani_ops = { sha1_shani_compress, NULL };
+IC_BACKEND(sha1, shani, IC_F(IC_CPU_SHANI) | IC_F(IC_CPU_SSSE3) | IC_F(IC_CPU_SSE42), &shani_ops);
+
+IC_TARGET_END
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * sha256.c - SHA-224 and SHA-256 (FIPS 180-4, 6.2 and 6.3): the streaming
- * and one-shot API over whichever sha256 implementation the registry picks,
- * and that registry table.
+ * and one-shot API over whichever sha256 implementation the registry picks
+ * (the table is in sha_impls.c).
  *
  * The implementation only compresses whole blocks; this driver buffers
  * partial blocks, hands whole input blocks straight to it, pads (5.1.1) and
@@ -9,37 +9,6 @@
  * context keeps the implementation it was initialised with.
  */
 #include "sha/sha_impl.h"
-#include "core/cpu_arm.h"
-
-/* Best first, portable last (needs nothing).  Hardware backends (SHA-NI,
- * ARMv8 SHA2, POWER8 vshasigmaw) go in front of "port" as they arrive. */
-#if defined(__powerpc64__)
-extern const ic_sha256_ops ic_sha256_p8_ops;     /* sha256_ppc_p8.c */
-#endif
-#if IC_ARM_LE
-extern const ic_sha256_ops ic_sha256_ce_ops;     /* sha256_arm_ce.c */
-#endif
-#if defined(__x86_64__)
-extern const ic_sha256_ops ic_sha256_shani_ops;  /* sha256_x86_shani.c */
-extern const ic_sha256_ops ic_sha256_padlock_ops;  /* sha_x86_padlock.c: VIA PHE */
-#endif
-const ic_impl ic_impls_sha256[] = {
-#if defined(__x86_64__)
-    { "shani", IC_F(IC_CPU_SHANI) | IC_F(IC_CPU_SSSE3) | IC_F(IC_CPU_SSE42), &ic_sha256_shani_ops },
-#endif
-#if IC_ARM_LE
-    { "ce", IC_F(IC_CPU_ARM_SHA2), &ic_sha256_ce_ops },
-#endif
-#if defined(__powerpc64__)
-    { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX),
-      &ic_sha256_p8_ops },
-#endif
-#if defined(__x86_64__)
-    { "padlock", IC_F(IC_CPU_PADLOCK_PHE), &ic_sha256_padlock_ops },
-#endif
-    { "port", 0, &ic_sha256_port_ops },
-};
-const size_t ic_nimpls_sha256 = sizeof ic_impls_sha256 / sizeof ic_impls_sha256[0];
 
 /* 5.3.3: first 32 bits of the fractional parts of the square roots of the
  * first 8 primes. */

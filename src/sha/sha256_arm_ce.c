@@ -19,16 +19,19 @@
  * branch or address depends on the message or the state.
  *
  * One source for AArch64 and AArch32 (same intrinsics; A32 SHA256H.32
- * etc.), built with -march=armv8-a+crypto (AArch64) or
- * -mfpu=crypto-neon-fp-armv8 (32-bit ARM) for this file only
- * (cmake/backend_flags.cmake); the registry runs it only when AT_HWCAP
- * (AArch64) or AT_HWCAP2 (32-bit) reports SHA2 (IC_CPU_ARM_SHA2,
- * core/cpu_arm.c).
+ * etc.), compiled for the crypto extension (IC_TARGET_ARM_CE); the
+ * registry runs it only when AT_HWCAP (AArch64) or AT_HWCAP2 (32-bit)
+ * reports SHA2 (IC_CPU_ARM_SHA2, core/cpu_arm.c).
  */
+#include "core/target.h"
+
+#if IC_ARM_LE
+IC_TARGET_BEGIN(IC_TARGET_ARM_CE)
 #include "sha/sha_impl.h"
 #include "core/cpu_arm.h"
-
-#if IC_ARM_LE && (defined(__ARM_FEATURE_SHA2) || defined(__ARM_FEATURE_CRYPTO))
+#if !defined(__ARM_FEATURE_SHA2) && !defined(__ARM_FEATURE_CRYPTO)
+#error "sha256_arm_ce.c needs the crypto extension (its IC_TARGET_BEGIN)"
+#endif
 #include <arm_neon.h>
 
 /* Four rounds t..t+3 with the schedule words in w. */
@@ -70,6 +73,9 @@ static void sha256_ce_compress(uint32_t state[8], const uint8_t *p, size_t nbloc
     vst1q_u32(state + 4, efgh);
 }
 
-const ic_sha256_ops ic_sha256_ce_ops = { sha256_ce_compress, NULL };
+static const ic_sha256_ops ce_ops = { sha256_ce_compress, NULL };
+IC_BACKEND(sha256, ce, IC_F(IC_CPU_ARM_SHA2), &ce_ops);
+
+IC_TARGET_END
 
 #endif

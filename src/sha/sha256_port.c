@@ -45,3 +45,5 @@ static void sha256_port_compress(uint32_t state[8], const uint8_t *p, size_t nbl
 }
 
 const ic_sha256_ops ic_sha256_port_ops = { sha256_port_compress, NULL };
+
+IC_BACKEND(sha256, port, 0, &ic_sha256_port_ops);

@@ -31,12 +31,14 @@
  *
  * Constant time: no branch or index depends on the data.
  *
- * Compiled with -mcpu=power8 (cmake/backend_flags.cmake) for this file
- * only; the registry runs it only when AT_HWCAP2 reports vcrypto.
+ * Compiled for POWER8; the registry runs it only when AT_HWCAP2 reports
+ * vcrypto.
  */
-#include "sha/sha_impl.h"
+#include "core/target.h"
 
 #if defined(__powerpc64__)
+IC_TARGET_BEGIN(IC_TARGET_POWER8)
+#include "sha/sha_impl.h"
 #include "sha/sha2_ppc_p8.h"
 
 typedef __vector unsigned int vu32;
@@ -115,6 +117,9 @@ static void sha256_p8_compress(uint32_t state[8], const uint8_t *p, size_t nbloc
     }
 }
 
-const ic_sha256_ops ic_sha256_p8_ops = { sha256_p8_compress, NULL };
+static const ic_sha256_ops p8_ops = { sha256_p8_compress, NULL };
+IC_BACKEND(sha256, p8, IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &p8_ops);
+
+IC_TARGET_END
 
 #endif

@@ -26,13 +26,15 @@
  * Constant time: the instructions take the same time for any data; no
  * branch or address depends on the message or the state.
  *
- * Built with -msha -mssse3 -msse4.1 for this file only
- * (cmake/backend_flags.cmake); the registry runs it only when CPUID reports
- * SHA, SSSE3 and SSE4.2 (which implies the SSE4.1 PBLENDW used here).
+ * Compiled for SHA, SSSE3 and SSE4.1; the registry runs it only when
+ * CPUID reports SHA, SSSE3 and SSE4.2 (which implies the SSE4.1 PBLENDW
+ * used here).
  */
-#include "sha/sha_impl.h"
+#include "core/target.h"
 
-#if defined(__x86_64__) && defined(__SHA__) && defined(__SSE4_1__)
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("sha,ssse3,sse4.1")
+#include "sha/sha_impl.h"
 #include <immintrin.h>
 
 /* Four rounds on w = W[t..t+3]: k is the index of the group (t = 4k). */
@@ -88,6 +90,9 @@ static void sha256_shani_compress(uint32_t state[8], const uint8_t *p, size_t nb
     _mm_storeu_si128((__m128i *)(state + 4), _mm_shuffle_epi32(hgfe, 0x1b));
 }
 
-const ic_sha256_ops ic_sha256_shani_ops = { sha256_shani_compress, NULL };
+static const ic_sha256_ops shani_ops = { sha256_shani_compress, NULL };
+IC_BACKEND(sha256, shani, IC_F(IC_CPU_SHANI) | IC_F(IC_CPU_SSSE3) | IC_F(IC_CPU_SSE42), &shani_ops);
+
+IC_TARGET_END
 
 #endif

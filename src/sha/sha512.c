@@ -1,7 +1,7 @@
 /*
  * sha512.c - SHA-384, SHA-512, SHA-512/224 and SHA-512/256 (FIPS 180-4,
  * 6.4-6.7): the streaming and one-shot API over whichever sha512
- * implementation the registry picks, and that registry table.
+ * implementation the registry picks (the table is in sha_impls.c).
  *
  * The four variants differ only in the initial value and in how much of
  * the final chaining value is output, so one driver serves them all, keyed
@@ -9,35 +9,6 @@
  * kept in 128 bits because the padding's length field is 128 bits (5.1.2).
  */
 #include "sha/sha_impl.h"
-
-/* Best first, portable last.  ARMv8.2 SHA512, POWER8 vshasigmad and AVX2
- * entries go in front of "port" as they arrive. */
-#if defined(__powerpc64__)
-extern const ic_sha512_ops ic_sha512_p8_ops;     /* sha512_ppc_p8.c */
-#endif
-#if defined(__aarch64__) && !defined(__AARCH64EB__)
-extern const ic_sha512_ops ic_sha512_ce_ops;     /* sha512_arm_ce.c */
-#endif
-#if defined(__x86_64__)
-extern const ic_sha512_ops ic_sha512_avx512_ops; /* sha512_x86_avx512.c */
-extern const ic_sha512_ops ic_sha512_avx2_ops;   /* sha512_x86_avx2.c */
-#endif
-const ic_impl ic_impls_sha512[] = {
-#if defined(__x86_64__)
-    { "avx512", IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_BMI2),
-      &ic_sha512_avx512_ops },
-    { "avx2", IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_BMI2), &ic_sha512_avx2_ops },
-#endif
-#if defined(__aarch64__) && !defined(__AARCH64EB__)
-    { "ce", IC_F(IC_CPU_ARM_SHA512), &ic_sha512_ce_ops },
-#endif
-#if defined(__powerpc64__)
-    { "p8", IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX),
-      &ic_sha512_p8_ops },
-#endif
-    { "port", 0, &ic_sha512_port_ops },
-};
-const size_t ic_nimpls_sha512 = sizeof ic_impls_sha512 / sizeof ic_impls_sha512[0];
 
 /* 5.3.4: SHA-384, first 64 bits of the fractional parts of the square roots
  * of the 9th through 16th primes. */

@@ -27,13 +27,18 @@
  * Constant time: no branch or address depends on the data; the
  * instructions' timing does not depend on their operands.
  *
- * Built with -march=armv8.2-a+sha3 for this file only (SHA512 is part of
- * the SHA3 extension in GCC's option names); selected when AT_HWCAP reports
- * SHA512 (IC_CPU_ARM_SHA512), which ARMv8.2 makes optional.
+ * Compiled for ARMv8.2 with the SHA3 extension (SHA512 is part of it in
+ * GCC's option names); selected when AT_HWCAP reports SHA512
+ * (IC_CPU_ARM_SHA512), which ARMv8.2 makes optional.
  */
-#include "sha/sha_impl.h"
+#include "core/target.h"
 
-#if defined(__aarch64__) && defined(__ARM_FEATURE_SHA512) && !defined(__AARCH64EB__)
+#if defined(__aarch64__) && !defined(__AARCH64EB__)
+IC_TARGET_BEGIN("arch=armv8.2-a+sha3")
+#include "sha/sha_impl.h"
+#if !defined(__ARM_FEATURE_SHA512)
+#error "sha512_arm_ce.c needs the SHA512 instructions (its IC_TARGET_BEGIN)"
+#endif
 #include <arm_neon.h>
 
 /* Rounds t and t+1 with schedule words w = W[t..t+1]; rotates the names
@@ -86,6 +91,9 @@ static void sha512_ce_compress(uint64_t state[8], const uint8_t *p, size_t nbloc
     vst1q_u64(state + 6, gh);
 }
 
-const ic_sha512_ops ic_sha512_ce_ops = { sha512_ce_compress };
+static const ic_sha512_ops ce_ops = { sha512_ce_compress };
+IC_BACKEND(sha512, ce, IC_F(IC_CPU_ARM_SHA512), &ce_ops);
+
+IC_TARGET_END
 
 #endif

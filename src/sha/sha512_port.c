@@ -45,3 +45,5 @@ static void sha512_port_compress(uint64_t state[8], const uint8_t *p, size_t nbl
 }
 
 const ic_sha512_ops ic_sha512_port_ops = { sha512_port_compress };
+
+IC_BACKEND(sha512, port, 0, &ic_sha512_port_ops);

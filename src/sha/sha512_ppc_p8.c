@@ -17,12 +17,14 @@
  * doublewords and, on little-endian, byte-reversed per doubleword with
  * vec_revb to give the big-endian words of 5.2.2.
  *
- * Constant time: no branch or index depends on the data.  Built with
- * -mcpu=power8 for this file only; used only when AT_HWCAP2 reports vcrypto.
+ * Constant time: no branch or index depends on the data.  Compiled for
+ * POWER8; used only when AT_HWCAP2 reports vcrypto.
  */
-#include "sha/sha_impl.h"
+#include "core/target.h"
 
 #if defined(__powerpc64__)
+IC_TARGET_BEGIN(IC_TARGET_POWER8)
+#include "sha/sha_impl.h"
 #include "sha/sha2_ppc_p8.h"
 
 typedef __vector unsigned long long vu64;
@@ -117,6 +119,9 @@ static void sha512_p8_compress(uint64_t state[8], const uint8_t *p, size_t nbloc
     }
 }
 
-const ic_sha512_ops ic_sha512_p8_ops = { sha512_p8_compress };
+static const ic_sha512_ops p8_ops = { sha512_p8_compress };
+IC_BACKEND(sha512, p8, IC_F(IC_CPU_PPC_VCRYPTO) | IC_F(IC_CPU_PPC_ARCH207) | IC_F(IC_CPU_PPC_VSX), &p8_ops);
+
+IC_TARGET_END
 
 #endif

@@ -6,12 +6,14 @@
  * AVX2 shifts (AVX2 has no 64-bit rotate: a rotation is two shifts and an
  * OR, or one byte shuffle for a multiple of 8).
  *
- * Built with -mavx2 -mbmi2 for this file only; selected when CPUID reports
- * AVX2 (with the OS saving YMM state) and BMI2.
+ * Compiled for AVX2 and BMI2; selected when CPUID reports AVX2 (with the
+ * OS saving YMM state) and BMI2.
  */
-#include "sha/sha_impl.h"
+#include "core/target.h"
 
-#if defined(__x86_64__) && defined(__AVX2__) && defined(__BMI2__)
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("avx2,bmi2")
+#include "sha/sha_impl.h"
 
 #include <immintrin.h>
 
@@ -44,6 +46,9 @@ static void sha512_avx2_compress(uint64_t state[8], const uint8_t *p, size_t nbl
     s512_compress(state, p, nblocks);
 }
 
-const ic_sha512_ops ic_sha512_avx2_ops = { sha512_avx2_compress };
+static const ic_sha512_ops avx2_ops = { sha512_avx2_compress };
+IC_BACKEND(sha512, avx2, IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_BMI2), &avx2_ops);
+
+IC_TARGET_END
 
 #endif

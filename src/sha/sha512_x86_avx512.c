@@ -5,13 +5,14 @@
  * and an OR) and VPTERNLOGQ xors three values in one; the "avx512" entry of
  * the sha512 registry.  The rounds are the same RORX code as "avx2".
  *
- * Built with -mavx512f -mavx512vl -mavx2 -mbmi2 for this file only;
- * selected when CPUID reports AVX-512F and VL (with the OS saving ZMM
- * state), AVX2 and BMI2.
+ * Compiled for AVX-512F/VL, AVX2 and BMI2; selected when CPUID reports
+ * AVX-512F and VL (with the OS saving ZMM state), AVX2 and BMI2.
  */
-#include "sha/sha_impl.h"
+#include "core/target.h"
 
-#if defined(__x86_64__) && defined(__AVX512VL__) && defined(__AVX2__) && defined(__BMI2__)
+#if defined(__x86_64__)
+IC_TARGET_BEGIN("avx2,bmi2,avx512f,avx512vl")
+#include "sha/sha_impl.h"
 
 #include "core/ct.h"
 
@@ -44,6 +45,10 @@ static void sha512_avx512_compress(uint64_t state[8], const uint8_t *p, size_t n
     s512_compress(state, p, nblocks);
 }
 
-const ic_sha512_ops ic_sha512_avx512_ops = { sha512_avx512_compress };
+static const ic_sha512_ops avx512_ops = { sha512_avx512_compress };
+IC_BACKEND(sha512, avx512, IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX2) | IC_F(IC_CPU_BMI2),
+           &avx512_ops);
+
+IC_TARGET_END
 
 #endif

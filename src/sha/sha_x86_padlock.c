@@ -83,7 +83,9 @@ static void padlock_sha256_compress(uint32_t state[8], const uint8_t *blocks, si
     ic_sha256_port_ops.compress(state, blocks, n);
 }
 
-const ic_sha1_ops ic_sha1_padlock_ops = { padlock_sha1_compress, padlock_sha1_finish };
-const ic_sha256_ops ic_sha256_padlock_ops = { padlock_sha256_compress, padlock_sha256_finish };
+static const ic_sha1_ops sha1_padlock_ops = { padlock_sha1_compress, padlock_sha1_finish };
+static const ic_sha256_ops sha256_padlock_ops = { padlock_sha256_compress, padlock_sha256_finish };
+IC_BACKEND(sha1, padlock, IC_F(IC_CPU_PADLOCK_PHE), &sha1_padlock_ops);
+IC_BACKEND(sha256, padlock, IC_F(IC_CPU_PADLOCK_PHE), &sha256_padlock_ops);
 
 #endif

@@ -1,0 +1,21 @@
+/*
+ * poly1305_impls.c - the "poly1305" implementation table: every backend,
+ * best first, the portable one last (core/internal.h, IC_IMPLS).  Each
+ * entry's name, needs and ops are in its backend file (IC_BACKEND).
+ */
+#include "core/internal.h"
+#include "poly1305/poly1305_impl.h"   /* IC_POLY1305_HAVE_C64, IC_POLY1305_NEON */
+
+IC_IMPLS(poly1305)
+{
+#if defined(__x86_64__) && defined(IC_POLY1305_HAVE_C64)
+    IC_IMPL(poly1305, avx512ifma);
+    IC_IMPL(poly1305, avx512);
+    IC_IMPL(poly1305, avx2);
+    IC_IMPL(poly1305, avx2gg);   /* the incomplete decimation seed 003 compares against */
+#endif
+#if defined(IC_POLY1305_NEON)
+    IC_IMPL(poly1305, neon);
+#endif
+    IC_IMPL(poly1305, c);        /* radix 2^64, or 2^26 without a 128-bit type */
+}
