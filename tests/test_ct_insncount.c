@@ -2,7 +2,7 @@
  * test_ct_insncount.c - instruction counts of the ChaCha20 / Poly1305 /
  * ChaCha20-Poly1305 backends (issue 9), of the x86 AES and AES-GCM
  * backends (issue 13: vaes512, vpclmul512 and the ones below them) and of
- * ic_mont_init + ic_mont_modexp through every montmul backend (issue 16) depend
+ * ic_mont_init + ic_mont_modexp through every montmul backend depend
  * on the lengths only.
  *
  * Under x86emu-run, RDTSC counts retired instructions (its README,
@@ -196,7 +196,7 @@ static void modexp_operands(uint8_t *n, uint8_t *b, uint8_t *e, size_t len, size
     }
 }
 
-/* Modular exponentiation (issue 16): one count per (implementation,
+/* Modular exponentiation: one count per (implementation,
  * modulus length) over bases 0, 1, n - 1, all-but-top ones and random,
  * and exponents of one length with few and many bits set; the modulus
  * varies too (it may be a secret prime), top bit and low bit set. */
