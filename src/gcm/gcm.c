@@ -34,6 +34,8 @@
  */
 #include "gcm/ghash_impl.h"
 #include "aes/aes_impl.h"
+#include "gcm/ghash_ppc.h"   /* the stitched loops of POWER8 and ARM */
+#include "gcm/ghash_arm.h"
 #include "core/ct.h"
 
 /* Where in a message a context is (ic_aes_gcm_ctx.state; a context
