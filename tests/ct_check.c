@@ -1,5 +1,5 @@
 /*
- * ct_check.c - the constant-time check (issue 8): every primitive that
+ * ct_check.c - the constant-time check: every primitive that
  * handles secrets, through every implementation this CPU (as the checker
  * presents it) can run, with the secrets marked so that a checker reports
  * any branch or memory address computed from them.
@@ -487,7 +487,7 @@ static void case_chacha20(void)
 static void case_poly1305(void)
 {
     /* 1100: enough groups that the x86 vector backends pair their Horner
-     * steps (h r^2L + m r^L, issue 9) */
+     * steps (h r^2L + m r^L) */
     static const size_t lens[] = {0, 15, 16, 100, 300, 530, 1100};
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
         size_t n = lens[i];
@@ -647,7 +647,7 @@ static void case_hash(void)
     }
 }
 
-/* ---- CTR_DRBG and the entropy-source health tests (issue 15) ----------- */
+/* ---- CTR_DRBG and the entropy-source health tests --------------------- */
 
 /* Entropy input, personalization and the state are secret; lengths, the
  * additional input and the request sizes public. */

@@ -1,6 +1,6 @@
 /*
  * ct_simd.c - constant-time check of the ChaCha20, Poly1305 and
- * ChaCha20-Poly1305 implementations (issue 9) under valgrind memcheck.
+ * ChaCha20-Poly1305 implementations under valgrind memcheck.
  *
  * The key, nonce and message bytes are marked undefined
  * (VALGRIND_MAKE_MEM_UNDEFINED) before each call, so memcheck reports any

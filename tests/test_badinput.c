@@ -1,5 +1,5 @@
 /*
- * test_badinput.c - the "Bad input" rules of DESIGN.md and the order of
+ * test_badinput.c - the "Bad input" rules of docs/architecture.md and the order of
  * argument checks of incore/common.h, as one table over the public API.
  *
  * A row names a public function, the faults put into an otherwise valid
@@ -2278,7 +2278,7 @@ static const row rows[] = {
     R(fn, OVL, 0, IC_ERR_OVERLAP, "out = in + 1"),                                                    \
     R(fn, LEN, -1, IC_ERR_TOOLONG, "SIZE_MAX bytes"),                                                 \
     R(fn, LEN, 0xffffffffLL * 64 + 1, IC_ERR_TOOLONG, "MAX_LEN + 1 bytes with a 64-byte buffer"),    \
-    R(fn, OVL | LEN, -1, IC_ERR_TOOLONG, "overlap and too long: step 3 before 4 (issue 8 item 6)"),   \
+    R(fn, OVL | LEN, -1, IC_ERR_TOOLONG, "overlap and too long: step 3 before 4"),   \
     R(fn, V_NULL | LEN, -1, IC_ERR_NULL, "NULL nonce and too long: step 2 first")
     CP_ONESHOT_ROWS("ic_chacha20_poly1305_seal"), CP_ONESHOT_ROWS("ic_chacha20_poly1305_open"),
     CP_ONESHOT_ROWS("ic_xchacha20_poly1305_seal"), CP_ONESHOT_ROWS("ic_xchacha20_poly1305_open"),

@@ -9,7 +9,7 @@
  *     modulus, leading zero bytes, limb-edge moduli of 3..129 bits;
  *  2. Fermat on Mersenne primes 2^p - 1 (p = 521 .. 4423): b^(n-1) = 1 and
  *     b^n = b for random b, an answer no implementation bug can fake;
- *  3. consistency in the manner of MMTEST.C (seed 002 chapter 6.4: random
+ *  3. consistency in the manner of MMTEST.C (VIA PadLock Programming Guide, 6.4: random
  *     operands of 256..2048 bits in 128-bit steps, modulus the largest of
  *     three random numbers, made odd): ic_mont_modexp = ic_mont_modexp_public, and
  *     (b^e1)^e2 = b^(e1 e2) with the exponent product computed here;

@@ -781,7 +781,7 @@ static void test_bad_input(void)
     }
 }
 
-/* ---- issue 9: every length 0..1100 on every backend, and every pair ---
+/* ---- every length 0..1100 on every backend, and every pair ------------
  * ChaCha20 byte by byte in length through the public call, out of place
  * at odd offsets and in place, against the reference stream; HChaCha20 of
  * each backend against the portable one; then ChaCha20-Poly1305 seal for

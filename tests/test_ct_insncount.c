@@ -1,7 +1,7 @@
 /*
  * test_ct_insncount.c - instruction counts of the ChaCha20 / Poly1305 /
- * ChaCha20-Poly1305 backends (issue 9), of the x86 AES and AES-GCM
- * backends (issue 13: vaes512, vpclmul512 and the ones below them) and of
+ * ChaCha20-Poly1305 backends, of the x86 AES and AES-GCM backends
+ * (vaes512, vpclmul512 and the ones below them) and of
  * ic_mont_init + ic_mont_modexp through every montmul backend depend
  * on the lengths only.
  *

@@ -221,7 +221,7 @@ static void hook_aes(const char *aname, void *arg)
         hook_one(combo, pa->ghash, aname, g, 72, 0xffffffffu - w, (int)(w & 1), (int)(w >> 1 & 1));
     /* the last byte wraps at each position of the first two batches and
      * carries into one byte or through three, the 32-bit counter does not
-     * wrap: the case a last-byte shortcut would get wrong (issue 8) */
+     * wrap: the case a last-byte shortcut would get wrong */
     for (uint32_t w = 0; w <= 65; w++) {
         hook_one(combo, pa->ghash, aname, g, 72, 0x123456ffu - w, (int)(w & 1), (int)(w >> 1 & 1));
         hook_one(combo, pa->ghash, aname, g, 72, 0x00ffffffu - w, (int)(w >> 1 & 1), (int)(w & 1));

@@ -14,9 +14,8 @@
  * The reference is the table's last entry ("port" / "slice8", needs == 0):
  * SHA digests through the public API with that entry selected, CRCs by its
  * op called directly.  tests/test_sha.c and tests/test_crc.c do the known
- * answers and the edge cases; this file is the exhaustive sweep the x86-64
- * backends of issue 12 asked for, and runs for every architecture's
- * backends.
+ * answers and the edge cases; this file is the exhaustive sweep over lengths
+ * and split points, for every architecture's backends.
  *
  * Environment: INCORE_TEST_EMULATED=1 (make test-x86emu: an emulator runs
  * ~100x slower) sweeps alignments 0 and 61 only and random lengths up to 64

@@ -1,7 +1,7 @@
 /*
  * test_montmul.c - every "montmul" implementation this CPU can run against
  * the portable one, one multiplication at a time (bignum.c's contract in
- * bn_impl.h), in the manner of MMTEST.C (seed 002, chapter 6.4: random
+ * bn_impl.h), in the manner of MMTEST.C (VIA PadLock Programming Guide, 6.4: random
  * operands below a random odd modulus, every supported size):
  *
  *  - every limb count 1 .. IC_BN_MAX_LIMBS, each with a modulus whose top

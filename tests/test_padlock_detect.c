@@ -7,10 +7,9 @@
  * Leaf values and where they come from:
  *  - VIA Nehemiah C5XL (RNG only), C5P (RNG + ACE) and Esther C5J (RNG,
  *    ACE2, PHE, PMM; ACE2's bits 8/9 copy ACE's 6/7): constructed from the
- *    PadLock Programming Guide (002_59b5517655744fb2.txt), chapter 1,
- *    "CPUID" and the table of processors that support PadLock.  No
- *    published dump of these parts was found with the search tools here,
- *    so these are the guide's bit definitions, not a capture.
+ *    VIA PadLock Programming Guide, chapter 1, "CPUID" and the table of
+ *    processors that support PadLock: the guide's bit definitions, not a
+ *    capture of real hardware.
  *  - Zhaoxin KH-40000 (family 7 model 0x5b, vendor "  Shanghai  "),
  *    three physical machines: leaf 0xC0000000 EAX = 0xC0000005 and leaf
  *    0xC0000001 EDX = 0x1ec33dff / 0x1ec13dff, and a KVM guest on one of

@@ -514,7 +514,7 @@ static void diff_impl(const char *impl, void *arg)
     }
 }
 
-/* ---- 6. vector backends (issue 9) at the ops level ---------------------
+/* ---- 6. vector backends at the ops level -------------------------------
  * Every non-portable entry this CPU runs (x86: avx2, avx512), called
  * through its ops so the length decides the path (scalar below the
  * crossover, vector above, the zero prefix of every length mod 4 / 8):

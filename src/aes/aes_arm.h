@@ -110,7 +110,7 @@ CE_INLINE void ce_decrypt(const ic_aes_key *k, uint8x16_t s[], const size_t n)
  *   ctr (128-bit, SP 800-38A B.1): add {0, i} as 64-bit lanes, then a
  *   carry mask (low < i, all ones when the low half wrapped) moved to lane
  *   0 and subtracted (all ones = -1): the carry is always computed and
- *   always applied, never branched on (issue 8: a GCM counter from a
+ *   always applied, never branched on (a GCM counter from a
  *   non-12-byte IV is secret, and so may a CTR caller's be). */
 CE_INLINE uint64x2_t ce_num(uint8x16_t block)
 {

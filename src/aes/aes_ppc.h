@@ -5,8 +5,8 @@
  * batch helpers (the cipher on up to 8 registers, step by step for a
  * stitched loop; the counter blocks of CTR and GCM).
  *
- * The one rule (000_6ee591281a7c6f71.txt, chapter 4 "Endianness" and
- * chapter 6): the crypto instructions see a register as 16 bytes, byte 0 the
+ * The one rule ("POWER8 in-core Cryptography: The Unofficial Guide",
+ * chapter 4 "Endianness" and chapter 6): the crypto instructions see a register as 16 bytes, byte 0 the
  * leftmost (most significant) one, whatever the byte order of the host.  So
  * every 16-byte block of data enters a register through p8_load_be() (a
  * plain load on big-endian ppc64, load plus one byte permute on ppc64le) and

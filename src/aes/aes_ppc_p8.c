@@ -11,8 +11,9 @@
  *    issues every cycle, so one block at a time leaves the unit mostly idle;
  *    ECB, CTR, and CBC / CFB decryption (whose blocks are independent) run
  *    eight blocks through each round key before moving to the next one, as
- *    chapter 4 "Performance" of 000_6ee591281a7c6f71.txt and the 8-way
- *    pipeline of 001_239dee1b499d5bff.txt describe.  CBC / CFB encryption
+ *    chapter 4 "Performance" of "POWER8 in-core Cryptography: The Unofficial Guide"
+ *    and the 8-way pipeline of the wolfSSL pull request "POWER8 hardware
+ *    AES" describe.  CBC / CFB encryption
  *    and OFB are serial by definition and go one block at a time.
  *  - the CTR counter never leaves the registers: block i of a batch gets
  *    counter + i with one vadduqm (full 128-bit add, carries included) or,

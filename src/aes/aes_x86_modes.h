@@ -282,7 +282,7 @@ static void AESX_FN(cfb_dec)(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, 
  *    lane, which wraps mod 2^32 and leaves the other 96 bits alone, then
  *    PSHUFB.  No branch on the value: for a GCM IV that is not 12 bytes
  *    the first counter is GHASH_H(IV) with H = E(K, 0), so the counter is
- *    a function of the key (issue 8).  The carry-free shortcut below would
+ *    a function of the key, and secret.  The carry-free shortcut below would
  *    save one PSHUFB per register; for ctr32 it is not taken.
  *  - ctr (SP 800-38A, the whole block one 128-bit number), the cheapest way
  *    the counter's value allows:

@@ -6,8 +6,8 @@
  * of latency but issue one or two per cycle (Zen 3: latency 4, two per
  * cycle), so one block at a time leaves most of the unit idle.  Every mode
  * whose blocks are independent (ECB, CBC and CFB decryption, CTR) therefore
- * keeps 8 blocks in flight - the same pipelining argument the POWER8 paper
- * (001_239dee1b499d5bff.txt) makes for vcipher - and a final batch of 1..7
+ * keeps 8 blocks in flight - the same pipelining argument the wolfSSL pull
+ * request "POWER8 hardware AES" makes for vcipher - and a final batch of 1..7
  * blocks runs as one padded 8-lane batch, which costs the same latency as
  * a single block (those modes are written once, for this file and
  * aes_x86_vaes.c, in aes_x86_modes.h).  The chained modes (CBC and CFB

@@ -2,8 +2,7 @@
  * aes_x86_padlock.c - AES on the VIA PadLock Advanced Cryptography Engine:
  * the "padlock" entry of ic_impls_aes (x86-64, CPUs with ACE; CTR uses
  * ACE2's REP XCRYPTCTR when it is there).  Everything here follows the VIA
- * PadLock Programming Guide (002_59b5517655744fb2.txt, chapter 3 unless
- * said otherwise); no compiler has intrinsics for these instructions, so
+ * PadLock Programming Guide (chapter 3 unless said otherwise); no compiler has intrinsics for these instructions, so
  * each is one small inline-assembly function.
  *
  * Key layout in ic_aes_key.storage (64-byte aligned, so every part below

@@ -163,7 +163,7 @@ AESX_INLINE void xts_first_tweaks(AESX_V tw[AESX_NV], __m128i t, int nv)
  * with four VPCLMULQDQ: on Zen 3 (VAES on YMM) VPCLMULQDQ runs on the
  * pipes of VAESENC and took them about 1.2 cycles each (an AES loop with
  * independent VPCLMULQDQs added), a shuffle, shift or XOR 0.1-0.25, so
- * this made 4 KiB XTS 4-5 % faster there (docs/benchmarks.md, Session 6). */
+ * this made 4 KiB XTS 4-5 % faster there (docs/benchmarks.md, XTS). */
 AESX_INLINE AESX_V xts_slot(AESX_V r, int k)
 {
     const __m128i c = _mm_set_epi32(-1, -1, -1, (int)(0x80000000u | (uint32_t)(4 * k + 2) << 16 |

@@ -37,7 +37,7 @@ IC_TARGET_BEGIN("avx512f,avx512ifma")
 #define IFMA_INLINE static inline __attribute__((always_inline))
 
 /* From 1024 bits (16 limbs) the engine beats the scalar MULX/ADX rows on
- * Zen 5 (docs/benchmarks.md, issue 16, session 7); below, its set-up and
+ * Zen 5 (docs/benchmarks.md, modular exponentiation); below, its set-up and
  * the general loop for the small shapes do not pay. */
 #define IFMA_MIN_LIMBS 16
 

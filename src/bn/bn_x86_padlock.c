@@ -3,7 +3,7 @@
  * Montgomery Multiplier (PMM): the "padlock" entry of ic_impls_montmul
  * (x86-64, CPUs whose CPUID leaf 0xC0000001 EDX has PMM present and
  * enabled, bits 12/13).  Everything follows the VIA PadLock Programming
- * Guide (002_59b5517655744fb2.txt), chapter 5 "REP MONTMUL" and its sample
+ * Guide, chapter 5 "REP MONTMUL" and its sample
  * programs MMTEST.C and MM.C (6.4, 6.5); no compiler knows the
  * instruction, so it is one inline-assembly statement.
  *

@@ -1,5 +1,5 @@
 /*
- * cpu_arm.h - which ARM backends a build has (issue 10).
+ * cpu_arm.h - which ARM backends a build has.
  *
  * IC_ARM_LE (core/target.h): a little-endian ARM build, AArch64 or
  * 32-bit.  The NEON backends (ghash/neon, chacha20/neon) and the ARMv8

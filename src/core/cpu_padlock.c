@@ -4,7 +4,7 @@
  * test_padlock_detect.c feeds it leaf dumps of real CPUs) while cpu_x86.c
  * only executes CPUID and passes the registers on.
  *
- * VIA PadLock Programming Guide (002_59b5517655744fb2.txt), chapter 1,
+ * VIA PadLock Programming Guide, chapter 1,
  * "CPUID": if leaf 0xC0000000 returns EAX >= 0xC0000001, leaf 0xC0000001
  * EDX holds a "present" and an "enabled" bit per unit:
  *   RNG  2 / 3     ACE  6 / 7     ACE2  8 / 9

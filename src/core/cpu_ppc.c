@@ -1,6 +1,6 @@
 /*
  * cpu_ppc.c - POWER feature detection from AT_HWCAP / AT_HWCAP2, as chapter 3
- * of 000_6ee591281a7c6f71.txt recommends: the in-core crypto instructions
+ * of "POWER8 in-core Cryptography: The Unofficial Guide" recommends: the in-core crypto instructions
  * (vcipher, vpmsumd, vshasigma) are ISA 2.07 and reported by
  * PPC_FEATURE2_VEC_CRYPTO; DARN is ISA 3.00 (POWER9).  Never assume them from
  * the compiler target: a ppc64le build must still run on a POWER7.

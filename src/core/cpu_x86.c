@@ -3,7 +3,7 @@
  * confirm the OS saves the YMM/ZMM state (a CPU flag alone is not enough:
  * AVX code on an OS that does not save YMM corrupts registers), and the
  * Centaur leaf 0xC0000001 for VIA PadLock, where each unit has a "present"
- * and an "enabled" bit (PadLock Programming Guide, 002_59b5517655744fb2.txt:
+ * and an "enabled" bit (VIA PadLock Programming Guide, chapter 1:
  * RNG bits 2/3, ACE 6/7, ACE2 8/9, PHE 10/11, PMM 12/13).
  */
 #include "core/internal.h"
@@ -99,7 +99,7 @@ static void brand(char *model, size_t cap)
 /* Traits by CPU family (docs/architecture.md, "AES and GHASH on 512-bit
  * registers"): AMD family 19h with AVX-512 (Zen 4) splits every 512-bit
  * operation into two 256-bit halves, so its 256-bit AES and GHASH paths
- * are as fast (measured: docs/benchmarks.md, issue 13) and preferred.
+ * are as fast (measured: docs/benchmarks.md, AES and AES-GCM on 512-bit registers) and preferred.
  * Intel parts with AVX-512 and AMD family 1Ah (Zen 5, full 512-bit data
  * paths) get no trait: the 512-bit entries come first there. */
 static uint64_t detect_traits(const char vendor[13], uint64_t f)

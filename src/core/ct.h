@@ -1,6 +1,6 @@
 /*
  * ct.h - where a secret may become public: the declassify point that the
- * constant-time checks of the test suite need (issue 8).
+ * constant-time checks of the test suite need.
  *
  * The check (tests/ct_check.c) marks keys and plaintexts as undefined
  * memory for valgrind's memcheck, or as poisoned for clang's

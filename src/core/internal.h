@@ -62,7 +62,7 @@ static inline uint32_t ic_rotr32(uint32_t x, unsigned n) { return (x >> (n & 31)
 static inline uint64_t ic_rotr64(uint64_t x, unsigned n) { return (x >> (n & 63)) | (x << ((64 - n) & 63)); }
 
 /* out = a ^ b over n bytes (any alignment; out may be a or b, or overlap
- * neither).  Eight bytes a step: the byte loop was 5 instructions a byte
+ * neither).  Eight bytes a step: a byte loop costs 5 instructions a byte
  * on the short-message paths (a 64-byte ChaCha20-Poly1305 message's
  * keystream, a GCM tail). */
 static inline void ic_xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n)
@@ -404,8 +404,8 @@ extern _Atomic uint64_t ic_impl_runnable[IC_PRIM_COUNT];
  * index's test without a branch, for the checks that run on every call
  * (ic_aes_key_valid, ic_ghash_key_valid; see ic_impl_ops_at).  One load
  * and a shift: GCM checks two keys in each of its four calls a message,
- * and a 64-byte message felt the old test (the table entry's needs
- * against the CPU word, two dependent loads): 3-4 % of it.  Before
+ * and testing the table entry's needs against the CPU word instead (two
+ * dependent loads) costs a 64-byte message 3-4 %.  Before
  * initialisation no entry passes, and no context can have been set up in
  * this process by then. */
 static inline int ic_impl_index_ok(ic_prim p, uint32_t i)

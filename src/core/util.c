@@ -70,8 +70,8 @@ void ic_wipe(void *p, size_t len)
 }
 
 /* OR of all differences, folded to one bit without a data-dependent branch.
- * With GCC / clang, 8 bytes a step (a 16-byte GCM tag: two steps, where the
- * volatile byte loop took 16 and was 9 % of a 64-byte AES-GCM open), the
+ * With GCC / clang, 8 bytes a step (a 16-byte GCM tag: two steps, where a
+ * volatile byte loop takes 16 and is 9 % of a 64-byte AES-GCM open), the
  * running OR passed through an empty asm each step so that the compiler
  * cannot know it and end the loop early; MSan builds leave the asm out (it
  * would mark the verdict clean, core/ct.h) and keep the byte loop's form. */

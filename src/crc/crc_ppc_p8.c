@@ -2,7 +2,7 @@
  * crc_ppc_p8.c - CRC-32 and CRC-32C by carry-less folding with vpmsumd and
  * a Barrett reduction, the "p8" entries of the crc32 / crc32c registries.
  *
- * POWER has no CRC instruction; chapter 6 of 000_6ee591281a7c6f71.txt points
+ * POWER has no CRC instruction; chapter 6 of "POWER8 in-core Cryptography: The Unofficial Guide" points
  * to Anton Blanchard's crc32-vpmsum, which computes CRCs with vpmsumd, the
  * POWER8 carry-less multiply.  The math is that of Gopal et al., "Fast CRC
  * Computation for Generic Polynomials Using PCLMULQDQ Instruction" (Intel,

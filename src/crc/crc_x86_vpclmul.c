@@ -37,10 +37,10 @@ IC_TARGET_BEGIN("sse4.2,pclmul,avx2,vpclmulqdq")
 #include "crc/crc_x86_fold.h"
 
 #define CRC_X86_YMM_MIN 256
-/* CRC-32C below: crc_ymm2 (from 64 bytes).  1024 since session 6 (was
- * 408): at 448..768 bytes the four-register path with its merge ran
+/* CRC-32C below: crc_ymm2 (from 64 bytes), up to 1024 bytes:
+ * at 448..768 bytes the four-register path with its merge ran
  * 0.78-0.94x ISA-L's crc32_iscsi in `incore speed --vs isal` on a quiet
- * Zen 3, two registers 0.88-1.00x (docs/benchmarks.md, session 6). */
+ * Zen 3, two registers 0.88-1.00x (docs/benchmarks.md, CRC). */
 #define C32_SHORT 1024
 
 static inline __m256i ymm_k(const crc_x86_consts *c, int n)

@@ -177,11 +177,11 @@ uint32_t crc_zmm(uint32_t crc, const uint8_t *p, size_t len, const crc_x86_const
  * those next bytes by 8 * (256 + 3s) bits instead of 2048 (fused512[n]).
  * Nothing is reduced between blocks, and after the last block the
  * ordinary loop goes on with the same accumulators (the join's latency
- * meets only the first four bytes of the next step).  Until session 10
- * the parts were joined after a full reduction by multiplying 32-bit
- * registers by x^(8s), from powers per set bit of n: products in series
- * that made it lose below 8 KiB; this form is 20 % faster at 16 KiB and
- * pays from 2 KiB. */
+ * meets only the first four bytes of the next step).  The other way to
+ * join the parts, a full reduction and then multiplying 32-bit registers
+ * by x^(8s) from powers per set bit of n, puts products in series and
+ * loses to folding alone below 8 KiB; this form is 20 % faster than it at
+ * 16 KiB and pays from 2 KiB. */
 #ifndef FUSE_MIN
 #define FUSE_MIN 2048   /* below, folding alone measured as fast (Zen 5) */
 #endif

@@ -13,7 +13,7 @@
  * GCM_CHUNK bytes, CTR then GHASH (GHASH then CTR when decrypting), so the
  * second pass reads data that is still in the L1 cache.
  *
- * Short messages (issue 13): E(K, J0), the tag mask, is not computed when
+ * Short messages: E(K, J0), the tag mask, is not computed when
  * the message starts but with the first data call, and when that call is
  * short (up to GCM_SHORT bytes) in the same ctr32 call as the data's
  * counter blocks (J0, inc32(J0), ...); the one-shot seal of a short message
@@ -23,8 +23,8 @@
  *
  * ic_aes_gcm_open() authenticates before it decrypts: it hashes the whole
  * ciphertext, compares tags in constant time, and only then runs CTR.  A
- * forgery never puts plaintext in the caller's buffer (DESIGN.md "Bad
- * input": a failed authentication releases no plaintext).
+ * forgery never puts plaintext in the caller's buffer (docs/architecture.md,
+ * "Bad input": a failed authentication releases no plaintext).
  *
  * Stitching: the bulk of a message runs through a stitched loop (CTR and
  * GHASH in one pass) when the key's AES and GHASH implementations both

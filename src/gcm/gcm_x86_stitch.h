@@ -68,7 +68,7 @@
  * The number of rounds is a constant in each of the three instances, so
  * the round loops unroll into straight-line code.  No branch depends on
  * the counter: for a GCM IV of any length but 12 bytes it is GHASH_H(IV),
- * a function of the key (issue 8), so the counter blocks of every batch
+ * a function of the key and secret, so the counter blocks of every batch
  * are made the same way (SP 800-38D inc32, the carry always propagated).
  */
 #ifndef INCORE_GCM_X86_STITCH_H

@@ -47,7 +47,7 @@ GX_INLINE void gx_storeu(uint8_t *p, __m256i v) { _mm256_storeu_si256((__m256i *
  * carry-free shortcut they replace (one PSHUFB and then a byte add and a
  * whitening XOR per register, valid only while the last byte does not
  * wrap in the batch - a test on the counter, which for a GCM IV of any
- * length but 12 bytes is GHASH_H(IV), a function of the key: issue 8).
+ * length but 12 bytes is GHASH_H(IV), a function of the key, and secret).
  *
  * Block j of a batch is J || BE32(n + j) (SP 800-38D inc32: the 32-bit
  * tail wraps mod 2^32, the 96 bits J stay), whitened with rk0.  The 32-bit
@@ -69,9 +69,9 @@ GX_INLINE void gx_storeu(uint8_t *p, __m256i v) { _mm256_storeu_si256((__m256i *
 /*
  * With a 12-byte IV the counter is public (J0 = IV || 1) and the hook gets
  * IC_GCM_HOOK_CTR_PUBLIC: that loop is a separate instance (pub is a
- * compile-time constant, gcm_x86_stitch.h) running the carry-free shortcut
- * of before issue 8.  Its counter is kept byte-reversed in both lanes (lane
- * 1 one ahead), so the inc32 tail is the low dword of each lane; when the
+ * compile-time constant, gcm_x86_stitch.h) running the carry-free shortcut,
+ * which tests the public counter.  Its counter is kept byte-reversed in
+ * both lanes (lane 1 one ahead), so the inc32 tail is the low dword of each lane; when the
  * last counter byte does not wrap in the batch (15 batches in 16) the
  * blocks differ from the first pair only in byte 15, and one shuffle, an
  * add on that byte (the top byte of dword 3 of a lane) and the whitening

@@ -7,8 +7,8 @@
  * masked: INCORE_CPU=-pmull).  One source for AArch32 and AArch64: only
  * <arm_neon.h> intrinsics that both have.
  *
- * The method is the one of 004_2a50a5797db5a61e.txt ("GHASH for low-end
- * ARM cores", after Camara, Gouvea, Lopez and Dahab, "Fast Software
+ * The method is the one of the blog post "GHASH for low-end ARM cores"
+ * (after Camara, Gouvea, Lopez and Dahab, "Fast Software
  * Polynomial Multiplication on ARM Processors Using the NEON Engine"):
  *
  * 1. A 64x64 -> 128 carry-less product from eight vmull.p8, each doing
@@ -116,7 +116,7 @@ static inline uint8x16_t place(poly16x8_t t, uint64_t mask, int k)
 }
 
 /* The 128-bit carry-less product of a and the H operand b, as two 64-bit
- * lanes (low first).  004's letters: D = A*B, E + F = A*B1 + A1*B, ... */
+ * lanes (low first).  The blog post's letters: D = A*B, E + F = A*B1 + A1*B, ... */
 static inline uint64x2_t clmul64(uint8x8_t a, const neon_op *b)
 {
     poly8x8_t pa = vreinterpret_p8_u8(a);

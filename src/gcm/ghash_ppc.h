@@ -6,7 +6,7 @@
  * Registers follow aes_ppc.h: a block enters through p8_load_be(), so a
  * register holds it as a big-endian 128-bit number and vpmsumd, vsldoi and
  * the constants mean the same thing on ppc64 and ppc64le.  (The dword swap
- * that chapter 6 of 000_6ee591281a7c6f71.txt shows between the two is what
+ * that chapter 6 of "POWER8 in-core Cryptography: The Unofficial Guide" shows between the two is what
  * vpmsumd's result looks like in GCC's element numbering; in this
  * register-order view there is none.)
  *

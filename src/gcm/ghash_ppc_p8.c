@@ -9,7 +9,7 @@
  * two more: the multiplies overlap in the pipeline instead of waiting on
  * each other through the accumulator.  The math, the reflected bit order
  * and the register layout are in ghash_ppc.h; chapter 6 of
- * 000_6ee591281a7c6f71.txt leaves the reduction as an exercise, and
+ * "POWER8 in-core Cryptography: The Unofficial Guide" leaves the reduction as an exercise, and
  * ghash_ppc.h derives it.
  *
  * The same table drives the stitched AES-GCM loop (gcm_ppc_p8.c), which

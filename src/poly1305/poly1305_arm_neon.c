@@ -5,7 +5,7 @@
  *
  * The algorithm is the x86 SIMD one, not a copy of it: complete
  * 4-decimation Horner over a message logically prefixed with zero blocks
- * (seed 003), the pairing of two Horner steps per carry chain, the powers
+ * ("Improved SIMD Implementation of Poly1305"), the pairing of two Horner steps per carry chain, the powers
  * made once per key with the vector multiply, the scalar radix-2^64 code
  * below the crossover - all in poly1305_x86_vec.h, which is written over a
  * small set of lane operations and included here with NEON ones.  This

@@ -12,8 +12,8 @@
  * once at init.  A run whose length is not a multiple of the lane count is
  * handled inside the backend, for instance by logically prepending zero
  * blocks (a zero block in front of h + m1 adds nothing: Sarkar /
- * Bhattacharyya, "Improved SIMD implementation of Poly1305", seed
- * 003_63d1d83b02113275.txt section 4), so no call boundary forces a lane
+ * Bhattacharyya, "Improved SIMD Implementation of Poly1305",
+ * section 4), so no call boundary forces a lane
  * realignment except where the caller's own data ends.
  */
 #ifndef INCORE_POLY1305_IMPL_H

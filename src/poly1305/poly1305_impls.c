@@ -12,7 +12,7 @@ IC_IMPLS(poly1305)
     IC_IMPL(poly1305, avx512ifma);
     IC_IMPL(poly1305, avx512);
     IC_IMPL(poly1305, avx2);
-    IC_IMPL(poly1305, avx2gg);   /* the incomplete decimation seed 003 compares against */
+    IC_IMPL(poly1305, avx2gg);   /* the incomplete decimation the Sarkar/Bhattacharyya dissertation compares against */
 #endif
 #if defined(IC_POLY1305_NEON)
     IC_IMPL(poly1305, neon);

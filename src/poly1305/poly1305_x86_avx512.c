@@ -3,7 +3,8 @@
  * the "avx512" entry of ic_impls_poly1305.
  *
  * The algorithm (complete 8-decimation Horner over a message logically
- * prefixed with zero blocks, seed 003) and its bounds are in
+ * prefixed with zero blocks, after "Improved SIMD Implementation of
+ * Poly1305") and its bounds are in
  * poly1305_x86_vec.h; this file only says what a vector is.  A group is
  * 128 bytes, two 512-bit loads unpacked into lanes holding blocks 0, 4, 1,
  * 5, 2, 6, 3, 7.  Runs of fewer than PV_MIN_BLOCKS blocks use the

@@ -3,7 +3,8 @@
  * radix-2^44 limbs: the "avx512ifma" entry of ic_impls_poly1305.
  *
  * Same evaluation as poly1305_x86_vec.h (complete 8-decimation Horner on a
- * run logically prefixed with zero blocks, seed 003 section 4; lanes in
+ * run logically prefixed with zero blocks, "Improved SIMD Implementation of
+ * Poly1305" section 4; lanes in
  * VPUNPCK order), with the multiplication of OpenSSL's poly1305-x86_64
  * IFMA path in idea (radix 2^44, VPMADD52LUQ / VPMADD52HUQ; our code).
  * Three regimes, chosen by the run's length n (public):
@@ -12,7 +13,7 @@
  *     4-decimation), powers r^2..r^4 (r^8) from the scalar chain per run;
  *   longer, or any run of 8+ blocks once a key has them: 8 lanes on ZMM
  *     with r^1..r^8, r^16 computed once per key and kept in the state.
- * The crossovers were measured on Zen 4 (docs/benchmarks.md, issue 9):
+ * The crossovers were measured on Zen 4 (docs/benchmarks.md, ChaCha20 / Poly1305):
  * the 8-lane powers cost one more dependent vector product and a fresh
  * key's first group is up to half zeros, which four lanes avoid until
  * about 2.5 KiB.

@@ -2,12 +2,12 @@
  * poly1305_x86_vec.h - the vector Poly1305 shared by poly1305_x86_avx2.c
  * (4 lanes) and poly1305_x86_avx512.c (8 lanes): complete L-decimation
  * Horner on five 26-bit limbs per lane, after Sarkar / Bhattacharyya,
- * "Improved SIMD Implementation of Poly1305" (seed 003_63d1d83b02113275.txt).
+ * "Improved SIMD Implementation of Poly1305" (M.Tech dissertation, ISI Kolkata).
  *
  * The math.  For a run of n blocks c_1..c_n and the accumulator h,
  *     h' = (h + c_1) r^n + c_2 r^(n-1) + ... + c_n r      (mod p = 2^130-5).
  * Prefix k = (-n) mod L zero blocks (a zero block in front contributes
- * nothing; 003 section 4 "logically prepended zeros") and add h to c_1:
+ * nothing; the dissertation's section 4, "logically prepended zeros") and add h to c_1:
  * the run becomes G = (n + k) / L whole groups of L blocks, and lane j of
  * group g holds block gL + j.  Each lane then runs Horner in r^L,
  *     a_j = (((a_j + b_{0,j}) r^L + b_{1,j}) r^L + ... + b_{G-1,j}) r^(L-j)
@@ -405,9 +405,9 @@ static void PV_FN(blocks)(uint64_t *st, const uint8_t *in, size_t n, unsigned hi
 }
 
 #if defined(PV_GG)
-/* ---- Goll-Gueron incomplete decimation, for the comparison of seed 003 ----
+/* ---- Goll-Gueron incomplete decimation, for comparison ----
  * "Vectorization of Poly1305 message authentication code" (Goll and
- * Gueron, ITNG 2015) as 003 section 3.3 describes it: 4-decimation Horner
+ * Gueron, ITNG 2015) as section 3.3 of the dissertation describes it: 4-decimation Horner
  * over the whole groups of four blocks from the start of the run (h added
  * to the first block), then the 1-3 blocks left over as separate,
  * freshly packed vector multiplications:

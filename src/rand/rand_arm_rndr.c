@@ -14,8 +14,8 @@
  *
  * The register is named by its encoding (S3_3_C2_C4_0) so no -march flag
  * is needed and no other instruction of this file can come from a newer
- * target: the read is one asm statement in one small function, as
- * DESIGN.md asks for instructions without a portable intrinsic (GCC 12's
+ * target: the read is one asm statement in one small function, the
+ * project's rule for instructions without a portable intrinsic (GCC 12's
  * __rndr needs the whole file built for armv8.5-a+rng).  Availability comes
  * from AT_HWCAP2 (HWCAP2_RNG, core/cpu_arm.c), never from the compiler
  * target; Linux reports it only when every CPU of the system has RNDR.

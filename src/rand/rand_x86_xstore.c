@@ -1,7 +1,7 @@
 /*
  * rand_x86_xstore.c - the "xstore" hardware random source: the VIA PadLock
  * random number generator read with XSTORE (VIA PadLock Programming Guide,
- * 002_59b5517655744fb2.txt, chapter 2).
+ * chapter 2).
  *
  * XSTORE (0x0F 0xA7 0xC0) stores what the RNG has accumulated at ES:EDI and
  * returns in EAX a copy of MSR 0x110B (bits 31:5) and the number of random

@@ -2,8 +2,7 @@
  * sha256_ppc_p8.c - SHA-224/256 compression (FIPS 180-4, 6.2.2) with the
  * POWER8 vector crypto instructions, the "p8" entry of the sha256 registry.
  *
- * Strategy (chapter 5 of 000_6ee591281a7c6f71.txt, "POWER8 in-core
- * Cryptography"): everything stays in vector registers.  Each working
+ * Strategy (chapter 5 of "POWER8 in-core Cryptography: The Unofficial Guide"): everything stays in vector registers.  Each working
  * variable a..h and each of the 16 words of the message schedule gets its
  * own register; the schedule is the 16-entry ring of FIPS 180-4 6.2.2 step 1
  * rolled in place (W[t mod 16] overwritten just before round t), so no

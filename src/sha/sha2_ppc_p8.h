@@ -1,7 +1,8 @@
 /*
  * sha2_ppc_p8.h - what the two POWER8 SHA-2 backends (sha256_ppc_p8.c,
  * sha512_ppc_p8.c) share: the portable round structure of sha2_rounds.h
- * with Ch and Maj as one vsel each (chapter 5 of 000_6ee591281a7c6f71.txt),
+ * with Ch and Maj as one vsel each (chapter 5 of
+ * "POWER8 in-core Cryptography: The Unofficial Guide"),
  * and the endian-aware message load.  Include only from files compiled for
  * POWER8 (after their IC_TARGET_BEGIN), inside #if defined(__powerpc64__).
  */

@@ -3,7 +3,8 @@
  * 6.4.2) with the POWER8 vector crypto instructions, the "p8" entry of the
  * sha512 registry.
  *
- * The same strategy as sha256_ppc_p8.c (chapter 5 of 000_6ee591281a7c6f71.txt):
+ * The same strategy as sha256_ppc_p8.c (chapter 5 of
+ * "POWER8 in-core Cryptography: The Unofficial Guide"):
  * working variables and the 16-word schedule ring each in a vector register,
  * vshasigmad for the four Sigma/sigma functions, vsel for Ch and Maj, the
  * round structure of sha2_rounds.h shared with the portable code.  Each

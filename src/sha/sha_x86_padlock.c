@@ -2,7 +2,7 @@
  * sha_x86_padlock.c - SHA-1 and SHA-256 (and SHA-224, which is SHA-256 with
  * another initial value) on the VIA PadLock Hash Engine: the "padlock"
  * entries of ic_impls_sha1 and ic_impls_sha256 (VIA PadLock Programming
- * Guide, 002_59b5517655744fb2.txt, chapter 4).
+ * Guide, chapter 4).
  *
  * REP XSHA1 (0xF3 0x0F 0xA6 0xC8) and REP XSHA256 (... 0xD0) hash ECX bytes
  * at ESI into the chaining value at EDI and always finish with the FIPS

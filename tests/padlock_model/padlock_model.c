@@ -1,7 +1,7 @@
 /*
  * padlock_model.c - an instruction model of VIA PadLock for x86-64 Linux,
- * written from the VIA PadLock Programming Guide (4 Aug 2005,
- * ../shared/seeds/002_59b5517655744fb2.txt; "the guide" below).
+ * written from the VIA PadLock Programming Guide (VIA Technologies,
+ * 4 Aug 2005; "the guide" below).
  *
  * Built as libincore_padlock_model.so.  Any unchanged program started with
  * LD_PRELOAD=libincore_padlock_model.so can execute PadLock instructions on
