@@ -3,8 +3,9 @@
 # repository follows (the doc_rules test).  A file describes what the code
 # does and why; it does not narrate how the project was built, and it cites
 # documents by title, never by a path outside this repository.  Flagged:
-#   - development-log references: a session or an issue by number
-#     ("issue 9", "issue #9", "sessions 6-9"), "the lead";
+#   - development-log references: the word session(s) or issue(s) followed
+#     by a number (a "#" before it too), and the phrase for the person who
+#     led the work (the rule the-lead below);
 #   - paths outside the repository: the directory of shared files beside a
 #     checkout, a design file that is not in the repository (the design is
 #     docs/architecture.md);
