@@ -68,9 +68,9 @@ fi
 missing=$(lacking)
 if [ -z "$FORCE_X86EMU" ] && [ -z "$missing" ]; then
     tests=test_ct_insncount
-    why="this CPU has AVX-512F, IFMA, VAES and VPCLMULQDQ (the native leg ran the 512-bit backends); only the instruction counts need the emulator"
+    why="this CPU has AVX-512F, IFMA, VAES and VPCLMULQDQ, so the native leg ran the 512-bit backends; only the instruction counts need the emulator"
 else
-    why="on an emulated Sapphire Rapids"
+    why="on the emulated CPU: this CPU lacks a backend above, or FORCE_X86EMU is set"
 fi
 
 if [ -z "$X86EMU" ]; then
@@ -92,7 +92,8 @@ if [ ! -x "$X86EMU" ]; then
     exit 1
 fi
 
-echo "== x86emu leg: $tests $why ($X86EMU)"
+echo "== x86emu leg ($X86EMU): $tests"
+echo "   ($why)"
 dir=$build-x86emu
 # shellcheck disable=SC2086 # CMAKE_ARGS and X86EMU_ENV are word lists
 $CMAKE -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXE_LINKER_FLAGS=-static \
