@@ -85,7 +85,7 @@ if has aesni ssse3; then
 fi
 check none aes ct64 vaes512 vaes ni
 
-# Montgomery multiplication (issue 16), when the x86 backends are built:
+# Montgomery multiplication, when the x86 backends are built:
 # ifma (AVX-512 IFMA from 3072 bits, the adx rows below: needs both) >
 # adx (MULX + ADCX/ADOX) > port.
 montmul_impls=" $(listed montmul | tr '\n' ' ') "
@@ -141,7 +141,7 @@ case "$ghash_impls" in *" neon "*)
     ;;
 esac
 
-# AArch64 SHA, CRC and RNDR (issue 10): sha*/ce > port; crc32*/armv8 (CRC32 +
+# AArch64 SHA, CRC and RNDR: sha*/ce > port; crc32*/armv8 (CRC32 +
 # PMULL) > armv8-serial (CRC32) > slice8; hwrand/rndr > none.
 if has sha1 && built sha1 ce; then
     check ""       sha1   ce
@@ -166,7 +166,7 @@ if has crc32 && built crc32 armv8-serial; then
         check -crc32   $p slice8 armv8 armv8-serial
     done
 fi
-# ChaCha20 / Poly1305 on NEON (issue 10): neon > c; -neon reaches c.
+# ChaCha20 / Poly1305 on NEON: neon > c; -neon reaches c.
 for p in chacha20 poly1305; do
     if has neon && built $p neon; then
         check ""       $p neon
@@ -178,7 +178,7 @@ if has rng; then
     check ""       hwrand rndr
     check -rng     hwrand none rndr
 fi
-# AArch64 (issue 10): aes ce > ct64 on HWCAP aes; ghash pmull > ct64 on
+# AArch64: aes ce > ct64 on HWCAP aes; ghash pmull > ct64 on
 # HWCAP pmull.  Each mask must reach the portable entry, and masking one
 # must not move the other.
 case "$aes_impls" in *" ce "*)
@@ -201,7 +201,7 @@ case "$ghash_impls" in *" pmull "*)
     ;;
 esac
 
-# x86-64 hashes and checksums (issue 12): sha1/sha256 shani > port; sha512
+# x86-64 hashes and checksums: sha1/sha256 shani > port; sha512
 # avx512 > avx2 > port;
 # crc32 vpclmul512 > vpclmul (256-bit, also what a Zen 3 without AVX-512
 # gets) > clmul > slice8; crc32c the same, then sse42 (CRC32 instruction,

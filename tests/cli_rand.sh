@@ -30,7 +30,14 @@ for args in "" "abc" "-hex -base64 5" "--bogus 5" "5 6" "--source"; do
     [ $st -eq 2 ] && ok || bad "rand $args: exit $st, want 2"
 done
 run rand --source nonesuch 8 >/dev/null 2>"$d/e"; st=$?
-[ $st -eq 1 ] && grep -q "no entropy source 'nonesuch'" "$d/e" && ok || bad "rand --source nonesuch: exit $st"
+[ $st -eq 2 ] && grep -q "unknown source 'nonesuch'" "$d/e" && ok || bad "rand --source nonesuch: exit $st"
+# the output cannot be written: exit 2
+run rand -out "$d" 8 2>"$d/e"; st=$?
+[ $st -eq 2 ] && grep -q "^incore rand: $d: " "$d/e" && ok || bad "rand -out DIRECTORY: exit $st: $(cat "$d/e")"
+if [ -w /dev/full ]; then
+    run rand 8 -out /dev/full 2>"$d/e"; st=$?
+    [ $st -eq 2 ] && grep -q "^incore rand: /dev/full: write error" "$d/e" && ok || bad "rand -out /dev/full: exit $st: $(cat "$d/e")"
+fi
 run rand --help | grep -q '^usage: incore rand' && ok || bad "rand --help"
 run rngtest --help | grep -q '^usage: incore rngtest' && ok || bad "rngtest --help"
 

@@ -142,6 +142,11 @@ speed --seconds; st=$?
 [ $st -eq 2 ] && grep -q "needs a value" "$err" && ok || bad "--seconds without value exit $st"
 speed --seconds=-1 sha256; st=$?
 [ $st -eq 2 ] && ok || bad "--seconds=-1 exit $st"
+# a value never starts with "--"; output formats exclude one another
+speed --vs --seconds 0.01 sha256; st=$?
+[ $st -eq 2 ] && grep -q "^incore speed: --vs needs a value" "$err" && ok || bad "--vs --seconds: exit $st: $(cat "$err")"
+speed --json --csv --seconds 0.01 --sizes 64 crc32; st=$?
+[ $st -eq 2 ] && [ ! -s "$out" ] && grep -q "exclude each other" "$err" && ok || bad "--json --csv: exit $st"
 
 # --help and --list
 speed --help; st=$?
@@ -173,6 +178,7 @@ if [ -z "$EMU" ]; then
         for p in /nonexistent-incore-dir/speed.svg "${svg%.svg}.nosuchformat" /; do
             speed --seconds 0.01 --sizes 64 crc32 --plot "$p"; st=$?
             one_error "--plot $p"
+            [ $st -eq 2 ] && ok || bad "--plot $p: exit $st, want 2 (the plot cannot be written)"
             grep -q "cannot write plot '$p'" "$err" && ok || bad "--plot $p: $(cat "$err")"
         done
         [ ! -e "${svg%.svg}.nosuchformat" ] && ok || bad "--plot left the file it only checked"

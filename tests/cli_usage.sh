@@ -1,8 +1,9 @@
 #!/bin/sh
 # cli_usage.sh INCORE [EMULATOR...]: every subcommand of `incore` takes
 # --help (usage on stdout, nothing on stderr, exit 0) and refuses what it
-# does not know (nothing on stdout, what is wrong and the usage or a pointer
-# to --help on stderr, exit 2; the checksum commands exit 1, as coreutils').
+# does not know (nothing on stdout, what is wrong and a pointer to --help on
+# stderr, exit 2; the checksum commands exit 1, as coreutils'; every form of
+# usage error: tests/cli_errors.sh).
 incore="$1"; shift
 EMU="$*"
 pass=0; fail=0
@@ -38,12 +39,12 @@ expect_usage() {   # WHAT STATUS PATTERN: refused with STATUS, stderr matches
 for cmd in info selftest version; do
     run "$cmd" --frobnicate
     expect_usage "$cmd --frobnicate" 2 "^incore $cmd: unknown option '--frobnicate'"
-    grep -q "^usage: incore $cmd" "$err" && ok || bad "$cmd --frobnicate: no usage on stderr"
+    grep -q "^see 'incore $cmd --help'" "$err" && ok || bad "$cmd --frobnicate: no pointer to --help"
     run "$cmd" -x
     expect_usage "$cmd -x" 2 "unknown option '-x'"
     run "$cmd" extra
     expect_usage "$cmd extra" 2 "^incore $cmd: unexpected argument 'extra'"
-    grep -q "^usage: incore $cmd" "$err" && ok || bad "$cmd extra: no usage on stderr"
+    grep -q "^see 'incore $cmd --help'" "$err" && ok || bad "$cmd extra: no pointer to --help"
 done
 run selftest -v extra
 expect_usage "selftest -v extra" 2 "unexpected argument 'extra'"
@@ -95,7 +96,7 @@ expect_usage "help info extra" 2 "unexpected argument 'extra'"
 run frobnicate
 expect_usage "frobnicate" 2 "unknown command 'frobnicate'"
 run
-expect_usage "no command" 2 "^usage: incore COMMAND"
+expect_usage "no command" 2 "^incore: missing COMMAND"
 
 # the flags that exist still work
 run selftest --verbose

@@ -7,7 +7,7 @@
  *   incore version, incore help [COMMAND]; every command also takes --help
  *   incore speed [ALG...] [--vs PEERS] [--impl all] ...   throughput, beside the peers
  *   incore rand [-hex|-base64] [--source NAME] N   random bytes (tools/rand.c)
- *   incore rngtest [--source NAME] [--bytes N] [--json] [FILE|-]   tests of a random stream
+ *   incore rngtest [--source NAME] [--bytes N|all] [--json] [FILE|-]   tests of a random stream
  *   incore sha256sum [-c] FILE...  (and sha1sum, sha224sum, sha384sum, sha512sum,
  *                                   crc32, crc32c)
  */
@@ -33,8 +33,9 @@ static void usage(FILE *f)
             "                       MiB/s and cycles/byte per message size (speed --help)\n"
             "  rand [-hex|-base64] [--source NAME] N\n"
             "                       N random bytes from ic_random (or one entropy source)\n"
-            "  rngtest [--source NAME] [--bytes N] [--json] [FILE|-]\n"
-            "                       statistical tests of a random stream (CRAP.C, FIPS 140-2)\n"
+            "  rngtest [--source NAME] [--bytes N|all] [--json] [FILE|-]\n"
+            "                       statistical tests of the first N bytes (default 1M) of\n"
+            "                       a random stream (CRAP.C, FIPS 140-2)\n"
             "  sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, crc32, crc32c\n"
             "        [-c] [--tag] [-z] [-j N] [FILE...]\n"
             "                       print or check (-c) checksums like coreutils' sha256sum;\n"
@@ -42,8 +43,14 @@ static void usage(FILE *f)
             "  version              print the library version\n"
             "  help [COMMAND]       this text, or COMMAND --help\n"
             "\n"
-            "Every command takes --help.  Exit status: 0 on success, 1 on a failure,\n"
-            "2 on bad usage (the checksum commands exit 1 on bad usage, as coreutils').\n"
+            "Every command takes --help.  A usage error is reported in two lines on\n"
+            "stderr: what is wrong, and which --help to read.\n"
+            "\n"
+            "Exit status: 0 on success; 1 when a check fails (a self-test, a statistical\n"
+            "test, a speed output check) or the random generator or a source fails; 2 on\n"
+            "a usage error (for info also a malformed INCORE_CPU or INCORE_IMPL) or when a\n"
+            "file cannot be read or written.  The checksum commands exit as coreutils'\n"
+            "sha256sum does: 1 on a mismatch, an unreadable file or a usage error.\n"
             "\n"
             "environment:\n"
             "  INCORE_CPU=none | -feat,-feat | feat,feat   mask CPU features (see `incore info`)\n"
@@ -54,8 +61,7 @@ static void usage(FILE *f)
 }
 
 /* Usage of the commands that take no operands: `incore CMD --help` prints
- * it on stdout (exit 0); a wrong argument gets one line saying what is
- * wrong, then the usage, on stderr (exit 2), as coreutils does. */
+ * it on stdout (exit 0); a wrong argument is a usage error (exit 2). */
 static const char info_usage[] =
     "usage: incore info\n"
     "\n"
@@ -69,7 +75,7 @@ static const char info_usage[] =
     "failed source is shown with the test it failed and is not used).\n"
     "\n"
     "Exit status: 0; 2 when INCORE_CPU or INCORE_IMPL is malformed (it is then\n"
-    "ignored as a whole, and the reason is printed) or on bad usage.\n";
+    "ignored as a whole, and the reason is printed) or on a usage error.\n";
 
 static const char selftest_usage[] =
     "usage: incore selftest [-v|--verbose]\n"
@@ -80,23 +86,26 @@ static const char selftest_usage[] =
     "  -v, --verbose   also list each implementation that passed\n"
     "      --help      this text\n"
     "\n"
-    "Exit status: 0 if all pass, 1 if one fails, 2 on bad usage.\n";
+    "Exit status: 0 if all pass, 1 if one fails, 2 on a usage error.\n";
 
 static const char version_usage[] =
     "usage: incore version\n"
     "\n"
-    "Print the library version.\n";
+    "Print the library version.\n"
+    "\n"
+    "Exit status: 0; 2 on a usage error.\n";
 
-static int bad_usage(const char *cmd, const char *text, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int bad_usage(const char *cmd, const char *text, const char *fmt, ...)
+int incore_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "incore %s: ", cmd);
+    fprintf(stderr, "incore%s%s: ", cmd ? " " : "", cmd ? cmd : "");
     vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n%s", text);
     va_end(ap);
+    if (cmd)
+        fprintf(stderr, "\nsee 'incore %s --help'\n", cmd);
+    else
+        fprintf(stderr, "\nsee 'incore help'\n");
     return 2;
 }
 
@@ -126,8 +135,8 @@ static int parse_flags(const char *cmd, const char *text, int argc, char **argv,
             continue;
         }
         if (a[0] == '-' && a[1])
-            return bad_usage(cmd, text, "unknown option '%s'", a);
-        return bad_usage(cmd, text, "unexpected argument '%s'", a);
+            return incore_usage_error(cmd, "unknown option '%s'", a);
+        return incore_usage_error(cmd, "unexpected argument '%s'", a);
     }
     return -1;
 }
@@ -239,8 +248,7 @@ static int cmd_help(int argc, char **argv)
         return 0;
     }
     if (argc > 2)
-        return bad_usage("help", "usage: incore help [COMMAND]\n", "unexpected argument '%s'",
-                         argv[2]);
+        return incore_usage_error("help", "unexpected argument '%s'", argv[2]);
     if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
         return 0;
@@ -274,16 +282,13 @@ static int run_command(int argc, char **argv)
         return incore_cmd_rngtest(argc, argv);
     if (incore_is_sum_cmd(cmd))
         return incore_cmd_sum(cmd, argc, argv);
-    fprintf(stderr, "incore: unknown command '%s'\n", cmd);
-    usage(stderr);
-    return 2;
+    return incore_usage_error(NULL, "unknown command '%s'", cmd);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
+    if (argc < 2)
+        return incore_usage_error(NULL, "missing COMMAND (info, selftest, speed, rand, rngtest, "
+                                        "sha256sum, ..., version, help)");
     return run_command(argc - 1, argv + 1);
 }

@@ -226,7 +226,7 @@ typedef struct {
 } incore_state;
 
 /* Expand the key with the implementation selected now; the context keeps
- * it whatever is selected later (DESIGN.md, Dispatch). */
+ * it whatever is selected later (docs/architecture.md, Dispatch). */
 static int incore_setup(speed_job *j)
 {
     const speed_alg *a = j->alg;
@@ -494,19 +494,14 @@ static void usage(FILE *f)
             "                    before measuring\n"
             "  --list            the algorithms, their primitives and peers\n"
             "\n"
-            "Exit status: 0, 1 if an output check or an operation failed, 2 on bad usage.\n");
+            "  --json, --csv and --markdown exclude one another.\n"
+            "\n"
+            "Exit status: 0; 1 if an output check or an operation failed; 2 on a usage\n"
+            "error, or when the plot cannot be drawn or written.\n");
 }
 
-static int fail_usage(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "incore speed: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (see incore speed --help)\n");
-    va_end(ap);
-    return 2;
-}
+/* A usage error: "incore speed: <what>", then where to read more (exit 2). */
+#define fail_usage(...) incore_usage_error("speed", __VA_ARGS__)
 
 /* "16", "1k", "16K", "1m": bytes; 0 on error. */
 static size_t parse_size(const char *s, const char **end)
@@ -524,14 +519,14 @@ static size_t parse_size(const char *s, const char **end)
     return v > MAX_SIZE ? 0 : (size_t)v;
 }
 
-static int parse_sizes(speed_opts *o, const char *s)
+static int parse_sizes(speed_opts *o, const char *list)
 {
     o->nsizes = 0;
-    for (;;) {
+    for (const char *s = list;;) {
         const char *e;
         size_t v = parse_size(s, &e);
         if (!v || (*e && *e != ','))
-            return fail_usage("bad --sizes '%s': sizes are 1..64m bytes, comma separated", s);
+            return fail_usage("bad --sizes '%s': sizes are 1..64m bytes, comma separated", list);
         if (o->nsizes == MAX_SIZES)
             return fail_usage("more than %d sizes", MAX_SIZES);
         o->sizes[o->nsizes++] = v;
@@ -567,6 +562,8 @@ static int parse_sweep(speed_opts *o, const char *s)
 static int parse_peers(speed_opts *o, const char *s)
 {
     o->peers = 0;
+    if (!*s)
+        return fail_usage("bad --vs '': name peers (openssl, libsodium, zlib, isal, libgcrypt, gmp, all)");
     while (*s) {
         size_t n = strcspn(s, ",");
         int hit = 0;
@@ -651,6 +648,7 @@ static int parse_args(speed_opts *o, int argc, char **argv)
     o->repeats = 5;
     o->threads = 1;
     int any = 0, quick = 0, sized = 0, timed = 0;
+    const char *format = NULL;   /* the --json / --csv / --markdown given */
     for (int i = 1; i < argc; i++) {
         char *arg = argv[i], *val = NULL;
         if (strncmp(arg, "--", 2) != 0 || !arg[2]) {
@@ -669,9 +667,10 @@ static int parse_args(speed_opts *o, int argc, char **argv)
                     IS("--impl") || IS("--vs") || IS("--plot") || IS("--aad") || IS("--misalign") ||
                     IS("--threads");
         if (takes) {
-            val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+            /* "--vs --seconds 1": --vs has no value (a value never starts with --) */
+            val = eq ? eq + 1 : (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 ? argv[++i] : NULL);
             if (!val)
-                return fail_usage("%s needs a value", arg);
+                return fail_usage("%.*s needs a value", (int)n, arg);
         } else if (eq) {
             return fail_usage("option '%.*s' takes no value", (int)n, arg);
         }
@@ -726,12 +725,12 @@ static int parse_args(speed_opts *o, int argc, char **argv)
             o->plot = val;
         } else if (IS("--quick")) {
             quick = 1;
-        } else if (IS("--json")) {
-            o->format = FMT_JSON;
-        } else if (IS("--csv")) {
-            o->format = FMT_CSV;
-        } else if (IS("--markdown")) {
-            o->format = FMT_MD;
+        } else if (IS("--json") || IS("--csv") || IS("--markdown")) {
+            int f = IS("--json") ? FMT_JSON : IS("--csv") ? FMT_CSV : FMT_MD;
+            if (format && o->format != f)
+                st = fail_usage("%s and %s exclude each other", format, arg);
+            o->format = f;
+            format = arg;
         } else {
             st = fail_usage("unknown option '%s'", arg);
         }
@@ -1579,15 +1578,13 @@ int incore_cmd_speed(int argc, char **argv)
             return 2;
         }
         int ck = run_plot_script(script, "--check", "-o", o.plot, (const char *)NULL);
-        if (ck == PLOT_NO_MATPLOTLIB || ck == PLOT_NO_PYTHON)
+        if (ck != PLOT_OK)   /* no matplotlib, no python, FILE not writable */
             return 2;
-        if (ck != PLOT_OK)
-            return 1;
         int fd = mkstemp(rows_path);
         B.rows = fd >= 0 ? fdopen(fd, "w") : NULL;
         if (!B.rows) {
             fprintf(stderr, "incore speed: %s: %s\n", rows_path, strerror(errno));
-            return 1;
+            return 2;
         }
     }
 
@@ -1643,7 +1640,7 @@ int incore_cmd_speed(int argc, char **argv)
     if (o.plot) {
         fclose(B.rows);
         if (run_plot_script(script, "-o", o.plot, rows_path, (const char *)NULL) != PLOT_OK) {
-            rc = 1;
+            rc = 2;
         } else if (o.format == FMT_TABLE) {
             printf("\nplot: %s\n", o.plot);
         }

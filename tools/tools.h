@@ -15,6 +15,16 @@ int incore_cmd_speed(int argc, char **argv);
 int incore_cmd_rand(int argc, char **argv);
 int incore_cmd_rngtest(int argc, char **argv);
 
+/* tools/incore.c: a usage error of `incore CMD` (cmd NULL: of `incore`
+ * itself), as every command but the checksum ones reports it: two lines on
+ * stderr, "incore CMD: <what is wrong>" and "see 'incore CMD --help'".
+ * Returns 2, the exit status of a usage error. */
+int incore_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* ---- shared by tools/speed.c and tools/speed_peers.c ------------------- */
 #include <stddef.h>
 #include <stdint.h>
