@@ -2,7 +2,8 @@
 #   lib/libincore.a, lib/libincore.so.X.Y.Z (SONAME libincore.so.X),
 #   include/incore/*.h (with the generated version.h),
 #   lib/pkgconfig/incore.pc, lib/cmake/incore/ (find_package(incore CONFIG):
-#   incore::incore, the shared library, and incore::incore_static).
+#   incore::incore, the shared library, and incore::incore_static),
+#   share/doc/incore/ (README, CHANGELOG, LICENSE, SECURITY, examples/).
 # The command, its plot script and the man pages are installed where they
 # are built (top-level CMakeLists.txt, docs/man).
 include(CMakePackageConfigHelpers)
@@ -21,15 +22,12 @@ set(IC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/incore)
 install(EXPORT incoreTargets NAMESPACE incore:: DESTINATION ${IC_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/incoreConfig.cmake.in
   ${PROJECT_BINARY_DIR}/incoreConfig.cmake INSTALL_DESTINATION ${IC_CMAKE_DIR})
-# 0.x: a new minor version may change the ABI (as the SONAME's major does
-# from 1.0 on), so a request for 0.1 is not met by 0.2.
-if(PROJECT_VERSION_MAJOR EQUAL 0)
-  set(IC_COMPAT SameMinorVersion)
-else()
-  set(IC_COMPAT SameMajorVersion)
-endif()
+# The ABI policy of README.md: the major version (and the SONAME,
+# libincore.so.MAJOR) changes with every incompatible change, a minor version
+# only adds.  So find_package(incore 1.0) accepts 1.0 and any later 1.x, and
+# never 0.x or 2.x.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/incoreConfigVersion.cmake
-  VERSION ${PROJECT_VERSION} COMPATIBILITY ${IC_COMPAT})
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/incoreConfig.cmake ${PROJECT_BINARY_DIR}/incoreConfigVersion.cmake
         DESTINATION ${IC_CMAKE_DIR})
 
@@ -49,3 +47,9 @@ install(FILES ${PROJECT_BINARY_DIR}/incore.pc DESTINATION ${IC_PC_DIR})
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md
               ${PROJECT_SOURCE_DIR}/CHANGELOG.md ${PROJECT_SOURCE_DIR}/SECURITY.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The example programs as a project of their own (examples/README.md),
+# built by `cmake -S share/doc/incore/examples` against this install.
+install(FILES ${PROJECT_SOURCE_DIR}/examples/CMakeLists.txt ${PROJECT_SOURCE_DIR}/examples/README.md
+              ${PROJECT_SOURCE_DIR}/examples/seal_file.c ${PROJECT_SOURCE_DIR}/examples/hash_file.c
+              ${PROJECT_SOURCE_DIR}/examples/crc_stream.c
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)

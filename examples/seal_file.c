@@ -7,8 +7,8 @@
  * nonce || ciphertext || 16-byte tag: a 12-byte random nonce for AES-256-GCM
  * (ic_aes_gcm_key_*: the key expanded once, as a program sealing many
  * records would), a 24-byte one for XChaCha20-Poly1305 (random nonces of
- * that length never collide in practice).  The nonce comes from the CPU's
- * random source (ic_rand_hw) or, where there is none, /dev/urandom.  Opening
+ * that length never collide in practice).  The nonce comes from ic_random,
+ * the library's DRBG over its health-tested entropy sources.  Opening
  * checks the tag before anything is written: a forged or damaged file gives
  * exit status 1 and no output file.
  */
@@ -58,17 +58,6 @@ static int write_all(const char *path, const unsigned char *p, size_t len)
     return fclose(f) == 0 && put == len ? 0 : -1;
 }
 
-static int random_nonce(unsigned char *n, size_t len)
-{
-    if (ic_rand_hw(n, len) == IC_OK)
-        return 0;
-    FILE *f = fopen("/dev/urandom", "rb");
-    size_t got = f ? fread(n, 1, len, f) : 0;
-    if (f)
-        fclose(f);
-    return got == len ? 0 : -1;
-}
-
 /* Seal or open in into a new buffer *res (*reslen bytes); an incore status. */
 static int run(int gcm, int seal, const unsigned char *key, const unsigned char *in, size_t len,
                unsigned char **res, size_t *reslen)
@@ -76,11 +65,13 @@ static int run(int gcm, int seal, const unsigned char *key, const unsigned char 
     size_t nlen = gcm ? IC_GCM_IV_SIZE : 24;
     size_t outlen = seal ? nlen + len + TAG : len - nlen - TAG;
     unsigned char *out = malloc(outlen + 1);
-    int st = IC_OK;
+    int st = out ? IC_OK : IC_ERR_UNAVAILABLE;
     ic_aes_gcm_key k;
-    if (!out || (seal && random_nonce(out, nlen) != 0)) {
+    if (st == IC_OK && seal)   /* a fresh nonce for every message */
+        st = ic_random(out, nlen);
+    if (st != IC_OK) {
         free(out);
-        return IC_ERR_UNAVAILABLE;
+        return st;
     }
     if (gcm)   /* expanded once; a program sealing many records keeps k */
         st = ic_aes_gcm_key_init(&k, key, 32);

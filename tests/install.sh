@@ -8,7 +8,10 @@
 # add_subdirectory() (which builds no tests); an installed incore (also
 # after its prefix was moved) runs the installed share/incore/plot_speed.py,
 # while a copy of the executable outside both the build and the install
-# still finds the source tree's script.  CC and the flags are the build's,
+# still finds the source tree's script.  The package version file takes a
+# request for this major version only, and the examples installed under
+# share/doc/incore/examples build against the install and run.  CC and the
+# flags are the build's,
 # so that a sanitizer build's consumers link its runtime.
 cmake="$1"; build="$2"; cc="${3:-cc}"; cflags="${4:-}"; ldflags="${5:-}"
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -90,6 +93,46 @@ if cmake_consumer "$T/fp" -DCMAKE_PREFIX_PATH="$T/prefix"; then
     run_consumer "find_package consumer (static)" "$T/fp/consumer_static"
 else
     bad "find_package consumer did not build: $(cat "$T/log")"
+fi
+
+# The package version file: a request for this major version (any minor up
+# to this one) is met, one for the next major or an earlier one is not.
+fp_version() {   # fp_version REQUEST: configure a project that asks for it
+    mkdir -p "$T/ver"
+    printf 'cmake_minimum_required(VERSION 3.20)\nproject(v LANGUAGES C)\nfind_package(incore %s CONFIG REQUIRED)\n' \
+        "$1" >"$T/ver/CMakeLists.txt"
+    rm -rf "$T/ver/b"
+    "$cmake" -S "$T/ver" -B "$T/ver/b" $gen -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$T/prefix" >"$T/log" 2>&1
+}
+minor=$(echo "$ver" | cut -d. -f2)
+fp_version "$major.0" && ok || bad "find_package(incore $major.0) refused $ver: $(cat "$T/log")"
+fp_version "$major.$minor" && ok || bad "find_package(incore $major.$minor) refused $ver: $(cat "$T/log")"
+fp_version "$((major + 1)).0" && bad "find_package(incore $((major + 1)).0) accepted $ver" || ok
+if [ "$major" -gt 0 ]; then
+    fp_version "$((major - 1)).9" && bad "find_package(incore $((major - 1)).9) accepted $ver" || ok
+fi
+
+# The installed examples build as a project of their own against the
+# install (find_package(incore 1.0)) and run.
+exdir="$T/prefix/share/doc/incore/examples"
+if [ -f "$exdir/CMakeLists.txt" ] && "$cmake" -S "$exdir" -B "$T/ex" $gen -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$cflags" -DCMAKE_EXE_LINKER_FLAGS="$ldflags" \
+        -DCMAKE_PREFIX_PATH="$T/prefix" >"$T/log" 2>&1 && "$cmake" --build "$T/ex" >>"$T/log" 2>&1; then
+    ok
+    head -c 3000 /dev/urandom >"$T/exmsg"; head -c 32 /dev/urandom >"$T/exkey"
+    "$T/ex/example_hash_file" "$T/exmsg" >"$T/h1" 2>&1 && "$T/prefix/bin/incore" sha256sum "$T/exmsg" >"$T/h2" \
+        && cmp -s "$T/h1" "$T/h2" && ok || bad "installed example hash_file: $(cat "$T/h1")"
+    for aead in gcm xchacha; do
+        "$T/ex/example_seal_file" $aead seal "$T/exkey" "$T/exmsg" "$T/exs" \
+            && "$T/ex/example_seal_file" $aead open "$T/exkey" "$T/exs" "$T/exo" && cmp -s "$T/exo" "$T/exmsg" \
+            && ok || bad "installed example seal_file $aead: no round trip"
+        rm -f "$T/exs" "$T/exo"
+    done
+    [ "$(printf 123456789 | "$T/ex/example_crc_stream")" = e3069283 ] && ok || bad "installed example crc_stream"
+    readelf -d "$T/ex/example_hash_file" 2>/dev/null | grep -q "NEEDED.*libincore\.so\.$major" \
+        && ok || bad "installed examples do not link libincore.so.$major"
+else
+    bad "installed examples did not build: $(cat "$T/log" 2>/dev/null)"
 fi
 
 # add_subdirectory(<this source tree>): the libraries only, no tests, no
