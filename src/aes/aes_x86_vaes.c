@@ -164,7 +164,7 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
  * Zen 3 it shares the pipes of VAESENC and costs them more than the six
  * shifts and XORs of one reduction shared by four registers (4 KiB: 4-5 %
  * faster in a min-of-trials harness, 1.08-1.11x -> 1.16-1.26x libgcrypt in
- * `incore speed`; docs/benchmarks.md, XTS).  The first tweaks of a
+ * `incore speed`; docs/backends.md, XTS).  The first tweaks of a
  * data unit (once per call, latency rather than throughput) keep
  * AESX_XTS_REDUCE. */
 #define AESX_XTS_PACKED
@@ -176,7 +176,7 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
 #define AESX_BCAST128 _mm256_broadcastsi128_si256
 /* No AESX_XTS_GPR (aes_x86_xts.h) here: on Zen 3 a min-of-trials harness
  * had AES-256 4 KiB 10 % faster with it, but `incore speed` (medians, in
- * place) 10 % slower, and AES-128 within +-5 % (docs/benchmarks.md, XTS) */
+ * place) 10 % slower, and AES-128 within +-5 % (docs/backends.md, XTS) */
 #include "aes/aes_x86_xts.h"
 
 const ic_aes_ops ic_aes_vaes_ops = {

@@ -54,7 +54,7 @@ IC_TARGET_BEGIN("vaes,avx2,aes,avx512f,avx512vl,avx512bw,vpclmulqdq")
  * AESX_REST_OPS): on Zen 5 the short ZMM batch with its masked registers
  * measured 3-10 % slower there, and 15-30 % slower from 15 to 24 blocks,
  * where the 256-bit code has a whole 16-block batch in eight registers
- * (docs/benchmarks.md, "vaes512 against vaes at short lengths").  8 to 14
+ * (docs/backends.md, "Short messages").  8 to 14
  * and 25 to 31 blocks stay here (up to 1.3x faster).  CTR is faster here
  * at every length but two. */
 #define AESX_REST_OPS ic_aes_vaes_ops

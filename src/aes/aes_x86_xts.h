@@ -163,7 +163,7 @@ AESX_INLINE void xts_first_tweaks(AESX_V tw[AESX_NV], __m128i t, int nv)
  * with four VPCLMULQDQ: on Zen 3 (VAES on YMM) VPCLMULQDQ runs on the
  * pipes of VAESENC and took them about 1.2 cycles each (an AES loop with
  * independent VPCLMULQDQs added), a shuffle, shift or XOR 0.1-0.25, so
- * this made 4 KiB XTS 4-5 % faster there (docs/benchmarks.md, XTS). */
+ * this made 4 KiB XTS 4-5 % faster there (docs/backends.md, XTS). */
 AESX_INLINE AESX_V xts_slot(AESX_V r, int k)
 {
     const __m128i c = _mm_set_epi32(-1, -1, -1, (int)(0x80000000u | (uint32_t)(4 * k + 2) << 16 |
@@ -267,7 +267,7 @@ AESX_INLINE void xts_done(const AESX_V tw[AESX_NV], uint8_t t[16], size_t n)
 /* ---- the tweaks of the next batch in general registers (AESX_XTS_GPR) ----
  * On Zen 3 every vector instruction of the tweak step above takes time
  * from AESENC / VAESENC (the shuffles, shifts and VPCLMULQDQ issue on the
- * pipes that run it; docs/benchmarks.md, XTS), while the four integer
+ * pipes that run it; docs/backends.md, XTS), while the four integer
  * ALUs idle.  A backend that defines AESX_XTS_GPR makes the tweaks of
  * batch k+1 there during batch k, into a stack array, and the batch XORs
  * them in from memory (loads take no vector ALU time), for data units of
@@ -291,7 +291,7 @@ AESX_INLINE void xts_done(const AESX_V tw[AESX_NV], uint8_t t[16], size_t n)
  * It is not free either: 8 instructions a tweak (6 ALU, 2 stores) take
  * dispatch slots; `ni`, whose vector step is 9 shifts and XORs a block,
  * gains 25-40 % on Zen 3, while for `vaes` two ways of measuring
- * disagreed (docs/benchmarks.md, XTS), so it keeps the vector step. */
+ * disagreed (docs/backends.md, XTS), so it keeps the vector step. */
 AESX_INLINE void xts_gpr_mulx(uint64_t *lo, uint64_t *hi)
 {
     uint64_t m = (uint64_t)((int64_t)*hi >> 63) & 0x87;

@@ -9,7 +9,7 @@
 IC_IMPLS(montmul)
 {
 #if defined(__x86_64__) && defined(IC_BN_HAVE_ADX)
-    IC_IMPL(montmul, ifma);      /* from 3072 bits; smaller contexts record adx */
+    IC_IMPL(montmul, ifma);      /* from 1024 bits; smaller contexts record adx */
     IC_IMPL(montmul, adx);
 #endif
 #if defined(__x86_64__) && defined(IC_BN_HAVE_PADLOCK)

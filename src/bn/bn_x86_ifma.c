@@ -37,7 +37,7 @@ IC_TARGET_BEGIN("avx512f,avx512ifma")
 #define IFMA_INLINE static inline __attribute__((always_inline))
 
 /* From 1024 bits (16 limbs) the engine beats the scalar MULX/ADX rows on
- * Zen 5 (docs/benchmarks.md, modular exponentiation); below, its set-up and
+ * Zen 5 (docs/backends.md, Bignum and RSA, ifma); below, its set-up and
  * the general loop for the small shapes do not pay. */
 #define IFMA_MIN_LIMBS 16
 
@@ -512,7 +512,7 @@ static void ifma_modexp(const ic_mont_exp *job, size_t njobs)
 }
 
 static const ic_mont_ops ifma_ops = { ifma_mul, NULL, ifma_rbits, IFMA_MIN_LIMBS, ifma_modexp };
-/* IFMA from 3072 bits; a smaller context records adx (min_limbs), so the
+/* IFMA from 1024 bits (IFMA_MIN_LIMBS); a smaller context records adx (min_limbs), so the
  * entry needs what adx needs */
 IC_BACKEND(montmul, ifma, IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512IFMA) | IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX),
            &ifma_ops);

@@ -346,8 +346,8 @@ static int aead_check(const uint8_t *key, const uint8_t *nonce, const uint8_t *a
 
 /* Long one-shot seals run keystream and MAC chunk by chunk, so the MAC
  * reads back ciphertext the keystream pass wrote moments ago, from cache,
- * however long the message.  Measured on Zen 4 (docs/benchmarks.md,
- * ChaCha20 / Poly1305): chunks of 2-16 KiB, the L1-sized choice, were 1-6 % SLOWER
+ * however long the message.  Measured on Zen 4 (docs/backends.md,
+ * ChaCha20-Poly1305): chunks of 2-16 KiB, the L1-sized choice, were 1-6 % SLOWER
  * than two whole passes for 16 KiB-1 MiB messages (every chunk restarts
  * the vector Poly1305: a horizontal sum and a partial first group, and the
  * 1 MiB L2 holds the whole message anyway), and no chunk size measured

@@ -14,7 +14,7 @@
  * A run of 16q + 1 blocks takes its odd block in scalar registers inside
  * the first pass (pass16, "extra"), not alone on the row path.  Every pass
  * with a scalar 17th block measured 3 % SLOWER on Zen 4 at 16 KiB than
- * 16-block passes (docs/benchmarks.md, ChaCha20 / Poly1305), so only that
+ * 16-block passes (docs/backends.md, ChaCha20), so only that
  * case uses it.
  *
  * Runs of 1-8 blocks take the row path: one block per 128-bit lane, rows
@@ -106,7 +106,7 @@ ALWAYS_INLINE void lanes4x4(__m512i o[4], __m512i a, __m512i b, __m512i c, __m51
  * idle here, so it costs about 3 % of the pass.  Not for every pass: the
  * scalar instructions take room in the out-of-order window the vector
  * chains need, and 17-block passes measured 3 % slower than 16-block
- * ones at 16 KiB on Zen 4 (docs/benchmarks.md, ChaCha20 / Poly1305). */
+ * ones at 16 KiB on Zen 4 (docs/backends.md, ChaCha20). */
 ALWAYS_INLINE void pass16(const uint32_t input[16], uint8_t *out, const uint8_t *in, uint32_t ctr, size_t n,
                           int extra)
 {

@@ -99,7 +99,7 @@ static void brand(char *model, size_t cap)
 /* Traits by CPU family (docs/architecture.md, "AES and GHASH on 512-bit
  * registers"): AMD family 19h with AVX-512 (Zen 4) splits every 512-bit
  * operation into two 256-bit halves, so its 256-bit AES and GHASH paths
- * are as fast (measured: docs/benchmarks.md, AES and AES-GCM on 512-bit registers) and preferred.
+ * are as fast (measured: docs/backends.md, Selection rules per CPU family) and preferred.
  * Intel parts with AVX-512 and AMD family 1Ah (Zen 5, full 512-bit data
  * paths) get no trait: the 512-bit entries come first there. */
 static uint64_t detect_traits(const char vendor[13], uint64_t f)

@@ -8,7 +8,7 @@
  * folding (reduced by two CRC32 instructions) below C32_STREAMS, and above
  * that three CRC32 streams (crc_x86_sse42.c), which outrun four 128-bit
  * lanes.  The length thresholds were
- * measured with `incore speed crc32c --impl all` (docs/benchmarks.md).
+ * measured with `incore speed crc32c --impl all` (docs/backends.md, CRC-32 / CRC-32C).
  * An empty input returns the register without reading memory.
  *
  * CRCs take no secret input, so nothing here is claimed constant time.

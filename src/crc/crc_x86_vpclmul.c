@@ -40,7 +40,7 @@ IC_TARGET_BEGIN("sse4.2,pclmul,avx2,vpclmulqdq")
 /* CRC-32C below: crc_ymm2 (from 64 bytes), up to 1024 bytes:
  * at 448..768 bytes the four-register path with its merge ran
  * 0.78-0.94x ISA-L's crc32_iscsi in `incore speed --vs isal` on a quiet
- * Zen 3, two registers 0.88-1.00x (docs/benchmarks.md, CRC). */
+ * Zen 3, two registers 0.88-1.00x (docs/backends.md, CRC-32 / CRC-32C). */
 #define C32_SHORT 1024
 
 static inline __m256i ymm_k(const crc_x86_consts *c, int n)

@@ -8,7 +8,7 @@
  * poly1305_x86_vec.h; this file only says what a vector is.  A group is
  * 64 bytes, two 256-bit loads unpacked into lanes holding blocks 0, 2, 1,
  * 3.  Runs of fewer than PV_MIN_BLOCKS blocks use the radix-2^64 scalar
- * code, which wins there (crossover measured, docs/benchmarks.md).
+ * code, which wins there (crossover measured, docs/backends.md, Poly1305).
  */
 #include "core/target.h"
 
@@ -21,7 +21,7 @@ IC_TARGET_BEGIN("avx2")
 #define PV_L 4
 #define PV_FN(name) poly1305_avx2_##name
 /* IC_POLY1305_AVX2_MIN overrides the crossover at build time (1: vector
- * code at every length, for the algorithm comparison of docs/benchmarks.md) */
+ * code at every length, for the algorithm comparison of docs/backends.md, Poly1305) */
 #if defined(IC_POLY1305_AVX2_MIN)
 #define PV_MIN_BLOCKS IC_POLY1305_AVX2_MIN
 #else

@@ -9,7 +9,7 @@
  * 128 bytes, two 512-bit loads unpacked into lanes holding blocks 0, 4, 1,
  * 5, 2, 6, 3, 7.  Runs of fewer than PV_MIN_BLOCKS blocks use the
  * radix-2^64 scalar code, which wins there (crossover measured,
- * docs/benchmarks.md).
+ * docs/backends.md, Poly1305).
  */
 #include "core/target.h"
 

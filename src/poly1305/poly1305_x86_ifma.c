@@ -13,7 +13,7 @@
  *     4-decimation), powers r^2..r^4 (r^8) from the scalar chain per run;
  *   longer, or any run of 8+ blocks once a key has them: 8 lanes on ZMM
  *     with r^1..r^8, r^16 computed once per key and kept in the state.
- * The crossovers were measured on Zen 4 (docs/benchmarks.md, ChaCha20 / Poly1305):
+ * The crossovers were measured on Zen 4 (docs/backends.md, Poly1305):
  * the 8-lane powers cost one more dependent vector product and a fresh
  * key's first group is up to half zeros, which four lanes avoid until
  * about 2.5 KiB.

@@ -33,7 +33,7 @@
  *
  * State.  The words 0..7 are those of the portable radix-2^64 code
  * (poly1305_c.c: h0 h1 h2 | r0 r1 s1 | s): runs shorter than PV_MIN_BLOCKS
- * go to that code, which is faster there (measured: docs/benchmarks.md),
+ * go to that code, which is faster there (measured: docs/backends.md, Poly1305),
  * and the vector run converts h from and back to radix 2^64 at its ends.
  * Word 8 says which powers are ready (bit 0: r^1..r^L, bit 1: r^2L, for
  * the two-group steps of long runs); from byte 128: the limbs of r^L and
