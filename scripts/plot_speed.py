@@ -57,7 +57,7 @@ def reexec_or_fail(plt):
             and not os.environ.get("INCORE_PLOT_REEXEC")):
         os.environ["INCORE_PLOT_REEXEC"] = "1"
         os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-    fail("--plot needs python3 with matplotlib, which %s lacks "
+    fail("the plots need python3 with matplotlib, which %s lacks "
          "(Debian: apt-get install python3-matplotlib)" % sys.executable, EXIT_NO_MATPLOTLIB)
 
 
