@@ -20,7 +20,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= $(BUILD)-fuzz
 CROSS_LEGS ?= aarch64-max aarch64-cortex-a53 aarch64-cortex-a72 ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64-power8 ppc64-power7 armhf-cortex-a7 armhf-max
 
-.PHONY: all build build-tests run test deps test-native test-asan test-cross test-x86emu test-padlock-model clean bench-doc fuzz $(addprefix test-cross-,$(CROSS_LEGS))
+.PHONY: all build build-tests run test deps test-native test-asan test-cross test-x86emu test-padlock-model clean bench-doc bench-doc-render fuzz $(addprefix test-cross-,$(CROSS_LEGS))
 
 all: build
 
@@ -43,7 +43,17 @@ run: build
 	./$(BUILD)/incore selftest
 	./$(BUILD)/incore speed --quick
 
-bench-doc: build ; sh scripts/bench-doc.sh $(BUILD)
+# docs/benchmarks.md (scripts/bench-doc.py): bench-doc measures this machine
+# with `incore speed --vs all --json` (about 10 minutes; BENCH_SECONDS per
+# figure, default 0.2), writes docs/bench/<cpu>.jsonl and regenerates the
+# page and docs/plots/; bench-doc-render only regenerates them from the
+# stored docs/bench/*.jsonl.
+PYTHON3 ?= python3
+bench-doc: build
+	$(PYTHON3) scripts/bench-doc.py measure $(BUILD)
+
+bench-doc-render:
+	$(PYTHON3) scripts/bench-doc.py render
 
 deps:
 	sh scripts/install-deps.sh

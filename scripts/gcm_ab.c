@@ -2,8 +2,8 @@
  * gcm_ab.c - AES-GCM cost per message with a 12-byte IV, in TSC ticks, as
  * the minimum over 200 trials of 2000 messages: a figure that two builds
  * of the library can be compared on when the machine is not quiet enough
- * for the medians of `incore speed` to show a few percent (issue 8's
- * before/after check; docs/benchmarks.md).  Build it once per library:
+ * for the medians of `incore speed` to show a few percent.  Build it once
+ * per library:
  *
  *   cc -O2 -Iinclude scripts/gcm_ab.c build/libincore.a -lpthread -o gcm_ab
  *   ./gcm_ab SIZE MODE KEYLEN     MODE 0: ic_aes_gcm_seal, 1: init/encrypt/final

@@ -1,7 +1,7 @@
 /*
  * peer_min_sweep.c - incore against OpenSSL 3 for Poly1305, ChaCha20 and
  * ChaCha20-Poly1305 seal, one size after another, as the MINIMUM over
- * REPS timings (docs/benchmarks.md, issue 9).  Not part of the build:
+ * REPS timings.  Not part of the build:
  *
  *   cc -O2 -Iinclude scripts/peer_min_sweep.c build/libincore.a -lcrypto -lpthread -o peer_min_sweep
  *   ./peer_min_sweep poly1305|chacha20|chacha20-poly1305 FROM TO STEP REPS > out.csv
@@ -14,8 +14,8 @@
  * EVP_CipherUpdate; ic_chacha20_poly1305_seal against EVP init, update,
  * final and the tag.  The two alternate, the one going first changing
  * every repetition, so a load change on a shared machine hits both; the
- * minimum is what stays repeatable there (the medians of `incore speed`
- * moved by 2-4x under the load of the other jobs on this machine).
+ * minimum is what stays repeatable there, where a median can move by
+ * several times with the load of other jobs.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """plot_poly1305_sweep.py PRODUCT.csv ALGO.csv OUT.svg
 
-The Poly1305 sweep of docs/benchmarks.md (issue 9) from two CSV files of
+Poly1305 cycles/byte against message length from two CSV files of
 scripts/poly1305_sweep.c: PRODUCT from the normal build (every backend,
 scalar below each crossover), ALGO from a build with
 -DIC_POLY1305_AVX2_MIN=1 (avx2 and avx2-gg vector code at every length,
-the comparison of seed 003).  Top: cycles/byte of every backend against
-message length.  Bottom: how many fewer cycles complete decimation (avx2)
-takes than Goll-Gueron's incomplete one (avx2-gg), per length and as a
-64-byte moving average, beside 003's reported averages up to 1 KiB.
+the setting of the M.Tech dissertation "Improved SIMD Implementation of
+Poly1305").  Top: cycles/byte of every backend against message length.
+Bottom: how many fewer cycles complete decimation (avx2) takes than
+Goll-Gueron's incomplete one (avx2-gg), per length and as a 64-byte moving
+average, beside the averages the dissertation reports up to 1 KiB.
 """
 import csv
 import sys
@@ -46,7 +47,7 @@ def main():
     a2.axhline(0, color="k", lw=0.6)
     a2.set_ylim(-25, 40)
     a2.fill_between([49, 1024], 12.58, 14.44, color="C3", alpha=0.25,
-                    label="003: average 12.58 % (Skylake) / 14.44 % (Kaby Lake), 49 B..1 KiB")
+                    label="dissertation: 12.58 % (Skylake) / 14.44 % (Kaby Lake) on average, 49 B..1 KiB")
     a2.set_ylabel("% fewer cycles: complete (avx2) vs Goll-Gueron (avx2-gg)")
     a2.set_xlabel("message length (bytes)")
     a2.set_title("Complete vs incomplete 4-decimation, vector code at every length (-DIC_POLY1305_AVX2_MIN=1)")

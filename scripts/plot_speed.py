@@ -57,7 +57,7 @@ def reexec_or_fail(plt):
             and not os.environ.get("INCORE_PLOT_REEXEC")):
         os.environ["INCORE_PLOT_REEXEC"] = "1"
         os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-    fail("--plot needs python3 with matplotlib, which %s lacks "
+    fail("the plots need python3 with matplotlib, which %s lacks "
          "(Debian: apt-get install python3-matplotlib)" % sys.executable, EXIT_NO_MATPLOTLIB)
 
 
@@ -106,6 +106,13 @@ def size_label(v, _pos=None):
     return "%d" % v
 
 
+# one colour per peer in every panel and plot; incore's implementations take
+# the others, in order (solid lines; the peers' are dashed)
+PEER_COLOURS = {"openssl": "C1", "libsodium": "C2", "libgcrypt": "C3", "isal": "C4",
+                "zlib": "C5", "gmp": "C6"}
+INCORE_COLOURS = ["C0", "C9", "C8", "C7", "k", "C0", "C9", "C8"]
+
+
 def plot(plt, rows, out, title):
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
     algs = []
@@ -125,12 +132,14 @@ def plot(plt, rows, out, title):
                 lines.setdefault(key, []).append((r["size"], r["cpb"]))
         lo = min(c for pts in lines.values() for _, c in pts)
         hi = max(c for pts in lines.values() for _, c in pts)
+        own = iter(INCORE_COLOURS)
         for key, pts in lines.items():
             pts.sort()
             incore = key.startswith("incore ")
+            colour = next(own, None) if incore else PEER_COLOURS.get(key.split(" ")[0])
             ax.plot([p[0] for p in pts], [p[1] for p in pts],
                     marker="o" if len(pts) <= 12 else None, markersize=3.5,
-                    linewidth=2.0 if incore else 1.4,
+                    linewidth=2.0 if incore else 1.4, color=colour,
                     linestyle="-" if incore else "--", label=key)
         ax.set_xscale("log", base=2)
         # ticks at the measured sizes when there are few, else at powers of 4
@@ -157,8 +166,11 @@ def plot(plt, rows, out, title):
         fig.suptitle(title)
     fig.tight_layout()
     # the format from the extension, PNG without one; passed explicitly so
-    # matplotlib writes exactly `out` rather than appending ".png" to it
-    fig.savefig(out, format=os.path.splitext(out)[1][1:].lower() or "png")
+    # matplotlib writes exactly `out` rather than appending ".png" to it.  No
+    # creation date in an SVG or PDF: the same rows give the same file.
+    fmt = os.path.splitext(out)[1][1:].lower() or "png"
+    meta = {"Date": None} if fmt == "svg" else {"CreationDate": None} if fmt == "pdf" else None
+    fig.savefig(out, format=fmt, metadata=meta)
     plt.close(fig)
 
 

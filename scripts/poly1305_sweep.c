@@ -1,7 +1,9 @@
 /*
  * poly1305_sweep.c - cycles/byte of every Poly1305 implementation against
- * message length, for the seed 003 comparison in docs/benchmarks.md
- * (issue 9).  Not part of the build:
+ * message length: where the vector backends take over from the scalar
+ * code, and complete against incomplete decimation when built with
+ * -DIC_POLY1305_AVX2_MIN=1 (plot: scripts/plot_poly1305_sweep.py).  Not
+ * part of the build:
  *
  *   cc -O2 -Iinclude scripts/poly1305_sweep.c build/libincore.a -lpthread -o poly1305_sweep
  *   ./poly1305_sweep [FROM TO STEP REPS] > sweep.csv

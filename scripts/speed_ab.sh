@@ -3,7 +3,7 @@
 # alternately RUNS times each with `incore speed ALG --sizes $SIZES --json`
 # (default sizes 64,1024,16384), then the median MiB/s of each and the
 # ratio after/before per algorithm and size.  For before/after tables on a
-# machine whose single runs are too noisy (docs/benchmarks.md).
+# machine whose single runs are too noisy.
 set -eu
 [ $# -ge 4 ] || { echo "usage: $0 BEFORE AFTER RUNS ALG..." >&2; exit 2; }
 before=$1 after=$2 runs=$3; shift 3

@@ -1135,9 +1135,16 @@ static void json_ops_row(FILE *f, const bench *B, const speed_alg *a, const prov
     fprintf(f,
             "{\"alg\":\"%s\",\"provider\":\"%s\",\"impl\":\"%s\",\"call\":\"%s\","
             "\"size\":%zu,\"ops_per_s\":%.6g,\"cycles_per_op\":%.6g,\"counter\":\"%s\","
-            "\"counter_hz\":%.0f,\"check\":\"%s\"}\n",
+            "\"counter_hz\":%.0f,\"check\":\"%s\"",
             a->name, p->provider, p->impl, p->call, size, p->mb[0] * 1048576.0 / (double)size,
             p->cpb[0] * (double)size, COUNTER_NAME, B->hz, p->mismatch ? "mismatch" : "ok");
+    json_str(f, "version", provider_version(p));
+    json_str(f, "incore_version", ic_version());
+    json_str(f, "arch", ic_cpu_arch());
+    json_str(f, "cpu_model", cpu_model());
+    json_str(f, "cpu_features", cpu_features());
+    json_str(f, "compiler", SPEED_COMPILER);
+    fputs("}\n", f);
 }
 
 static void print_alg(const bench *B, const speed_alg *a, provider *pv, int np)
