@@ -1,0 +1,465 @@
+/*
+ * aes_x86_ssse3.c - constant-time AES-128/192/256 on x86 CPUs without
+ * AES-NI, with SSE2 and the SSSE3 byte permute PSHUFB: the "ssse3" entry
+ * of ic_impls_aes (Core 2, Atom up to Silvermont's siblings without AES,
+ * VIA Nano, Pentium/Celeron parts with AES-NI fused off, hypervisors that
+ * hide it).
+ *
+ * The method is Hamburg's vector-permute AES ("Accelerating AES with
+ * Vector Permute Instructions", CHES 2009).  PSHUFB is a 16-entry table
+ * lookup per byte, done in registers: result byte b is T[idx_b & 15], or
+ * 0 when bit 7 of idx_b is set.  A whole S-box does not fit in 16 entries,
+ * but inversion in GF(2^8) can be written over GF(2^4), whose elements are
+ * nibbles:
+ *
+ *   GF(2^8) = F(beta) with F = GF(2^4) the subfield of the AES field,
+ *   beta^2 + beta + nu = 0 (nu = 8 in the nibble encoding below, a value
+ *   of absolute trace 1, so the polynomial is irreducible over F), and
+ *   {beta, beta^16} a normal basis: x = i*beta + j*beta^16 with i, j in F.
+ *   Then N = x * x^16 = nu*k^2 + i*j with k = i + j, and
+ *   x^-1 = x^16 / N = (j/N)*beta + (i/N)*beta^16.
+ *
+ * With only one-input functions of a nibble (a PSHUFB each) and XORs:
+ *
+ *   io = 1/(1/i + a/k) + j = N / (nu*k + i)      (a = 1/nu)
+ *   jo = 1/(1/j + a/k) + i = N / (nu*k + j)
+ *
+ * so 1/io = ((nu+1)*i + nu*j)/N and 1/jo = (nu*i + (nu+1)*j)/N are linear
+ * in the coordinates of x^-1 (the matrix [[nu+1, nu], [nu, nu+1]] has
+ * determinant 1), and x^-1 = P(io) ^ Q(jo) for two nibble-indexed tables
+ * (P(n) = pi1/n, Q(n) = pi2/n in the AES field, pi1 = nu*beta +
+ * (nu+1)*beta^16, pi2 = (nu+1)*beta + nu*beta^16).  Zeros need no branch:
+ * "1/0" is stored as 0x80 (bit 7 set), for which PSHUFB returns 0, the
+ * right value of 1/infinity; the one case where two such values meet
+ * (x = 0: 1/i and a/k both 0x80) XORs them to 0, whose inverse is 0x80
+ * again, and x^-1 = 0 comes out of P and Q as 0 + 0.  Every one of the 256
+ * inputs is checked against the AES field inverse by the script that
+ * computed the tables, and the whole cipher by the tests.
+ *
+ * The state between rounds is kept in the coordinates the inversion
+ * wants, byte = (i << 4) | k: a GF(2)-linear map T of the AES byte,
+ * applied to the input with two nibble lookups.  Everything after the
+ * inversion is linear too, so the output tables fold in the affine map of
+ * SubBytes (its linear part), MixColumns' doubling and the map T back into
+ * the state's coordinates: P and Q become s1 = T(A(z)) and s2 = T(2*A(z))
+ * (z = x^-1, A the linear part of FIPS 197 5.1.1).  Constants do not
+ * survive a table (PSHUFB gives 0 for 0x80, so no table can add one):
+ * the 0x63 of the affine map is in the round keys instead (MixColumns maps
+ * a column of four equal bytes c to itself, 2c+3c+c+c = c).  Decryption is
+ * the Equivalent Inverse Cipher (FIPS 197 5.3.5), with the state held as
+ * T(A^-1(y)) (the inverse affine map before the inversion), 0x05 of A^-1
+ * in the round keys, and tables of 14z, 11z, 13z and 9z for
+ * InvMixColumns.  ShiftRows is one PSHUFB of the state (it commutes with
+ * the byte-wise S-box), MixColumns three:
+ *   out = P ^ rot1(P) ^ rot3(A),  P = 2A ^ rot1(A)
+ * with rotk rotating each column by k rows; InvMixColumns three:
+ *   out = 14z ^ rot1(11z ^ rot1(13z ^ rot1(9z))).
+ * An encryption round is 13 PSHUFB, a decryption round 17.
+ *
+ * Constant time: every lookup is a PSHUFB whose table is a constant in a
+ * register and whose index is the secret, also in a register; no memory
+ * address, branch or loop count depends on the key or the data (the only
+ * branches are on lengths and the round count).  PSHUFB's latency and
+ * throughput do not depend on its operands on any x86 core (it is a
+ * single-cycle or fixed-latency shuffle unit operation; Agner Fog's
+ * instruction tables list one value per core).  The constant-time check
+ * (tests/ct_check.c under valgrind memcheck) runs this backend.
+ *
+ * PSHUFB has a latency of 1 (Core 2 45 nm, Nehalem and later) to 3-5
+ * cycles (65 nm Core 2, Atom, VIA Nano) and a round is one long
+ * dependency chain, so the modes whose blocks are independent (ECB, CBC
+ * and CFB decryption, CTR, and XTS through the generic driver's ECB
+ * batches) run four blocks interleaved.
+ *
+ * Only SSE2 and SSSE3 intrinsics on 128-bit registers: the file builds
+ * for 32-bit x86 as it is (eight XMM registers there, so the compiler
+ * spills the tables to the stack more, which costs loads, not safety).
+ */
+#include "core/target.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+IC_TARGET_BEGIN("ssse3")
+#include <tmmintrin.h>
+#include "aes/aes_impl.h"
+
+/* ---- tables ---------------------------------------------------------------
+ * Nibble-indexed, computed from the definitions above (field GF(2)[x] /
+ * (x^8+x^4+x^3+x+1) of FIPS 197 4.2; F encoded in the basis 1, g, g^2, g^3
+ * with g = 0x5c, a root of z^4 + z + 1; beta = 0xa2).                      */
+#define T16(...) { __VA_ARGS__ }
+enum {
+    TB_ENC_LO, TB_ENC_HI,      /* T(x) = enc_lo[x & 15] ^ enc_hi[x >> 4]          */
+    TB_DEC_LO, TB_DEC_HI,      /* T(A^-1 x) without the 0x05: the decryption input  */
+    TB_INV, TB_G,              /* 1/n and a/n in F, 0x80 for 1/0                   */
+    TB_S1P, TB_S1Q, TB_S2P, TB_S2Q, /* T(A z), T(2 A z): encryption rounds      */
+    TB_SOP, TB_SOQ,            /* A z in the AES basis: the last encryption round   */
+    TB_D14P, TB_D14Q, TB_D11P, TB_D11Q, TB_D13P, TB_D13Q, TB_D9P, TB_D9Q,
+                               /* T(A^-1 (m z)) for InvMixColumns                  */
+    TB_DOP, TB_DOQ,            /* z in the AES basis: the last decryption round    */
+    TB_SR, TB_ISR,             /* ShiftRows, InvShiftRows (FIPS 197 5.1.2, 5.3.1)   */
+    TB_ROT1, TB_ROT3,          /* each column rotated by one / three rows           */
+    TB_COUNT
+};
+static const uint8_t vp_tab[TB_COUNT][16] __attribute__((aligned(16))) = {
+    /* enc_lo */ T16(0x00, 0x10, 0x22, 0x32, 0x24, 0x34, 0x06, 0x16, 0x84, 0x94, 0xa6, 0xb6, 0xa0, 0xb0, 0x82, 0x92),
+    /* enc_hi */ T16(0x00, 0xf3, 0x8d, 0x7e, 0x73, 0x80, 0xfe, 0x0d, 0xbe, 0x4d, 0x33, 0xc0, 0xcd, 0x3e, 0x40, 0xb3),
+    /* dec_lo */ T16(0x00, 0xd5, 0x69, 0xbc, 0x19, 0xcc, 0x70, 0xa5, 0xa2, 0x77, 0xcb, 0x1e, 0xbb, 0x6e, 0xd2, 0x07),
+    /* dec_hi */ T16(0x00, 0x17, 0xe7, 0xf0, 0x6f, 0x78, 0x88, 0x9f, 0xb9, 0xae, 0x5e, 0x49, 0xd6, 0xc1, 0x31, 0x26),
+    /* inv    */ T16(0x80, 0x01, 0x09, 0x0e, 0x0d, 0x0b, 0x07, 0x06, 0x0f, 0x02, 0x0c, 0x05, 0x0a, 0x04, 0x03, 0x08),
+    /* g      */ T16(0x80, 0x0f, 0x0e, 0x05, 0x07, 0x03, 0x0b, 0x04, 0x0a, 0x0d, 0x08, 0x06, 0x0c, 0x09, 0x02, 0x01),
+    /* s1p    */ T16(0x00, 0xbb, 0xc0, 0xce, 0xe8, 0x5d, 0x0e, 0xb5, 0x75, 0x9d, 0x53, 0x93, 0xe6, 0x28, 0x26, 0x7b),
+    /* s1q    */ T16(0x00, 0xda, 0xd9, 0xd1, 0x74, 0xa6, 0x08, 0xd2, 0x0b, 0x7f, 0xae, 0x77, 0x7c, 0xad, 0xa5, 0x03),
+    /* s2p    */ T16(0x00, 0xb5, 0xbb, 0xab, 0x4f, 0xea, 0x10, 0xa5, 0x1e, 0x51, 0xfa, 0x41, 0x5f, 0xf4, 0xe4, 0x0e),
+    /* s2q    */ T16(0x00, 0x49, 0x19, 0xa9, 0x2e, 0xd7, 0xb0, 0xf9, 0xe0, 0xce, 0x67, 0x7e, 0x9e, 0x37, 0x87, 0x50),
+    /* sop    */ T16(0x00, 0x7b, 0xb0, 0x3d, 0x67, 0x91, 0x8d, 0xf6, 0x46, 0x21, 0x1c, 0xac, 0xea, 0xd7, 0x5a, 0xcb),
+    /* soq    */ T16(0x00, 0x64, 0x99, 0x12, 0xe5, 0x0a, 0x8b, 0xef, 0x76, 0x93, 0x81, 0x18, 0x6e, 0x7c, 0xf7, 0xfd),
+    /* d14p   */ T16(0x00, 0x1a, 0x15, 0x76, 0x12, 0x6b, 0x63, 0x79, 0x6c, 0x7e, 0x08, 0x1d, 0x71, 0x07, 0x64, 0x0f),
+    /* d14q   */ T16(0x00, 0xc8, 0xc6, 0xee, 0x94, 0x74, 0x28, 0xe0, 0x26, 0xb2, 0x5c, 0x9a, 0xbc, 0x52, 0x7a, 0x0e),
+    /* d11p   */ T16(0x00, 0x64, 0x0f, 0x1a, 0x07, 0x76, 0x15, 0x71, 0x7e, 0x79, 0x63, 0x6c, 0x12, 0x08, 0x1d, 0x6b),
+    /* d11q   */ T16(0x00, 0x7a, 0x0e, 0xc8, 0x52, 0xee, 0xc6, 0xbc, 0xb2, 0xe0, 0x28, 0x26, 0x94, 0x5c, 0x9a, 0x74),
+    /* d13p   */ T16(0x00, 0xc8, 0xc6, 0xee, 0x94, 0x74, 0x28, 0xe0, 0x26, 0xb2, 0x5c, 0x9a, 0xbc, 0x52, 0x7a, 0x0e),
+    /* d13q   */ T16(0x00, 0xa6, 0x8f, 0x96, 0x66, 0xd9, 0x19, 0xbf, 0x30, 0x56, 0xc0, 0x4f, 0x7f, 0xe9, 0xf0, 0x29),
+    /* d9p    */ T16(0x00, 0x2c, 0xa8, 0xf8, 0xdd, 0xa1, 0x50, 0x7c, 0xd4, 0x09, 0xf1, 0x59, 0x8d, 0x75, 0x25, 0x84),
+    /* d9q    */ T16(0x00, 0x5b, 0x9e, 0x40, 0x60, 0xe5, 0xde, 0x85, 0x1b, 0x7b, 0x3b, 0xa5, 0xbe, 0xfe, 0x20, 0xc5),
+    /* dop    */ T16(0x00, 0xf3, 0xc8, 0xdc, 0x2c, 0xcb, 0x14, 0xe7, 0x2f, 0x03, 0xdf, 0x17, 0x38, 0xe4, 0xf0, 0x3b),
+    /* doq    */ T16(0x00, 0xf2, 0x99, 0x30, 0x9d, 0xc6, 0xa9, 0x5b, 0xc2, 0x5f, 0x6f, 0xf6, 0x34, 0x04, 0xad, 0x6b),
+    /* byte 4c+r of the state is row r of column c (FIPS 197 3.4) */
+    /* sr     */ T16(0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11),
+    /* isr    */ T16(0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3),
+    /* rot1   */ T16(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12),
+    /* rot3   */ T16(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14),
+};
+/* T(0x63) and T(0x05): the affine constants, folded into the round keys */
+#define VP_T63 0xcc
+#define VP_T05 0x34
+
+#define VP_INLINE static inline __attribute__((always_inline))
+#define TAB(i) _mm_load_si128((const __m128i *)vp_tab[i])
+#define SHUF(t, x) _mm_shuffle_epi8((t), (x))
+#define XOR(a, b) _mm_xor_si128((a), (b))
+
+/* Storage of an ic_aes_key: the encryption schedule, then the decryption
+ * one, Nr + 1 round keys each. */
+#define VP_DK_OFF 256
+
+/* The linear map of a byte given by a (lo, hi) pair of nibble tables. */
+VP_INLINE __m128i vp_map(__m128i x, __m128i lo, __m128i hi, __m128i m0f)
+{
+    return XOR(SHUF(lo, _mm_and_si128(x, m0f)), SHUF(hi, _mm_and_si128(_mm_srli_epi16(x, 4), m0f)));
+}
+
+/* The GF(2^8) inversion of the header: s holds (i << 4) | k per byte;
+ * io, jo come back as nibbles, or with bit 7 set for "infinity". */
+VP_INLINE void vp_inv(__m128i s, __m128i inv, __m128i g, __m128i m0f, __m128i *io, __m128i *jo)
+{
+    __m128i k = _mm_and_si128(s, m0f);
+    __m128i i = _mm_and_si128(_mm_srli_epi16(s, 4), m0f);
+    __m128i ak = SHUF(g, k);
+    __m128i j = XOR(i, k);
+    __m128i iak = XOR(SHUF(inv, i), ak);
+    __m128i jak = XOR(SHUF(inv, j), ak);
+    *io = XOR(SHUF(inv, iak), j);
+    *jo = XOR(SHUF(inv, jak), i);
+}
+
+/* n blocks (n a constant 1..4 after inlining), interleaved round by round. */
+VP_INLINE void vp_enc(const ic_aes_key *key, __m128i *x, int n)
+{
+    const __m128i *rk = (const __m128i *)key->storage;
+    const unsigned nr = key->rounds;
+    const __m128i m0f = _mm_set1_epi8(0x0f), inv = TAB(TB_INV), g = TAB(TB_G);
+    const __m128i sr = TAB(TB_SR), rot1 = TAB(TB_ROT1), rot3 = TAB(TB_ROT3);
+    const __m128i s1p = TAB(TB_S1P), s1q = TAB(TB_S1Q), s2p = TAB(TB_S2P), s2q = TAB(TB_S2Q);
+    __m128i k = _mm_load_si128(rk);
+    for (int b = 0; b < n; b++)
+        x[b] = XOR(vp_map(x[b], TAB(TB_ENC_LO), TAB(TB_ENC_HI), m0f), k);
+    for (unsigned r = 1; r < nr; r++) {
+        k = _mm_load_si128(rk + r);
+        for (int b = 0; b < n; b++) {
+            __m128i io, jo;
+            vp_inv(SHUF(x[b], sr), inv, g, m0f, &io, &jo);
+            __m128i a = XOR(SHUF(s1p, io), SHUF(s1q, jo));
+            __m128i p = XOR(XOR(SHUF(s2p, io), SHUF(s2q, jo)), SHUF(a, rot1));
+            x[b] = XOR(XOR(p, SHUF(p, rot1)), XOR(SHUF(a, rot3), k));
+        }
+    }
+    k = _mm_load_si128(rk + nr);
+    for (int b = 0; b < n; b++) {
+        __m128i io, jo;
+        vp_inv(SHUF(x[b], sr), inv, g, m0f, &io, &jo);
+        x[b] = XOR(XOR(SHUF(TAB(TB_SOP), io), SHUF(TAB(TB_SOQ), jo)), k);
+    }
+}
+
+VP_INLINE void vp_dec(const ic_aes_key *key, __m128i *x, int n)
+{
+    const __m128i *rk = (const __m128i *)(key->storage + VP_DK_OFF);
+    const unsigned nr = key->rounds;
+    const __m128i m0f = _mm_set1_epi8(0x0f), inv = TAB(TB_INV), g = TAB(TB_G);
+    const __m128i isr = TAB(TB_ISR), rot1 = TAB(TB_ROT1);
+    __m128i k = _mm_load_si128(rk);
+    for (int b = 0; b < n; b++)
+        x[b] = XOR(vp_map(x[b], TAB(TB_DEC_LO), TAB(TB_DEC_HI), m0f), k);
+    for (unsigned r = 1; r < nr; r++) {
+        k = _mm_load_si128(rk + r);
+        for (int b = 0; b < n; b++) {
+            __m128i io, jo;
+            vp_inv(SHUF(x[b], isr), inv, g, m0f, &io, &jo);
+            __m128i t = XOR(SHUF(TAB(TB_D9P), io), SHUF(TAB(TB_D9Q), jo));
+            t = XOR(SHUF(t, rot1), XOR(SHUF(TAB(TB_D13P), io), SHUF(TAB(TB_D13Q), jo)));
+            t = XOR(SHUF(t, rot1), XOR(SHUF(TAB(TB_D11P), io), SHUF(TAB(TB_D11Q), jo)));
+            t = XOR(SHUF(t, rot1), XOR(SHUF(TAB(TB_D14P), io), SHUF(TAB(TB_D14Q), jo)));
+            x[b] = XOR(t, k);
+        }
+    }
+    k = _mm_load_si128(rk + nr);
+    for (int b = 0; b < n; b++) {
+        __m128i io, jo;
+        vp_inv(SHUF(x[b], isr), inv, g, m0f, &io, &jo);
+        x[b] = XOR(XOR(SHUF(TAB(TB_DOP), io), SHUF(TAB(TB_DOQ), jo)), k);
+    }
+}
+
+/* ---- key expansion (FIPS 197 5.2) -------------------------------------- */
+
+/* SubWord of a word, through the S-box above (T, inversion, A, 0x63). */
+static uint32_t vp_sub_word(uint32_t w)
+{
+    const __m128i m0f = _mm_set1_epi8(0x0f);
+    __m128i io, jo;
+    __m128i s = vp_map(_mm_cvtsi32_si128((int)w), TAB(TB_ENC_LO), TAB(TB_ENC_HI), m0f);
+    vp_inv(s, TAB(TB_INV), TAB(TB_G), m0f, &io, &jo);
+    s = XOR(XOR(SHUF(TAB(TB_SOP), io), SHUF(TAB(TB_SOQ), jo)), _mm_set1_epi8(0x63));
+    return (uint32_t)_mm_cvtsi128_si32(s);
+}
+
+/* Doubling in GF(2^8) of each byte of a word, without a branch. */
+static inline uint32_t vp_xtime4(uint32_t w)
+{
+    return ((w & 0x7f7f7f7fu) << 1) ^ (((w >> 7) & 0x01010101u) * 0x1bu);
+}
+
+static inline uint32_t vp_rotr(uint32_t w, unsigned n)
+{
+    return (w >> n) | (w << (32 - n));
+}
+
+/* InvMixColumns (FIPS 197 5.3.3) of one column, byte r of the column in
+ * bits 8r..8r+7.  InvMixColumns = MixColumns o V with V adding 4*(a_r +
+ * a_(r+2)) to a_r: the matrix {0e 0b 0d 09} is {02 03 01 01} times
+ * {05 00 04 00}. */
+static uint32_t vp_inv_mix_column(uint32_t w)
+{
+    w ^= vp_xtime4(vp_xtime4(w ^ vp_rotr(w, 16)));
+    uint32_t r1 = vp_rotr(w, 8);
+    return vp_xtime4(w ^ r1) ^ r1 ^ vp_rotr(w, 16) ^ vp_rotr(w, 24);
+}
+
+static void vp_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
+{
+    uint32_t w[4 * 15];
+    const unsigned nk = (unsigned)(keylen / 4), nr = nk + 6, nw = 4 * (nr + 1);
+    uint32_t rcon = 1;
+    for (unsigned i = 0; i < nk; i++)
+        w[i] = ic_load32_le(key + 4 * i);
+    for (unsigned i = nk; i < nw; i++) {
+        uint32_t t = w[i - 1];
+        if (i % nk == 0) {
+            /* RotWord moves byte 1 to byte 0: a right rotation here */
+            t = vp_sub_word(vp_rotr(t, 8)) ^ rcon;
+            rcon = (rcon << 1) ^ ((rcon >> 7) * 0x11bu);
+        } else if (nk > 6 && i % nk == 4) {
+            t = vp_sub_word(t);
+        }
+        w[i] = w[i - nk] ^ t;
+    }
+    k->rounds = nr;
+
+    const __m128i m0f = _mm_set1_epi8(0x0f);
+    const __m128i t63 = _mm_set1_epi8((char)VP_T63), t05 = _mm_set1_epi8((char)VP_T05);
+    __m128i *ek = (__m128i *)k->storage, *dk = (__m128i *)(k->storage + VP_DK_OFF);
+    /* encryption: T(w_0); T(w_r) ^ T(0x63) for the middle rounds, whose
+     * S-box outputs come without the affine constant; w_Nr ^ 0x63 last */
+    for (unsigned r = 0; r <= nr; r++) {
+        __m128i rk = _mm_loadu_si128((const __m128i *)&w[4 * r]);
+        if (r == nr)
+            ek[r] = XOR(rk, _mm_set1_epi8(0x63));
+        else
+            ek[r] = XOR(vp_map(rk, TAB(TB_ENC_LO), TAB(TB_ENC_HI), m0f), r ? t63 : _mm_setzero_si128());
+    }
+    /* decryption (the Equivalent Inverse Cipher): the state is T(A^-1 y),
+     * so a round key is T(A^-1 InvMixColumns(w_r)) plus T(0x05) for the
+     * constant of A^-1; the first is w_Nr without InvMixColumns, the last
+     * w_0 as it is, since the last tables give the plain byte */
+    for (unsigned r = 0; r <= nr; r++) {
+        const uint32_t *src = &w[4 * (nr - r)];
+        if (r == nr) {
+            dk[r] = _mm_loadu_si128((const __m128i *)src);
+            continue;
+        }
+        uint32_t c[4];
+        for (unsigned j = 0; j < 4; j++)
+            c[j] = r ? vp_inv_mix_column(src[j]) : src[j];
+        __m128i rk = _mm_loadu_si128((const __m128i *)c);
+        dk[r] = XOR(vp_map(rk, TAB(TB_DEC_LO), TAB(TB_DEC_HI), m0f), t05);
+        ic_wipe(c, sizeof c);
+    }
+    ic_wipe(w, sizeof w);
+}
+
+/* ---- modes on whole blocks (checks and tails are in aes.c) ------------- */
+
+#define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+
+/* The batches of the parallel modes: four blocks, then two, then one;
+ * the body (the macro's argument) sees the batch size as the constant N. */
+#define VP_BATCHES(...) \
+    for (; nblocks >= 4; nblocks -= 4, in += 64, out += 64) { enum { N = 4 }; __VA_ARGS__ } \
+    if (nblocks >= 2) { enum { N = 2 }; __VA_ARGS__ nblocks -= 2; in += 32; out += 32; } \
+    if (nblocks) { enum { N = 1 }; __VA_ARGS__ }
+
+static void vp_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    VP_BATCHES({
+        __m128i x[N];
+        for (int b = 0; b < N; b++) x[b] = LD(in + 16 * b);
+        vp_enc(k, x, N);
+        for (int b = 0; b < N; b++) ST(out + 16 * b, x[b]);
+    })
+}
+
+static void vp_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    VP_BATCHES({
+        __m128i x[N];
+        for (int b = 0; b < N; b++) x[b] = LD(in + 16 * b);
+        vp_dec(k, x, N);
+        for (int b = 0; b < N; b++) ST(out + 16 * b, x[b]);
+    })
+}
+
+/* SP 800-38A 6.2, serial: C_i = E(P_i ^ C_{i-1}), C_0 = IV. */
+static void vp_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    __m128i x = LD(iv);
+    for (; nblocks; nblocks--, in += 16, out += 16) {
+        x = XOR(x, LD(in));
+        vp_enc(k, &x, 1);
+        ST(out, x);
+    }
+    ST(iv, x);
+}
+
+/* P_i = D(C_i) ^ C_{i-1}: parallel.  All ciphertext of a batch is loaded
+ * before anything is stored, so out == in works. */
+static void vp_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    __m128i prev = LD(iv);
+    VP_BATCHES({
+        __m128i x[N], c[N];
+        for (int b = 0; b < N; b++) c[b] = x[b] = LD(in + 16 * b);
+        vp_dec(k, x, N);
+        ST(out, XOR(x[0], prev));
+        for (int b = 1; b < N; b++) ST(out + 16 * b, XOR(x[b], c[b - 1]));
+        prev = c[N - 1];
+    })
+    ST(iv, prev);
+}
+
+/* CFB128 (SP 800-38A 6.3): C_i = P_i ^ E(C_{i-1}); serial to encrypt,
+ * parallel to decrypt. */
+static void vp_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    __m128i x = LD(iv);
+    for (; nblocks; nblocks--, in += 16, out += 16) {
+        vp_enc(k, &x, 1);
+        x = XOR(x, LD(in));
+        ST(out, x);
+    }
+    ST(iv, x);
+}
+
+static void vp_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    __m128i prev = LD(iv);
+    VP_BATCHES({
+        __m128i x[N], c[N];
+        x[0] = prev;
+        for (int b = 0; b < N; b++) c[b] = LD(in + 16 * b);
+        for (int b = 1; b < N; b++) x[b] = c[b - 1];
+        vp_enc(k, x, N);
+        for (int b = 0; b < N; b++) ST(out + 16 * b, XOR(x[b], c[b]));
+        prev = c[N - 1];
+    })
+    ST(iv, prev);
+}
+
+/* OFB (SP 800-38A 6.4), serial: O_i = E(O_{i-1}), C_i = P_i ^ O_i. */
+static void vp_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    __m128i x = LD(iv);
+    for (; nblocks; nblocks--, in += 16, out += 16) {
+        vp_enc(k, &x, 1);
+        ST(out, XOR(x, LD(in)));
+    }
+    ST(iv, x);
+}
+
+/* Counter blocks: the whole block as a 128-bit big-endian integer (ctr,
+ * OpenSSL's CTR) or inc32 (SP 800-38D 6.2, GCM).  The counter is public
+ * (the IV of the mode), and the carry is computed without a branch. */
+static void vp_ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks,
+                       int inc32)
+{
+    uint64_t hi = ic_load64_be(ctr), lo = ic_load64_be(ctr + 8);
+    uint8_t cb[64] __attribute__((aligned(16)));
+    VP_BATCHES({
+        __m128i x[N];
+        for (int b = 0; b < N; b++) {
+            ic_store64_be(cb + 16 * b, hi);
+            ic_store64_be(cb + 16 * b + 8, lo);
+            if (inc32) {
+                lo = (lo & UINT64_C(0xFFFFFFFF00000000)) | (uint32_t)(lo + 1);
+            } else {
+                lo++;
+                hi += (uint64_t)(lo == 0);
+            }
+            x[b] = _mm_load_si128((const __m128i *)(cb + 16 * b));
+        }
+        vp_enc(k, x, N);
+        for (int b = 0; b < N; b++) ST(out + 16 * b, XOR(x[b], LD(in + 16 * b)));
+    })
+    ic_store64_be(ctr, hi);
+    ic_store64_be(ctr + 8, lo);
+}
+
+static void vp_ctr(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    vp_ctr_any(k, ctr, out, in, nblocks, 0);
+}
+
+static void vp_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    vp_ctr_any(k, ctr, out, in, nblocks, 1);
+}
+
+static const ic_aes_ops ssse3_ops = {
+    .setkey = vp_setkey,
+    .ecb_enc = vp_ecb_enc,
+    .ecb_dec = vp_ecb_dec,
+    .cbc_enc = vp_cbc_enc,
+    .cbc_dec = vp_cbc_dec,
+    .ctr = vp_ctr,
+    .ctr32 = vp_ctr32,
+    .cfb_enc = vp_cfb_enc,
+    .cfb_dec = vp_cfb_dec,
+    .ofb = vp_ofb,
+    .xts = NULL,   /* xts.c runs XTS over ecb_enc / ecb_dec, four blocks at a time here */
+    .stitch = 0,   /* GCM: CTR here, then GHASH by the ghash backend (gcm.c) */
+};
+
+IC_BACKEND(aes, ssse3, IC_F(IC_CPU_SSSE3), &ssse3_ops);
+
+IC_TARGET_END
+#endif
