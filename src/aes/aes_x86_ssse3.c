@@ -49,12 +49,9 @@
  * the Equivalent Inverse Cipher (FIPS 197 5.3.5), with the state held as
  * T(A^-1(y)) (the inverse affine map before the inversion), 0x05 of A^-1
  * in the round keys, and tables of 14z, 11z, 13z and 9z for
- * InvMixColumns.  ShiftRows is one PSHUFB of the state (it commutes with
- * the byte-wise S-box), MixColumns three:
- *   out = P ^ rot1(P) ^ rot3(A),  P = 2A ^ rot1(A)
- * with rotk rotating each column by k rows; InvMixColumns three:
- *   out = 14z ^ rot1(11z ^ rot1(13z ^ rot1(9z))).
- * An encryption round is 13 PSHUFB, a decryption round 17.
+ * InvMixColumns.  MixColumns and InvMixColumns are three PSHUFB each, and
+ * ShiftRows none (a rotating frame, at vp_enc below).  An encryption round
+ * is 12 PSHUFB, a decryption round 16.
  *
  * Constant time: every lookup is a PSHUFB whose table is a constant in a
  * register and whose index is the secret, also in a register; no memory
@@ -96,9 +93,9 @@ enum {
     TB_D14P, TB_D14Q, TB_D11P, TB_D11Q, TB_D13P, TB_D13Q, TB_D9P, TB_D9Q,
                                /* T(A^-1 (m z)) for InvMixColumns                  */
     TB_DOP, TB_DOQ,            /* z in the AES basis: the last decryption round    */
-    TB_SR, TB_ISR,             /* ShiftRows, InvShiftRows (FIPS 197 5.1.2, 5.3.1)   */
-    TB_ROT1, TB_ROT3,          /* each column rotated by one / three rows           */
-    TB_COUNT
+    TB_SRPOW,                  /* 4 entries: ShiftRows to the power m = 0..3        */
+    TB_CONJ = TB_SRPOW + 4,    /* 12 entries, 3m + k - 1: SR^-m o rot_k o SR^m       */
+    TB_COUNT = TB_CONJ + 12
 };
 static const uint8_t vp_tab[TB_COUNT][16] __attribute__((aligned(16))) = {
     /* enc_lo */ T16(0x00, 0x10, 0x22, 0x32, 0x24, 0x34, 0x06, 0x16, 0x84, 0x94, 0xa6, 0xb6, 0xa0, 0xb0, 0x82, 0x92),
@@ -123,11 +120,27 @@ static const uint8_t vp_tab[TB_COUNT][16] __attribute__((aligned(16))) = {
     /* d9q    */ T16(0x00, 0x5b, 0x9e, 0x40, 0x60, 0xe5, 0xde, 0x85, 0x1b, 0x7b, 0x3b, 0xa5, 0xbe, 0xfe, 0x20, 0xc5),
     /* dop    */ T16(0x00, 0xf3, 0xc8, 0xdc, 0x2c, 0xcb, 0x14, 0xe7, 0x2f, 0x03, 0xdf, 0x17, 0x38, 0xe4, 0xf0, 0x3b),
     /* doq    */ T16(0x00, 0xf2, 0x99, 0x30, 0x9d, 0xc6, 0xa9, 0x5b, 0xc2, 0x5f, 0x6f, 0xf6, 0x34, 0x04, 0xad, 0x6b),
-    /* byte 4c+r of the state is row r of column c (FIPS 197 3.4) */
-    /* sr     */ T16(0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11),
-    /* isr    */ T16(0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3),
-    /* rot1   */ T16(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12),
-    /* rot3   */ T16(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14),
+    /* Byte permutations, as PSHUFB indexes (result byte d = source byte
+     * idx[d]); byte 4c+r of the state is row r of column c (FIPS 197 3.4).
+     * SR^m, m = 0..3 (SR^1 is ShiftRows, SR^3 InvShiftRows): */
+    T16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+    T16(0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11),
+    T16(0, 9, 2, 11, 4, 13, 6, 15, 8, 1, 10, 3, 12, 5, 14, 7),
+    T16(0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3),
+    /* rot_k (column rotated by k rows: byte r of a column gets byte r+k)
+     * seen in the frame SR^m: SR^-m o rot_k o SR^m, for m = 0..3, k = 1..3 */
+    T16(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12),
+    T16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13),
+    T16(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14),
+    T16(5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0),
+    T16(10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5),
+    T16(15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10),
+    T16(9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4),
+    T16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13),
+    T16(11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6),
+    T16(13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8),
+    T16(10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5),
+    T16(7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2),
 };
 /* T(0x63) and T(0x05): the affine constants, folded into the round keys */
 #define VP_T63 0xcc
@@ -162,61 +175,83 @@ VP_INLINE void vp_inv(__m128i s, __m128i inv, __m128i g, __m128i m0f, __m128i *i
     *jo = XOR(SHUF(inv, jak), i);
 }
 
-/* n blocks (n a constant 1..4 after inlining), interleaved round by round. */
+/* ShiftRows without a permute per round.  The state after round r is kept
+ * in the frame SR^r: the register holds s' with s = SR^r(s') (Hamburg
+ * keeps a rotating frame too).  The S-box is byte-wise, so it commutes
+ * with any frame, and a round
+ *     s_r = MC(SR(S(s_(r-1)))) ^ k_r,  MC(A) = 2A ^ rot1(3A) ^ rot2(A) ^ rot3(A)
+ * becomes, with A, D = S(s'), 2 S(s') from the tables and M_k the rotation
+ * rot_k seen in the frame SR^r (SR^-r o rot_k o SR^r, four sets by r mod 4):
+ *     s'_r = D ^ M_1(A ^ D) ^ M_2(A) ^ M_3(A) ^ SR^-r(k_r)
+ * three permutes, all side by side (depth 2 after the tables, where
+ * ShiftRows-then-MixColumns as written would be five deep).  The round
+ * keys are stored in their round's frame; the last round puts the state
+ * back with SR^Nr.  Decryption does the same with InvShiftRows (SR^-1)
+ * and InvMixColumns = 14z ^ rot1(11z) ^ rot2(13z) ^ rot3(9z).
+ *
+ * n blocks (n a constant 1..4 after inlining), interleaved round by round. */
 VP_INLINE void vp_enc(const ic_aes_key *key, __m128i *x, int n)
 {
     const __m128i *rk = (const __m128i *)key->storage;
     const unsigned nr = key->rounds;
     const __m128i m0f = _mm_set1_epi8(0x0f), inv = TAB(TB_INV), g = TAB(TB_G);
-    const __m128i sr = TAB(TB_SR), rot1 = TAB(TB_ROT1), rot3 = TAB(TB_ROT3);
     const __m128i s1p = TAB(TB_S1P), s1q = TAB(TB_S1Q), s2p = TAB(TB_S2P), s2q = TAB(TB_S2Q);
     __m128i k = _mm_load_si128(rk);
     for (int b = 0; b < n; b++)
         x[b] = XOR(vp_map(x[b], TAB(TB_ENC_LO), TAB(TB_ENC_HI), m0f), k);
     for (unsigned r = 1; r < nr; r++) {
+        const unsigned m = 3 * (r & 3);
+        const __m128i m1 = TAB(TB_CONJ + m), m2 = TAB(TB_CONJ + m + 1), m3 = TAB(TB_CONJ + m + 2);
         k = _mm_load_si128(rk + r);
         for (int b = 0; b < n; b++) {
             __m128i io, jo;
-            vp_inv(SHUF(x[b], sr), inv, g, m0f, &io, &jo);
+            vp_inv(x[b], inv, g, m0f, &io, &jo);
             __m128i a = XOR(SHUF(s1p, io), SHUF(s1q, jo));
-            __m128i p = XOR(XOR(SHUF(s2p, io), SHUF(s2q, jo)), SHUF(a, rot1));
-            x[b] = XOR(XOR(p, SHUF(p, rot1)), XOR(SHUF(a, rot3), k));
+            __m128i d = XOR(SHUF(s2p, io), SHUF(s2q, jo));
+            __m128i t = XOR(SHUF(a, m2), SHUF(a, m3));
+            x[b] = XOR(XOR(SHUF(XOR(a, d), m1), t), XOR(d, k));
         }
     }
+    const __m128i out = TAB(TB_SRPOW + (nr & 3));
     k = _mm_load_si128(rk + nr);
     for (int b = 0; b < n; b++) {
         __m128i io, jo;
-        vp_inv(SHUF(x[b], sr), inv, g, m0f, &io, &jo);
-        x[b] = XOR(XOR(SHUF(TAB(TB_SOP), io), SHUF(TAB(TB_SOQ), jo)), k);
+        vp_inv(x[b], inv, g, m0f, &io, &jo);
+        x[b] = XOR(SHUF(XOR(SHUF(TAB(TB_SOP), io), SHUF(TAB(TB_SOQ), jo)), out), k);
     }
 }
 
+/* Decryption's frame is SR^-r = SR^(4-r): its rotations are the encryption
+ * ones of index (4 - r) mod 4. */
 VP_INLINE void vp_dec(const ic_aes_key *key, __m128i *x, int n)
 {
     const __m128i *rk = (const __m128i *)(key->storage + VP_DK_OFF);
     const unsigned nr = key->rounds;
     const __m128i m0f = _mm_set1_epi8(0x0f), inv = TAB(TB_INV), g = TAB(TB_G);
-    const __m128i isr = TAB(TB_ISR), rot1 = TAB(TB_ROT1);
     __m128i k = _mm_load_si128(rk);
     for (int b = 0; b < n; b++)
         x[b] = XOR(vp_map(x[b], TAB(TB_DEC_LO), TAB(TB_DEC_HI), m0f), k);
     for (unsigned r = 1; r < nr; r++) {
+        const unsigned m = 3 * ((4 - r) & 3);
+        const __m128i m1 = TAB(TB_CONJ + m), m2 = TAB(TB_CONJ + m + 1), m3 = TAB(TB_CONJ + m + 2);
         k = _mm_load_si128(rk + r);
         for (int b = 0; b < n; b++) {
             __m128i io, jo;
-            vp_inv(SHUF(x[b], isr), inv, g, m0f, &io, &jo);
-            __m128i t = XOR(SHUF(TAB(TB_D9P), io), SHUF(TAB(TB_D9Q), jo));
-            t = XOR(SHUF(t, rot1), XOR(SHUF(TAB(TB_D13P), io), SHUF(TAB(TB_D13Q), jo)));
-            t = XOR(SHUF(t, rot1), XOR(SHUF(TAB(TB_D11P), io), SHUF(TAB(TB_D11Q), jo)));
-            t = XOR(SHUF(t, rot1), XOR(SHUF(TAB(TB_D14P), io), SHUF(TAB(TB_D14Q), jo)));
-            x[b] = XOR(t, k);
+            vp_inv(x[b], inv, g, m0f, &io, &jo);
+            __m128i t9 = XOR(SHUF(TAB(TB_D9P), io), SHUF(TAB(TB_D9Q), jo));
+            __m128i t13 = XOR(SHUF(TAB(TB_D13P), io), SHUF(TAB(TB_D13Q), jo));
+            __m128i t11 = XOR(SHUF(TAB(TB_D11P), io), SHUF(TAB(TB_D11Q), jo));
+            __m128i t14 = XOR(SHUF(TAB(TB_D14P), io), SHUF(TAB(TB_D14Q), jo));
+            __m128i t = XOR(SHUF(t11, m1), SHUF(t13, m2));
+            x[b] = XOR(XOR(t, SHUF(t9, m3)), XOR(t14, k));
         }
     }
+    const __m128i out = TAB(TB_SRPOW + ((4 - nr) & 3));
     k = _mm_load_si128(rk + nr);
     for (int b = 0; b < n; b++) {
         __m128i io, jo;
-        vp_inv(SHUF(x[b], isr), inv, g, m0f, &io, &jo);
-        x[b] = XOR(XOR(SHUF(TAB(TB_DOP), io), SHUF(TAB(TB_DOQ), jo)), k);
+        vp_inv(x[b], inv, g, m0f, &io, &jo);
+        x[b] = XOR(SHUF(XOR(SHUF(TAB(TB_DOP), io), SHUF(TAB(TB_DOQ), jo)), out), k);
     }
 }
 
@@ -284,8 +319,9 @@ static void vp_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
         __m128i rk = _mm_loadu_si128((const __m128i *)&w[4 * r]);
         if (r == nr)
             ek[r] = XOR(rk, _mm_set1_epi8(0x63));
-        else
-            ek[r] = XOR(vp_map(rk, TAB(TB_ENC_LO), TAB(TB_ENC_HI), m0f), r ? t63 : _mm_setzero_si128());
+        else   /* in the frame SR^r: SR^-r = SR^(4 - r) */
+            ek[r] = SHUF(XOR(vp_map(rk, TAB(TB_ENC_LO), TAB(TB_ENC_HI), m0f), r ? t63 : _mm_setzero_si128()),
+                         TAB(TB_SRPOW + ((4 - r) & 3)));
     }
     /* decryption (the Equivalent Inverse Cipher): the state is T(A^-1 y),
      * so a round key is T(A^-1 InvMixColumns(w_r)) plus T(0x05) for the
@@ -301,7 +337,8 @@ static void vp_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
         for (unsigned j = 0; j < 4; j++)
             c[j] = r ? vp_inv_mix_column(src[j]) : src[j];
         __m128i rk = _mm_loadu_si128((const __m128i *)c);
-        dk[r] = XOR(vp_map(rk, TAB(TB_DEC_LO), TAB(TB_DEC_HI), m0f), t05);
+        /* in the frame SR^-r: (SR^-r)^-1 = SR^r */
+        dk[r] = SHUF(XOR(vp_map(rk, TAB(TB_DEC_LO), TAB(TB_DEC_HI), m0f), t05), TAB(TB_SRPOW + (r & 3)));
         ic_wipe(c, sizeof c);
     }
     ic_wipe(w, sizeof w);
