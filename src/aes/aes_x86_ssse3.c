@@ -95,7 +95,9 @@ enum {
     TB_DOP, TB_DOQ,            /* z in the AES basis: the last decryption round    */
     TB_SRPOW,                  /* 4 entries: ShiftRows to the power m = 0..3        */
     TB_CONJ = TB_SRPOW + 4,    /* 12 entries, 3m + k - 1: SR^-m o rot_k o SR^m       */
-    TB_COUNT = TB_CONJ + 12
+    TB_ROWS = TB_CONJ + 12,    /* column-major <-> row-major byte order (an involution) */
+    TB_BS_SR,                  /* ShiftRows on row-major bytes                       */
+    TB_COUNT
 };
 static const uint8_t vp_tab[TB_COUNT][16] __attribute__((aligned(16))) = {
     /* enc_lo */ T16(0x00, 0x10, 0x22, 0x32, 0x24, 0x34, 0x06, 0x16, 0x84, 0x94, 0xa6, 0xb6, 0xa0, 0xb0, 0x82, 0x92),
@@ -141,6 +143,10 @@ static const uint8_t vp_tab[TB_COUNT][16] __attribute__((aligned(16))) = {
     T16(13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8),
     T16(10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5),
     T16(7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2),
+    /* the bitsliced code's byte order, 4r + c, from and to 4c + r */
+    T16(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15),
+    /* ShiftRows there: row r rotated left by r bytes */
+    T16(0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14),
 };
 /* T(0x63) and T(0x05): the affine constants, folded into the round keys */
 #define VP_T63 0xcc
@@ -154,6 +160,9 @@ static const uint8_t vp_tab[TB_COUNT][16] __attribute__((aligned(16))) = {
 /* Storage of an ic_aes_key: the encryption schedule, then the decryption
  * one, Nr + 1 round keys each. */
 #define VP_DK_OFF 256
+/* then the round keys of the bitsliced code (bs_enc8), row by row */
+#define VP_BS_OFF 512
+_Static_assert(VP_BS_OFF + 15 * 16 <= IC_AES_KEY_STORAGE, "the three schedules fit an ic_aes_key");
 
 /* The linear map of a byte given by a (lo, hi) pair of nibble tables. */
 VP_INLINE __m128i vp_map(__m128i x, __m128i lo, __m128i hi, __m128i m0f)
@@ -255,6 +264,198 @@ VP_INLINE void vp_dec(const ic_aes_key *key, __m128i *x, int n)
     }
 }
 
+/* ---- bitsliced encryption of eight blocks ---------------------------------
+ * For CTR, ECB encryption and CFB decryption of eight blocks or more:
+ * Kasper and Schwabe ("Faster and Timing-Attack Resistant AES-GCM", CHES
+ * 2009) on the same XMM registers.  Eight registers q[0..7] hold eight
+ * blocks, q[b] bit b of all 128 state bytes: byte p of q[b] is state byte
+ * p of the eight blocks, bit k of it from block k.  SubBytes is then the
+ * Boyar-Peralta circuit of aes_ct64.c on whole registers (128 S-boxes a
+ * gate, no lookup at all), its four XNORs (the 0x63 of the affine map)
+ * moved into the round keys as in the vector-permute code above.  The
+ * state bytes are kept row by row (byte 4r + c is row r of column c), so
+ * ShiftRows is one PSHUFB per register and MixColumns' row rotations are
+ * PSHUFD.  Round keys are spread into bit planes as they are used (a byte
+ * of 0x00 or 0xff per key bit: PAND and PCMPEQB), so the key storage stays
+ * 16 bytes a round.  About 25 vector instructions per block and round, where
+ * the vector-permute round takes about 45 (with its register copies).  */
+
+VP_INLINE void bs_sbox(__m128i q[8])
+{
+    const __m128i U0 = q[7], U1 = q[6], U2 = q[5], U3 = q[4];
+    const __m128i U4 = q[3], U5 = q[2], U6 = q[1], U7 = q[0];
+    __m128i T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14;
+    __m128i T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, T25, T26, T27;
+    __m128i M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14;
+    __m128i M15, M16, M17, M18, M19, M20, M21, M22, M23, M24, M25, M26;
+    __m128i M27, M28, M29, M30, M31, M32, M33, M34, M35, M36, M37, M38;
+    __m128i M39, M40, M41, M42, M43, M44, M45, M46, M47, M48, M49, M50;
+    __m128i M51, M52, M53, M54, M55, M56, M57, M58, M59, M60, M61, M62, M63;
+    __m128i L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13;
+    __m128i L14, L15, L16, L17, L18, L19, L20, L21, L22, L23, L24, L25;
+    __m128i L26, L27, L28, L29;
+
+    /* top linear layer */
+    T1 = U0 ^ U3;    T2 = U0 ^ U5;    T3 = U0 ^ U6;    T4 = U3 ^ U5;
+    T5 = U4 ^ U6;    T6 = T1 ^ T5;    T7 = U1 ^ U2;    T8 = U7 ^ T6;
+    T9 = U7 ^ T7;    T10 = T6 ^ T7;   T11 = U1 ^ U5;   T12 = U2 ^ U5;
+    T13 = T3 ^ T4;   T14 = T6 ^ T11;  T15 = T5 ^ T11;  T16 = T5 ^ T12;
+    T17 = T9 ^ T16;  T18 = U3 ^ U7;   T19 = T7 ^ T18;  T20 = T1 ^ T19;
+    T21 = U6 ^ U7;   T22 = T7 ^ T21;  T23 = T2 ^ T22;  T24 = T2 ^ T10;
+    T25 = T20 ^ T17; T26 = T3 ^ T16;  T27 = T1 ^ T12;
+
+    /* middle, non-linear layer */
+    M1 = T13 & T6;   M2 = T23 & T8;   M3 = T14 ^ M1;   M4 = T19 & U7;
+    M5 = M4 ^ M1;    M6 = T3 & T16;   M7 = T22 & T9;   M8 = T26 ^ M6;
+    M9 = T20 & T17;  M10 = M9 ^ M6;   M11 = T1 & T15;  M12 = T4 & T27;
+    M13 = M12 ^ M11; M14 = T2 & T10;  M15 = M14 ^ M11; M16 = M3 ^ M2;
+    M17 = M5 ^ T24;  M18 = M8 ^ M7;   M19 = M10 ^ M15; M20 = M16 ^ M13;
+    M21 = M17 ^ M15; M22 = M18 ^ M13; M23 = M19 ^ T25; M24 = M22 ^ M23;
+    M25 = M22 & M20; M26 = M21 ^ M25; M27 = M20 ^ M21; M28 = M23 ^ M25;
+    M29 = M28 & M27; M30 = M26 & M24; M31 = M20 & M23; M32 = M27 & M31;
+    M33 = M27 ^ M25; M34 = M21 & M22; M35 = M24 & M34; M36 = M24 ^ M25;
+    M37 = M21 ^ M29; M38 = M32 ^ M33; M39 = M23 ^ M30; M40 = M35 ^ M36;
+    M41 = M38 ^ M40; M42 = M37 ^ M39; M43 = M37 ^ M38; M44 = M39 ^ M40;
+    M45 = M42 ^ M41; M46 = M44 & T6;  M47 = M40 & T8;  M48 = M39 & U7;
+    M49 = M43 & T16; M50 = M38 & T9;  M51 = M37 & T17; M52 = M42 & T15;
+    M53 = M45 & T27; M54 = M41 & T10; M55 = M44 & T13; M56 = M40 & T23;
+    M57 = M39 & T19; M58 = M43 & T3;  M59 = M38 & T22; M60 = M37 & T20;
+    M61 = M42 & T1;  M62 = M45 & T4;  M63 = M41 & T2;
+
+    /* bottom linear layer */
+    L0 = M61 ^ M62;  L1 = M50 ^ M56;  L2 = M46 ^ M48;  L3 = M47 ^ M55;
+    L4 = M54 ^ M58;  L5 = M49 ^ M61;  L6 = M62 ^ L5;   L7 = M46 ^ L3;
+    L8 = M51 ^ M59;  L9 = M52 ^ M53;  L10 = M53 ^ L4;  L11 = M60 ^ L2;
+    L12 = M48 ^ M51; L13 = M50 ^ L0;  L14 = M52 ^ M61; L15 = M55 ^ L1;
+    L16 = M56 ^ L0;  L17 = M57 ^ L1;  L18 = M58 ^ L8;  L19 = M63 ^ L4;
+    L20 = L0 ^ L1;   L21 = L1 ^ L7;   L22 = L3 ^ L12;  L23 = L18 ^ L2;
+    L24 = L15 ^ L9;  L25 = L6 ^ L10;  L26 = L7 ^ L9;   L27 = L8 ^ L10;
+    L28 = L11 ^ L14; L29 = L11 ^ L17;
+
+    q[7] = L6 ^ L24;          /* S0 */
+    q[6] = L16 ^ L26;         /* S1 (XNOR in the circuit) */
+    q[5] = L19 ^ L28;         /* S2 (XNOR) */
+    q[4] = L6 ^ L21;          /* S3 */
+    q[3] = L20 ^ L22;         /* S4 */
+    q[2] = L25 ^ L29;         /* S5 */
+    q[1] = L13 ^ L27;         /* S6 (XNOR) */
+    q[0] = L6 ^ L23;          /* S7 (XNOR) */
+}
+
+
+/* The transposition of the 8x8 bit matrix in each byte position, between
+ * eight blocks and eight bit planes (its own inverse).  swapmove exchanges
+ * the bits of lo selected by mask << n with the bits of hi selected by mask. */
+VP_INLINE void bs_swapmove(__m128i *lo, __m128i *hi, int n, __m128i mask)
+{
+    __m128i t = _mm_and_si128(XOR(_mm_srli_epi64(*lo, n), *hi), mask);
+    *hi = XOR(*hi, t);
+    *lo = XOR(*lo, _mm_slli_epi64(t, n));
+}
+
+VP_INLINE void bs_transpose(__m128i q[8])
+{
+    const __m128i m1 = _mm_set1_epi8(0x55), m2 = _mm_set1_epi8(0x33), m4 = _mm_set1_epi8(0x0f);
+    for (int i = 0; i < 8; i += 2)
+        bs_swapmove(&q[i], &q[i + 1], 1, m1);
+    for (int i = 0; i < 8; i += 4) {
+        bs_swapmove(&q[i], &q[i + 2], 2, m2);
+        bs_swapmove(&q[i + 1], &q[i + 3], 2, m2);
+    }
+    for (int i = 0; i < 4; i++)
+        bs_swapmove(&q[i], &q[i + 4], 4, m4);
+}
+
+/* Round key r (bytes row by row, 0x63 folded in for r >= 1) as bit planes,
+ * added to the state. */
+VP_INLINE void bs_add_key(__m128i q[8], __m128i rk)
+{
+    __m128i bit = _mm_set1_epi8(1);
+    for (int b = 0; b < 8; b++) {
+        q[b] = XOR(q[b], _mm_cmpeq_epi8(_mm_and_si128(rk, bit), bit));
+        bit = _mm_add_epi8(bit, bit);
+    }
+}
+
+/* MixColumns on bit planes: with r = rot1(q) (row r + 1 moved to row r: a
+ * 32-bit word rotation here) and s = q ^ r, out = 2s ^ r ^ rot2(s); the
+ * doubling moves plane b to b + 1 and adds plane 7 to planes 0, 1, 3, 4
+ * (x^8 = x^4 + x^3 + x + 1). */
+#define BS_ROT1(x) _mm_shuffle_epi32((x), 0x39)
+#define BS_ROT2(x) _mm_shuffle_epi32((x), 0x4e)
+VP_INLINE void bs_mix_columns(__m128i q[8])
+{
+    __m128i r[8], t[8];
+    for (int b = 0; b < 8; b++) {
+        r[b] = BS_ROT1(q[b]);
+        t[b] = XOR(q[b], r[b]);
+    }
+    q[0] = XOR(XOR(t[7], r[0]), BS_ROT2(t[0]));
+    q[1] = XOR(XOR(XOR(t[0], t[7]), r[1]), BS_ROT2(t[1]));
+    q[2] = XOR(XOR(t[1], r[2]), BS_ROT2(t[2]));
+    q[3] = XOR(XOR(XOR(t[2], t[7]), r[3]), BS_ROT2(t[3]));
+    q[4] = XOR(XOR(XOR(t[3], t[7]), r[4]), BS_ROT2(t[4]));
+    q[5] = XOR(XOR(t[4], r[5]), BS_ROT2(t[5]));
+    q[6] = XOR(XOR(t[5], r[6]), BS_ROT2(t[6]));
+    q[7] = XOR(XOR(t[6], r[7]), BS_ROT2(t[7]));
+}
+
+/* The round keys as bit planes, for a call that runs many batches: 8
+ * registers a round, on the caller's stack (wiped by it). */
+typedef struct { __m128i p[15][8]; } bs_keys;
+
+static void bs_expand_keys(const ic_aes_key *key, bs_keys *ks)
+{
+    const __m128i *rk = (const __m128i *)(key->storage + VP_BS_OFF);
+    for (unsigned r = 0; r <= key->rounds; r++) {
+        for (int b = 0; b < 8; b++)
+            ks->p[r][b] = _mm_setzero_si128();
+        bs_add_key(ks->p[r], _mm_load_si128(rk + r));
+    }
+}
+
+/* Eight blocks in x[0..7], encrypted in place; with ks NULL the round keys
+ * are spread into planes round by round. */
+VP_INLINE void bs_enc8_with(const ic_aes_key *key, const bs_keys *ks, __m128i x[8])
+{
+    const __m128i *rk = (const __m128i *)(key->storage + VP_BS_OFF);
+    const unsigned nr = key->rounds;
+    const __m128i rows = TAB(TB_ROWS), sr = TAB(TB_BS_SR);
+    for (int b = 0; b < 8; b++)
+        x[b] = SHUF(x[b], rows);
+    bs_transpose(x);
+    for (unsigned r = 0; r <= nr; r++) {
+        if (r) {
+            bs_sbox(x);
+            for (int b = 0; b < 8; b++)
+                x[b] = SHUF(x[b], sr);
+            if (r != nr)
+                bs_mix_columns(x);
+        }
+        if (ks) {
+            for (int b = 0; b < 8; b++)
+                x[b] = XOR(x[b], ks->p[r][b]);
+        } else {
+            bs_add_key(x, _mm_load_si128(rk + r));
+        }
+    }
+    bs_transpose(x);
+    for (int b = 0; b < 8; b++)
+        x[b] = SHUF(x[b], rows);
+}
+
+static void bs_enc8(const ic_aes_key *key, const bs_keys *ks, __m128i x[8])
+{
+    if (ks)
+        bs_enc8_with(key, ks, x);
+    else
+        bs_enc8_with(key, NULL, x);
+}
+
+/* Spreading the keys once costs about as much as two batches' worth of
+ * spreading round by round; from four batches on it pays. */
+#define BS_EXPAND_MIN 32
+
 /* ---- key expansion (FIPS 197 5.2) -------------------------------------- */
 
 /* SubWord of a word, through the S-box above (T, inversion, A, 0x63). */
@@ -323,6 +524,11 @@ static void vp_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
             ek[r] = SHUF(XOR(vp_map(rk, TAB(TB_ENC_LO), TAB(TB_ENC_HI), m0f), r ? t63 : _mm_setzero_si128()),
                          TAB(TB_SRPOW + ((4 - r) & 3)));
     }
+    /* the bitsliced code's: w_r row by row, ^ 0x63 after the first */
+    __m128i *bk = (__m128i *)(k->storage + VP_BS_OFF);
+    for (unsigned r = 0; r <= nr; r++)
+        bk[r] = XOR(SHUF(_mm_loadu_si128((const __m128i *)&w[4 * r]), TAB(TB_ROWS)),
+                    r ? _mm_set1_epi8(0x63) : _mm_setzero_si128());
     /* decryption (the Equivalent Inverse Cipher): the state is T(A^-1 y),
      * so a round key is T(A^-1 InvMixColumns(w_r)) plus T(0x05) for the
      * constant of A^-1; the first is w_Nr without InvMixColumns, the last
@@ -358,6 +564,18 @@ static void vp_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
 
 static void vp_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
 {
+    bs_keys ks;
+    const bs_keys *kp = nblocks >= BS_EXPAND_MIN ? &ks : NULL;
+    if (kp)
+        bs_expand_keys(k, &ks);
+    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) {
+        __m128i x[8];
+        for (int b = 0; b < 8; b++) x[b] = LD(in + 16 * b);
+        bs_enc8(k, kp, x);
+        for (int b = 0; b < 8; b++) ST(out + 16 * b, x[b]);
+    }
+    if (kp)
+        ic_wipe(&ks, sizeof ks);
     VP_BATCHES({
         __m128i x[N];
         for (int b = 0; b < N; b++) x[b] = LD(in + 16 * b);
@@ -420,6 +638,15 @@ static void vp_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const 
 static void vp_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     __m128i prev = LD(iv);
+    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) {
+        __m128i x[8], c[8];
+        x[0] = prev;
+        for (int b = 0; b < 8; b++) c[b] = LD(in + 16 * b);
+        for (int b = 1; b < 8; b++) x[b] = c[b - 1];
+        bs_enc8(k, NULL, x);
+        for (int b = 0; b < 8; b++) ST(out + 16 * b, XOR(x[b], c[b]));
+        prev = c[7];
+    }
     VP_BATCHES({
         __m128i x[N], c[N];
         x[0] = prev;
@@ -446,24 +673,40 @@ static void vp_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint
 /* Counter blocks: the whole block as a 128-bit big-endian integer (ctr,
  * OpenSSL's CTR) or inc32 (SP 800-38D 6.2, GCM).  The counter is public
  * (the IV of the mode), and the carry is computed without a branch. */
+VP_INLINE __m128i vp_counter_block(uint64_t *hi, uint64_t *lo, int inc32)
+{
+    /* byte 0 of the block is the most significant byte of hi */
+    __m128i x = _mm_set_epi64x((long long)__builtin_bswap64(*lo), (long long)__builtin_bswap64(*hi));
+    if (inc32) {
+        *lo = (*lo & UINT64_C(0xFFFFFFFF00000000)) | (uint32_t)(*lo + 1);
+    } else {
+        *lo += 1;
+        *hi += (uint64_t)(*lo == 0);
+    }
+    return x;
+}
+
 static void vp_ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks,
                        int inc32)
 {
     uint64_t hi = ic_load64_be(ctr), lo = ic_load64_be(ctr + 8);
-    uint8_t cb[64] __attribute__((aligned(16)));
+    bs_keys ks;
+    const bs_keys *kp = nblocks >= BS_EXPAND_MIN ? &ks : NULL;
+    if (kp)
+        bs_expand_keys(k, &ks);
+    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) {
+        __m128i x[8];
+        for (int b = 0; b < 8; b++)
+            x[b] = vp_counter_block(&hi, &lo, inc32);
+        bs_enc8(k, kp, x);
+        for (int b = 0; b < 8; b++) ST(out + 16 * b, XOR(x[b], LD(in + 16 * b)));
+    }
+    if (kp)
+        ic_wipe(&ks, sizeof ks);
     VP_BATCHES({
         __m128i x[N];
-        for (int b = 0; b < N; b++) {
-            ic_store64_be(cb + 16 * b, hi);
-            ic_store64_be(cb + 16 * b + 8, lo);
-            if (inc32) {
-                lo = (lo & UINT64_C(0xFFFFFFFF00000000)) | (uint32_t)(lo + 1);
-            } else {
-                lo++;
-                hi += (uint64_t)(lo == 0);
-            }
-            x[b] = _mm_load_si128((const __m128i *)(cb + 16 * b));
-        }
+        for (int b = 0; b < N; b++)
+            x[b] = vp_counter_block(&hi, &lo, inc32);
         vp_enc(k, x, N);
         for (int b = 0; b < N; b++) ST(out + 16 * b, XOR(x[b], LD(in + 16 * b)));
     })
