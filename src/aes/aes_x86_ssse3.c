@@ -1,9 +1,8 @@
 /*
  * aes_x86_ssse3.c - constant-time AES-128/192/256 on x86 CPUs without
  * AES-NI, with SSE2 and the SSSE3 byte permute PSHUFB: the "ssse3" entry
- * of ic_impls_aes (Core 2, Atom up to Silvermont's siblings without AES,
- * VIA Nano, Pentium/Celeron parts with AES-NI fused off, hypervisors that
- * hide it).
+ * of ic_impls_aes (Core 2, Atoms before Silvermont, VIA Nano, Pentium and
+ * Celeron models sold without AES-NI, virtual machines that hide it).
  *
  * The method is Hamburg's vector-permute AES ("Accelerating AES with
  * Vector Permute Instructions", CHES 2009).  PSHUFB is a 16-entry table
@@ -32,9 +31,9 @@
  * "1/0" is stored as 0x80 (bit 7 set), for which PSHUFB returns 0, the
  * right value of 1/infinity; the one case where two such values meet
  * (x = 0: 1/i and a/k both 0x80) XORs them to 0, whose inverse is 0x80
- * again, and x^-1 = 0 comes out of P and Q as 0 + 0.  Every one of the 256
- * inputs is checked against the AES field inverse by the script that
- * computed the tables, and the whole cipher by the tests.
+ * again, and x^-1 = 0 comes out of P and Q as 0 + 0.  The tables come
+ * from src/aes/gen_ssse3_tables.py, which checks this inversion on all 256
+ * inputs and runs FIPS 197 C.1 through a model of the code below.
  *
  * The state between rounds is kept in the coordinates the inversion
  * wants, byte = (i << 4) | k: a GF(2)-linear map T of the AES byte,
@@ -57,16 +56,22 @@
  * register and whose index is the secret, also in a register; no memory
  * address, branch or loop count depends on the key or the data (the only
  * branches are on lengths and the round count).  PSHUFB's latency and
- * throughput do not depend on its operands on any x86 core (it is a
- * single-cycle or fixed-latency shuffle unit operation; Agner Fog's
- * instruction tables list one value per core).  The constant-time check
- * (tests/ct_check.c under valgrind memcheck) runs this backend.
+ * throughput do not depend on its operands (a fixed-latency shuffle; the
+ * instruction tables of Intel and of Agner Fog list one value per core).
+ * The bitsliced path has no lookup at all.  The constant-time check
+ * (tests/ct_check.c, under valgrind memcheck and MemorySanitizer) runs
+ * this backend in every mode, and the bitsliced path with both of its key
+ * forms.
  *
- * PSHUFB has a latency of 1 (Core 2 45 nm, Nehalem and later) to 3-5
- * cycles (65 nm Core 2, Atom, VIA Nano) and a round is one long
- * dependency chain, so the modes whose blocks are independent (ECB, CBC
- * and CFB decryption, CTR, and XTS through the generic driver's ECB
- * batches) run four blocks interleaved.
+ * A round is one long dependency chain of PSHUFBs and XORs, so the modes
+ * whose blocks are independent (ECB, CBC and CFB decryption, CTR, and XTS
+ * through the generic driver's ECB batches) run four blocks interleaved.
+ * CTR, ECB encryption and CFB decryption take eight blocks at a time
+ * through a bitsliced path instead (bs_enc8 below): on the machine of
+ * docs/backends.md it is as fast as the four interleaved blocks (2-3 %
+ * ahead), and it needs one PSHUFB per bit plane and round where the
+ * vector-permute round needs twelve per block, which is what counts on
+ * the older cores where PSHUFB is several micro-ops.
  *
  * Only SSE2 and SSSE3 intrinsics on 128-bit registers: the file builds
  * for 32-bit x86 as it is (eight XMM registers there, so the compiler
@@ -80,9 +85,10 @@ IC_TARGET_BEGIN("ssse3")
 #include "aes/aes_impl.h"
 
 /* ---- tables ---------------------------------------------------------------
- * Nibble-indexed, computed from the definitions above (field GF(2)[x] /
- * (x^8+x^4+x^3+x+1) of FIPS 197 4.2; F encoded in the basis 1, g, g^2, g^3
- * with g = 0x5c, a root of z^4 + z + 1; beta = 0xa2).                      */
+ * Nibble-indexed, computed from the definitions above by
+ * src/aes/gen_ssse3_tables.py (field GF(2)[x] / (x^8+x^4+x^3+x+1) of
+ * FIPS 197 4.2; F encoded in the basis 1, g, g^2, g^3 with g = 0x5c, a
+ * root of z^4 + z + 1; nu = 8, beta = 0xa2).                               */
 #define T16(...) { __VA_ARGS__ }
 enum {
     TB_ENC_LO, TB_ENC_HI,      /* T(x) = enc_lo[x & 15] ^ enc_hi[x >> 4]          */
