@@ -7,7 +7,8 @@
 #                ppc64 as power8 and power7), the AVX-512 backends' tests
 #                under an x86 emulator where X86EMU names one (test-x86emu),
 #                and the VIA PadLock backends under the instruction model
-#                (test-padlock-model)
+#                (test-padlock-model), and the suite as 32-bit x86 code
+#                with the PadLock backends under the 32-bit model (test-i686)
 #   make fuzz    build the libFuzzer targets with clang and run each
 #                FUZZ_SECONDS, growing tests/fuzz/corpus/ (tests/fuzz/README.md)
 BUILD   ?= build
@@ -20,7 +21,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= $(BUILD)-fuzz
 CROSS_LEGS ?= aarch64-max aarch64-cortex-a53 aarch64-cortex-a72 ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64-power8 ppc64-power7 armhf-cortex-a7 armhf-max
 
-.PHONY: all build build-tests run test deps test-native test-asan test-cross test-x86emu test-padlock-model clean bench-doc bench-doc-render fuzz $(addprefix test-cross-,$(CROSS_LEGS))
+.PHONY: all build build-tests run test deps test-native test-asan test-cross test-x86emu test-padlock-model test-i686 clean bench-doc bench-doc-render fuzz $(addprefix test-cross-,$(CROSS_LEGS))
 
 all: build
 
@@ -58,7 +59,7 @@ bench-doc-render:
 deps:
 	sh scripts/install-deps.sh
 
-test: deps test-native test-asan test-cross test-x86emu test-padlock-model
+test: deps test-native test-asan test-cross test-x86emu test-padlock-model test-i686
 
 # ctest prints the per-test results; the list of implementations the suite
 # exercised follows, so a missing backend shows.
@@ -158,6 +159,36 @@ PADLOCK_MODEL_TESTS ?= test_padlock_detect test_aes test_aes_cavp test_gcm test_
 test-padlock-model: build
 	sh tests/padlock_model/run_leg.sh $(BUILD) $(PADLOCK_MODEL_TESTS)
 
+# 32-bit x86 (i686): the suite built by Debian's i686-linux-gnu-gcc
+# (cmake/toolchain-i686.cmake: 32-bit size_t, no unsigned __int128, 32-bit
+# bignum limbs, every x86 backend that exists in 32-bit mode) in its own
+# build directory, run natively (an x86-64 kernel runs 32-bit programs), then
+# the PadLock backends in 32-bit mode under the 32-bit instruction model.
+# CMake takes the build as a cross build, so the valgrind and MSan
+# constant-time runs and the libFuzzer runs are not part of it (the native
+# leg has them; the fuzz corpus replays do run here), nor the GMP comparison
+# of test_bignum (no 32-bit libgmp).  Not run here either, to keep the leg
+# short (about 50% of its test time): the bignum and RSA tests (test_bignum,
+# test_rsa, test_rsa_key, test_rsa_priv), whose 32-bit-limb C code is the
+# one the armhf legs run (test_montmul runs here, and under the model on
+# PMM), and the GCM CAVP files, whose backends' differential tests
+# (test_gcm, test_gcm_x86) and KATs do run.  The model pass runs a shorter
+# list than test-padlock-model (I686_PADLOCK_TESTS; PADLOCK_LEG_LIGHT=1
+# leaves out its second interrupted test_gcm).  Prints its wall time.
+I686_BUILD ?= $(BUILD)-i686
+I686_CTEST ?= -E '^(test_bignum|test_rsa|test_rsa_key|test_rsa_priv|test_gcm_cavp)$$'
+I686_PADLOCK_TESTS ?= test_padlock_detect test_aes test_gcm test_sha test_hmac test_rand test_montmul
+test-i686:
+	@set -e; start=$$(date +%s); echo "== i686 leg (32-bit x86)"; \
+	$(CMAKE) -S . -B $(I686_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	    -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-i686.cmake $(CMAKE_ARGS) >/dev/null; \
+	$(CMAKE) --build $(I686_BUILD) -j $(JOBS); \
+	rm -f $(I686_BUILD)/exercised.txt; \
+	ctest --test-dir $(I686_BUILD) --output-on-failure -j $(JOBS) $(I686_CTEST); \
+	sh scripts/exercised.sh $(I686_BUILD) i686; \
+	PADLOCK_LEG_LIGHT=1 sh tests/padlock_model/run_leg.sh $(I686_BUILD) $(I686_PADLOCK_TESTS); \
+	echo "i686 leg: $$(( $$(date +%s) - start )) s wall"
+
 # libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined) in a build
 # directory of their own; each runs FUZZ_SECONDS and its new inputs are
 # merged, minimized, into tests/fuzz/corpus/<target>/.
@@ -166,4 +197,4 @@ fuzz:
 	FUZZ_ARGS="$(FUZZ_ARGS)" sh tests/fuzz/run.sh grow $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(addprefix $(BUILD)-,$(CROSS)) $(ASAN_BUILD) $(FUZZ_BUILD) $(BUILD)-x86emu
+	rm -rf $(BUILD) $(addprefix $(BUILD)-,$(CROSS)) $(ASAN_BUILD) $(FUZZ_BUILD) $(BUILD)-x86emu $(I686_BUILD)

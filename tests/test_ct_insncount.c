@@ -31,7 +31,8 @@
 #include "bn/bn_impl.h"
 #include <stdlib.h>
 #include <string.h>
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
+#include "core/target.h"   /* before <x86intrin.h>: its 32-bit FP16 guard */
 #include <x86intrin.h>
 #endif
 
@@ -54,7 +55,7 @@ static void variant(int v, size_t len)
 
 static uint64_t ticks(void)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     return __rdtsc();
 #else
     return 0;
@@ -126,7 +127,7 @@ static void check_impl(const char *impl, void *arg)
     }
 }
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 /* The x86 AES or GHASH backends only (not the portable last entry, which
  * is valgrind's, ct_check.c; under x86emu its bitsliced code would take
  * minutes); returns how many ran. */
@@ -250,7 +251,7 @@ int main(void)
     CHECK(tl_for_each_impl("poly1305", check_impl, &w1) >= 1, "poly1305 ran");
     CHECK(tl_for_each_impl("chacha20", check_impl, &w2) >= 1, "seal (chacha20 backends) ran");
     CHECK(tl_for_each_impl("poly1305", check_impl, &w2) >= 1, "seal (poly1305 backends) ran");
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     for (int w = 3; w <= 5; w++) {
         CHECK(for_each_x86("aes", w) >= 1, "%d: aes backends ran", w);
         if (w > 3)

@@ -69,7 +69,7 @@ static int aes_key_by(ic_aes_key *k, const char *name, const uint8_t *key, size_
     return r;
 }
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 
 /* The loop a pair should run and the whole blocks it should take: the ZMM
  * loop, batches of 32 and then one of 16 (ghash vpclmul512 with a vaes512

@@ -18,6 +18,10 @@
  *    diff of machine "182", and the QEMU cpu model notes).  ACE2 is present
  *    there (bit 8) but not enabled (bit 9 clear): the case the enable bit
  *    exists for.
+ *  - VIA Nano (Isaiah): the five units with the guide's bits, constructed
+ *    (the guide predates it; Linux's padlock drivers test the same bits).
+ * Each dump carries the leaf 1 EDX the OS reports (FXSR bit 24, SSE bit
+ * 25: the guide's CR4[9] condition): without both no unit counts.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,36 +34,47 @@
 #define PHE  IC_F(IC_CPU_PADLOCK_PHE)
 #define PMM  IC_F(IC_CPU_PADLOCK_PMM)
 
+#define SSE_ON 0x03000000u   /* leaf 1 EDX: FXSR | SSE */
+
 static const struct {
     const char *what, *vendor;
-    uint32_t max_c0, edx_c1;
+    uint32_t edx_1, max_c0, edx_c1;
     uint64_t want;
 } dumps[] = {
-    {"Nehemiah C5XL (guide: RNG)", "CentaurHauls", 0xC0000001u, 0x0000000Cu, RNG},
-    {"Nehemiah C5P (guide: RNG, ACE)", "CentaurHauls", 0xC0000001u, 0x000000CCu, RNG | ACE},
-    {"Esther C5J (guide: RNG, ACE2, PHE, PMM)", "CentaurHauls", 0xC0000002u, 0x00003FCCu,
+    /* the guide's table: family 6, type 0; C5XL stepping 3, the others 8-F */
+    {"Nehemiah C5XL (guide: RNG)", "CentaurHauls", SSE_ON, 0xC0000001u, 0x0000000Cu, RNG},
+    {"Nehemiah C5P (guide: RNG, ACE)", "CentaurHauls", SSE_ON, 0xC0000001u, 0x000000CCu, RNG | ACE},
+    {"Esther C5J (guide: RNG, ACE2, PHE, PMM)", "CentaurHauls", SSE_ON, 0xC0000002u, 0x00003FCCu,
      RNG | ACE | ACE2 | PHE | PMM},
+    {"Nano (RNG, ACE2, PHE, PMM)", "CentaurHauls", SSE_ON, 0xC0000002u, 0x00003FCCu,
+     RNG | ACE | ACE2 | PHE | PMM},
+    {"Esther, OS without CR4[9] (FXSR/SSE cleared: every unit disabled)", "CentaurHauls", 0,
+     0xC0000002u, 0x00003FCCu, 0},
+    {"Esther, OS reports FXSR but no SSE", "CentaurHauls", 0x01000000u, 0xC0000002u, 0x00003FCCu, 0},
+    {"Nehemiah C5P, OS reports SSE but no FXSR", "CentaurHauls", 0x02000000u, 0xC0000001u,
+     0x000000CCu, 0},
     {"Esther, BIOS cleared FCR[28] (guide: only RNG stays enabled)", "CentaurHauls",
-     0xC0000002u, 0x0000154Cu, RNG},
-    {"Esther, RNG disabled in MSR 0x110B", "CentaurHauls", 0xC0000002u, 0x00003FC4u,
+     SSE_ON, 0xC0000002u, 0x0000154Cu, RNG},
+    {"Esther, RNG disabled in MSR 0x110B", "CentaurHauls", SSE_ON, 0xC0000002u, 0x00003FC4u,
      ACE | ACE2 | PHE | PMM},
-    {"Zhaoxin KH-40000 host (martins3 notes)", "  Shanghai  ", 0xC0000005u, 0x1ec33dffu,
+    {"Zhaoxin KH-40000 host (martins3 notes)", "  Shanghai  ", SSE_ON, 0xC0000005u, 0x1ec33dffu,
      RNG | ACE | PHE | PMM},
-    {"Zhaoxin KH-40000 host 182 after update", "  Shanghai  ", 0xC0000005u, 0x1ec13dffu,
+    {"Zhaoxin KH-40000 host 182 after update", "  Shanghai  ", SSE_ON, 0xC0000005u, 0x1ec13dffu,
      RNG | ACE | PHE | PMM},
-    {"Zhaoxin KH-40000 KVM guest", "  Shanghai  ", 0xC0000005u, 0x00003dccu,
+    {"Zhaoxin KH-40000 KVM guest", "  Shanghai  ", SSE_ON, 0xC0000005u, 0x00003dccu,
      RNG | ACE | PHE | PMM},
-    {"no Centaur leaves (EAX of 0xC0000000 below 0xC0000001)", "CentaurHauls", 0xC0000000u,
+    {"no Centaur leaves (EAX of 0xC0000000 below 0xC0000001)", "CentaurHauls", SSE_ON, 0xC0000000u,
      0xFFFFFFFFu, 0},
-    {"Intel: leaf 0xC0000000 repeats the top basic leaf", "GenuineIntel", 0x00000D1Fu,
+    {"Intel: leaf 0xC0000000 repeats the top basic leaf", "GenuineIntel", SSE_ON, 0x00000D1Fu,
      0x00003FCCu, 0},
-    {"AMD: vendor never has PadLock", "AuthenticAMD", 0xC0000001u, 0x00003FCCu, 0},
+    {"AMD: vendor never has PadLock", "AuthenticAMD", SSE_ON, 0xC0000001u, 0x00003FCCu, 0},
 };
 
 static void test_dumps(void)
 {
     for (size_t i = 0; i < sizeof dumps / sizeof dumps[0]; i++) {
-        uint64_t got = ic_cpu_padlock_features(dumps[i].vendor, dumps[i].max_c0, dumps[i].edx_c1);
+        uint64_t got = ic_cpu_padlock_features(dumps[i].vendor, dumps[i].edx_1, dumps[i].max_c0,
+                                               dumps[i].edx_c1);
         CHECK(got == dumps[i].want, "%s: features %#llx, want %#llx", dumps[i].what,
               (unsigned long long)got, (unsigned long long)dumps[i].want);
     }
@@ -68,7 +83,7 @@ static void test_dumps(void)
     const uint64_t feats[] = {RNG, ACE, ACE2, PHE, PMM};
     for (size_t i = 0; i < 5; i++)
         for (uint32_t pe = 0; pe < 4; pe++) {
-            uint64_t got = ic_cpu_padlock_features("CentaurHauls", 0xC0000001u, pe << bits[i]);
+            uint64_t got = ic_cpu_padlock_features("CentaurHauls", SSE_ON, 0xC0000001u, pe << bits[i]);
             CHECK(got == (pe == 3 ? feats[i] : 0), "bits %u/%u = %u%u", bits[i], bits[i] + 1,
                   pe >> 1, pe & 1);
         }

@@ -8,7 +8,7 @@
 
 IC_IMPLS(aes)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     IC_IMPL(aes, vaes512);
     IC_IMPL(aes, vaes);
     IC_IMPL(aes, ni);

@@ -32,7 +32,7 @@
 
 #include "aes/aes_impl.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 
 #define AES_X86_ENC_OFF 0     /* byte offset of enc round keys in storage */
 #define AES_X86_DEC_OFF 256   /* byte offset of dec round keys in storage */
@@ -71,5 +71,5 @@ void ic_aes_x86_ni_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, co
 void ic_aes_x86_ni_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 void ic_aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 
-#endif /* __x86_64__ */
+#endif /* x86 */
 #endif

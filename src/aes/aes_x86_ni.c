@@ -28,7 +28,7 @@
  */
 #include "core/target.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("aes,ssse3")
 #include <immintrin.h>
 #include "aes/aes_x86.h"
@@ -312,4 +312,4 @@ const ic_aes_ops ic_aes_ni_ops = {
 IC_BACKEND(aes, ni, IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_ni_ops);
 
 IC_TARGET_END
-#endif /* __x86_64__ */
+#endif /* x86 */

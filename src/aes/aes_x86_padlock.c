@@ -1,6 +1,7 @@
 /*
  * aes_x86_padlock.c - AES on the VIA PadLock Advanced Cryptography Engine:
- * the "padlock" entry of ic_impls_aes (x86-64, CPUs with ACE; CTR uses
+ * the "padlock" entry of ic_impls_aes (x86-64 and 32-bit x86, CPUs with
+ * ACE; CTR uses
  * ACE2's REP XCRYPTCTR when it is there).  Everything here follows the VIA
  * PadLock Programming Guide (chapter 3 unless said otherwise); no compiler has intrinsics for these instructions, so
  * each is one small inline-assembly function.
@@ -63,7 +64,7 @@
  * GCM's ctr32 counter, which for IVs other than 96 bits is derived from the
  * hash key.
  */
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 
 #include "aes/aes_impl.h"
 
@@ -79,9 +80,15 @@
 #define CTR_CHUNK   4096     /* blocks per REP XCRYPTCTR (64 KiB) */
 
 /* Every instruction below is preceded by an EFLAGS store (PUSHF; POPF) to
- * force the control word and key to be loaded (3.2 "EFLAGS[30]"); the push
- * is done below the red zone. */
+ * force the control word and key to be loaded (3.2 "EFLAGS[30]"); on
+ * x86-64 the push is done below the red zone (32-bit code has none).
+ * The operands are register-width neutral: pointers and size_t counts in
+ * ESI/EDI/ECX/EAX/EBX/EDX, or their 64-bit forms. */
+#if defined(__x86_64__)
 #define RELOAD "lea -128(%%rsp), %%rsp\n\tpushfq\n\tpopfq\n\tlea 128(%%rsp), %%rsp\n\t"
+#else
+#define RELOAD "pushfl\n\tpopfl\n\t"
+#endif
 
 /* ---- one function per instruction ----------------------------------------- */
 
@@ -392,4 +399,4 @@ static const ic_aes_ops padlock_ops = {
 };
 IC_BACKEND(aes, padlock, IC_F(IC_CPU_PADLOCK_ACE), &padlock_ops);
 
-#endif /* __x86_64__ */
+#endif /* x86 */

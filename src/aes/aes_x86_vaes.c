@@ -25,7 +25,7 @@
  */
 #include "core/target.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("vaes,avx2,aes,vpclmulqdq")
 #include <immintrin.h>
 #include "aes/aes_x86.h"
@@ -191,4 +191,4 @@ IC_BACKEND(aes, vaes, IC_F(IC_CPU_VAES) | IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX
            &ic_aes_vaes_ops);
 
 IC_TARGET_END
-#endif /* __x86_64__ */
+#endif /* x86 */

@@ -34,7 +34,7 @@
  */
 #include "core/target.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("vaes,avx2,aes,avx512f,avx512vl,avx512bw,vpclmulqdq")
 #include <immintrin.h>
 #include "aes/aes_x86.h"
@@ -201,4 +201,4 @@ const ic_aes_ops ic_aes_vaes512_ops = {
 IC_BACKEND(aes, vaes512, VAES512_NEEDS, &ic_aes_vaes512_ops);
 
 IC_TARGET_END
-#endif /* __x86_64__ */
+#endif /* x86 */

@@ -77,6 +77,7 @@
 #define INCORE_AES_X86_XTS_H
 
 #include "core/ct.h"   /* IC_MSAN */
+#include "core/x86_lanes.h"
 
 /* r * (x^7 + x^2 + x + 1) for r below 2^57 in each 64-bit element. */
 AESX_INLINE AESX_V xts_reduce(AESX_V r)
@@ -295,8 +296,9 @@ AESX_INLINE void xts_done(const AESX_V tw[AESX_NV], uint8_t t[16], size_t n)
 AESX_INLINE void xts_gpr_mulx(uint64_t *lo, uint64_t *hi)
 {
     uint64_t m = (uint64_t)((int64_t)*hi >> 63) & 0x87;
-#if defined(IC_MSAN)
-    /* MSan marks an asm's outputs clean (core/ct.h): shifts here */
+#if defined(IC_MSAN) || !defined(__x86_64__)
+    /* MSan marks an asm's outputs clean (core/ct.h), and 32-bit x86 has no
+     * 64-bit registers: shifts here */
     *hi = *hi << 1 | *lo >> 63;
     *lo = *lo << 1;
 #else
@@ -323,8 +325,8 @@ typedef struct {
 
 AESX_INLINE void xts_gpr_start(xts_gpr *g, __m128i t)
 {
-    g->alo = (uint64_t)_mm_cvtsi128_si64(t);
-    g->ahi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(t, t));
+    g->alo = ic_xmm_lo64(t);
+    g->ahi = ic_xmm_hi64(t);
     xts_gpr_mulxs(&g->alo, &g->ahi, AESX_NBLK);   /* the second batch */
     g->blo = g->alo;
     g->bhi = g->ahi;

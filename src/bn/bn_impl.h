@@ -95,8 +95,12 @@ static inline ic_limb ic_bn_exp_window(const uint8_t *exp, size_t elen, size_t p
 
 extern const ic_mont_ops ic_mont_port_ops;
 #if defined(__x86_64__) && defined(__SIZEOF_INT128__)
-#define IC_BN_HAVE_ADX 1          /* MULX/ADCX/ADOX, IFMA (bn_x86_adx.c, bn_x86_ifma.c) */
-#define IC_BN_HAVE_PADLOCK 1      /* VIA PadLock PMM (bn_x86_padlock.c) */
+/* MULX/ADCX/ADOX, IFMA (bn_x86_adx.c, bn_x86_ifma.c): 64-bit limbs and
+ * 64-bit registers, so x86-64 only */
+#define IC_BN_HAVE_ADX 1
+#endif
+#if (defined(__x86_64__) && defined(__SIZEOF_INT128__)) || defined(__i386__)
+#define IC_BN_HAVE_PADLOCK 1      /* VIA PadLock PMM (bn_x86_padlock.c), any limb width */
 #endif
 
 #if defined(__powerpc64__) && defined(__SIZEOF_INT128__)

@@ -12,7 +12,7 @@ IC_IMPLS(montmul)
     IC_IMPL(montmul, ifma);      /* from 1024 bits; smaller contexts record adx */
     IC_IMPL(montmul, adx);
 #endif
-#if defined(__x86_64__) && defined(IC_BN_HAVE_PADLOCK)
+#if (defined(__x86_64__) || defined(__i386__)) && defined(IC_BN_HAVE_PADLOCK)
     /* VIA PadLock PMM: after adx, as no CPU with both has been measured
      * (the guide's Esther and the Nano have no ADX) */
     IC_IMPL(montmul, padlock);

@@ -8,8 +8,10 @@
 
 IC_IMPLS(chacha20)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__)   /* GCC 12 cannot build it for 32-bit x86 (the file says) */
     IC_IMPL(chacha20, avx512);
+#endif
+#if defined(__x86_64__) || defined(__i386__)
     IC_IMPL(chacha20, avx2);
 #endif
 #if IC_ARM_LE

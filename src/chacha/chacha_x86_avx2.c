@@ -25,7 +25,7 @@
  */
 #include "core/target.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("avx2")
 #include <immintrin.h>
 #include "chacha/chacha_impl.h"
@@ -195,4 +195,4 @@ static const ic_chacha20_ops avx2_ops = {
 IC_BACKEND(chacha20, avx2, IC_F(IC_CPU_AVX2), &avx2_ops);
 
 IC_TARGET_END
-#endif /* __x86_64__ */
+#endif /* x86 */

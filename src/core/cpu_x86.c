@@ -1,5 +1,6 @@
 /*
- * cpu_x86.c - x86-64 feature detection: CPUID leaves 1 and 7, XGETBV to
+ * cpu_x86.c - x86 feature detection (x86-64 and 32-bit x86): CPUID leaves
+ * 1 and 7, XGETBV to
  * confirm the OS saves the YMM/ZMM state (a CPU flag alone is not enough:
  * AVX code on an OS that does not save YMM corrupts registers), and the
  * Centaur leaf 0xC0000001 for VIA PadLock, where each unit has a "present"
@@ -67,16 +68,18 @@ static uint64_t detect_leaf1_7(uint32_t maxleaf)
 }
 
 /* PadLock: the Centaur leaves, read only on the vendors that define them,
- * decoded by the pure ic_cpu_padlock_features() (cpu_padlock.c). */
+ * decoded by the pure ic_cpu_padlock_features() (cpu_padlock.c), with
+ * leaf 1 EDX for the FXSR/SSE condition. */
 static uint64_t detect_padlock(const char vendor[13])
 {
-    uint32_t r[4] = {0, 0, 0, 0}, r1[4] = {0, 0, 0, 0};
+    uint32_t r[4] = {0, 0, 0, 0}, r1[4] = {0, 0, 0, 0}, l1[4];
     if (!ic_cpu_padlock_vendor(vendor))
         return 0;   /* not a Centaur / Zhaoxin CPU: do not touch the range */
+    cpuid(1, 0, l1);
     cpuid(0xC0000000u, 0, r);
     if (r[0] >= 0xC0000001u)
         cpuid(0xC0000001u, 0, r1);
-    return ic_cpu_padlock_features(vendor, r[0], r1[3]);
+    return ic_cpu_padlock_features(vendor, l1[3], r[0], r1[3]);
 }
 
 static void brand(char *model, size_t cap)
@@ -128,5 +131,9 @@ uint64_t ic_cpu_detect_arch(char *model, size_t modelcap)
     return f | detect_traits(vendor, f);
 }
 
+#if defined(__x86_64__) || defined(_M_X64)
 const char *ic_cpu_arch(void) { return "x86-64"; }
+#else
+const char *ic_cpu_arch(void) { return "x86"; }
+#endif
 #endif

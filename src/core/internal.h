@@ -245,9 +245,10 @@ enum {
 /* Arch detection, one file per family; returns found bits (unmasked). */
 uint64_t ic_cpu_detect_arch(char *model, size_t modelcap);
 /* PadLock features from the vendor string (12 bytes of leaf 0 EBX,EDX,ECX),
- * EAX of leaf 0xC0000000 and EDX of leaf 0xC0000001 (cpu_padlock.c; pure,
- * built on every architecture so its tests run everywhere). */
-uint64_t ic_cpu_padlock_features(const char vendor[12], uint32_t max_c0, uint32_t edx_c1);
+ * leaf 1 EDX as the OS reports it (FXSR, SSE), EAX of leaf 0xC0000000 and
+ * EDX of leaf 0xC0000001 (cpu_padlock.c; pure, built on every architecture
+ * so its tests run everywhere). */
+uint64_t ic_cpu_padlock_features(const char vendor[12], uint32_t edx_1, uint32_t max_c0, uint32_t edx_c1);
 int ic_cpu_padlock_vendor(const char vendor[12]);   /* CentaurHauls or Zhaoxin's */
 /* Features INCORE_CPU forces on with "+name" (a testing aid: instruction
  * models, emulators); they count as detected.  cpu.c parses them. */

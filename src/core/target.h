@@ -58,6 +58,17 @@
 #error "incore's backends need GCC or clang (#pragma GCC target or clang's target attribute)"
 #endif
 
+/* 32-bit x86 with a baseline below SSE2 (the i686 build: the VIA C3 has
+ * SSE only): GCC 12's <immintrin.h> always reads the AVX512-FP16 headers,
+ * whose _Float16 the compiler accepts only when the file's baseline has
+ * SSE2, whatever the target pragma in force says, so every backend file
+ * including <immintrin.h> would fail.  No backend uses FP16: their include
+ * guards are defined here, and <immintrin.h> skips them. */
+#if defined(__i386__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SSE2__)
+#define __AVX512FP16INTRIN_H_INCLUDED
+#define __AVX512FP16VLINTRIN_H_INCLUDED
+#endif
+
 /* IC_ARM_LE: a little-endian ARM build, AArch64 or 32-bit (core/cpu_arm.h
  * says which backends that builds).  Here, not there, because a backend
  * file tests it before its IC_TARGET_BEGIN. */

@@ -30,7 +30,7 @@ typedef struct ic_crc_ops {
 extern const ic_crc_ops ic_crc32_slice8_ops;
 extern const ic_crc_ops ic_crc32c_slice8_ops;
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 /* crc_x86_sse42.c: the CRC32 instruction, three streams joined by
  * PCLMULQDQ, then one; the short-input path of the crc32c folding
  * backends.  Only to be called when the CPU has SSE4.2 and PCLMULQDQ. */

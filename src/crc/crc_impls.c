@@ -8,7 +8,7 @@
 
 IC_IMPLS(crc32)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     IC_IMPL(crc32, vpclmul512);
     IC_IMPL(crc32, vpclmul);
     IC_IMPL(crc32, clmul);
@@ -25,7 +25,7 @@ IC_IMPLS(crc32)
 
 IC_IMPLS(crc32c)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     IC_IMPL(crc32c, vpclmul512);
     IC_IMPL(crc32c, vpclmul);
     IC_IMPL(crc32c, clmul);

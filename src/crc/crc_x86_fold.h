@@ -44,7 +44,20 @@
 
 #include "crc/crc_impl.h"
 #include "crc/crc_x86_consts.h"
+#include "core/x86_lanes.h"
 #include <immintrin.h>
+
+/* CRC32 r64 (8 bytes, little-endian), the register zero-extended; on
+ * 32-bit x86, which has only CRC32 r32, as its two halves in turn: the
+ * same bytes in the same order. */
+static inline uint64_t crc_x86_u64(uint64_t c, uint64_t v)
+{
+#if defined(__x86_64__)
+    return _mm_crc32_u64(c, v);
+#else
+    return _mm_crc32_u32(_mm_crc32_u32((uint32_t)c, (uint32_t)v), (uint32_t)(v >> 32));
+#endif
+}
 
 /* The pair for distance 128 * n bits, as one register (low qword: the
  * constant for H, high qword: the one for L). */
@@ -97,7 +110,7 @@ static inline uint32_t crc_x86_reduce(__m128i x, const crc_x86_consts *c)
 {
     __m128i k = _mm_set_epi64x((long long)c->poly, (long long)c->k95);
     __m128i a = _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_srli_si128(x, 8));
-    __m128i t = _mm_clmulepi64_si128(a, _mm_cvtsi64_si128((long long)c->mu96), 0x00);
+    __m128i t = _mm_clmulepi64_si128(a, ic_xmm_from64(c->mu96), 0x00);
     __m128i q = _mm_xor_si128(_mm_slli_epi64(t, 1), a);
     __m128i r = _mm_xor_si128(a, _mm_clmulepi64_si128(q, k, 0x10));
     return (uint32_t)_mm_extract_epi32(r, 2);
@@ -144,19 +157,19 @@ static inline uint32_t crc_x86_c32_serial(uint32_t crc, const uint8_t *p, size_t
     uint64_t c = crc;
     for (; len >= 64; len -= 64, p += 64)
         for (int i = 0; i < 64; i += 8)
-            c = _mm_crc32_u64(c, ic_load64_le(p + i));
+            c = crc_x86_u64(c, ic_load64_le(p + i));
     /* the rest by the bits of len: straight-line code, no loop counter */
     if (len & 32) {
         for (int i = 0; i < 32; i += 8)
-            c = _mm_crc32_u64(c, ic_load64_le(p + i));
+            c = crc_x86_u64(c, ic_load64_le(p + i));
         p += 32;
     }
     if (len & 16) {
-        c = _mm_crc32_u64(_mm_crc32_u64(c, ic_load64_le(p)), ic_load64_le(p + 8));
+        c = crc_x86_u64(crc_x86_u64(c, ic_load64_le(p)), ic_load64_le(p + 8));
         p += 16;
     }
     if (len & 8) {
-        c = _mm_crc32_u64(c, ic_load64_le(p));
+        c = crc_x86_u64(c, ic_load64_le(p));
         p += 8;
     }
     crc = (uint32_t)c;
@@ -189,15 +202,15 @@ static inline uint32_t crc_x86_c32_serial(uint32_t crc, const uint8_t *p, size_t
  */
 static inline uint64_t crc_x86_c32_mul(uint32_t r, uint64_t k)
 {
-    __m128i v = _mm_clmulepi64_si128(_mm_cvtsi32_si128((int)r), _mm_cvtsi64_si128((long long)k), 0x00);
-    return (uint64_t)_mm_cvtsi128_si64(v);
+    __m128i v = _mm_clmulepi64_si128(_mm_cvtsi32_si128((int)r), ic_xmm_from64(k), 0x00);
+    return ic_xmm_lo64(v);
 }
 
 /* c0 * x^(16n) + c1 * x^(8n) + c2 mod P, as the register after C. */
 static inline uint32_t crc_x86_c32_join(uint64_t c0, uint64_t c1, uint64_t c2, uint64_t k_n, uint64_t k_2n)
 {
     uint64_t v = crc_x86_c32_mul((uint32_t)c0, k_2n) ^ crc_x86_c32_mul((uint32_t)c1, k_n);
-    return (uint32_t)_mm_crc32_u64(0, v) ^ (uint32_t)c2;
+    return (uint32_t)crc_x86_u64(0, v) ^ (uint32_t)c2;
 }
 
 /* len bytes (a multiple of 8) on each of three CRC32 chains, reading q,
@@ -207,9 +220,9 @@ static inline __attribute__((always_inline))
 void crc_x86_c32_3(uint64_t *c0, uint64_t *c1, uint64_t *c2, const uint8_t *q, size_t s, size_t len)
 {
     for (size_t i = 0; i < len; i += 8) {
-        *c0 = _mm_crc32_u64(*c0, ic_load64_le(q + i));
-        *c1 = _mm_crc32_u64(*c1, ic_load64_le(q + s + i));
-        *c2 = _mm_crc32_u64(*c2, ic_load64_le(q + 2 * s + i));
+        *c0 = crc_x86_u64(*c0, ic_load64_le(q + i));
+        *c1 = crc_x86_u64(*c1, ic_load64_le(q + s + i));
+        *c2 = crc_x86_u64(*c2, ic_load64_le(q + 2 * s + i));
     }
 }
 
@@ -249,8 +262,7 @@ static inline __attribute__((always_inline))
 uint32_t crc_x86_final(__m128i x, const crc_x86_consts *c, int c32)
 {
     if (c32)
-        return (uint32_t)_mm_crc32_u64(_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(x)),
-                                       (uint64_t)_mm_extract_epi64(x, 1));
+        return (uint32_t)crc_x86_u64(crc_x86_u64(0, ic_xmm_lo64(x)), ic_xmm_hi64(x));
     return crc_x86_reduce(x, c);
 }
 

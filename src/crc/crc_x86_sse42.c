@@ -24,7 +24,7 @@
  */
 #include "core/target.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("sse4.2,pclmul")
 #include "crc/crc_impl.h"
 #include "crc/crc_x86_fold.h"

@@ -31,7 +31,7 @@
  */
 #include "core/target.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("sse4.2,pclmul,avx2,vpclmulqdq")
 #include "crc/crc_impl.h"
 #include "crc/crc_x86_fold.h"

@@ -68,7 +68,7 @@ enum {
  * this architecture has none.  Backends do not appear here: each declares
  * the loops it can take part in (ic_aes_ops.stitch, ic_ghash_ops.stitch). */
 static const ic_gcm_stitch_fn gcm_stitch_loops[IC_STITCH_COUNT] = {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     [IC_STITCH_X86_XMM] = ic_gcm_x86_ni_crypt,
     [IC_STITCH_X86_YMM] = ic_gcm_x86_vaes_crypt,
     [IC_STITCH_X86_ZMM] = ic_gcm_x86_vaes512_crypt,

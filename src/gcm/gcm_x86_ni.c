@@ -24,7 +24,7 @@
  */
 #include "core/target.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("aes,pclmul,ssse3")
 #include "gcm/ghash_x86.h"
 #include "aes/aes_x86.h"
@@ -95,4 +95,4 @@ size_t ic_gcm_x86_ni_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned
 }
 
 IC_TARGET_END
-#endif /* __x86_64__ */
+#endif /* x86 */

@@ -36,7 +36,7 @@
  */
 #include "core/target.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("aes,pclmul,ssse3,avx2,vaes,vpclmulqdq,avx512f,avx512vl,avx512bw")
 #include "gcm/ghash_x86.h"
 #include "aes/aes_x86.h"
@@ -189,4 +189,4 @@ size_t ic_gcm_x86_vaes512_crypt(const ic_aes_key *k, const ic_ghash_key *hk, uns
 }
 
 IC_TARGET_END
-#endif /* __x86_64__ */
+#endif /* x86 */

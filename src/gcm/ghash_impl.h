@@ -73,7 +73,7 @@ static inline int ic_ghash_key_valid(const ic_ghash_key *hk)
  * recorded in hk as ic_aes_gcm_key_init does: for tests that pair backends. */
 void ic_ghash_key_setup(ic_ghash_key *hk, const ic_ghash_ops *g, const uint8_t h[16]);
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 /* The stitched loops IC_STITCH_X86_XMM: AES-NI, 8 blocks in flight
  * (gcm_x86_ni.c), and IC_STITCH_X86_YMM: VAES on YMM, 16 blocks in flight
  * (gcm_x86_vaes.c). */

@@ -8,7 +8,7 @@
 
 IC_IMPLS(ghash)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     IC_IMPL(ghash, vpclmul512);
     IC_IMPL(ghash, vpclmul);
     IC_IMPL(ghash, clmul);

@@ -47,7 +47,7 @@
 #include "gcm/ghash_impl.h"
 #include "core/target.h"   /* IC_TARGET_MACROS */
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
 #define GHASH_X86_MAXPOW 16
@@ -454,5 +454,5 @@ GX_INLINE void gh_blocks(const ic_ghash_key *hk, uint8_t y[16], const uint8_t *i
     gh_store(y, acc);
 }
 
-#endif /* __x86_64__ */
+#endif /* x86 */
 #endif

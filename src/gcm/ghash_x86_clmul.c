@@ -18,7 +18,7 @@
  */
 #include "core/target.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("pclmul,ssse3")
 #include "gcm/ghash_x86.h"
 
@@ -42,4 +42,4 @@ static const ic_ghash_ops clmul_ops = {
 IC_BACKEND(ghash, clmul, IC_F(IC_CPU_PCLMUL) | IC_F(IC_CPU_SSSE3), &clmul_ops);
 
 IC_TARGET_END
-#endif /* __x86_64__ */
+#endif /* x86 */

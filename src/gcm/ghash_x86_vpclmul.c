@@ -20,7 +20,7 @@
  */
 #include "core/target.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("pclmul,ssse3,avx2,vpclmulqdq")
 #include "gcm/ghash_x86.h"
 
@@ -46,4 +46,4 @@ static const ic_ghash_ops vpclmul_ops = {
 IC_BACKEND(ghash, vpclmul, VPCLMUL_NEEDS, &vpclmul_ops);
 
 IC_TARGET_END
-#endif /* __x86_64__ */
+#endif /* x86 */

@@ -25,7 +25,7 @@
  */
 #include "core/target.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("pclmul,ssse3,avx2,vpclmulqdq,avx512f,avx512vl,avx512bw")
 #include "gcm/ghash_x86.h"
 
@@ -58,4 +58,4 @@ static const ic_ghash_ops vpclmul512_ops = {
 IC_BACKEND(ghash, vpclmul512, VPCLMUL512_NEEDS, &vpclmul512_ops);
 
 IC_TARGET_END
-#endif /* __x86_64__ */
+#endif /* x86 */

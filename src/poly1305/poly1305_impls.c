@@ -8,6 +8,9 @@
 
 IC_IMPLS(poly1305)
 {
+/* x86-64 only: the vector code's key powers and final sums are radix-2^44
+ * products in unsigned __int128 (poly1305_x86_pow.h, _vec.h), which 32-bit
+ * x86 does not have */
 #if defined(__x86_64__) && defined(IC_POLY1305_HAVE_C64)
     IC_IMPL(poly1305, avx512ifma);
     IC_IMPL(poly1305, avx512);

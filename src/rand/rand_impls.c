@@ -12,7 +12,7 @@
 
 IC_IMPLS(hwrand)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     IC_IMPL(hwrand, rdseed);
     IC_IMPL(hwrand, rdrand);
     IC_IMPL(hwrand, xstore);

@@ -17,12 +17,16 @@
  * return ~0 with CF = 1 forever, and a genuine all-ones draw has
  * probability 2^-64.
  *
+ * On 32-bit x86 the instructions deliver at most 32 bits: a 64-bit value
+ * is two successful 32-bit draws, retried as a whole, and the all-ones
+ * test applies to the pair (the stuck parts return ~0 in every width).
+ *
  * This file alone is compiled for RDRAND and RDSEED; the registry only
  * uses an entry when CPUID reports RDRAND / RDSEED (cpu_x86.c).
  */
 #include "core/target.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("rdrnd,rdseed")
 #include "rand/rand_impl.h"
 #include <immintrin.h>
@@ -31,11 +35,34 @@ IC_TARGET_BEGIN("rdrnd,rdseed")
 #define RDSEED_RETRIES 1024
 #define ALL_ONES       UINT64_C(0xFFFFFFFFFFFFFFFF)
 
+#if defined(__x86_64__)
+#define rdrand_step64 _rdrand64_step
+#define rdseed_step64 _rdseed64_step
+#else
+static int rdrand_step64(unsigned long long *r)
+{
+    unsigned int lo, hi;
+    if (!_rdrand32_step(&lo) || !_rdrand32_step(&hi))
+        return 0;
+    *r = (unsigned long long)hi << 32 | lo;
+    return 1;
+}
+
+static int rdseed_step64(unsigned long long *r)
+{
+    unsigned int lo, hi;
+    if (!_rdseed32_step(&lo) || !_rdseed32_step(&hi))
+        return 0;
+    *r = (unsigned long long)hi << 32 | lo;
+    return 1;
+}
+#endif
+
 static int hwrand_rdrand_next64(uint64_t *out)
 {
     unsigned long long r;
     for (int i = 0; i < RDRAND_RETRIES; i++)
-        if (_rdrand64_step(&r) && r != ALL_ONES) {
+        if (rdrand_step64(&r) && r != ALL_ONES) {
             *out = r;
             return 1;
         }
@@ -46,7 +73,7 @@ static int hwrand_rdseed_next64(uint64_t *out)
 {
     unsigned long long r;
     for (int i = 0; i < RDSEED_RETRIES; i++) {
-        if (_rdseed64_step(&r) && r != ALL_ONES) {
+        if (rdseed_step64(&r) && r != ALL_ONES) {
             *out = r;
             return 1;
         }

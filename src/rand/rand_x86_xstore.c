@@ -31,7 +31,7 @@
  * the file takes no target flags.
  */
 #include "rand/rand_impl.h"
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 
 #define XSTORE_QUALITY  3u          /* EDX[1:0]: 1 random byte per store */
 #define XSTORE_RETRIES  (1u << 16)  /* empty stores tolerated per 64-bit value */

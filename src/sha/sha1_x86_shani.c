@@ -31,7 +31,7 @@
  */
 #include "core/target.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("sha,ssse3,sse4.1")
 #include "sha/sha_impl.h"
 #include <immintrin.h>

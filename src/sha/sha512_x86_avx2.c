@@ -11,6 +11,8 @@
  */
 #include "core/target.h"
 
+/* x86-64 only: the rounds are inline assembly on 64-bit general registers
+ * (sha512_x86.h); a 32-bit build has none and keeps sha512/port. */
 #if defined(__x86_64__)
 IC_TARGET_BEGIN("avx2,bmi2")
 #include "sha/sha_impl.h"

@@ -9,13 +9,13 @@
 
 IC_IMPLS(sha1)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     IC_IMPL(sha1, shani);
 #endif
 #if IC_ARM_LE
     IC_IMPL(sha1, ce);
 #endif
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     IC_IMPL(sha1, padlock);   /* VIA PHE: no CPU has it and SHA-NI */
 #endif
     IC_IMPL(sha1, port);
@@ -23,7 +23,7 @@ IC_IMPLS(sha1)
 
 IC_IMPLS(sha256)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     IC_IMPL(sha256, shani);
 #endif
 #if IC_ARM_LE
@@ -32,7 +32,7 @@ IC_IMPLS(sha256)
 #if defined(__powerpc64__)
     IC_IMPL(sha256, p8);
 #endif
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     IC_IMPL(sha256, padlock);
 #endif
     IC_IMPL(sha256, port);
@@ -40,7 +40,7 @@ IC_IMPLS(sha256)
 
 IC_IMPLS(sha512)
 {
-#if defined(__x86_64__)
+#if defined(__x86_64__)   /* 64-bit registers in the rounds (sha512_x86.h) */
     IC_IMPL(sha512, avx512);
     IC_IMPL(sha512, avx2);
 #endif

@@ -34,10 +34,12 @@
  * AES backend reloads before every instruction anyway.
  */
 #include "sha/sha_impl.h"
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 
-/* REP XSHA1: continue from `done` bytes to `total` and pad. */
-static inline void xsha1(uint8_t hash[128], const uint8_t *in, uint64_t done, uint64_t total)
+/* REP XSHA1: continue from `done` bytes to `total` and pad.  The counts
+ * are register wide (unsigned long: RAX/RCX, or EAX/ECX in 32-bit code,
+ * where a total must fit 32 bits: finish checks). */
+static inline void xsha1(uint8_t hash[128], const uint8_t *in, unsigned long done, unsigned long total)
 {
     __asm__ __volatile__(".byte 0xf3, 0x0f, 0xa6, 0xc8"
                          : "+S"(in), "+a"(done)
@@ -46,7 +48,7 @@ static inline void xsha1(uint8_t hash[128], const uint8_t *in, uint64_t done, ui
 }
 
 /* REP XSHA256: the same for SHA-256. */
-static inline void xsha256(uint8_t hash[128], const uint8_t *in, uint64_t done, uint64_t total)
+static inline void xsha256(uint8_t hash[128], const uint8_t *in, unsigned long done, unsigned long total)
 {
     __asm__ __volatile__(".byte 0xf3, 0x0f, 0xa6, 0xd0"
                          : "+S"(in), "+a"(done)
@@ -54,11 +56,40 @@ static inline void xsha256(uint8_t hash[128], const uint8_t *in, uint64_t done, 
                          : "memory", "cc");
 }
 
+/* 32-bit x86: ECX and EAX count at most 2^32 - 1 bytes, and the engine's
+ * padding encodes ECX * 8 as the length; a longer message (only a stream
+ * reaches that) is finished in software: the rest absorbed through the
+ * portable compression, the FIPS 180-4 padding of ic_md_pad. */
+static int phe_fits(uint64_t total) { return total <= (uint64_t)(unsigned long)-1; }
+
+typedef void (*compress_fn)(uint32_t *state, const uint8_t *blocks, size_t n);
+typedef struct { uint32_t *state; compress_fn f; } sw_state;
+
+static void sw_blocks(void *st, const uint8_t *p, size_t n)
+{
+    sw_state *s = st;
+    s->f(s->state, p, n);
+}
+
+static void sw_finish(uint32_t *state, compress_fn f, uint64_t done, const uint8_t *rest, size_t len)
+{
+    uint8_t buf[64], lenfield[8];
+    sw_state s = { state, f };
+    size_t fill = ic_md_absorb(&s, sw_blocks, buf, 64, 0, rest, len);
+    ic_store64_be(lenfield, (done + len) << 3);
+    ic_md_pad(&s, sw_blocks, buf, 64, fill, lenfield, 8);
+    ic_wipe(buf, sizeof buf);
+}
+
 static void padlock_sha1_finish(uint32_t state[5], uint64_t done, const uint8_t *rest, size_t len)
 {
     _Alignas(16) uint8_t h[128];
+    if (!phe_fits(done + len)) {
+        sw_finish(state, ic_sha1_port_ops.compress, done, rest, len);
+        return;
+    }
     memcpy(h, state, 20);               /* native = little-endian words (4.3) */
-    xsha1(h, rest, done, done + len);
+    xsha1(h, rest, (unsigned long)done, (unsigned long)(done + len));
     memcpy(state, h, 20);
     ic_wipe(h, sizeof h);
 }
@@ -66,8 +97,12 @@ static void padlock_sha1_finish(uint32_t state[5], uint64_t done, const uint8_t 
 static void padlock_sha256_finish(uint32_t state[8], uint64_t done, const uint8_t *rest, size_t len)
 {
     _Alignas(16) uint8_t h[128];
+    if (!phe_fits(done + len)) {
+        sw_finish(state, ic_sha256_port_ops.compress, done, rest, len);
+        return;
+    }
     memcpy(h, state, 32);
-    xsha256(h, rest, done, done + len);
+    xsha256(h, rest, (unsigned long)done, (unsigned long)(done + len));
     memcpy(state, h, 32);
     ic_wipe(h, sizeof h);
 }

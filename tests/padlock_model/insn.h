@@ -24,7 +24,7 @@ typedef struct { void *esi, *edi, *eax; unsigned long ecx; } regs;
                              : "b"(key), "d"(cw) : "memory", "cc");                       \
         return r;                                                                        \
     }
-#define RELOAD "pushfq; popfq;"
+#define RELOAD "pushf; popf;"
 XCRYPT(0xc8, RELOAD) XCRYPT(0xd0, RELOAD) XCRYPT(0xd8, RELOAD) XCRYPT(0xe0, RELOAD)
 XCRYPT(0xe8, RELOAD)
 /* no EFLAGS store in the 64 bytes before: the loaded key stays */

@@ -1,5 +1,6 @@
 /*
- * padlock_model.c - an instruction model of VIA PadLock for x86-64 Linux,
+ * padlock_model.c - an instruction model of VIA PadLock for x86 Linux
+ * (x86-64 and 32-bit programs: built as either),
  * written from the VIA PadLock Programming Guide (VIA Technologies,
  * 4 Aug 2005; "the guide" below).
  *
@@ -128,6 +129,24 @@
 #include <unistd.h>
 
 #define TLS __thread __attribute__((tls_model("initial-exec")))
+
+/* 32-bit x86: the same code on the 32-bit register file (the names below
+ * are x86-64's; the ucontext slots are EAX..EIP), addresses of 32 bits. */
+#if defined(__i386__)
+#define REG_RAX REG_EAX
+#define REG_RBX REG_EBX
+#define REG_RCX REG_ECX
+#define REG_RDX REG_EDX
+#define REG_RSI REG_ESI
+#define REG_RDI REG_EDI
+#define REG_RIP REG_EIP
+#define ADDR_MASK UINT64_C(0xFFFFFFFF)
+#else
+#define ADDR_MASK (~UINT64_C(0))
+#endif
+/* a register as an unsigned value of its width (greg_t is signed: an
+ * address above 2 GiB in a 32-bit program must not sign-extend) */
+#define GREG_U(x) ((uint64_t)(uintptr_t)(x))
 
 /* ======================================================================
  * Reference AES (FIPS 197), byte-oriented, from the definitions.
@@ -412,29 +431,31 @@ static void undefined(const char *why, uint64_t rip)
  * ==================================================================== */
 typedef struct {
     greg_t *g;
-    uint64_t rip, amask;   /* address-size mask: 2^64-1, or 2^32-1 with 0x67 */
+    uint64_t rip, amask;   /* address-size mask: 2^64-1, or 2^32-1 with 0x67; 2^32-1 in 32-bit code */
     unsigned len;          /* instruction length including prefixes */
-    int rep, repne, opsize;
+    int rep, repne, opsize, asize;   /* asize: an 0x67 prefix */
     uint8_t op, modrm;     /* 0xA6 / 0xA7 and the ModRM byte */
 } insn;
 
-static uint64_t reg(const insn *in, int r) { return (uint64_t)in->g[r] & in->amask; }
+static uint64_t reg(const insn *in, int r) { return GREG_U(in->g[r]) & in->amask; }
 /* a 32-bit register write zero-extends in 64-bit mode */
 static void set_reg(insn *in, int r, uint64_t v) { in->g[r] = (greg_t)(v & in->amask); }
 
 static int decode(const uint8_t *p, insn *in)
 {
     unsigned i = 0;
-    in->rep = in->repne = in->opsize = 0;
-    in->amask = ~UINT64_C(0);
+    in->rep = in->repne = in->opsize = in->asize = 0;
+    in->amask = ADDR_MASK;
     for (; i < 14; i++) {
         uint8_t b = p[i];
         if (b == 0xF3) in->rep = 1;
         else if (b == 0xF2) in->repne = 1;
         else if (b == 0x66) in->opsize = 1;
-        else if (b == 0x67) in->amask = 0xFFFFFFFFu;
+        else if (b == 0x67) { in->amask = 0xFFFFFFFFu; in->asize = 1; }
         else if (b == 0x26 || b == 0x2E || b == 0x36 || b == 0x3E || b == 0x64 || b == 0x65) continue;
+#if defined(__x86_64__)
         else if ((b & 0xF0) == 0x40 && p[i + 1] == 0x0F) continue;   /* REX: no effect */
+#endif
         else break;
     }
     if (p[i] != 0x0F || (p[i + 1] != 0xA6 && p[i + 1] != 0xA7))
@@ -819,7 +840,7 @@ static void do_xsha(insn *in)
  *
  * The context at ESI (5.1 "Pointer to Montgomery Context"): the guide
  * gives the 32-bit layout (a 32-bit mZeroPrime, then the pointers A, B, T,
- * M and Scratch).  In 64-bit mode the model reads it as that C struct
+ * M and Scratch), which 32-bit programs get.  In 64-bit mode the model reads it as that C struct
  * compiled for x86-64: mZeroPrime at 0, the five 64-bit pointers at 8, 16,
  * 24, 32, 40 (an assumption: the guide predates 64-bit VIA CPUs; an
  * address-size prefix, which would make the pointers 32-bit, is left
@@ -837,7 +858,14 @@ static void pmm_read_ctx(const insn *in, pmm_ctx *c)
     const uint8_t *p = (const uint8_t *)(uintptr_t)reg(in, REG_RSI);
     uint64_t ptr[5];
     memcpy(&c->mzp, p, 4);
+#if defined(__i386__)
+    uint32_t p32[5];   /* the guide's own layout: pointers at 4, 8, 12, 16, 20 */
+    memcpy(p32, p + 4, sizeof p32);
+    for (int i = 0; i < 5; i++)
+        ptr[i] = p32[i];
+#else
     memcpy(ptr, p + 8, sizeof ptr);
+#endif
     c->a = ptr[0];
     c->b = ptr[1];
     c->t = ptr[2];
@@ -891,7 +919,7 @@ static void do_montmul(insn *in)
         fault_ud("MONTMUL without the REP prefix", in->rip);
     if (in->repne)
         undefined("REPNE prefix on MONTMUL (5.1: undefined)", in->rip);
-    if (in->amask != ~UINT64_C(0))
+    if (in->asize)
         undefined("address-size prefix on MONTMUL in 64-bit mode (the context layout with "
                   "32-bit addresses is not specified)", in->rip);
     if (!(units & U_PMM))
@@ -1031,7 +1059,7 @@ static void sigill_body(int sig, siginfo_t *si, void *ctx)
     ucontext_t *uc = ctx;
     insn in;
     in.g = uc->uc_mcontext.gregs;
-    in.rip = (uint64_t)in.g[REG_RIP];
+    in.rip = GREG_U(in.g[REG_RIP]);
     if (!decode((const uint8_t *)(uintptr_t)in.rip, &in)) {
         /* not ours: give the program its own SIGILL disposition back and let
          * the instruction fault again */
@@ -1040,6 +1068,10 @@ static void sigill_body(int sig, siginfo_t *si, void *ctx)
         (void)si;
         return;
     }
+#if defined(__i386__)
+    if (in.asize)
+        undefined("address-size prefix in 32-bit code (16-bit addresses) is not modelled", in.rip);
+#endif
     if (in.op == 0xA7 && in.modrm == 0xC0)
         do_xstore(&in);
     else if (in.op == 0xA7)
