@@ -15,8 +15,6 @@ IC_IMPLS(aes)
     /* after AES-NI: no CPU has both, and forcing it on (INCORE_CPU=+padlock-ace,
      * under tests/padlock_model) must not displace the others by accident */
     IC_IMPL(aes, padlock);
-#endif
-#if defined(__x86_64__) || defined(__i386__)
     /* vector-permute AES: SSSE3 without AES-NI, below PadLock (VIA Nano
      * has both, and its hardware AES is the faster) */
     IC_IMPL(aes, ssse3);
