@@ -21,6 +21,8 @@ IC_IMPLS(aes)
 #endif
 #if IC_ARM_LE
     IC_IMPL(aes, ce);
+    /* bitsliced on NEON: for the cores without the AES instructions */
+    IC_IMPL(aes, neon);
 #endif
     IC_IMPL(aes, ct64);
 }
