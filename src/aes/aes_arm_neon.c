@@ -344,10 +344,150 @@ static void bs_decrypt(const neon_key *key, unsigned nr, v8 q[8])
     add_round_key(q, key->rk[0]);
 }
 
+/* ---- one block: nibble lookups in a tower field --------------------------
+ * For the serial modes (CBC and CFB encryption, OFB), short batches and
+ * the key schedule, where eight bitsliced lanes would do one block of
+ * work.  The vector-permute idea of Hamburg ("Accelerating AES with
+ * Vector Permute Instructions", CHES 2009): map each byte of the state
+ * into GF(2^4)[y]/(y^2 + y + lam), where inversion needs only GF(2^4)
+ * operations, and do every one of those as a 16-entry table lookup with a
+ * nibble as the index - a TBL (VTBL) with the table in registers.  The
+ * field, the map and the inversion formula are this file's own (not
+ * Hamburg's tables): aes_arm_neon_tables.py derives and checks them and
+ * prints the initialisers below; its docstring has the algebra.  The
+ * S-box then takes 13 lookups, one of them 32 entries wide (exp), and
+ * comes out with 0x63 less, as the bitsliced one does, so both use the
+ * same round keys.  InvSubBytes is the same inversion between other input
+ * and output maps.  ShiftRows is one TBL before SubBytes (the two commute:
+ * one moves bytes, the other maps each byte); MixColumns and its inverse
+ * are the bitsliced formulas on bytes, xtime as a shift and a masked
+ * 0x1b. */
+typedef struct {
+    uint8_t tlo[16], thi[16], dlo[16], dhi[16], log[16], linv[16], sql[16], sq[16];
+    uint8_t ulo[16], uhi[16], olo[16], ohi[16], exp[32];
+} vp_tables;
+
+static const vp_tables vp_tab = {
+    .tlo = {0x00, 0x01, 0x20, 0x21, 0x46, 0x47, 0x66, 0x67, 0x4c, 0x4d, 0x6c, 0x6d, 0x0a, 0x0b, 0x2a, 0x2b},
+    .thi = {0x00, 0x3c, 0xd5, 0xe9, 0x34, 0x08, 0xe1, 0xdd, 0xe5, 0xd9, 0x30, 0x0c, 0xd1, 0xed, 0x04, 0x38},
+    .dlo = {0x00, 0x58, 0x9f, 0xc7, 0x98, 0xc0, 0x07, 0x5f, 0x28, 0x70, 0xb7, 0xef, 0xb0, 0xe8, 0x2f, 0x77},
+    .dhi = {0x00, 0x76, 0x79, 0x0f, 0xf9, 0x8f, 0x80, 0xf6, 0x92, 0xe4, 0xeb, 0x9d, 0x6b, 0x1d, 0x12, 0x64},
+    .log = {0x20, 0x00, 0x01, 0x04, 0x02, 0x08, 0x05, 0x0a, 0x03, 0x0e, 0x09, 0x07, 0x06, 0x0d, 0x0b, 0x0c},
+    .linv = {0x20, 0x00, 0x0e, 0x0b, 0x0d, 0x07, 0x0a, 0x05, 0x0c, 0x01, 0x06, 0x08, 0x09, 0x02, 0x04, 0x03},
+    .sql = {0x00, 0x08, 0x06, 0x0e, 0x0b, 0x03, 0x0d, 0x05, 0x0a, 0x02, 0x0c, 0x04, 0x01, 0x09, 0x07, 0x0f},
+    .sq = {0x00, 0x01, 0x04, 0x05, 0x03, 0x02, 0x07, 0x06, 0x0c, 0x0d, 0x08, 0x09, 0x0f, 0x0e, 0x0b, 0x0a},
+    .ulo = {0x00, 0x1f, 0xb2, 0xad, 0xab, 0xb4, 0x19, 0x06, 0x36, 0x29, 0x84, 0x9b, 0x9d, 0x82, 0x2f, 0x30},
+    .uhi = {0x00, 0x52, 0x3e, 0x6c, 0x65, 0x37, 0x5b, 0x09, 0x60, 0x32, 0x5e, 0x0c, 0x05, 0x57, 0x3b, 0x69},
+    .olo = {0x00, 0x01, 0x5c, 0x5d, 0xe0, 0xe1, 0xbc, 0xbd, 0x50, 0x51, 0x0c, 0x0d, 0xb0, 0xb1, 0xec, 0xed},
+    .ohi = {0x00, 0xa2, 0x02, 0xa0, 0xb8, 0x1a, 0xba, 0x18, 0xdb, 0x79, 0xd9, 0x7b, 0x63, 0xc1, 0x61, 0xc3},
+    .exp = {0x01, 0x02, 0x04, 0x08, 0x03, 0x06, 0x0c, 0x0b, 0x05, 0x0a, 0x07, 0x0e, 0x0f, 0x0d, 0x09, 0x01, 0x02, 0x04, 0x08, 0x03, 0x06, 0x0c, 0x0b, 0x05, 0x0a, 0x07, 0x0e, 0x0f, 0x0d, 0x09, 0x00, 0x00},
+};
+
+/* The tables of one direction, in registers for a whole call. */
+typedef struct {
+    v8 inlo, inhi, log, linv, sql, sq, outlo, outhi;
+    uint8x16x2_t exp;
+} vp_regs;
+
+static inline void vp_load(vp_regs *t, int dec)
+{
+    t->inlo = vld1q_u8(dec ? vp_tab.dlo : vp_tab.tlo);
+    t->inhi = vld1q_u8(dec ? vp_tab.dhi : vp_tab.thi);
+    t->outlo = vld1q_u8(dec ? vp_tab.olo : vp_tab.ulo);
+    t->outhi = vld1q_u8(dec ? vp_tab.ohi : vp_tab.uhi);
+    t->log = vld1q_u8(vp_tab.log);
+    t->linv = vld1q_u8(vp_tab.linv);
+    t->sql = vld1q_u8(vp_tab.sql);
+    t->sq = vld1q_u8(vp_tab.sq);
+    t->exp.val[0] = vld1q_u8(vp_tab.exp);
+    t->exp.val[1] = vld1q_u8(vp_tab.exp + 16);
+}
+
+/* A 32-entry lookup; indices 32 and up give 0 (TBL and VTBL both). */
+static inline v8 perm32(uint8x16x2_t t, v8 idx)
+{
+#if defined(__aarch64__)
+    return vqtbl2q_u8(t, idx);
+#else
+    uint8x8x4_t d = {{vget_low_u8(t.val[0]), vget_high_u8(t.val[0]), vget_low_u8(t.val[1]),
+                      vget_high_u8(t.val[1])}};
+    return vcombine_u8(vtbl4_u8(d, vget_low_u8(idx)), vtbl4_u8(d, vget_high_u8(idx)));
+#endif
+}
+
+/* SubBytes less 0x63 (or InvSubBytes of x ^ 0x63, with the dec tables) on
+ * all 16 bytes: into the tower field, (a1 y + a0 + a1) / D with
+ * D = lam a1^2 + a1 a0 + a0^2 through logs, and out again. */
+static inline v8 vp_sub(const vp_regs *t, v8 x)
+{
+    const v8 m = vdupq_n_u8(0x0F);
+    const v8 a = perm16(t->inlo, vandq_u8(x, m)) ^ perm16(t->inhi, vshrq_n_u8(x, 4));
+    const v8 a0 = vandq_u8(a, m), a1 = vshrq_n_u8(a, 4);
+    const v8 l1 = perm16(t->log, a1), l0 = perm16(t->log, a0);
+    const v8 d = perm16(t->sql, a1) ^ perm16(t->sq, a0) ^ perm32(t->exp, vaddq_u8(l1, l0));
+    const v8 li = perm16(t->linv, d);
+    const v8 b1 = perm32(t->exp, vaddq_u8(l1, li));
+    const v8 b0 = perm32(t->exp, vaddq_u8(perm16(t->log, a0 ^ a1), li));
+    return perm16(t->outlo, b0) ^ perm16(t->outhi, b1);
+}
+
+/* Multiplication by 02 of every byte. */
+static inline v8 xtime(v8 x)
+{
+    const v8 hi = vreinterpretq_u8_s8(vshrq_n_s8(vreinterpretq_s8_u8(x), 7));
+    return vshlq_n_u8(x, 1) ^ vandq_u8(hi, vdupq_n_u8(0x1B));
+}
+
+static inline v8 vp_mix(v8 s)
+{
+    const v8 n = rot_r8(s), t = s ^ n;
+    return xtime(t) ^ n ^ rot_r16(t);
+}
+
+static inline v8 vp_inv_mix(v8 s)
+{
+    return vp_mix(s ^ xtime(xtime(s ^ rot_r16(s))));
+}
+
+static inline v8 vp_encrypt(const vp_regs *t, const neon_key *key, unsigned nr, v8 s)
+{
+    const v8 sr = vld1q_u8(idx_sr);
+    s ^= vld1q_u8(key->rk[0]);
+    for (unsigned r = 1; r < nr; r++)
+        s = vp_mix(vp_sub(t, perm16(s, sr))) ^ vld1q_u8(key->rk[r]);
+    return vp_sub(t, perm16(s, sr)) ^ vld1q_u8(key->rk[nr]);
+}
+
+static inline v8 vp_decrypt(const vp_regs *t, const neon_key *key, unsigned nr, v8 s)
+{
+    const v8 isr = vld1q_u8(idx_isr);
+    s ^= vld1q_u8(key->rk[nr]);
+    for (unsigned r = nr - 1; r > 0; r--)
+        s = vp_inv_mix(vp_sub(t, perm16(s, isr)) ^ vld1q_u8(key->rk[r]));
+    return vp_sub(t, perm16(s, isr)) ^ vld1q_u8(key->rk[0]);
+}
+
 static inline const neon_key *nkey(const ic_aes_key *k)
 {
     return (const neon_key *)(const void *)k->storage;
 }
+
+/* n blocks one at a time through the one-block path; out may equal in. */
+static void vp_blocks(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t n, int dec)
+{
+    vp_regs t;
+    vp_load(&t, dec);
+    for (size_t i = 0; i < n; i++) {
+        v8 s = vld1q_u8(in + 16 * i);
+        s = dec ? vp_decrypt(&t, nkey(k), k->rounds, s) : vp_encrypt(&t, nkey(k), k->rounds, s);
+        vst1q_u8(out + 16 * i, s);
+    }
+}
+
+/* Batches of at most this many blocks take the one-block path: from
+ * NB_VP_MAX + 1 blocks on, one bitsliced pass costs fewer instructions
+ * than that many one-block passes (docs/backends.md, "AES on NEON"). */
+#define NB_VP_MAX 2
 
 /* n (1..8) blocks through the cipher (dec = 0) or its inverse; out may
  * equal in.  A short batch goes through a zero-padded copy. */
@@ -356,6 +496,10 @@ static void bs_blocks(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size
     v8 q[8];
     uint8_t buf[16 * NB_LANES];
     const uint8_t *src = in;
+    if (n <= NB_VP_MAX) {
+        vp_blocks(k, out, in, n, dec);
+        return;
+    }
     if (n < NB_LANES) {
         memset(buf, 0, sizeof buf);
         memcpy(buf, in, 16 * n);
@@ -382,14 +526,36 @@ static void bs_blocks(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size
         q[i] = vdupq_n_u8(0);
 }
 
-/* ---- key schedule ------------------------------------------------------- */
+/* ---- key schedule -------------------------------------------------------
+ * KeyExpansion (FIPS 197 5.2) on words loaded little-endian (byte 0 of a
+ * word is its low byte: RotWord is a right rotation by 8 and Rcon goes into
+ * the low byte), SubWord through vp_sub with the word in every column.
+ * Round keys 1..Nr get 0x63 in every byte (header). */
+static uint32_t vp_subword(const vp_regs *t, uint32_t w)
+{
+    v8 x = vp_sub(t, vreinterpretq_u8_u32(vdupq_n_u32(w)));
+    return vgetq_lane_u32(vreinterpretq_u32_u8(x), 0) ^ 0x63636363u;
+}
 
 static void neon_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
 {
     neon_key *nk = (neon_key *)(void *)k->storage;
-    uint32_t w[4 * 15];
-    const unsigned nr = (unsigned)(keylen / 4) + 6;
-    ic_aes_key_words(w, key, keylen);
+    const unsigned nkw = (unsigned)(keylen / 4), nr = nkw + 6, nw = 4 * (nr + 1);
+    uint32_t w[4 * 15], rcon = 1;
+    vp_regs t;
+    vp_load(&t, 0);
+    for (unsigned i = 0; i < nkw; i++)
+        w[i] = ic_load32_le(key + 4 * i);
+    for (unsigned i = nkw; i < nw; i++) {
+        uint32_t x = w[i - 1];
+        if (i % nkw == 0) {
+            x = vp_subword(&t, ic_rotr32(x, 8)) ^ rcon;
+            rcon = (rcon << 1) ^ (0x11b & -(rcon >> 7)); /* xtime of a public constant */
+        } else if (nkw > 6 && i % nkw == 4) {
+            x = vp_subword(&t, x);
+        }
+        w[i] = w[i - nkw] ^ x;
+    }
     k->rounds = nr;
     for (unsigned r = 0; r <= nr; r++)
         for (unsigned c = 0; c < 4; c++)
@@ -422,28 +588,25 @@ static void neon_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, s
     neon_ecb(k, out, in, nblocks, 1);
 }
 
-/* One block of the forward cipher, for the serial modes. */
-static void neon_encrypt1(const ic_aes_key *k, uint8_t out[16], const uint8_t in[16])
-{
-    bs_blocks(k, out, in, 1, 0);
-}
-
-/* CBC (SP 800-38A 6.2) and CFB128 (6.3) encryption, serial:
+/* CBC (SP 800-38A 6.2) and CFB128 (6.3) encryption, serial, one block a
+ * pass with the chaining value in a register:
  *   CBC: C_i = E(P_i ^ C_{i-1}),  CFB: C_i = P_i ^ E(C_{i-1}),  C_0 = IV. */
 static void neon_serial_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                             size_t nblocks, int cfb)
 {
-    uint8_t x[16];
-    memcpy(x, iv, 16);
+    vp_regs t;
+    v8 x = vld1q_u8(iv);
+    vp_load(&t, 0);
     for (; nblocks; nblocks--, in += 16, out += 16) {
-        if (!cfb)
-            ic_xor_bytes(x, x, in, 16);
-        neon_encrypt1(k, x, x);
-        if (cfb)
-            ic_xor_bytes(x, x, in, 16);
-        memcpy(out, x, 16);
+        const v8 p = vld1q_u8(in);
+        if (cfb) {
+            x = vp_encrypt(&t, nkey(k), k->rounds, x) ^ p;
+        } else {
+            x = vp_encrypt(&t, nkey(k), k->rounds, x ^ p);
+        }
+        vst1q_u8(out, x);
     }
-    memcpy(iv, x, 16);
+    vst1q_u8(iv, x);
 }
 
 /* Their decryptions are parallel:
@@ -544,10 +707,14 @@ static void neon_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const
 static void neon_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                      size_t nblocks)
 {
+    vp_regs t;
+    v8 o = vld1q_u8(iv);
+    vp_load(&t, 0);
     for (; nblocks; nblocks--, in += 16, out += 16) {
-        neon_encrypt1(k, iv, iv);
-        ic_xor_bytes(out, in, iv, 16);
+        o = vp_encrypt(&t, nkey(k), k->rounds, o);
+        vst1q_u8(out, vld1q_u8(in) ^ o);
     }
+    vst1q_u8(iv, o);
 }
 
 static const ic_aes_ops neon_ops = {
