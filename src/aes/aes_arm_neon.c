@@ -5,8 +5,8 @@
  * Registry "aes", entry "neon", needs NEON; it sits after "ce", so it runs
  * only where the AES instructions are absent (or masked:
  * INCORE_CPU=-aes).  One source for AArch32 and AArch64: <arm_neon.h>
- * intrinsics both have, and one helper (perm16) with a TBL and a VTBL
- * version.
+ * intrinsics both have; the table lookups (perm16, VP_LUT16, VP_LUT32)
+ * have a TBL and a VTBL version.
  *
  * Bitsliced, eight blocks at a time (Kasper and Schwabe, "Faster and
  * Timing-Attack Resistant AES-GCM", CHES 2009, section 4, the layout of
@@ -46,11 +46,18 @@
  * Key expansion is ic_aes_key_words (aes_ct64.c: the FIPS 197 5.2
  * recurrence with SubWord through the bitsliced circuit, constant time).
  *
- * Modes: ECB, CTR, CBC and CFB decryption run eight blocks a pass; fewer
- * than eight go through the same pass with the unused lanes zero.  CBC
- * and CFB encryption and OFB are serial by definition and run one block a
- * pass.  XTS and AES-GCM run over ecb / ctr32 (xts.c, gcm.c); GCM pairs
- * with any GHASH, on these cores ghash/neon.
+ * One block at a time, a vector-permute path after Hamburg
+ * ("Accelerating AES with Vector Permute Instructions", CHES 2009): the
+ * S-box as GF(2^4)^2 tower-field arithmetic, every step a 16-entry TBL /
+ * VTBL lookup with a nibble as the index (vp_sub below).
+ *
+ * Modes: ECB, CTR, CBC and CFB decryption run eight blocks a bitsliced
+ * pass; a batch of 5-7 takes the same pass with the unused lanes zero, one
+ * of 1-4 the one-block path (NB_VP_MAX).  CBC and CFB encryption and OFB
+ * are serial by definition and run the one-block path.  XTS and AES-GCM
+ * run over ecb / ctr32 (xts.c, gcm.c), so their bulk is bitsliced; GCM
+ * pairs with any GHASH, on these cores ghash/neon.  docs/backends.md ("AES
+ * on NEON") has the instruction counts per block.
  *
  * Constant time.  Nothing branches on the key or the data, and no memory
  * address depends on them: loads and stores go to the caller's buffers and
@@ -60,6 +67,15 @@
  * is the table, not the index.  VTST, VAND, VEOR, shifts and VREV take the
  * same time for any operands on the ARM cores (their latencies in the
  * Cortex-A7/A53/A72 optimisation guides have no operand-dependent case).
+ * The one-block path does use secret indices, the state's nibbles, but
+ * only as TBL/VTBL indices into tables held in registers: the tables are
+ * loaded whole from fixed addresses once per call (on AArch32, with 16
+ * Q registers, the compiler spills some to fixed stack slots and reloads
+ * them whole: again no secret address), and a TBL's timing depends on the
+ * number of table registers, never on the index values (an index past
+ * the table gives 0 in the same time).  That is the vector-permute
+ * argument of Hamburg's paper, and what sets it apart from a table-driven
+ * AES, whose secret-indexed loads go through the data cache.
  * Intermediate state on the stack (partial batches, keystream) is wiped.
  */
 #include "core/target.h"
@@ -345,9 +361,9 @@ static void bs_decrypt(const neon_key *key, unsigned nr, v8 q[8])
 }
 
 /* ---- one block: nibble lookups in a tower field --------------------------
- * For the serial modes (CBC and CFB encryption, OFB), short batches and
- * the key schedule, where eight bitsliced lanes would do one block of
- * work.  The vector-permute idea of Hamburg ("Accelerating AES with
+ * For the serial modes (CBC and CFB encryption, OFB) and batches of up
+ * to NB_VP_MAX blocks, where eight bitsliced lanes would do one block of
+ * work each.  The vector-permute idea of Hamburg ("Accelerating AES with
  * Vector Permute Instructions", CHES 2009): map each byte of the state
  * into GF(2^4)[y]/(y^2 + y + lam), where inversion needs only GF(2^4)
  * operations, and do every one of those as a 16-entry table lookup with a
@@ -383,36 +399,59 @@ static const vp_tables vp_tab = {
     .exp = {0x01, 0x02, 0x04, 0x08, 0x03, 0x06, 0x0c, 0x0b, 0x05, 0x0a, 0x07, 0x0e, 0x0f, 0x0d, 0x09, 0x01, 0x02, 0x04, 0x08, 0x03, 0x06, 0x0c, 0x0b, 0x05, 0x0a, 0x07, 0x0e, 0x0f, 0x0d, 0x09, 0x00, 0x00},
 };
 
-/* The tables of one direction, in registers for a whole call. */
+/* The tables of one direction, in registers for a whole call.  On AArch32
+ * a table is kept as the pair (four) of D registers VTBL names, so that no
+ * lookup has to assemble its register list. */
+#if defined(__aarch64__)
+typedef v8 vp_t16;
+typedef uint8x16x2_t vp_t32;
+#define VP_T16(p) vld1q_u8(p)
+static inline vp_t32 vp_t32_load(const uint8_t *p)
+{
+    vp_t32 t = {{vld1q_u8(p), vld1q_u8(p + 16)}};
+    return t;
+}
+#define VP_LUT16(t, i) vqtbl1q_u8((t), (i))
+#define VP_LUT32(t, i) vqtbl2q_u8((t), (i))
+#else
+typedef uint8x8x2_t vp_t16;
+typedef uint8x8x4_t vp_t32;
+static inline vp_t16 VP_T16(const uint8_t *p)
+{
+    vp_t16 t = {{vld1_u8(p), vld1_u8(p + 8)}};
+    return t;
+}
+static inline vp_t32 vp_t32_load(const uint8_t *p)
+{
+    vp_t32 t = {{vld1_u8(p), vld1_u8(p + 8), vld1_u8(p + 16), vld1_u8(p + 24)}};
+    return t;
+}
+static inline v8 VP_LUT16(vp_t16 t, v8 i)
+{
+    return vcombine_u8(vtbl2_u8(t, vget_low_u8(i)), vtbl2_u8(t, vget_high_u8(i)));
+}
+static inline v8 VP_LUT32(vp_t32 t, v8 i)
+{
+    return vcombine_u8(vtbl4_u8(t, vget_low_u8(i)), vtbl4_u8(t, vget_high_u8(i)));
+}
+#endif
+
 typedef struct {
-    v8 inlo, inhi, log, linv, sql, sq, outlo, outhi;
-    uint8x16x2_t exp;
+    vp_t16 inlo, inhi, log, linv, sql, sq, outlo, outhi;
+    vp_t32 exp;   /* indices 32 and up give 0 (TBL and VTBL both) */
 } vp_regs;
 
 static inline void vp_load(vp_regs *t, int dec)
 {
-    t->inlo = vld1q_u8(dec ? vp_tab.dlo : vp_tab.tlo);
-    t->inhi = vld1q_u8(dec ? vp_tab.dhi : vp_tab.thi);
-    t->outlo = vld1q_u8(dec ? vp_tab.olo : vp_tab.ulo);
-    t->outhi = vld1q_u8(dec ? vp_tab.ohi : vp_tab.uhi);
-    t->log = vld1q_u8(vp_tab.log);
-    t->linv = vld1q_u8(vp_tab.linv);
-    t->sql = vld1q_u8(vp_tab.sql);
-    t->sq = vld1q_u8(vp_tab.sq);
-    t->exp.val[0] = vld1q_u8(vp_tab.exp);
-    t->exp.val[1] = vld1q_u8(vp_tab.exp + 16);
-}
-
-/* A 32-entry lookup; indices 32 and up give 0 (TBL and VTBL both). */
-static inline v8 perm32(uint8x16x2_t t, v8 idx)
-{
-#if defined(__aarch64__)
-    return vqtbl2q_u8(t, idx);
-#else
-    uint8x8x4_t d = {{vget_low_u8(t.val[0]), vget_high_u8(t.val[0]), vget_low_u8(t.val[1]),
-                      vget_high_u8(t.val[1])}};
-    return vcombine_u8(vtbl4_u8(d, vget_low_u8(idx)), vtbl4_u8(d, vget_high_u8(idx)));
-#endif
+    t->inlo = VP_T16(dec ? vp_tab.dlo : vp_tab.tlo);
+    t->inhi = VP_T16(dec ? vp_tab.dhi : vp_tab.thi);
+    t->outlo = VP_T16(dec ? vp_tab.olo : vp_tab.ulo);
+    t->outhi = VP_T16(dec ? vp_tab.ohi : vp_tab.uhi);
+    t->log = VP_T16(vp_tab.log);
+    t->linv = VP_T16(vp_tab.linv);
+    t->sql = VP_T16(vp_tab.sql);
+    t->sq = VP_T16(vp_tab.sq);
+    t->exp = vp_t32_load(vp_tab.exp);
 }
 
 /* SubBytes less 0x63 (or InvSubBytes of x ^ 0x63, with the dec tables) on
@@ -421,14 +460,14 @@ static inline v8 perm32(uint8x16x2_t t, v8 idx)
 static inline v8 vp_sub(const vp_regs *t, v8 x)
 {
     const v8 m = vdupq_n_u8(0x0F);
-    const v8 a = perm16(t->inlo, vandq_u8(x, m)) ^ perm16(t->inhi, vshrq_n_u8(x, 4));
+    const v8 a = VP_LUT16(t->inlo, vandq_u8(x, m)) ^ VP_LUT16(t->inhi, vshrq_n_u8(x, 4));
     const v8 a0 = vandq_u8(a, m), a1 = vshrq_n_u8(a, 4);
-    const v8 l1 = perm16(t->log, a1), l0 = perm16(t->log, a0);
-    const v8 d = perm16(t->sql, a1) ^ perm16(t->sq, a0) ^ perm32(t->exp, vaddq_u8(l1, l0));
-    const v8 li = perm16(t->linv, d);
-    const v8 b1 = perm32(t->exp, vaddq_u8(l1, li));
-    const v8 b0 = perm32(t->exp, vaddq_u8(perm16(t->log, a0 ^ a1), li));
-    return perm16(t->outlo, b0) ^ perm16(t->outhi, b1);
+    const v8 l1 = VP_LUT16(t->log, a1), l0 = VP_LUT16(t->log, a0);
+    const v8 d = VP_LUT16(t->sql, a1) ^ VP_LUT16(t->sq, a0) ^ VP_LUT32(t->exp, vaddq_u8(l1, l0));
+    const v8 li = VP_LUT16(t->linv, d);
+    const v8 b1 = VP_LUT32(t->exp, vaddq_u8(l1, li));
+    const v8 b0 = VP_LUT32(t->exp, vaddq_u8(VP_LUT16(t->log, a0 ^ a1), li));
+    return VP_LUT16(t->outlo, b0) ^ VP_LUT16(t->outhi, b1);
 }
 
 /* Multiplication by 02 of every byte. */
@@ -487,7 +526,7 @@ static void vp_blocks(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size
 /* Batches of at most this many blocks take the one-block path: from
  * NB_VP_MAX + 1 blocks on, one bitsliced pass costs fewer instructions
  * than that many one-block passes (docs/backends.md, "AES on NEON"). */
-#define NB_VP_MAX 2
+#define NB_VP_MAX 4
 
 /* n (1..8) blocks through the cipher (dec = 0) or its inverse; out may
  * equal in.  A short batch goes through a zero-padded copy. */
@@ -527,35 +566,18 @@ static void bs_blocks(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size
 }
 
 /* ---- key schedule -------------------------------------------------------
- * KeyExpansion (FIPS 197 5.2) on words loaded little-endian (byte 0 of a
- * word is its low byte: RotWord is a right rotation by 8 and Rcon goes into
- * the low byte), SubWord through vp_sub with the word in every column.
- * Round keys 1..Nr get 0x63 in every byte (header). */
-static uint32_t vp_subword(const vp_regs *t, uint32_t w)
-{
-    v8 x = vp_sub(t, vreinterpretq_u8_u32(vdupq_n_u32(w)));
-    return vgetq_lane_u32(vreinterpretq_u32_u8(x), 0) ^ 0x63636363u;
-}
-
+ * KeyExpansion (FIPS 197 5.2) is ic_aes_key_words (aes_ct64.c: SubWord
+ * through the bitsliced circuit on 64-bit words, constant time): 816
+ * instructions for an AES-128 key on AArch64 under QEMU, where the same
+ * recurrence with SubWord through vp_sub took 1566 (the lane moves in
+ * and out of the vector unit cost more than the circuit).  Round keys
+ * 1..Nr get 0x63 in every byte (header). */
 static void neon_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
 {
     neon_key *nk = (neon_key *)(void *)k->storage;
-    const unsigned nkw = (unsigned)(keylen / 4), nr = nkw + 6, nw = 4 * (nr + 1);
-    uint32_t w[4 * 15], rcon = 1;
-    vp_regs t;
-    vp_load(&t, 0);
-    for (unsigned i = 0; i < nkw; i++)
-        w[i] = ic_load32_le(key + 4 * i);
-    for (unsigned i = nkw; i < nw; i++) {
-        uint32_t x = w[i - 1];
-        if (i % nkw == 0) {
-            x = vp_subword(&t, ic_rotr32(x, 8)) ^ rcon;
-            rcon = (rcon << 1) ^ (0x11b & -(rcon >> 7)); /* xtime of a public constant */
-        } else if (nkw > 6 && i % nkw == 4) {
-            x = vp_subword(&t, x);
-        }
-        w[i] = w[i - nkw] ^ x;
-    }
+    uint32_t w[4 * 15];
+    const unsigned nr = (unsigned)(keylen / 4) + 6;
+    ic_aes_key_words(w, key, keylen);
     k->rounds = nr;
     for (unsigned r = 0; r <= nr; r++)
         for (unsigned c = 0; c < 4; c++)
