@@ -21,7 +21,7 @@ IC_IMPLS(aes)
 #endif
 #if IC_ARM_LE
     IC_IMPL(aes, ce);
-    /* bitsliced on NEON: for the cores without the AES instructions */
+    /* NEON without the AES instructions: bitsliced, one block by nibble lookups */
     IC_IMPL(aes, neon);
 #endif
     IC_IMPL(aes, ct64);
