@@ -194,16 +194,27 @@ if has rng; then
     check ""       hwrand rndr
     check -rng     hwrand none rndr
 fi
-# AArch64: aes ce > ct64 on HWCAP aes; ghash pmull > ct64 on
-# HWCAP pmull.  Each mask must reach the portable entry, and masking one
-# must not move the other.
+# ARM: aes ce > neon (bitsliced, for cores without the AES instructions)
+# > ct64 on HWCAP aes; ghash pmull > ct64 on HWCAP pmull.  Each mask must
+# reach the portable entry, and masking one must not move the other.  -aes
+# on a core with the crypto extensions (aarch64 cortex-a53, armhf max)
+# selects neon as a cortex-a7 does unmasked, and its self-test runs the
+# AES and AES-GCM known answers through it.
 case "$aes_impls" in *" ce "*)
     if has aes; then
         check ""        aes ce
         check -pmull    aes ce
-        check -aes      aes ct64 ce
+        if has neon; then
+            check -aes       aes neon ce
+            check -aes,-neon aes ct64 ce neon
+        else
+            check -aes       aes ct64 ce
+        fi
+    elif has neon; then
+        check ""        aes neon ce
+        check -neon     aes ct64 ce neon
     fi
-    check none aes ct64 ce
+    check none aes ct64 ce neon
     ;;
 esac
 case "$ghash_impls" in *" pmull "*)

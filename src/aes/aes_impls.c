@@ -24,6 +24,8 @@ IC_IMPLS(aes)
 #endif
 #if IC_ARM_LE
     IC_IMPL(aes, ce);
+    /* NEON without the AES instructions: bitsliced, one block by nibble lookups */
+    IC_IMPL(aes, neon);
 #endif
     IC_IMPL(aes, ct64);
 }
