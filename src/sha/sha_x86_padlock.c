@@ -21,6 +21,10 @@
  *  - compress (whole blocks of a streaming update, no padding allowed):
  *    the portable code, since the engine would pad.  So a streaming hash
  *    runs in hardware only for its last block(s), a one-shot entirely.
+ *    Later VIA processors (Nano) have a form without padding (EAX =
+ *    0xFFFFFFFF, ECX = blocks) that the guide does not describe; on the
+ *    guide's PHE it is EAX above ECX, undefined, and the guide has no
+ *    CPUID bit for it, so it is not used (docs/backends.md).
  *
  * Byte order (4.3): the engine loads and stores the chaining value as
  * little-endian 32-bit words, i.e. as the native integers the drivers keep

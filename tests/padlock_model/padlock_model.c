@@ -107,7 +107,12 @@
  * the modelled units present and enabled, and runs the real CPUID for the
  * rest.  Where it is not supported (AMD), programs must be told another
  * way (incore: INCORE_CPU=+padlock-ace,...).  PADLOCK_MODEL_STATS=1 prints
- * the number of instructions modelled at exit.
+ * the number of instructions modelled at exit; xsha1-continued and
+ * xsha256-continued count the REP XSHAs a program started at a restart
+ * point of its own (EAX a non-zero multiple of 64, [EDI] the value after
+ * those bytes: a message continued from a chaining value the program kept,
+ * 4.1 "Bytes Hashed: EAX"), not counting the restarts of the model's own
+ * interrupts.
  *
  * Single-threaded and multi-threaded programs both work: the ACE state is
  * per thread, as EFLAGS is.
@@ -379,11 +384,11 @@ static int ctr_errata, quiet, stats;
 static struct sigaction old_ill, old_segv;
 static int cpuid_faulting;
 
-enum { I_ECB, I_CBC, I_CTR, I_CFB, I_OFB, I_SHA1, I_SHA256, I_XSTORE, I_REPXSTORE, I_MONTMUL,
-       I_MONTMUL_CARRY, I_CPUID, I_INTR, I_N };
+enum { I_ECB, I_CBC, I_CTR, I_CFB, I_OFB, I_SHA1, I_SHA256, I_SHA1_CONT, I_SHA256_CONT,
+       I_XSTORE, I_REPXSTORE, I_MONTMUL, I_MONTMUL_CARRY, I_CPUID, I_INTR, I_N };
 static const char *const stat_names[I_N] = {
     "xcrypt-ecb", "xcrypt-cbc", "xcrypt-ctr", "xcrypt-cfb", "xcrypt-ofb", "xsha1", "xsha256",
-    "xstore", "rep-xstore", "montmul", "montmul-carry", "cpuid", "interrupted"};
+    "xsha1-continued", "xsha256-continued", "xstore", "rep-xstore", "montmul", "montmul-carry", "cpuid", "interrupted"};
 static _Atomic unsigned long counts[I_N];
 static _Atomic unsigned long executed, xstores;
 
@@ -755,6 +760,10 @@ static void do_xcrypt(insn *in)
 /* ======================================================================
  * PHE: REP XSHA1 / REP XSHA256 (chapter 4).
  * ==================================================================== */
+/* the restart point an interrupted XSHA of this thread was left at, so
+ * that its restart is not counted as a continued message */
+static TLS uint64_t xsha_left_rip, xsha_left_eax;
+
 static void do_xsha(insn *in)
 {
     int is256 = in->modrm == 0xD0;
@@ -773,6 +782,9 @@ static void do_xsha(insn *in)
     if (done > total || (done % 64) != 0)
         undefined("EAX (bytes hashed) is not 0, nor a restart point (a multiple of 64 "
                   "not above ECX)", in->rip);
+    if (done != 0 && !(in->rip == xsha_left_rip && done == xsha_left_eax))
+        atomic_fetch_add(&counts[is256 ? I_SHA256_CONT : I_SHA1_CONT], 1);
+    xsha_left_rip = xsha_left_eax = 0;
     uint8_t *h8 = (uint8_t *)(uintptr_t)hp;
     unsigned nw = is256 ? 8 : 5;
     uint32_t h[8];
@@ -800,6 +812,8 @@ static void do_xsha(insn *in)
     if (intr) {
         set_reg(in, REG_RSI, src);
         set_reg(in, REG_RAX, done);
+        xsha_left_rip = in->rip;
+        xsha_left_eax = reg(in, REG_RAX);
         atomic_fetch_add(&counts[I_INTR], 1);
         return;
     }
