@@ -6,14 +6,7 @@
 # "see 'incore CMD --help'" ("incore: ..." and "see 'incore help'" for the
 # command itself), exit status 2.  The checksum commands keep coreutils'
 # form and status (1), which tests/cli_sums.sh compares with coreutils.
-incore="$1"; shift
-EMU="$*"
-pass=0; fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-run() { $EMU "$incore" "$@" >"$d/out" 2>"$d/err"; st=$?; }
+. "$(dirname "$0")/clitest.sh"
 
 # usage_error CMD PATTERN ARGS...: `incore ARGS` is a usage error of CMD
 # ("" for incore itself) whose first line matches PATTERN.
@@ -131,5 +124,4 @@ run sha256sum --frobnicate
     grep -q "^Try 'incore sha256sum --help' for more information" "$d/err" && ok ||
     bad "sha256sum --frobnicate: exit $st: $(cat "$d/err")"
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -5,14 +5,8 @@
 # and fails on bad ones (a constant, a biased and a short-period stream),
 # with the exit status, the report and --json agreeing; `incore info`
 # lists the entropy sources with their health.
-incore="$1"; shift
-EMU="$*"
-pass=0; fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-run() { $EMU "$incore" "$@"; }
+. "$(dirname "$0")/clitest.sh"
+run() { $EMU "$incore" "$@"; }   # output to the caller
 
 # ---- incore rand ----
 run rand 1000 >"$d/r" && [ "$(wc -c <"$d/r")" -eq 1000 ] && ok || bad "rand 1000: 1000 bytes"
@@ -84,5 +78,4 @@ run rngtest "$d/nonexistent" >/dev/null 2>&1; st=$?
 run rngtest --source os "$d/good" >/dev/null 2>&1; st=$?
 [ $st -eq 2 ] && ok || bad "rngtest --source and FILE: exit $st, want 2"
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

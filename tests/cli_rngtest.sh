@@ -4,14 +4,7 @@
 # N is, so an endless input (/dev/urandom, a source) ends or can run long
 # in constant memory; input it cannot read, and input too short for the
 # tests, are reported on stderr with exit status 2.
-incore="$1"; shift
-EMU="$*"
-pass=0; fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-run() { $EMU "$incore" "$@" >"$d/out" 2>"$d/err"; st=$?; }
+. "$(dirname "$0")/clitest.sh"
 
 # A cap on the address space that the command still runs under; memory
 # beyond it makes the command fail.  None under an emulator or when the
@@ -101,5 +94,4 @@ read_error "rngtest on 100 bytes" "^incore rngtest: $d/short: 100 bytes; the tes
 run rngtest - </dev/null
 read_error "rngtest on empty input" "^incore rngtest: standard input: 0 bytes; the tests need at least 2500"
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish
