@@ -83,6 +83,7 @@
 #if IC_ARM_LE
 IC_TARGET_BEGIN(IC_TARGET_ARM_NEON)
 #include "aes/aes_impl.h"
+#include "aes/aes_lanes.h"
 
 #if !defined(__ARM_NEON) && !defined(__ARM_NEON__)
 #error "aes_arm_neon.c needs NEON code generation (its IC_TARGET_BEGIN)"
@@ -193,61 +194,9 @@ static inline void add_round_key(v8 q[8], const uint8_t *rk)
  * NOTs of its output: the result is S(x) ^ 0x63 (header). */
 static inline void sbox_nonot(v8 q[8])
 {
-    const v8 U0 = q[7], U1 = q[6], U2 = q[5], U3 = q[4];
-    const v8 U4 = q[3], U5 = q[2], U6 = q[1], U7 = q[0];
-    v8 T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14;
-    v8 T15, T16, T17, T18, T19, T20, T21, T22, T23, T24, T25, T26, T27;
-    v8 M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14;
-    v8 M15, M16, M17, M18, M19, M20, M21, M22, M23, M24, M25, M26;
-    v8 M27, M28, M29, M30, M31, M32, M33, M34, M35, M36, M37, M38;
-    v8 M39, M40, M41, M42, M43, M44, M45, M46, M47, M48, M49, M50;
-    v8 M51, M52, M53, M54, M55, M56, M57, M58, M59, M60, M61, M62, M63;
-    v8 L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13;
-    v8 L14, L15, L16, L17, L18, L19, L20, L21, L22, L23, L24, L25;
-    v8 L26, L27, L28, L29;
-
-    T1 = U0 ^ U3;    T2 = U0 ^ U5;    T3 = U0 ^ U6;    T4 = U3 ^ U5;
-    T5 = U4 ^ U6;    T6 = T1 ^ T5;    T7 = U1 ^ U2;    T8 = U7 ^ T6;
-    T9 = U7 ^ T7;    T10 = T6 ^ T7;   T11 = U1 ^ U5;   T12 = U2 ^ U5;
-    T13 = T3 ^ T4;   T14 = T6 ^ T11;  T15 = T5 ^ T11;  T16 = T5 ^ T12;
-    T17 = T9 ^ T16;  T18 = U3 ^ U7;   T19 = T7 ^ T18;  T20 = T1 ^ T19;
-    T21 = U6 ^ U7;   T22 = T7 ^ T21;  T23 = T2 ^ T22;  T24 = T2 ^ T10;
-    T25 = T20 ^ T17; T26 = T3 ^ T16;  T27 = T1 ^ T12;
-
-    M1 = T13 & T6;   M2 = T23 & T8;   M3 = T14 ^ M1;   M4 = T19 & U7;
-    M5 = M4 ^ M1;    M6 = T3 & T16;   M7 = T22 & T9;   M8 = T26 ^ M6;
-    M9 = T20 & T17;  M10 = M9 ^ M6;   M11 = T1 & T15;  M12 = T4 & T27;
-    M13 = M12 ^ M11; M14 = T2 & T10;  M15 = M14 ^ M11; M16 = M3 ^ M2;
-    M17 = M5 ^ T24;  M18 = M8 ^ M7;   M19 = M10 ^ M15; M20 = M16 ^ M13;
-    M21 = M17 ^ M15; M22 = M18 ^ M13; M23 = M19 ^ T25; M24 = M22 ^ M23;
-    M25 = M22 & M20; M26 = M21 ^ M25; M27 = M20 ^ M21; M28 = M23 ^ M25;
-    M29 = M28 & M27; M30 = M26 & M24; M31 = M20 & M23; M32 = M27 & M31;
-    M33 = M27 ^ M25; M34 = M21 & M22; M35 = M24 & M34; M36 = M24 ^ M25;
-    M37 = M21 ^ M29; M38 = M32 ^ M33; M39 = M23 ^ M30; M40 = M35 ^ M36;
-    M41 = M38 ^ M40; M42 = M37 ^ M39; M43 = M37 ^ M38; M44 = M39 ^ M40;
-    M45 = M42 ^ M41; M46 = M44 & T6;  M47 = M40 & T8;  M48 = M39 & U7;
-    M49 = M43 & T16; M50 = M38 & T9;  M51 = M37 & T17; M52 = M42 & T15;
-    M53 = M45 & T27; M54 = M41 & T10; M55 = M44 & T13; M56 = M40 & T23;
-    M57 = M39 & T19; M58 = M43 & T3;  M59 = M38 & T22; M60 = M37 & T20;
-    M61 = M42 & T1;  M62 = M45 & T4;  M63 = M41 & T2;
-
-    L0 = M61 ^ M62;  L1 = M50 ^ M56;  L2 = M46 ^ M48;  L3 = M47 ^ M55;
-    L4 = M54 ^ M58;  L5 = M49 ^ M61;  L6 = M62 ^ L5;   L7 = M46 ^ L3;
-    L8 = M51 ^ M59;  L9 = M52 ^ M53;  L10 = M53 ^ L4;  L11 = M60 ^ L2;
-    L12 = M48 ^ M51; L13 = M50 ^ L0;  L14 = M52 ^ M61; L15 = M55 ^ L1;
-    L16 = M56 ^ L0;  L17 = M57 ^ L1;  L18 = M58 ^ L8;  L19 = M63 ^ L4;
-    L20 = L0 ^ L1;   L21 = L1 ^ L7;   L22 = L3 ^ L12;  L23 = L18 ^ L2;
-    L24 = L15 ^ L9;  L25 = L6 ^ L10;  L26 = L7 ^ L9;   L27 = L8 ^ L10;
-    L28 = L11 ^ L14; L29 = L11 ^ L17;
-
-    q[7] = L6 ^ L24;
-    q[6] = L16 ^ L26;
-    q[5] = L19 ^ L28;
-    q[4] = L6 ^ L21;
-    q[3] = L20 ^ L22;
-    q[2] = L25 ^ L29;
-    q[1] = L13 ^ L27;
-    q[0] = L6 ^ L23;
+#define BP_T v8
+#include "aes/aes_sbox_bp.inc"
+#undef BP_T
 }
 
 /* The linear part of the inverse affine map (FIPS 197 5.3.2),
@@ -587,17 +536,10 @@ static void neon_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
 
 /* ---- modes on whole blocks (argument checks and tails are in aes.c) ---- */
 
-#define LANES_FOR(nblocks) ((nblocks) < NB_LANES ? (nblocks) : NB_LANES)
 
 static void neon_ecb(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks, int dec)
 {
-    while (nblocks) {
-        size_t n = LANES_FOR(nblocks);
-        bs_blocks(k, out, in, n, dec);
-        in += 16 * n;
-        out += 16 * n;
-        nblocks -= n;
-    }
+    aes_lanes_ecb(bs_blocks, NB_LANES, k, out, in, nblocks, dec);
 }
 
 static void neon_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
@@ -637,25 +579,7 @@ static void neon_serial_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, c
 static void neon_parallel_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                               size_t nblocks, int cfb)
 {
-    uint8_t c[16 * NB_LANES], prev[16 * NB_LANES], x[16 * NB_LANES];
-    while (nblocks) {
-        size_t n = LANES_FOR(nblocks);
-        memcpy(c, in, 16 * n);
-        memcpy(prev, iv, 16);
-        memcpy(prev + 16, c, 16 * (n - 1));
-        if (cfb) {
-            bs_blocks(k, x, prev, n, 0);
-            ic_xor_bytes(out, x, c, 16 * n);
-        } else {
-            bs_blocks(k, x, c, n, 1);
-            ic_xor_bytes(out, x, prev, 16 * n);
-        }
-        memcpy(iv, c + 16 * (n - 1), 16);
-        in += 16 * n;
-        out += 16 * n;
-        nblocks -= n;
-    }
-    ic_wipe(x, sizeof x);
+    aes_lanes_parallel_dec(bs_blocks, NB_LANES, k, iv, out, in, nblocks, cfb);
 }
 
 static void neon_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
@@ -688,29 +612,7 @@ static void neon_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, cons
 static void neon_ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                          size_t nblocks, int inc32)
 {
-    uint8_t cb[16 * NB_LANES], ks[16 * NB_LANES];
-    uint64_t hi = ic_load64_be(ctr), lo = ic_load64_be(ctr + 8);
-    while (nblocks) {
-        size_t n = LANES_FOR(nblocks);
-        for (size_t i = 0; i < n; i++) {
-            ic_store64_be(cb + 16 * i, hi);
-            ic_store64_be(cb + 16 * i + 8, lo);
-            if (inc32) {
-                lo = (lo & UINT64_C(0xFFFFFFFF00000000)) | (uint32_t)(lo + 1);
-            } else {
-                lo++;
-                hi += (uint64_t)(lo == 0);
-            }
-        }
-        bs_blocks(k, ks, cb, n, 0);
-        ic_xor_bytes(out, in, ks, 16 * n);
-        in += 16 * n;
-        out += 16 * n;
-        nblocks -= n;
-    }
-    ic_store64_be(ctr, hi);
-    ic_store64_be(ctr + 8, lo);
-    ic_wipe(ks, sizeof ks);
+    aes_lanes_ctr(bs_blocks, NB_LANES, k, ctr, out, in, nblocks, inc32);
 }
 
 static void neon_ctr(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
