@@ -47,6 +47,12 @@ for s in $sources drbg; do
     run rngtest --source "$s" --bytes 1M >"$d/t"; st=$?
     [ $st -eq 0 ] && grep -q "^rngtest: PASS" "$d/t" && ok && echo "rngtest --source $s: pass" ||
         { bad "rngtest --source $s: exit $st"; cat "$d/t"; }
+    # the rate the source delivered: a positive figure, in the report and the JSON
+    rate=$(sed -n 's/^  rate: \([0-9.e+]*\) Mbit\/s .*/\1/p' "$d/t")
+    awk -v r="$rate" 'BEGIN { exit !(r + 0 > 0) }' && ok && echo "  $s: $rate Mbit/s" ||
+        bad "rngtest --source $s: no rate: $(grep rate "$d/t")"
+    run rngtest --source "$s" --bytes 2500 --json | grep -Eq '"bytes_per_second":[0-9.]+(e[+-]?[0-9]+)?,' && ok ||
+        bad "rngtest --source $s --json: no bytes_per_second"
 done
 
 # ---- rngtest on files ----
@@ -54,7 +60,8 @@ run rand 1M >"$d/good"
 run rngtest "$d/good" >"$d/t"; st=$?
 [ $st -eq 0 ] && ok || { bad "rngtest on ic_random output: exit $st"; cat "$d/t"; }
 run rngtest --json - <"$d/good" >"$d/j"; st=$?
-[ $st -eq 0 ] && grep -q '"pass":true}$' "$d/j" && grep -q '"name":"fips-140-2","ran":true' "$d/j" && ok ||
+[ $st -eq 0 ] && grep -q '"pass":true}$' "$d/j" && grep -q '"name":"fips-140-2","ran":true' "$d/j" &&
+    grep -q '"bytes_per_second":null,' "$d/j" && ok ||
     bad "rngtest --json on stdin: exit $st: $(cat "$d/j")"
 if [ -r /dev/urandom ]; then
     head -c 1048576 /dev/urandom >"$d/ur"
