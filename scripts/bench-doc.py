@@ -48,12 +48,14 @@ PLOT_SCRIPT = os.path.join(ROOT, "scripts", "plot_speed.py")
 PROG = "bench-doc"
 
 PEERS = [("openssl", "OpenSSL"), ("libgcrypt", "libgcrypt"), ("libsodium", "libsodium"),
-         ("isal", "ISA-L"), ("zlib", "zlib"), ("gmp", "GMP")]
+         ("isal", "ISA-L"), ("zlib", "zlib"), ("gmp", "GMP"),
+         ("ipsecmb", "ipsec-mb"), ("ipsecmb-job", "ipsec-mb jobs")]
 PEER_NAME = dict(PEERS)
 # Debian packages of the peers, for their versions (ISA-L and GMP export none
 # that `incore speed` reads)
 PACKAGES = {"openssl": "libssl3", "libgcrypt": "libgcrypt20", "libsodium": "libsodium23",
-            "isal": "libisal2", "zlib": "zlib1g", "gmp": "libgmp10"}
+            "isal": "libisal2", "zlib": "zlib1g", "gmp": "libgmp10",
+            "ipsecmb": "libipsec-mb1", "ipsecmb-job": "libipsec-mb1"}
 
 # The headline table: (algorithm, sizes)
 HEADLINE = [("aes-128-gcm", (64, 1024, 16384)),
@@ -316,7 +318,8 @@ def render():
     L += ["# Benchmarks",
           "",
           "How fast incore is, on which machines, against which libraries: reference cycles",
-          "per byte of incore and of OpenSSL, libgcrypt, libsodium, ISA-L, zlib and GMP,",
+          "per byte of incore and of OpenSSL, libgcrypt, libsodium, ISA-L, zlib, GMP and",
+          "intel-ipsec-mb,",
           "each measured by `incore speed --vs all` in the same process on the same machine.",
           "Lower c/B is faster; **bold** marks the fastest in a row; \"vs fastest peer\" is the",
           "fastest peer's c/B divided by incore's (above 1.00× incore is faster).",
@@ -420,6 +423,11 @@ def method_section():
     `crypto_hash_sha256/512`, `crypto_auth_hmacsha256`).
   - zlib `crc32`; ISA-L `crc32_gzip_refl` (zlib's CRC-32) and `crc32_iscsi`
     (CRC-32C); GMP `mpz_powm_sec`.
+  - intel-ipsec-mb (`ipsec-mb`): its direct API on keys expanded once
+    (`IMB_AES128/256_GCM_ENC`/`_DEC`, `IMB_CHACHA20_POLY1305_*`, `IMB_SHA1/256/512`,
+    `IMB_CRC32_ETHERNET_FCS`); `ipsec-mb jobs`: its job API, one job per message
+    submitted and flushed (AES-GCM, AES-CTR, ChaCha20-Poly1305), the manager from
+    `init_mb_mgr_auto` in both.
 - The sizes are message bytes (whole blocks for ECB and CBC); XTS sizes are
   data units.  `-open` rows decrypt and verify; the others encrypt or seal.
 - `random` is `ic_random` (its DRBG) against OpenSSL's `RAND_bytes` (a
@@ -428,9 +436,10 @@ def method_section():
   so beside `RAND_bytes` they show what a raw source costs, not a
   comparison of like with like.
 - incore links none of the peers: `incore speed` loads them with `dlopen`
-  (Debian packages libssl3, libgcrypt20, libsodium23, libisal2, zlib1g,
+  (Debian packages libssl3, libgcrypt20, libsodium23, libisal2, zlib1g, libipsec-mb1,
   libgmp10; `scripts/install-deps.sh` installs them) and reports a missing
-  one instead of failing.
+  one instead of failing; intel-ipsec-mb also needs its header
+  (libipsec-mb-dev) when incore is built.
 - To add a machine: `make build && make bench-doc` on it writes
   `docs/bench/<cpu>.jsonl`; or run `incore speed --vs all --json >
   docs/bench/<name>.jsonl` by hand and `make bench-doc-render`.

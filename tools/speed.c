@@ -473,9 +473,10 @@ static void usage(FILE *f)
             "  --repeats N       batches per measurement, median taken (default 5)\n"
             "  --impl all        every implementation this CPU runs, not only the\n"
             "                    selected one (auto: the selected one, the default)\n"
-            "  --vs LIST         also measure peers: openssl,libsodium,zlib,isal,libgcrypt,gmp\n"
-            "                    or all (modexp rows: openssl, gmp; rsa2048-verify,\n"
-            "                    rsaNNNN-sign: openssl; in ops/s)\n"
+            "  --vs LIST         also measure peers: openssl,libsodium,zlib,isal,libgcrypt,gmp,\n"
+            "                    ipsecmb (intel-ipsec-mb's direct API), ipsecmb-job (its\n"
+            "                    job API), or all (modexp rows: openssl, gmp;\n"
+            "                    rsa2048-verify, rsaNNNN-sign: openssl; in ops/s)\n"
             "  --quick           aes-128-gcm sha256 chacha20-poly1305 crc32c at 64 and\n"
             "                    16384 bytes, 0.05 s each\n"
             "  --aad N           N bytes of AAD with every AEAD message (default 0)\n"
@@ -563,7 +564,7 @@ static int parse_peers(speed_opts *o, const char *s)
 {
     o->peers = 0;
     if (!*s)
-        return fail_usage("bad --vs '': name peers (openssl, libsodium, zlib, isal, libgcrypt, gmp, all)");
+        return fail_usage("bad --vs '': name peers (openssl, libsodium, zlib, isal, libgcrypt, gmp, ipsecmb, ipsecmb-job, all)");
     while (*s) {
         size_t n = strcspn(s, ",");
         int hit = 0;
@@ -573,7 +574,7 @@ static int parse_peers(speed_opts *o, const char *s)
                 (p == SPEED_LIBSODIUM && n == 6 && strncmp(s, "sodium", 6) == 0))
                 o->peers |= 1u << p, hit = 1;
         if (!hit)
-            return fail_usage("unknown peer '%.*s' in --vs (openssl, libsodium, zlib, isal, libgcrypt, gmp, all)",
+            return fail_usage("unknown peer '%.*s' in --vs (openssl, libsodium, zlib, isal, libgcrypt, gmp, ipsecmb, ipsecmb-job, all)",
                               (int)n, s);
         s += n + (s[n] == ',');
     }
@@ -1155,18 +1156,20 @@ static void print_alg(const bench *B, const speed_alg *a, provider *pv, int np)
         print_ops(B, a, pv, np);
         return;
     }
-    int md = o->format == FMT_MD, w = 12;
+    int md = o->format == FMT_MD, w = 12, pw = 9;   /* impl and provider columns */
     for (int i = 0; i < np; i++) {
         int l = (int)strlen(pv[i].impl) + (pv[i].mismatch ? 9 : 0);
         w = l > w ? l : w;
+        l = (int)strlen(pv[i].provider);
+        pw = l > pw ? l : pw;
     }
     if (o->nsizes > 8 && !md) {
-        printf("\n%-20s %-9s %-*s %10s %10s %8s\n", a->name, "provider", w, "impl", "size",
+        printf("\n%-20s %-*s %-*s %10s %10s %8s\n", a->name, pw, "provider", w, "impl", "size",
                "MiB/s", "c/B");
         for (size_t z = 0; z < o->nsizes; z++)
             for (int i = 0; i < np; i++)
                 if (effective(a, o->sizes[z]))
-                    printf("%-20s %-9s %-*s %10zu %10s %8s%s\n", "", pv[i].provider,
+                    printf("%-20s %-*s %-*s %10zu %10s %8s%s\n", "", pw, pv[i].provider,
                            w, pv[i].impl, effective(a, o->sizes[z]),
                            num(s1, sizeof s1, pv[i].mb[z]), num(s2, sizeof s2, pv[i].cpb[z]),
                            pv[i].mismatch ? "  MISMATCH" : "");
@@ -1181,7 +1184,7 @@ static void print_alg(const bench *B, const speed_alg *a, provider *pv, int np)
             printf("---:|");
         printf("\n");
     } else {
-        printf("\n%-*s", w + 20, a->name);
+        printf("\n%-*s", w + pw + 11, a->name);
         for (size_t z = 0; z < o->nsizes; z++)
             printf(" %9s", size_label(s1, sizeof s1, effective(a, o->sizes[z])));
         printf("\n");
@@ -1194,7 +1197,7 @@ static void print_alg(const bench *B, const speed_alg *a, provider *pv, int np)
             if (md)
                 printf("| %s | %s | %s |", line ? "" : pv[i].provider, line ? "" : who, unit);
             else
-                printf("  %-9s %-*s %-6s", line ? "" : pv[i].provider, w, line ? "" : who, unit);
+                printf("  %-*s %-*s %-6s", pw, line ? "" : pv[i].provider, w, line ? "" : who, unit);
             for (size_t z = 0; z < o->nsizes; z++) {
                 const char *v = effective(a, o->sizes[z])
                                     ? num(s2, sizeof s2, line ? pv[i].cpb[z] : pv[i].mb[z])

@@ -1,6 +1,7 @@
 /*
  * speed_peers.c - the peers `incore speed --vs` measures beside incore:
- * OpenSSL's libcrypto, libsodium, zlib, ISA-L and libgcrypt.
+ * OpenSSL's libcrypto, libsodium, zlib, ISA-L and libgcrypt (GMP's modexp
+ * is in speed_bn.c, intel-ipsec-mb in speed_ipsecmb.c).
  *
  * The trick is that incore depends on none of them: each library is opened
  * at run time with dlopen() and the few functions measured are looked up
@@ -250,7 +251,15 @@ static peer_lib libs[SPEED_NPEERS] = {
     [SPEED_LIBGCRYPT] = {"libgcrypt", {"libgcrypt.so.20", "libgcrypt.so"}, gcry_syms, NSYMS(gcry_syms), 0, ""},
     /* GMP: only the modexp rows; speed_bn.c looks its functions up */
     [SPEED_GMP] = {"gmp", {"libgmp.so.10", "libgmp.so"}, NULL, 0, 0, ""},
+    /* speed_ipsecmb.c loads and calls it */
+    [SPEED_IPSECMB] = {"ipsecmb", {NULL}, NULL, 0, 0, ""},
+    [SPEED_IPSECMB_JOB] = {"ipsecmb-job", {NULL}, NULL, 0, 0, ""},
 };
+
+static int is_ipsecmb(int peer)
+{
+    return peer == SPEED_IPSECMB || peer == SPEED_IPSECMB_JOB;
+}
 
 const char *speed_peer_name(int peer)
 {
@@ -261,6 +270,8 @@ const char *speed_peer_name(int peer)
  * kept for the life of the process (the peers are never unloaded). */
 int speed_peer_load(int peer, char *why, size_t whylen)
 {
+    if (is_ipsecmb(peer))
+        return speed_ipsecmb_load(why, whylen);
     peer_lib *L = &libs[peer];
     if (L->loaded == 0) {
         void *h = NULL;
@@ -303,6 +314,8 @@ int speed_peer_load(int peer, char *why, size_t whylen)
 /* The library's own version string, for the report header. */
 const char *speed_peer_version(int peer)
 {
+    if (is_ipsecmb(peer))
+        return speed_ipsecmb_version();
     if (libs[peer].loaded <= 0)
         return "";
     switch (peer) {
@@ -320,6 +333,8 @@ const char *speed_peer_call(int peer, const speed_alg *a)
     int k = a->kind;
     if (k == SK_MODEXP)
         return speed_bn_peer_call(peer, a);
+    if (is_ipsecmb(peer))
+        return speed_ipsecmb_call(peer == SPEED_IPSECMB_JOB, a);
     switch (peer) {
     case SPEED_OPENSSL:
         if (k == SK_RANDOM || k == SK_RANDSRC)   /* its DRBG: the peer of ours and of the sources */
@@ -675,6 +690,8 @@ int speed_peer_setup(int peer, speed_job *j, char *why, size_t whylen)
     }
     if (j->alg->kind == SK_MODEXP)
         return speed_bn_setup(peer, j, why, whylen);
+    if (is_ipsecmb(peer))
+        return speed_ipsecmb_setup(peer == SPEED_IPSECMB_JOB, j, why, whylen);
     if (peer == SPEED_OPENSSL)
         return ossl_setup(j, why, whylen);
     if (peer == SPEED_LIBGCRYPT)
@@ -691,6 +708,10 @@ void speed_peer_run(int peer, speed_job *j, size_t len)
 {
     if (j->alg->kind == SK_MODEXP) {
         speed_bn_run(peer, j, len);
+        return;
+    }
+    if (is_ipsecmb(peer)) {
+        speed_ipsecmb_run(peer == SPEED_IPSECMB_JOB, j, len);
         return;
     }
     switch (peer) {
@@ -718,5 +739,7 @@ void speed_peer_free(int peer, speed_job *j)
         ossl_free(j);
     if (peer == SPEED_LIBGCRYPT)
         gcry_free(j);
+    if (is_ipsecmb(peer))
+        speed_ipsecmb_free(j);
     j->state = NULL;
 }

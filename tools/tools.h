@@ -45,7 +45,11 @@ enum speed_kind {
     SK_RANDSRC,  /* one entropy source (param: index in speed.c's name list) */
     SK_HWRAND    /* ic_rand_hw: the selected raw hardware source, no health tests */
 };
-enum { SPEED_OPENSSL, SPEED_LIBSODIUM, SPEED_ZLIB, SPEED_ISAL, SPEED_LIBGCRYPT, SPEED_GMP, SPEED_NPEERS };
+enum {
+    SPEED_OPENSSL, SPEED_LIBSODIUM, SPEED_ZLIB, SPEED_ISAL, SPEED_LIBGCRYPT, SPEED_GMP,
+    SPEED_IPSECMB, SPEED_IPSECMB_JOB,   /* intel-ipsec-mb: direct API, job API */
+    SPEED_NPEERS
+};
 
 typedef struct speed_alg {
     const char *name;      /* "aes-128-ctr" */
@@ -88,5 +92,13 @@ const char *speed_bn_impl(const speed_alg *a, const char *selected);
 int  speed_bn_setup(int peer, speed_job *j, char *why, size_t whylen);
 void speed_bn_run(int peer, speed_job *j, size_t len);
 void speed_bn_free(int peer, speed_job *j);
+/* tools/speed_ipsecmb.c: intel-ipsec-mb, job = 0 its direct API, 1 its
+ * job API; the same contract as the speed_peer_* calls. */
+int  speed_ipsecmb_load(char *why, size_t whylen);
+const char *speed_ipsecmb_version(void);
+const char *speed_ipsecmb_call(int job, const speed_alg *a);
+int  speed_ipsecmb_setup(int job, speed_job *j, char *why, size_t whylen);
+void speed_ipsecmb_run(int job, speed_job *j, size_t len);
+void speed_ipsecmb_free(speed_job *j);
 
 #endif
