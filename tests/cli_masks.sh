@@ -89,11 +89,13 @@ if has ssse3; then
     # AES-GCM without AES-NI: ssse3 for the CTR half, then whichever
     # GHASH is left (unstitched: no stitched loop knows ssse3's keys)
     if has pclmul; then
+        # GHASH on AVX2 integer multiplies where the CPU has AVX2, else ct64
+        gh=ct64; has avx2 && gh=avx2
         check -aesni,-vaes,-pclmul  aes   ssse3 vaes512 vaes ni
-        check -aesni,-vaes,-pclmul  ghash ct64  vpclmul512 vpclmul clmul
+        check -aesni,-vaes,-pclmul  ghash $gh   vpclmul512 vpclmul clmul
         INCORE_CPU=-aesni,-vaes,-pclmul $EMU "$incore" speed aes-128-gcm --sizes 64 --seconds 0.01 \
             --repeats 1 >"$out" 2>"$err"
-        grep -q ' ssse3+ct64 ' "$out" && ok || bad "INCORE_CPU=-aesni,-vaes,-pclmul: GCM not on ssse3+ct64: $(cat "$out" "$err")"
+        grep -q " ssse3+$gh " "$out" && ok || bad "INCORE_CPU=-aesni,-vaes,-pclmul: GCM not on ssse3+$gh: $(cat "$out" "$err")"
         INCORE_CPU=-aesni,-vaes,-vpclmul $EMU "$incore" speed aes-128-gcm --sizes 64 --seconds 0.01 \
             --repeats 1 >"$out" 2>"$err"
         grep -q ' ssse3+clmul ' "$out" && ok || bad "INCORE_CPU=-aesni,-vaes,-vpclmul: GCM not on ssse3+clmul: $(cat "$out" "$err")"
@@ -120,7 +122,8 @@ esac
 check none montmul port adx ifma
 
 # GHASH, when its x86 backends are built: vpclmul512 > vpclmul > clmul >
-# ct64, with the same prefer-ymm rule as AES.
+# avx2 (integer multiplies, no PCLMULQDQ) > ct64, with the same prefer-ymm
+# rule as AES.
 case "$ghash_impls" in *" clmul "*)
     if has vpclmul pclmul avx2 avx512f avx512vl avx512bw; then
         if has prefer-ymm; then
@@ -134,10 +137,13 @@ case "$ghash_impls" in *" clmul "*)
     if has vpclmul pclmul avx2; then
         check -vpclmul  ghash clmul vpclmul512 vpclmul
     fi
-    if has pclmul; then
+    if has pclmul avx2; then
+        check -pclmul       ghash avx2 vpclmul512 vpclmul clmul
+        check -pclmul,-avx2 ghash ct64 vpclmul512 vpclmul clmul avx2
+    elif has pclmul; then
         check -pclmul   ghash ct64 vpclmul512 vpclmul clmul
     fi
-    check none ghash ct64 vpclmul512 vpclmul clmul
+    check none ghash ct64 vpclmul512 vpclmul clmul avx2
     ;;
 esac
 

@@ -12,6 +12,7 @@ IC_IMPLS(ghash)
     IC_IMPL(ghash, vpclmul512);
     IC_IMPL(ghash, vpclmul);
     IC_IMPL(ghash, clmul);
+    IC_IMPL(ghash, avx2);   /* integer multiplies: after clmul, so only where PCLMULQDQ is absent */
 #endif
 #if defined(__powerpc64__)
     IC_IMPL(ghash, p8);
