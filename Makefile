@@ -149,7 +149,8 @@ test-x86emu:
 # the native build's programs that reach the PadLock backends, run with
 # LD_PRELOAD=libincore_padlock_model.so (features from the model's CPUID
 # where CPUID can be made to fault, else forced with INCORE_CPU=+name), plus
-# the AES/GCM/SHA/HMAC/bignum/RSA corpus replays and an interrupted-instructions pass;
+# the AES/GCM/SHA/HMAC/bignum/RSA corpus replays and an interrupted-instructions pass,
+# the streamed SHA checks again on the model's Nano variant (PHE block form);
 # prints the backends exercised (tests/padlock_model/run_leg.sh).  Not the
 # sanitizer or valgrind programs: a preloaded object and ASan do not mix,
 # and valgrind does not deliver the SIGILL.  A few minutes on 2 cores.

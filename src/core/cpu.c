@@ -41,6 +41,7 @@ static const char *const feature_names[IC_CPU_NBITS] = {
     [IC_CPU_PPC_ARCH207] = "arch2.07", [IC_CPU_PPC_VCRYPTO] = "vcrypto",
     [IC_CPU_PPC_ARCH300] = "arch3.00", [IC_CPU_PPC_DARN] = "darn",
     [IC_CPU_PREFER_YMM] = "prefer-ymm",
+    [IC_CPU_PADLOCK_PHE_PARTIAL] = "padlock-phe-partial",
 };
 
 const char *ic_cpu_feature_name(unsigned bit)
@@ -128,4 +129,15 @@ void ic_cpu_init(ic_cpu_state *st)
     /* forced features count as detected: selection, ic_cpu_features() and
      * `incore info` see them; ic_cpu_forced() says which they are */
     st->detected |= st->forced;
+#if defined(__x86_64__) || defined(__i386__)   /* as sha_x86_padlock.c */
+    /* PHE's block form has no CPUID bit: it is detected by running it on a
+     * known input (sha_x86_padlock.c), which needs the PHE unit itself -
+     * usable here, found by CPUID or forced, and not masked off.  The
+     * probe's result counts as detected, so the mask applies to it as to
+     * any feature (INCORE_CPU=-padlock-phe-partial). */
+    uint64_t phe = IC_F(IC_CPU_PADLOCK_PHE), partial = IC_F(IC_CPU_PADLOCK_PHE_PARTIAL);
+    if ((st->detected & st->keep & phe) && !(st->detected & partial) &&
+        ic_padlock_phe_partial_probe())
+        st->detected |= partial;
+#endif
 }

@@ -238,6 +238,12 @@ enum {
      * "AES and GHASH on 512-bit registers").  INCORE_CPU=-prefer-ymm
      * drops it.                                                          */
     IC_CPU_PREFER_YMM,
+    /* VIA PadLock PHE's block form without padding (REP XSHA with EAX = all
+     * ones, ECX = blocks; VIA Nano and Zhaoxin, not in the programming
+     * guide): no CPUID bit announces it, so it is found by a known-answer
+     * probe on the engine (ic_padlock_phe_partial_probe) when PHE is usable;
+     * appended, like the trait above, so the public positions stay.       */
+    IC_CPU_PADLOCK_PHE_PARTIAL,
     IC_CPU_NBITS
 };
 #define IC_F(bit) (UINT64_C(1) << (bit))
@@ -250,6 +256,11 @@ uint64_t ic_cpu_detect_arch(char *model, size_t modelcap);
  * so its tests run everywhere). */
 uint64_t ic_cpu_padlock_features(const char vendor[12], uint32_t edx_1, uint32_t max_c0, uint32_t edx_c1);
 int ic_cpu_padlock_vendor(const char vendor[12]);   /* CentaurHauls or Zhaoxin's */
+/* 1 when REP XSHA1 and REP XSHA256 with EAX = all ones hash ECX whole
+ * blocks into the chaining value without padding, checked against known
+ * intermediate values (sha_x86_padlock.c; x86 only).  Executes XSHA: only
+ * for a CPU with PHE usable (detected or forced, not masked off). */
+int ic_padlock_phe_partial_probe(void);
 /* Features INCORE_CPU forces on with "+name" (a testing aid: instruction
  * models, emulators); they count as detected.  cpu.c parses them. */
 int ic_cpu_parse_force(uint64_t *keep, uint64_t *force, const char *spec);

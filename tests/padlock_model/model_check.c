@@ -21,7 +21,12 @@
  *    EDI, EAX == ECX after XSHA, the 16-bit CTR wrap, the ECB odd-count
  *    read, XSTORE counts and status, REP XSTORE), the EFLAGS[30] key
  *    reload rule, and the faults (misaligned operands: SIGSEGV; no REP:
- *    SIGILL), each fault in a child process.
+ *    SIGILL), each fault in a child process;
+ *  - the REP XSHA block form (EAX all ones, ECX blocks; not in the guide)
+ *    on the model's two CPU variants: nothing on the default Esther, and
+ *    on Nano (a copy of this program run with PADLOCK_MODEL_CPU=nano)
+ *    FIPS 180-4 chaining values as little-endian words, its registers,
+ *    the million 'a' through it, and #GP for a misaligned EDI.
  * Runs the same under PADLOCK_MODEL_INTERRUPT=1 (every instruction
  * interrupted half way and restarted), which ctest does too.
  */
@@ -401,6 +406,101 @@ static void test_sha(void)
      * the state it left */
 }
 
+/* ---- the XSHA block form (EAX = all ones) on the two CPU variants ----------- */
+static const uint32_t blk_iv1[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+static const uint32_t blk_iv256[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+/* FIPS 180-4 compression of one block of 64 'a' bytes from the initial
+ * value (computed independently of the model; test_sha uses them too) */
+static const uint32_t blk_a64_1[5] = {0xda4968eb, 0x2e377c1f, 0x884e8f52, 0x83524beb, 0xe74ebdbd};
+static const uint32_t blk_a64_256[8] = {0xdf5bb81c, 0xe81e0626, 0xfb45a894, 0x4fd40f31,
+                                        0xb25e6816, 0xd6d499c1, 0xab904929, 0x00635e66};
+
+/* Esther (the guide's C7, the model's default): EAX all ones is EAX above
+ * ECX, undefined by the guide; the model's defined outcome is nothing at
+ * all, so a program's known-answer probe fails and goes on. */
+static void test_sha_blocks_esther(void)
+{
+    for (int is256 = 0; is256 < 2; is256++) {
+        _Alignas(16) uint32_t h[32];
+        uint8_t a[128];
+        memset(a, 'a', sizeof a);
+        memset(h, 0x33, sizeof h);
+        memcpy(h, is256 ? blk_iv256 : blk_iv1, is256 ? 32 : 20);
+        uint32_t before[32];
+        memcpy(before, h, sizeof h);
+        regs r = xsha(is256, a, 2, h, (unsigned long)-1);
+        CHECK(memcmp(h, before, sizeof h) == 0, "esther: XSHA%s with EAX all ones writes nothing",
+              is256 ? "256" : "1");
+        CHECK(r.esi == a && r.ecx == 2 && r.edi == h && (unsigned long)r.eax == (unsigned long)-1,
+              "esther: XSHA with EAX all ones keeps the registers");
+    }
+}
+
+/* Nano: ECX 64-byte blocks hashed into [EDI], no padding, the value in the
+ * guide's format (little-endian words at a 16-byte aligned EDI). */
+static void misaligned_hash_blocks(void)
+{
+    memset(buf_in, 'a', 64);
+    xsha(1, buf_in, 1, buf_out + 4, (unsigned long)-1);
+}
+
+static void test_sha_blocks_nano(void)
+{
+    static const char *const d1 = "34aa973cd4c4daa4f61eeb2bdbad27316534016f",
+                      *const d256 = "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0";
+    size_t len = 1000000;   /* 15625 blocks: FIPS 180's million 'a' */
+    uint8_t *m = malloc(len);
+    memset(m, 'a', len);
+    for (int is256 = 0; is256 < 2; is256++) {
+        _Alignas(16) uint32_t h[32];
+        unsigned nw = is256 ? 8 : 5;
+        const char *name = is256 ? "256" : "1";
+        /* one block: the chaining value stored as little-endian words */
+        memset(h, 0, sizeof h);
+        memcpy(h, is256 ? blk_iv256 : blk_iv1, 4 * nw);
+        regs r = xsha(is256, m, 1, h, (unsigned long)-1);
+        CHECK(memcmp(h, is256 ? blk_a64_256 : blk_a64_1, 4 * nw) == 0,
+              "nano: XSHA%s block form, one block of 'a': FIPS 180-4 chaining value", name);
+        CHECK(r.esi == m + 64 && r.ecx == 0 && r.edi == h && (unsigned long)r.eax == (unsigned long)-1,
+              "nano: block form registers: ESI advanced by 64 ECX, ECX 0, EAX and EDI kept");
+        /* the rest of the million in two block-form instructions, then the
+         * guide's continued form with nothing left but the padding */
+        r = xsha(is256, m + 64, 7000, h, (unsigned long)-1);
+        CHECK(r.esi == m + 64 * 7001 && r.ecx == 0, "nano: 7000 blocks, ESI advanced");
+        r = xsha(is256, m + 64 * 7001, 15625 - 7001, h, (unsigned long)-1);
+        r = xsha(is256, m + len, len, h, len);
+        uint8_t d[32], want[32];
+        for (unsigned w = 0; w < nw; w++)
+            for (int b = 0; b < 4; b++)
+                d[4 * w + b] = (uint8_t)(h[w] >> (24 - 8 * b));
+        unhex(want, is256 ? d256 : d1);
+        CHECK(memcmp(d, want, 4 * nw) == 0 && r.esi == m + len && (unsigned long)r.eax == len,
+              "nano: SHA-%s of a million 'a': block form, then the padding by the continued form",
+              name);
+    }
+    free(m);
+}
+
+static int child_signal(void (*fn)(void));
+
+/* The Nano checks run in a copy of this program started with
+ * PADLOCK_MODEL_CPU=nano (the model reads its variant at load). */
+static void test_sha_blocks(const char *self)
+{
+    test_sha_blocks_esther();
+    fflush(stdout);
+    pid_t p = fork();
+    if (p == 0) {
+        setenv("PADLOCK_MODEL_CPU", "nano", 1);
+        execl(self, self, "--nano", (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(p, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the Nano variant's checks (--nano) passed");
+}
+
 /* ---- RNG ------------------------------------------------------------------- */
 static void test_xstore(void)
 {
@@ -581,10 +681,8 @@ static void misaligned_ecb(void) { set_cw(10 | 0x20); xcrypt_0xc8(cw, key, NULL,
 static void misaligned_cbc_noalign(void) { set_cw(10); xcrypt_0xd0(cw, key, iv, buf_in + 4, buf_out, 2); }
 static void misaligned_cw(void) { set_cw(10); xcrypt_0xd0(cw + 4, key, iv, buf_in, buf_out, 2); }
 static void misaligned_hash(void) { xsha(0, "abc", 3, buf_out + 4, 0); }
-/* EAX = 0xFFFFFFFF..., ECX = 1: later VIA processors' block form (no
- * padding, ECX counting blocks), which the guide does not describe: for
- * the guide's XSHA that is EAX above ECX, no restart point (4.1) */
-static void xsha_eax_ones(void) { xsha(1, buf_in, 1, buf_out, (unsigned long)-1); }
+/* EAX above ECX, not all ones and not a restart point (4.1): undefined */
+static void xsha_eax_above(void) { xsha(1, buf_in, 1, buf_out, 128); }
 static void sha_no_rep(void) { __asm__ __volatile__(".byte 0x0f,0xa6,0xc8" ::: "memory"); }
 static void xcrypt_opsize(void) { __asm__ __volatile__(".byte 0x66,0xf3,0x0f,0xa7,0xc8" ::: "memory"); }
 static void montmul_misaligned(void)
@@ -605,7 +703,7 @@ static void test_faults(void)
     CHECK(child_signal(misaligned_cw) == SIGSEGV, "misaligned control word: #GP");
     CHECK(child_signal(misaligned_hash) == SIGSEGV, "misaligned hash pointer: #GP");
     CHECK(child_signal(sha_no_rep) == SIGILL, "XSHA without REP: #UD");
-    CHECK(child_signal(xsha_eax_ones) == SIGABRT, "XSHA with EAX = -1: undefined, the model stops");
+    CHECK(child_signal(xsha_eax_above) == SIGABRT, "XSHA with EAX above ECX: undefined, the model stops");
     CHECK(child_signal(xcrypt_opsize) == SIGILL, "operand-size prefix on XCRYPT: #UD");
     CHECK(child_signal(montmul_misaligned) == SIGSEGV, "MONTMUL with a misaligned A: #GP");
     CHECK(child_signal(montmul_no_rep) == SIGILL, "MONTMUL without REP: #UD");
@@ -626,6 +724,13 @@ static void test_faults(void)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--nano") == 0) {
+        test_sha_blocks_nano();
+        CHECK(child_signal(misaligned_hash_blocks) == SIGSEGV,
+              "nano: block form with a misaligned hash pointer: #GP (SIGSEGV)");
+        printf("nano: %d passed, %d failed\n", passed, failed);
+        return failed != 0 || passed == 0;
+    }
     make_sbox();
     test_fips197();
     test_sp800_38a();
@@ -635,6 +740,7 @@ int main(int argc, char **argv)
     test_key_reload_page_start();
     test_errno_kept();
     test_sha();
+    test_sha_blocks("/proc/self/exe");
     test_xstore();
     test_montmul_guide();
     test_montmul_mersenne();

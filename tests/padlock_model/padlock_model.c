@@ -96,6 +96,13 @@
  *    nothing (count 0); 0 means never.  The random bytes come from
  *    getrandom(2).  PADLOCK_MODEL_RNG_MSR sets the MSR 0x110B image
  *    returned in EAX (default 0x40: enabled, whitener on).
+ *  - CPU variant (PADLOCK_MODEL_CPU): "esther" (default) is the guide's
+ *    C7; "nano" adds the REP XSHA block form of VIA Nano and Zhaoxin
+ *    (EAX = all ones, ECX = 64-byte blocks, no padding), which the guide
+ *    does not describe.  On "esther" that register state is EAX above ECX,
+ *    undefined; the model makes it do nothing (xsha_blocks), so that a
+ *    known-answer probe for the form fails there instead of stopping the
+ *    program.  CPUID answers the same for both: no bit announces the form.
  *  - the C7 CTR errata (6.6 CTR_ERRATA.C): PADLOCK_MODEL_CTR_ERRATA=1
  *    makes the counter advance one extra time when a REP XCRYPTCTR
  *    completes a block count that is a multiple of 2 (also at a modelled
@@ -381,14 +388,17 @@ static unsigned units = U_RNG | U_ACE | U_ACE2 | U_PHE | U_PMM;
 static unsigned long interrupt_every, rng_empty_every = 4;
 static uint32_t rng_msr = 0x40;    /* 2.2: RESET value, RNG enabled */
 static int ctr_errata, quiet, stats;
+static int nano;                   /* PADLOCK_MODEL_CPU=nano: the XSHA block form */
 static struct sigaction old_ill, old_segv;
 static int cpuid_faulting;
 
 enum { I_ECB, I_CBC, I_CTR, I_CFB, I_OFB, I_SHA1, I_SHA256, I_SHA1_CONT, I_SHA256_CONT,
+       I_SHA1_BLOCKS, I_SHA256_BLOCKS, I_SHA_ONES_NOOP,
        I_XSTORE, I_REPXSTORE, I_MONTMUL, I_MONTMUL_CARRY, I_CPUID, I_INTR, I_N };
 static const char *const stat_names[I_N] = {
     "xcrypt-ecb", "xcrypt-cbc", "xcrypt-ctr", "xcrypt-cfb", "xcrypt-ofb", "xsha1", "xsha256",
-    "xsha1-continued", "xsha256-continued", "xstore", "rep-xstore", "montmul", "montmul-carry", "cpuid", "interrupted"};
+    "xsha1-continued", "xsha256-continued", "xsha1-blocks", "xsha256-blocks", "xsha-eax-ones-ignored",
+    "xstore", "rep-xstore", "montmul", "montmul-carry", "cpuid", "interrupted"};
 static _Atomic unsigned long counts[I_N];
 static _Atomic unsigned long executed, xstores;
 
@@ -764,6 +774,60 @@ static void do_xcrypt(insn *in)
  * that its restart is not counted as a continued message */
 static TLS uint64_t xsha_left_rip, xsha_left_eax;
 
+/* EAX = all ones (of the operand size: 2^64 - 1 in 64-bit code, 2^32 - 1
+ * in 32-bit code or with an address-size prefix), ECX = blocks.
+ *  - Nano variant: the block form of VIA Nano and Zhaoxin (not in the
+ *    guide): ECX 64-byte blocks at ESI hashed into the chaining value at
+ *    EDI, no padding; the value is read and stored as in the guide's form
+ *    (EDI 16-byte aligned, checked by the caller, little-endian words,
+ *    4.3, the rest of the 128 bytes the microcode's), and stored after
+ *    every block.  As a REP instruction: ESI advanced and ECX counted
+ *    down per block, EAX and EDI kept; an interrupt leaves ECX blocks to
+ *    do and RIP on the instruction.  Blocks counted (xsha*-blocks).
+ *  - Esther variant (the guide's C7, the default): for the guide this is
+ *    EAX above ECX, undefined.  The model gives it one defined outcome, so
+ *    that a known-answer probe can run and fail: nothing happens (no
+ *    memory written, registers kept, RIP advanced), counted as
+ *    xsha-eax-ones-ignored.  A program that used the form without probing
+ *    gets unchanged chaining values and wrong digests. */
+static void xsha_blocks(insn *in, int is256, uint64_t src, uint64_t hp, uint64_t nblocks)
+{
+    ace.eflags30 = 0;                 /* XSHA rewrites the ACE control word (1, "PHE") */
+    if (!nano) {
+        atomic_fetch_add(&counts[I_SHA_ONES_NOOP], 1);
+        in->g[REG_RIP] += in->len;
+        return;
+    }
+    uint8_t *h8 = (uint8_t *)(uintptr_t)hp;
+    unsigned nw = is256 ? 8 : 5;
+    uint32_t h[8];
+    memcpy(h, h8, 4 * nw);            /* little-endian words (4.3) */
+    memset(h8 + 32, 0x5A, 96);
+    uint64_t todo = nblocks;
+    int intr = 0;
+    if (interrupt_now() && nblocks >= 2) {
+        todo = nblocks / 2;
+        intr = 1;
+    }
+    for (uint64_t i = 0; i < todo; i++) {
+        const uint8_t *p = (const uint8_t *)(uintptr_t)((src + 64 * i) & in->amask);
+        if (is256)
+            sha256_block(h, p);
+        else
+            sha1_block(h, p);
+        memcpy(h8, h, 4 * nw);
+    }
+    atomic_fetch_add(&counts[is256 ? I_SHA256 : I_SHA1], 1);
+    atomic_fetch_add(&counts[is256 ? I_SHA256_BLOCKS : I_SHA1_BLOCKS], todo);
+    set_reg(in, REG_RSI, src + 64 * todo);
+    set_reg(in, REG_RCX, nblocks - todo);
+    if (intr) {
+        atomic_fetch_add(&counts[I_INTR], 1);
+        return;                       /* RIP stays: the instruction restarts */
+    }
+    in->g[REG_RIP] += in->len;
+}
+
 static void do_xsha(insn *in)
 {
     int is256 = in->modrm == 0xD0;
@@ -779,6 +843,10 @@ static void do_xsha(insn *in)
     uint64_t total = reg(in, REG_RCX), done = reg(in, REG_RAX);
     if (hp & 15)
         fault_gp("hash pointer EDI", hp, in->rip);
+    if (done == in->amask) {          /* EAX all ones: the block form, or nothing */
+        xsha_blocks(in, is256, src, hp, total);
+        return;
+    }
     if (done > total || (done % 64) != 0)
         undefined("EAX (bytes hashed) is not 0, nor a restart point (a multiple of 64 "
                   "not above ECX)", in->rip);
@@ -1202,6 +1270,15 @@ __attribute__((constructor)) static void padlock_model_init(void)
     ctr_errata = (int)env_ul("PADLOCK_MODEL_CTR_ERRATA", 0);
     quiet = (int)env_ul("PADLOCK_MODEL_QUIET", 0);
     stats = (int)env_ul("PADLOCK_MODEL_STATS", 0);
+    if (getenv("PADLOCK_MODEL_CPU")) {
+        const char *c = getenv("PADLOCK_MODEL_CPU");
+        if (strcmp(c, "nano") == 0)
+            nano = 1;
+        else if (strcmp(c, "esther") != 0) {
+            say("padlock model: PADLOCK_MODEL_CPU=%s: want esther or nano\n", c);
+            _exit(2);
+        }
+    }
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -1216,7 +1293,7 @@ __attribute__((constructor)) static void padlock_model_init(void)
         cpuid_faulting = 1;
     }
     if (getenv("PADLOCK_MODEL_STATS"))
-        say("padlock model: loaded (units%s%s%s%s%s; CPUID %s)\n",
+        say("padlock model: loaded (%s; units%s%s%s%s%s; CPUID %s)\n", nano ? "nano" : "esther",
             units & U_RNG ? " rng" : "", units & U_ACE ? " ace" : "",
             units & U_ACE2 ? " ace2" : "", units & U_PHE ? " phe" : "",
             units & U_PMM ? " pmm" : "",

@@ -22,6 +22,14 @@
 # and test_montmul once more under the model's overflow counter (below).
 # The leg fails unless aes/padlock, sha1/padlock, sha256/padlock,
 # hwrand/xstore and montmul/padlock all ran.
+# The model runs as the guide's Esther C7 unless PADLOCK_MODEL_CPU=nano: on
+# a Nano, REP XSHA's block form (EAX all ones, no padding) exists, and
+# incore's known-answer probe for it (padlock-phe-partial) must accept it
+# there and reject it on Esther; under Nano, streamed SHA-1/SHA-256, HMAC
+# and `incore sha1sum`/`sha256sum` of a file must hash every whole block
+# on the engine (the model's xsha*-blocks counts), under Esther none.
+# The long CAVP/RSA/bignum programs run on the PadLock entries only
+# (INCORE_TEST_IMPLS): the native leg runs them on every other backend.
 # absolute: LD_PRELOAD is resolved in every child, and cli_sums.sh runs its
 # commands from a temporary directory (a relative path is then ignored by
 # ld.so, and the first PadLock instruction dies of SIGILL)
@@ -71,6 +79,24 @@ if [ "$cpu" = "$mask" ]; then
         fi
     done
 fi
+# The PHE block-form probe on both model variants, from `incore info`
+# (the probe runs whenever PHE is usable, detected or forced): the feature
+# must be found on Nano and not on Esther, where the model counts the
+# probe's one instruction (xsha-eax-ones-ignored) and does nothing.
+for spec in "esther:no" "nano:yes"; do
+    variant=${spec%%:*}; want=${spec#*:}
+    info=$(env LD_PRELOAD="$model" INCORE_CPU="$cpu" PADLOCK_MODEL_CPU="$variant" \
+           PADLOCK_MODEL_STATS=1 "$build/incore" info 2>&1)
+    got=no
+    printf '%s\n' "$info" | grep '^detected' | grep -qw 'padlock-phe-partial' && got=yes
+    probe=$(printf '%s\n' "$info" | grep 'padlock model: pid' | tail -1 |
+            grep -o 'xsha[0-9]*-blocks [0-9]*\|xsha-eax-ones-ignored [0-9]*' | tr '\n' ' ')
+    printf '   %-36s %4ss  %s\n' "PHE block-form probe ($variant)" 0 "padlock-phe-partial: $got; $probe"
+    if [ "$got" != "$want" ] || [ -z "$probe" ]; then
+        echo "$leg leg: $variant: padlock-phe-partial detected '$got', want '$want' (probe: '$probe')"
+        fails=$((fails + 1))
+    fi
+done
 run() {   # run NAME ENV... -- CMD...
     name=$1; shift
     start=$(date +%s)
@@ -96,17 +122,77 @@ continued() {   # continued NAME: $out of the last run has both counts
               fails=$((fails + 1)); }
     done
 }
+# blockform NAME yes|no: $out of the last run has (yes) or lacks (no)
+# whole blocks hashed by the block form, for both instructions, beyond
+# the 2 of incore's probe (once per process)
+blockform() {
+    for a in xsha1 xsha256; do
+        n=$(printf '%s\n' "$out" | grep 'padlock model: pid' | tail -1 |
+            sed -n "s/.* $a-blocks \([0-9]*\).*/\1/p")
+        if [ "${n:-0}" -gt 2 ]; then
+            [ "$2" = yes ] || { echo "$leg leg: $1: $a block form used on Esther"; fails=$((fails + 1)); }
+        else
+            [ "$2" = no ] || { echo "$leg leg: $1: no $a blocks on PHE beyond the probe's" \
+                                    "(streamed blocks in software)"; fails=$((fails + 1)); }
+        fi
+    done
+}
+phe_counts() {   # the last run's PHE counts, for the log
+    printf '%s\n' "$out" | grep 'padlock model: pid' | tail -1 |
+        grep -o 'xsha[0-9a-z-]* [0-9]*' | tr '\n' ' '
+}
 for t in "$@"; do
     case $t in
         test_sha|test_hmac)
             run "$t" PADLOCK_MODEL_STATS=1 "$build/tests/$t"
             continued "$t"
-            printf '   %-36s %4s   %s\n' "$t: streamed finals on PHE" "" \
-                "$(printf '%s\n' "$out" | grep 'padlock model: pid' | tail -1 |
-                   grep -o 'xsha1-continued [0-9]*\|xsha256-continued [0-9]*' | tr '\n' ' ')" ;;
+            blockform "$t" no
+            printf '   %-36s %4s   %s\n' "$t: streamed finals on PHE" "" "$(phe_counts)"
+            run "$t (nano)" PADLOCK_MODEL_CPU=nano PADLOCK_MODEL_STATS=1 "$build/tests/$t"
+            continued "$t (nano)"
+            blockform "$t (nano)" yes
+            printf '   %-36s %4s   %s\n' "$t (nano): blocks on PHE" "" "$(phe_counts)" ;;
+        # on the PadLock entries only (GCM: with ct64 GHASH, a Nano's, which
+        # has no PCLMULQDQ); every other backend runs them in the native leg
+        test_aes_cavp) run "$t" INCORE_TEST_IMPLS=aes/padlock "$build/tests/$t" ;;
+        test_gcm_cavp) run "$t" INCORE_TEST_IMPLS=aes/padlock,ghash/ct64 "$build/tests/$t" ;;
+        test_rsa|test_bignum) run "$t" INCORE_TEST_IMPLS=montmul/padlock "$build/tests/$t" ;;
         *) run "$t" "$build/tests/$t" ;;
     esac
 done
+# `incore sha1sum`/`sha256sum` of a 200037-byte file: 3125 whole blocks,
+# read and hashed as a stream.  Nano: every one of them on the block form
+# (the count is exact: 3125 plus the probe's 2), the 37-byte tail on the
+# continued form (one); Esther: the blocks in software, the tail on PHE.
+# The digests against coreutils (run without the model).
+sumfile=$(mktemp)
+yes 'incore PadLock PHE, streamed' | head -c 200037 >"$sumfile"
+for variant in esther nano; do
+    for a in sha1 sha256; do
+        start=$(date +%s)
+        out=$(env LD_PRELOAD="$model" INCORE_CPU="$cpu" PADLOCK_MODEL_CPU="$variant" \
+              PADLOCK_MODEL_STATS=1 "$build/incore" ${a}sum "$sumfile" 2>&1)
+        st=$?
+        got=$(printf '%s\n' "$out" | grep -v '^padlock model' | cut -d' ' -f1)
+        want=$(${a}sum <"$sumfile" | cut -d' ' -f1)
+        counts=$(phe_counts)
+        blocks=0
+        [ "$variant" = nano ] && blocks=3127
+        ok=1
+        [ $st -eq 0 ] && [ "$got" = "$want" ] || ok=0
+        printf '%s\n' "$counts" | grep -q "x$a-continued 1 " || ok=0
+        if [ $blocks -gt 0 ]; then
+            printf '%s\n' "$counts" | grep -q "x$a-blocks $blocks " || ok=0
+        else
+            printf '%s\n' "$counts" | grep -q "x$a-blocks" && ok=0
+        fi
+        printf '   %-36s %4ss  %s\n' "incore ${a}sum of a file ($variant)" \
+            "$(( $(date +%s) - start ))" "$([ $ok = 1 ] && echo "digest ok; ")$counts"
+        [ $ok = 1 ] || { echo "$leg leg: incore ${a}sum ($variant): digest '$got' want '$want'," \
+                              "want x$a-blocks $blocks and x$a-continued 1"; fails=$((fails + 1)); }
+    done
+done
+rm -f "$sumfile"
 for f in aes gcm sha hmac bignum rsa rsa_key; do
     [ -x "$build/tests/fuzz/fuzz_${f}_replay" ] &&
         run "fuzz_replay_$f" "$build/tests/fuzz/fuzz_${f}_replay" "$src/tests/fuzz/corpus/$f"
