@@ -83,6 +83,7 @@
 IC_TARGET_BEGIN("ssse3")
 #include <tmmintrin.h>
 #include "aes/aes_x86.h"
+#include "core/ct.h"
 
 /* ---- tables ---------------------------------------------------------------
  * Nibble-indexed, computed from the definitions above by
@@ -96,12 +97,11 @@ enum {
     TB_INV, TB_G,              /* 1/n and a/n in F, 0x80 for 1/0                   */
     TB_S1P, TB_S1Q, TB_S2P, TB_S2Q, /* T(A z), T(2 A z): encryption rounds      */
     TB_SOP, TB_SOQ,            /* A z in the AES basis: the last encryption round   */
-    TB_S3P, TB_S3Q,            /* T(3 A z): one block alone (shorter chain)         */
     TB_D14P, TB_D14Q, TB_D11P, TB_D11Q, TB_D13P, TB_D13Q, TB_D9P, TB_D9Q,
                                /* T(A^-1 (m z)) for InvMixColumns                  */
     TB_DOP, TB_DOQ,            /* z in the AES basis: the last decryption round    */
     TB_SRPOW,                  /* 4 entries: ShiftRows to the power m = 0..3        */
-    TB_CONJ = TB_SRPOW + 4,    /* 12 entries, 3m + k - 1: SR^-m o rot_k o SR^m       */
+    TB_CONJ = TB_SRPOW + 4,    /* 12 entries, 4(k - 1) + m: SR^-m o rot_k o SR^m      */
     TB_COUNT = TB_CONJ + 12
 };
 static const uint8_t vp_tab[TB_COUNT][16] __attribute__((aligned(16))) = {
@@ -117,8 +117,6 @@ static const uint8_t vp_tab[TB_COUNT][16] __attribute__((aligned(16))) = {
     /* s2q    */ T16(0x00, 0x49, 0x19, 0xa9, 0x2e, 0xd7, 0xb0, 0xf9, 0xe0, 0xce, 0x67, 0x7e, 0x9e, 0x37, 0x87, 0x50),
     /* sop    */ T16(0x00, 0x7b, 0xb0, 0x3d, 0x67, 0x91, 0x8d, 0xf6, 0x46, 0x21, 0x1c, 0xac, 0xea, 0xd7, 0x5a, 0xcb),
     /* soq    */ T16(0x00, 0x64, 0x99, 0x12, 0xe5, 0x0a, 0x8b, 0xef, 0x76, 0x93, 0x81, 0x18, 0x6e, 0x7c, 0xf7, 0xfd),
-    /* s3p    */ T16(0x00, 0x0e, 0x7b, 0x65, 0xa7, 0xb7, 0x1e, 0x10, 0x6b, 0xcc, 0xa9, 0xd2, 0xb9, 0xdc, 0xc2, 0x75),
-    /* s3q    */ T16(0x00, 0x93, 0xc0, 0x78, 0x5a, 0x71, 0xb8, 0x2b, 0xeb, 0xb1, 0xc9, 0x09, 0xe2, 0x9a, 0x22, 0x53),
     /* d14p   */ T16(0x00, 0x1a, 0x15, 0x76, 0x12, 0x6b, 0x63, 0x79, 0x6c, 0x7e, 0x08, 0x1d, 0x71, 0x07, 0x64, 0x0f),
     /* d14q   */ T16(0x00, 0xc8, 0xc6, 0xee, 0x94, 0x74, 0x28, 0xe0, 0x26, 0xb2, 0x5c, 0x9a, 0xbc, 0x52, 0x7a, 0x0e),
     /* d11p   */ T16(0x00, 0x64, 0x0f, 0x1a, 0x07, 0x76, 0x15, 0x71, 0x7e, 0x79, 0x63, 0x6c, 0x12, 0x08, 0x1d, 0x6b),
@@ -137,18 +135,19 @@ static const uint8_t vp_tab[TB_COUNT][16] __attribute__((aligned(16))) = {
     T16(0, 9, 2, 11, 4, 13, 6, 15, 8, 1, 10, 3, 12, 5, 14, 7),
     T16(0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3),
     /* rot_k (column rotated by k rows: byte r of a column gets byte r+k)
-     * seen in the frame SR^m: SR^-m o rot_k o SR^m, for m = 0..3, k = 1..3 */
+     * seen in the frame SR^m: SR^-m o rot_k o SR^m, entry 4(k - 1) + m
+     * for k = 1..3, m = 0..3 */
     T16(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12),
-    T16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13),
-    T16(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14),
     T16(5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0),
-    T16(10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5),
-    T16(15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10),
     T16(9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4),
-    T16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13),
-    T16(11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6),
     T16(13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8),
+    T16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13),
     T16(10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5),
+    T16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13),
+    T16(10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5),
+    T16(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14),
+    T16(15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10),
+    T16(11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6),
     T16(7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2),
 };
 /* T(0x63) and T(0x05): the affine constants, folded into the round keys */
@@ -156,6 +155,14 @@ static const uint8_t vp_tab[TB_COUNT][16] __attribute__((aligned(16))) = {
 #define VP_T05 0x34
 
 #define VP_INLINE static inline __attribute__((always_inline))
+/* An empty asm on v: the compiler must take v as computed here, not
+ * regroup the XORs around it.  Left out of MemorySanitizer builds, where an
+ * asm would drop the secrets' taint (core/ct.h). */
+#if defined(IC_MSAN)
+#define VP_PIN(v) ((void)0)
+#else
+#define VP_PIN(v) __asm__("" : "+x"(v))
+#endif
 #define TAB(i) _mm_load_si128((const __m128i *)vp_tab[i])
 #define SHUF(t, x) _mm_shuffle_epi8((t), (x))
 #define XOR(a, b) _mm_xor_si128((a), (b))
@@ -174,7 +181,11 @@ VP_INLINE __m128i vp_map(__m128i x, __m128i lo, __m128i hi, __m128i m0f)
 VP_INLINE void vp_inv(__m128i s, __m128i inv, __m128i g, __m128i m0f, __m128i *io, __m128i *jo)
 {
     __m128i k = _mm_and_si128(s, m0f);
-    __m128i i = _mm_and_si128(_mm_srli_epi16(s, 4), m0f);
+    /* (s & 0xf0) >> 4: no bits from the next byte, so no second mask; the
+     * empty asm keeps the compiler from rewriting j = i ^ k below as
+     * ((s ^ (s >> 4)) & 0x0f), one more operation */
+    __m128i i = _mm_srli_epi32(_mm_andnot_si128(m0f, s), 4);
+    VP_PIN(i);
     __m128i ak = SHUF(g, k);
     __m128i j = XOR(i, k);
     __m128i iak = XOR(SHUF(inv, i), ak);
@@ -190,40 +201,51 @@ VP_INLINE void vp_inv(__m128i s, __m128i inv, __m128i g, __m128i m0f, __m128i *i
  *     s_r = MC(SR(S(s_(r-1)))) ^ k_r,  MC(A) = 2A ^ rot1(3A) ^ rot2(A) ^ rot3(A)
  * becomes, with A, D = S(s'), 2 S(s') from the tables and M_k the rotation
  * rot_k seen in the frame SR^r (SR^-r o rot_k o SR^r, four sets by r mod 4):
- *     s'_r = D ^ M_1(A ^ D) ^ M_2(A) ^ M_3(A) ^ SR^-r(k_r)
- * three permutes, all side by side (depth 2 after the tables, where
- * ShiftRows-then-MixColumns as written would be five deep).  The round
- * keys are stored in their round's frame; the last round puts the state
- * back with SR^Nr.  Decryption does the same with InvShiftRows (SR^-1)
- * and InvMixColumns = 14z ^ rot1(11z) ^ rot2(13z) ^ rot3(9z).
+ *     X = D ^ M_1(A),  s'_r = X ^ M_1(X) ^ M_3(A) ^ SR^-r(k_r)
+ * (M_1(X) = 2 M_1(A) ^ M_2(A), since M_1 o M_1 = M_2: MC(A) = 2A ^ 3B ^
+ * C ^ D with B, C, D the three rotations, as in Hamburg's code).  Three
+ * permutes and six XORs after the four lookups: the fewest operations
+ * found for a round, which is what counts on the cores measured (CBC
+ * encryption, one block in flight, was slower with a shorter chain of
+ * more operations: 3A from two more lookups, or the next block's input
+ * map taken off the chain, docs/backends.md).  The round keys are stored
+ * in their round's frame; the last round puts the state back with SR^Nr.
+ * Decryption does the same with InvShiftRows (SR^-1) and InvMixColumns =
+ * 14z ^ rot1(11z) ^ rot2(13z) ^ rot3(9z).
  *
  * n blocks (n a constant 1..4 after inlining), interleaved round by round. */
+
+/* One middle round of vp_enc on n blocks; m1, m3 the rotations of the
+ * round's frame. */
+VP_INLINE void vp_enc_round(__m128i *x, int n, __m128i k, __m128i m1, __m128i m3, __m128i m0f, __m128i inv,
+                            __m128i g)
+{
+    for (int b = 0; b < n; b++) {
+        __m128i io, jo;
+        vp_inv(x[b], inv, g, m0f, &io, &jo);
+        __m128i a = XOR(SHUF(TAB(TB_S1P), io), SHUF(TAB(TB_S1Q), jo));
+        __m128i d = XOR(SHUF(TAB(TB_S2P), io), SHUF(TAB(TB_S2Q), jo));
+        __m128i xx = XOR(d, SHUF(a, m1));
+        /* y first, M_1(X) last (the compiler would otherwise regroup the
+         * XORs to end on M_1(X) ^ M_3(A), one step longer) */
+        __m128i y = XOR(xx, XOR(SHUF(a, m3), k));
+        VP_PIN(y);
+        x[b] = XOR(y, SHUF(xx, m1));
+    }
+}
+
 VP_INLINE void vp_enc(const ic_aes_key *key, __m128i *x, int n)
 {
     const __m128i *rk = (const __m128i *)key->storage;
     const unsigned nr = key->rounds;
     const __m128i m0f = _mm_set1_epi8(0x0f), inv = TAB(TB_INV), g = TAB(TB_G);
-    const __m128i s1p = TAB(TB_S1P), s1q = TAB(TB_S1Q), s2p = TAB(TB_S2P), s2q = TAB(TB_S2Q);
     __m128i k = _mm_load_si128(rk);
     for (int b = 0; b < n; b++)
         x[b] = XOR(vp_map(x[b], TAB(TB_ENC_LO), TAB(TB_ENC_HI), m0f), k);
-    for (unsigned r = 1; r < nr; r++) {
-        const unsigned m = 3 * (r & 3);
-        const __m128i m1 = TAB(TB_CONJ + m), m2 = TAB(TB_CONJ + m + 1), m3 = TAB(TB_CONJ + m + 2);
-        k = _mm_load_si128(rk + r);
-        for (int b = 0; b < n; b++) {
-            __m128i io, jo;
-            vp_inv(x[b], inv, g, m0f, &io, &jo);
-            __m128i a = XOR(SHUF(s1p, io), SHUF(s1q, jo));
-            __m128i d = XOR(SHUF(s2p, io), SHUF(s2q, jo));
-            __m128i t = XOR(SHUF(a, m2), SHUF(a, m3));
-            /* 3A = A ^ D from two more lookups when one block is alone (the
-             * chained modes): the permute then starts beside M_2, M_3,
-             * one step earlier, for two more PSHUFB off the chain */
-            __m128i a3 = n == 1 ? XOR(SHUF(TAB(TB_S3P), io), SHUF(TAB(TB_S3Q), jo)) : XOR(a, d);
-            x[b] = XOR(XOR(SHUF(a3, m1), t), XOR(d, k));
-        }
-    }
+    const uint8_t *conj = vp_tab[TB_CONJ];
+    for (unsigned r = 1, off = 16; r < nr; r++, off = (off + 16) & 48)
+        vp_enc_round(x, n, _mm_load_si128(rk + r), _mm_load_si128((const __m128i *)(conj + off)),
+                     _mm_load_si128((const __m128i *)(conj + 128 + off)), m0f, inv, g);
     const __m128i out = TAB(TB_SRPOW + (nr & 3));
     k = _mm_load_si128(rk + nr);
     for (int b = 0; b < n; b++) {
@@ -244,8 +266,8 @@ VP_INLINE void vp_dec(const ic_aes_key *key, __m128i *x, int n)
     for (int b = 0; b < n; b++)
         x[b] = XOR(vp_map(x[b], TAB(TB_DEC_LO), TAB(TB_DEC_HI), m0f), k);
     for (unsigned r = 1; r < nr; r++) {
-        const unsigned m = 3 * ((4 - r) & 3);
-        const __m128i m1 = TAB(TB_CONJ + m), m2 = TAB(TB_CONJ + m + 1), m3 = TAB(TB_CONJ + m + 2);
+        const unsigned m = (4 - r) & 3;
+        const __m128i m1 = TAB(TB_CONJ + m), m2 = TAB(TB_CONJ + 4 + m), m3 = TAB(TB_CONJ + 8 + m);
         k = _mm_load_si128(rk + r);
         for (int b = 0; b < n; b++) {
             __m128i io, jo;
