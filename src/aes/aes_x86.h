@@ -1,7 +1,8 @@
 /*
- * aes_x86.h - what the x86-64 AES backends share among themselves and with
- * the x86-64 AES-GCM code: the round-key layout inside ic_aes_key, and the
- * AES-NI functions the VAES backend reuses for the modes it cannot speed up.
+ * aes_x86.h - what the x86 AES backends share among themselves and with
+ * the x86-64 AES-GCM code: the round-key layouts inside ic_aes_key, the
+ * AES-NI functions the VAES backend reuses for the modes it cannot speed
+ * up, and the ssse3 functions the avx2 backend reuses the same way.
  *
  * Round-key layout ("ni", "vaes" and "vaes512" expand keys with the same
  * function, ic_aes_x86_ni_setkey, so the layouts are identical and a
