@@ -58,10 +58,13 @@ check() {
     done
 }
 
-# AES: vaes512 (VAES on ZMM) > vaes (VAES-256) > ni (AES-NI) > ssse3
-# (vector-permute, SSSE3) > ct64 (portable); on a CPU with the prefer-ymm
-# trait (AMD Zen 4) automatic selection passes over vaes512, and dropping
-# the trait reaches it.
+# AES: vaes512 (VAES on ZMM) > vaes (VAES-256) > ni (AES-NI) > avx2
+# (bitsliced on YMM, x86-64 builds) > ssse3 (vector-permute, SSSE3) > ct64
+# (portable); on a CPU with the prefer-ymm trait (AMD Zen 4) automatic
+# selection passes over vaes512, and dropping the trait reaches it.
+# noni: the entry without AES instructions this CPU and build select.
+noni=ssse3
+case "$aes_impls" in *" avx2 "*) has avx2 ssse3 && noni=avx2 ;; esac
 if has vaes vpclmul avx2 aesni ssse3 avx512f avx512vl avx512bw; then
     if has prefer-ymm; then
         check ""            aes vaes
@@ -78,30 +81,31 @@ if has vaes vpclmul avx2 aesni ssse3; then
     check -vpclmul      aes ni   vaes512 vaes   # their XTS tweak step uses VPCLMULQDQ
     check -vaes         aes ni   vaes512 vaes
     check -avx2         aes ni   vaes512 vaes
-    check -vaes,-aesni  aes ssse3 vaes512 vaes ni
+    check -vaes,-aesni  aes $noni vaes512 vaes ni
 fi
 if has aesni ssse3; then
-    check -aesni        aes ssse3 vaes512 vaes ni
-    check -aesni,-ssse3 aes ct64 vaes512 vaes ni ssse3
-    check -ssse3        aes ct64 vaes512 vaes ni ssse3
+    check -aesni        aes $noni vaes512 vaes ni
+    [ $noni = avx2 ] && check -aesni,-avx2 aes ssse3 vaes512 vaes ni avx2
+    check -aesni,-ssse3 aes ct64 vaes512 vaes ni avx2 ssse3
+    check -ssse3        aes ct64 vaes512 vaes ni avx2 ssse3
 fi
 if has ssse3; then
-    # AES-GCM without AES-NI: ssse3 for the CTR half, then whichever
-    # GHASH is left (unstitched: no stitched loop knows ssse3's keys)
+    # AES-GCM without AES-NI: avx2 or ssse3 for the CTR half, then
+    # whichever GHASH is left (unstitched: no stitched loop knows their keys)
     if has pclmul; then
         # GHASH on AVX2 integer multiplies where the CPU has AVX2, else ct64
         gh=ct64; has avx2 && gh=avx2
-        check -aesni,-vaes,-pclmul  aes   ssse3 vaes512 vaes ni
+        check -aesni,-vaes,-pclmul  aes   $noni vaes512 vaes ni
         check -aesni,-vaes,-pclmul  ghash $gh   vpclmul512 vpclmul clmul
         INCORE_CPU=-aesni,-vaes,-pclmul $EMU "$incore" speed aes-128-gcm --sizes 64 --seconds 0.01 \
             --repeats 1 >"$out" 2>"$err"
-        grep -q " ssse3+$gh " "$out" && ok || bad "INCORE_CPU=-aesni,-vaes,-pclmul: GCM not on ssse3+$gh: $(cat "$out" "$err")"
+        grep -q " $noni+$gh " "$out" && ok || bad "INCORE_CPU=-aesni,-vaes,-pclmul: GCM not on $noni+$gh: $(cat "$out" "$err")"
         INCORE_CPU=-aesni,-vaes,-vpclmul $EMU "$incore" speed aes-128-gcm --sizes 64 --seconds 0.01 \
             --repeats 1 >"$out" 2>"$err"
-        grep -q ' ssse3+clmul ' "$out" && ok || bad "INCORE_CPU=-aesni,-vaes,-vpclmul: GCM not on ssse3+clmul: $(cat "$out" "$err")"
+        grep -q " $noni+clmul " "$out" && ok || bad "INCORE_CPU=-aesni,-vaes,-vpclmul: GCM not on $noni+clmul: $(cat "$out" "$err")"
     fi
 fi
-check none aes ct64 vaes512 vaes ni ssse3
+check none aes ct64 vaes512 vaes ni avx2 ssse3
 
 # Montgomery multiplication, when the x86 backends are built:
 # ifma (AVX-512 IFMA from 3072 bits, the adx rows below: needs both) >

@@ -15,6 +15,13 @@ IC_IMPLS(aes)
     /* after AES-NI: no CPU has both, and forcing it on (INCORE_CPU=+padlock-ace,
      * under tests/padlock_model) must not displace the others by accident */
     IC_IMPL(aes, padlock);
+#endif
+#if defined(__x86_64__)
+    /* no AES instructions but AVX2 (AES-NI switched off): ssse3's bitsliced
+     * code on YMM, 16 blocks, for the parallel modes; ssse3's otherwise */
+    IC_IMPL(aes, avx2);
+#endif
+#if defined(__x86_64__) || defined(__i386__)
     /* vector-permute AES: SSSE3 without AES-NI, below PadLock (VIA Nano
      * has both, and its hardware AES is the faster) */
     IC_IMPL(aes, ssse3);

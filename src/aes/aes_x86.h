@@ -1,7 +1,8 @@
 /*
- * aes_x86.h - what the x86-64 AES backends share among themselves and with
- * the x86-64 AES-GCM code: the round-key layout inside ic_aes_key, and the
- * AES-NI functions the VAES backend reuses for the modes it cannot speed up.
+ * aes_x86.h - what the x86 AES backends share among themselves and with
+ * the x86-64 AES-GCM code: the round-key layouts inside ic_aes_key, the
+ * AES-NI functions the VAES backend reuses for the modes it cannot speed
+ * up, and the ssse3 functions the avx2 backend reuses the same way.
  *
  * Round-key layout ("ni", "vaes" and "vaes512" expand keys with the same
  * function, ic_aes_x86_ni_setkey, so the layouts are identical and a
@@ -24,8 +25,9 @@
  * A 256-bit (VAES) user broadcasts each 16-byte key (VBROADCASTI128), a
  * 512-bit one to four lanes (VBROADCASTI32X4).
  *
- * Everything here is only meaningful on x86-64; the functions are defined
- * in aes_x86_ni.c, compiled for AES-NI and SSSE3 and nothing wider.
+ * The AES-NI layout and functions are only meaningful on x86-64 (defined
+ * in aes_x86_ni.c, compiled for AES-NI and SSSE3 and nothing wider); the
+ * vector-permute ones below build for 32-bit x86 too.
  */
 #ifndef INCORE_AES_X86_H
 #define INCORE_AES_X86_H
@@ -70,6 +72,38 @@ void ic_aes_x86_ni_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen);
 void ic_aes_x86_ni_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 void ic_aes_x86_ni_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 void ic_aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+
+/* The layout of the AES-NI-less backends, "ssse3" and "avx2" (both expand
+ * keys with ic_aes_x86_vp_setkey, so a key of one works in the other's
+ * functions):
+ *   storage[0 + 16*i], i = 0..rounds: the vector-permute encryption round
+ *       keys, in the basis and ShiftRows frame of round i
+ *       (aes_x86_ssse3.c);
+ *   storage[AES_X86_VP_DK_OFF + 16*i]: the same for decryption (the
+ *       Equivalent Inverse Cipher);
+ *   storage[AES_X86_VP_BS_OFF + 16*i]: the bitsliced code's round keys
+ *       (aes_x86_bs.inc): w[4i..4i+3] with the bytes row by row (byte
+ *       4r + c is row r of column c), 0x63 added to every byte for i >= 1.
+ * The two vector-permute schedules are in a basis of their own, not the
+ * AES-NI layout above, and neither backend declares a stitched loop. */
+#define AES_X86_VP_DK_OFF 256
+#define AES_X86_VP_BS_OFF 512
+_Static_assert(AES_X86_VP_BS_OFF + 15 * 16 <= IC_AES_KEY_STORAGE, "the three schedules fit an ic_aes_key");
+
+/* The "ssse3" operations (aes_x86_ssse3.c, SSSE3 on XMM, also 32-bit
+ * x86), all of them shared with aes_x86_avx2.c: key expansion, the serial
+ * modes and decryption, and the parallel modes for the rest of a call
+ * below 16 blocks.  Signatures as in ic_aes_ops.                        */
+void ic_aes_x86_vp_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen);
+void ic_aes_x86_vp_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks);
+void ic_aes_x86_vp_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks);
+void ic_aes_x86_vp_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void ic_aes_x86_vp_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void ic_aes_x86_vp_ctr(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void ic_aes_x86_vp_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void ic_aes_x86_vp_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void ic_aes_x86_vp_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void ic_aes_x86_vp_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 
 #endif /* x86 */
 #endif

@@ -67,7 +67,7 @@
  * whose blocks are independent (ECB, CBC and CFB decryption, CTR, and XTS
  * through the generic driver's ECB batches) run four blocks interleaved.
  * CTR, ECB encryption and CFB decryption take eight blocks at a time
- * through a bitsliced path instead (bs_enc8 below): on the machine of
+ * through a bitsliced path instead (bs_enc below): on the machine of
  * docs/backends.md it is as fast as the four interleaved blocks (2-3 %
  * ahead), and it needs one PSHUFB per bit plane and round where the
  * vector-permute round needs twelve per block, which is what counts on
@@ -82,7 +82,8 @@
 #if defined(__x86_64__) || defined(__i386__)
 IC_TARGET_BEGIN("ssse3")
 #include <tmmintrin.h>
-#include "aes/aes_impl.h"
+#include "aes/aes_x86.h"
+#include "core/ct.h"
 
 /* ---- tables ---------------------------------------------------------------
  * Nibble-indexed, computed from the definitions above by
@@ -96,15 +97,12 @@ enum {
     TB_INV, TB_G,              /* 1/n and a/n in F, 0x80 for 1/0                   */
     TB_S1P, TB_S1Q, TB_S2P, TB_S2Q, /* T(A z), T(2 A z): encryption rounds      */
     TB_SOP, TB_SOQ,            /* A z in the AES basis: the last encryption round   */
-    TB_S3P, TB_S3Q,            /* T(3 A z): one block alone (shorter chain)         */
     TB_D14P, TB_D14Q, TB_D11P, TB_D11Q, TB_D13P, TB_D13Q, TB_D9P, TB_D9Q,
                                /* T(A^-1 (m z)) for InvMixColumns                  */
     TB_DOP, TB_DOQ,            /* z in the AES basis: the last decryption round    */
     TB_SRPOW,                  /* 4 entries: ShiftRows to the power m = 0..3        */
-    TB_CONJ = TB_SRPOW + 4,    /* 12 entries, 3m + k - 1: SR^-m o rot_k o SR^m       */
-    TB_ROWS = TB_CONJ + 12,    /* column-major <-> row-major byte order (an involution) */
-    TB_BS_SR,                  /* ShiftRows on row-major bytes                       */
-    TB_COUNT
+    TB_CONJ = TB_SRPOW + 4,    /* 12 entries, 4(k - 1) + m: SR^-m o rot_k o SR^m      */
+    TB_COUNT = TB_CONJ + 12
 };
 static const uint8_t vp_tab[TB_COUNT][16] __attribute__((aligned(16))) = {
     /* enc_lo */ T16(0x00, 0x10, 0x22, 0x32, 0x24, 0x34, 0x06, 0x16, 0x84, 0x94, 0xa6, 0xb6, 0xa0, 0xb0, 0x82, 0x92),
@@ -119,8 +117,6 @@ static const uint8_t vp_tab[TB_COUNT][16] __attribute__((aligned(16))) = {
     /* s2q    */ T16(0x00, 0x49, 0x19, 0xa9, 0x2e, 0xd7, 0xb0, 0xf9, 0xe0, 0xce, 0x67, 0x7e, 0x9e, 0x37, 0x87, 0x50),
     /* sop    */ T16(0x00, 0x7b, 0xb0, 0x3d, 0x67, 0x91, 0x8d, 0xf6, 0x46, 0x21, 0x1c, 0xac, 0xea, 0xd7, 0x5a, 0xcb),
     /* soq    */ T16(0x00, 0x64, 0x99, 0x12, 0xe5, 0x0a, 0x8b, 0xef, 0x76, 0x93, 0x81, 0x18, 0x6e, 0x7c, 0xf7, 0xfd),
-    /* s3p    */ T16(0x00, 0x0e, 0x7b, 0x65, 0xa7, 0xb7, 0x1e, 0x10, 0x6b, 0xcc, 0xa9, 0xd2, 0xb9, 0xdc, 0xc2, 0x75),
-    /* s3q    */ T16(0x00, 0x93, 0xc0, 0x78, 0x5a, 0x71, 0xb8, 0x2b, 0xeb, 0xb1, 0xc9, 0x09, 0xe2, 0x9a, 0x22, 0x53),
     /* d14p   */ T16(0x00, 0x1a, 0x15, 0x76, 0x12, 0x6b, 0x63, 0x79, 0x6c, 0x7e, 0x08, 0x1d, 0x71, 0x07, 0x64, 0x0f),
     /* d14q   */ T16(0x00, 0xc8, 0xc6, 0xee, 0x94, 0x74, 0x28, 0xe0, 0x26, 0xb2, 0x5c, 0x9a, 0xbc, 0x52, 0x7a, 0x0e),
     /* d11p   */ T16(0x00, 0x64, 0x0f, 0x1a, 0x07, 0x76, 0x15, 0x71, 0x7e, 0x79, 0x63, 0x6c, 0x12, 0x08, 0x1d, 0x6b),
@@ -139,39 +135,40 @@ static const uint8_t vp_tab[TB_COUNT][16] __attribute__((aligned(16))) = {
     T16(0, 9, 2, 11, 4, 13, 6, 15, 8, 1, 10, 3, 12, 5, 14, 7),
     T16(0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3),
     /* rot_k (column rotated by k rows: byte r of a column gets byte r+k)
-     * seen in the frame SR^m: SR^-m o rot_k o SR^m, for m = 0..3, k = 1..3 */
+     * seen in the frame SR^m: SR^-m o rot_k o SR^m, entry 4(k - 1) + m
+     * for k = 1..3, m = 0..3 */
     T16(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12),
-    T16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13),
-    T16(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14),
     T16(5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0),
-    T16(10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5),
-    T16(15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10),
     T16(9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4),
-    T16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13),
-    T16(11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6),
     T16(13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8),
+    T16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13),
     T16(10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5),
+    T16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13),
+    T16(10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5),
+    T16(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14),
+    T16(15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10),
+    T16(11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6),
     T16(7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2),
-    /* the bitsliced code's byte order, 4r + c, from and to 4c + r */
-    T16(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15),
-    /* ShiftRows there: row r rotated left by r bytes */
-    T16(0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14),
 };
 /* T(0x63) and T(0x05): the affine constants, folded into the round keys */
 #define VP_T63 0xcc
 #define VP_T05 0x34
 
 #define VP_INLINE static inline __attribute__((always_inline))
+/* An empty asm on v: the compiler must take v as computed here, not
+ * regroup the XORs around it.  Left out of MemorySanitizer builds, where an
+ * asm would drop the secrets' taint (core/ct.h). */
+#if defined(IC_MSAN)
+#define VP_PIN(v) ((void)0)
+#else
+#define VP_PIN(v) __asm__("" : "+x"(v))
+#endif
 #define TAB(i) _mm_load_si128((const __m128i *)vp_tab[i])
 #define SHUF(t, x) _mm_shuffle_epi8((t), (x))
 #define XOR(a, b) _mm_xor_si128((a), (b))
 
-/* Storage of an ic_aes_key: the encryption schedule, then the decryption
- * one, Nr + 1 round keys each. */
-#define VP_DK_OFF 256
-/* then the round keys of the bitsliced code (bs_enc8), row by row */
-#define VP_BS_OFF 512
-_Static_assert(VP_BS_OFF + 15 * 16 <= IC_AES_KEY_STORAGE, "the three schedules fit an ic_aes_key");
+/* Storage of an ic_aes_key: aes_x86.h (AES_X86_VP_*). */
+#define VP_DK_OFF AES_X86_VP_DK_OFF
 
 /* The linear map of a byte given by a (lo, hi) pair of nibble tables. */
 VP_INLINE __m128i vp_map(__m128i x, __m128i lo, __m128i hi, __m128i m0f)
@@ -184,7 +181,11 @@ VP_INLINE __m128i vp_map(__m128i x, __m128i lo, __m128i hi, __m128i m0f)
 VP_INLINE void vp_inv(__m128i s, __m128i inv, __m128i g, __m128i m0f, __m128i *io, __m128i *jo)
 {
     __m128i k = _mm_and_si128(s, m0f);
-    __m128i i = _mm_and_si128(_mm_srli_epi16(s, 4), m0f);
+    /* (s & 0xf0) >> 4: no bits from the next byte, so no second mask; the
+     * empty asm keeps the compiler from rewriting j = i ^ k below as
+     * ((s ^ (s >> 4)) & 0x0f), one more operation */
+    __m128i i = _mm_srli_epi32(_mm_andnot_si128(m0f, s), 4);
+    VP_PIN(i);
     __m128i ak = SHUF(g, k);
     __m128i j = XOR(i, k);
     __m128i iak = XOR(SHUF(inv, i), ak);
@@ -200,40 +201,51 @@ VP_INLINE void vp_inv(__m128i s, __m128i inv, __m128i g, __m128i m0f, __m128i *i
  *     s_r = MC(SR(S(s_(r-1)))) ^ k_r,  MC(A) = 2A ^ rot1(3A) ^ rot2(A) ^ rot3(A)
  * becomes, with A, D = S(s'), 2 S(s') from the tables and M_k the rotation
  * rot_k seen in the frame SR^r (SR^-r o rot_k o SR^r, four sets by r mod 4):
- *     s'_r = D ^ M_1(A ^ D) ^ M_2(A) ^ M_3(A) ^ SR^-r(k_r)
- * three permutes, all side by side (depth 2 after the tables, where
- * ShiftRows-then-MixColumns as written would be five deep).  The round
- * keys are stored in their round's frame; the last round puts the state
- * back with SR^Nr.  Decryption does the same with InvShiftRows (SR^-1)
- * and InvMixColumns = 14z ^ rot1(11z) ^ rot2(13z) ^ rot3(9z).
+ *     X = D ^ M_1(A),  s'_r = X ^ M_1(X) ^ M_3(A) ^ SR^-r(k_r)
+ * (M_1(X) = 2 M_1(A) ^ M_2(A), since M_1 o M_1 = M_2: MC(A) = 2A ^ 3B ^
+ * C ^ D with B, C, D the three rotations, as in Hamburg's code).  Three
+ * permutes and six XORs after the four lookups: the fewest operations
+ * found for a round, which is what counts on the cores measured (CBC
+ * encryption, one block in flight, was slower with a shorter chain of
+ * more operations: 3A from two more lookups, or the next block's input
+ * map taken off the chain, docs/backends.md).  The round keys are stored
+ * in their round's frame; the last round puts the state back with SR^Nr.
+ * Decryption does the same with InvShiftRows (SR^-1) and InvMixColumns =
+ * 14z ^ rot1(11z) ^ rot2(13z) ^ rot3(9z).
  *
  * n blocks (n a constant 1..4 after inlining), interleaved round by round. */
+
+/* One middle round of vp_enc on n blocks; m1, m3 the rotations of the
+ * round's frame. */
+VP_INLINE void vp_enc_round(__m128i *x, int n, __m128i k, __m128i m1, __m128i m3, __m128i m0f, __m128i inv,
+                            __m128i g)
+{
+    for (int b = 0; b < n; b++) {
+        __m128i io, jo;
+        vp_inv(x[b], inv, g, m0f, &io, &jo);
+        __m128i a = XOR(SHUF(TAB(TB_S1P), io), SHUF(TAB(TB_S1Q), jo));
+        __m128i d = XOR(SHUF(TAB(TB_S2P), io), SHUF(TAB(TB_S2Q), jo));
+        __m128i xx = XOR(d, SHUF(a, m1));
+        /* y first, M_1(X) last (the compiler would otherwise regroup the
+         * XORs to end on M_1(X) ^ M_3(A), one step longer) */
+        __m128i y = XOR(xx, XOR(SHUF(a, m3), k));
+        VP_PIN(y);
+        x[b] = XOR(y, SHUF(xx, m1));
+    }
+}
+
 VP_INLINE void vp_enc(const ic_aes_key *key, __m128i *x, int n)
 {
     const __m128i *rk = (const __m128i *)key->storage;
     const unsigned nr = key->rounds;
     const __m128i m0f = _mm_set1_epi8(0x0f), inv = TAB(TB_INV), g = TAB(TB_G);
-    const __m128i s1p = TAB(TB_S1P), s1q = TAB(TB_S1Q), s2p = TAB(TB_S2P), s2q = TAB(TB_S2Q);
     __m128i k = _mm_load_si128(rk);
     for (int b = 0; b < n; b++)
         x[b] = XOR(vp_map(x[b], TAB(TB_ENC_LO), TAB(TB_ENC_HI), m0f), k);
-    for (unsigned r = 1; r < nr; r++) {
-        const unsigned m = 3 * (r & 3);
-        const __m128i m1 = TAB(TB_CONJ + m), m2 = TAB(TB_CONJ + m + 1), m3 = TAB(TB_CONJ + m + 2);
-        k = _mm_load_si128(rk + r);
-        for (int b = 0; b < n; b++) {
-            __m128i io, jo;
-            vp_inv(x[b], inv, g, m0f, &io, &jo);
-            __m128i a = XOR(SHUF(s1p, io), SHUF(s1q, jo));
-            __m128i d = XOR(SHUF(s2p, io), SHUF(s2q, jo));
-            __m128i t = XOR(SHUF(a, m2), SHUF(a, m3));
-            /* 3A = A ^ D from two more lookups when one block is alone (the
-             * chained modes): the permute then starts beside M_2, M_3,
-             * one step earlier, for two more PSHUFB off the chain */
-            __m128i a3 = n == 1 ? XOR(SHUF(TAB(TB_S3P), io), SHUF(TAB(TB_S3Q), jo)) : XOR(a, d);
-            x[b] = XOR(XOR(SHUF(a3, m1), t), XOR(d, k));
-        }
-    }
+    const uint8_t *conj = vp_tab[TB_CONJ];
+    for (unsigned r = 1, off = 16; r < nr; r++, off = (off + 16) & 48)
+        vp_enc_round(x, n, _mm_load_si128(rk + r), _mm_load_si128((const __m128i *)(conj + off)),
+                     _mm_load_si128((const __m128i *)(conj + 128 + off)), m0f, inv, g);
     const __m128i out = TAB(TB_SRPOW + (nr & 3));
     k = _mm_load_si128(rk + nr);
     for (int b = 0; b < n; b++) {
@@ -254,8 +266,8 @@ VP_INLINE void vp_dec(const ic_aes_key *key, __m128i *x, int n)
     for (int b = 0; b < n; b++)
         x[b] = XOR(vp_map(x[b], TAB(TB_DEC_LO), TAB(TB_DEC_HI), m0f), k);
     for (unsigned r = 1; r < nr; r++) {
-        const unsigned m = 3 * ((4 - r) & 3);
-        const __m128i m1 = TAB(TB_CONJ + m), m2 = TAB(TB_CONJ + m + 1), m3 = TAB(TB_CONJ + m + 2);
+        const unsigned m = (4 - r) & 3;
+        const __m128i m1 = TAB(TB_CONJ + m), m2 = TAB(TB_CONJ + 4 + m), m3 = TAB(TB_CONJ + 8 + m);
         k = _mm_load_si128(rk + r);
         for (int b = 0; b < n; b++) {
             __m128i io, jo;
@@ -277,142 +289,56 @@ VP_INLINE void vp_dec(const ic_aes_key *key, __m128i *x, int n)
     }
 }
 
+/* Counter blocks: the whole block as a 128-bit big-endian integer (ctr,
+ * OpenSSL's CTR) or inc32 (SP 800-38D 6.2, GCM).  The counter is public
+ * (the IV of the mode), and the carry is computed without a branch. */
+VP_INLINE __m128i vp_counter_block(uint64_t *hi, uint64_t *lo, int inc32)
+{
+    /* byte 0 of the block is the most significant byte of hi */
+    __m128i x = _mm_set_epi64x((long long)__builtin_bswap64(*lo), (long long)__builtin_bswap64(*hi));
+    if (inc32) {
+        *lo = (*lo & UINT64_C(0xFFFFFFFF00000000)) | (uint32_t)(*lo + 1);
+    } else {
+        *lo += 1;
+        *hi += (uint64_t)(*lo == 0);
+    }
+    return x;
+}
+
 /* ---- bitsliced encryption of eight blocks ---------------------------------
- * For CTR, ECB encryption and CFB decryption of eight blocks or more:
- * Kasper and Schwabe ("Faster and Timing-Attack Resistant AES-GCM", CHES
- * 2009) on the same XMM registers.  Eight registers q[0..7] hold eight
- * blocks, q[b] bit b of all 128 state bytes: byte p of q[b] is state byte
- * p of the eight blocks, bit k of it from block k.  SubBytes is then the
- * Boyar-Peralta circuit of aes_ct64.c on whole registers (128 S-boxes a
- * gate, no lookup at all), its four XNORs (the 0x63 of the affine map)
- * moved into the round keys as in the vector-permute code above.  The
- * state bytes are kept row by row (byte 4r + c is row r of column c), so
- * ShiftRows is one PSHUFB per register and MixColumns' row rotations are
- * PSHUFD.  Round keys are spread into bit planes as they are used (a byte
- * of 0x00 or 0xff per key bit: PAND and PCMPEQB), so the key storage stays
- * 16 bytes a round.  About 25 vector instructions per block and round, where
- * the vector-permute round takes about 45 (with its register copies).  */
-
-VP_INLINE void bs_sbox(__m128i q[8])
-{
-#define BP_T __m128i
-#include "aes/aes_sbox_bp.inc"
-#undef BP_T
-}
-
-
-/* The transposition of the 8x8 bit matrix in each byte position, between
- * eight blocks and eight bit planes (its own inverse).  swapmove exchanges
- * the bits of lo selected by mask << n with the bits of hi selected by mask. */
-VP_INLINE void bs_swapmove(__m128i *lo, __m128i *hi, int n, __m128i mask)
-{
-    __m128i t = _mm_and_si128(XOR(_mm_srli_epi64(*lo, n), *hi), mask);
-    *hi = XOR(*hi, t);
-    *lo = XOR(*lo, _mm_slli_epi64(t, n));
-}
-
-VP_INLINE void bs_transpose(__m128i q[8])
-{
-    const __m128i m1 = _mm_set1_epi8(0x55), m2 = _mm_set1_epi8(0x33), m4 = _mm_set1_epi8(0x0f);
-    for (int i = 0; i < 8; i += 2)
-        bs_swapmove(&q[i], &q[i + 1], 1, m1);
-    for (int i = 0; i < 8; i += 4) {
-        bs_swapmove(&q[i], &q[i + 2], 2, m2);
-        bs_swapmove(&q[i + 1], &q[i + 3], 2, m2);
-    }
-    for (int i = 0; i < 4; i++)
-        bs_swapmove(&q[i], &q[i + 4], 4, m4);
-}
-
-/* Round key r (bytes row by row, 0x63 folded in for r >= 1) as bit planes,
- * added to the state. */
-VP_INLINE void bs_add_key(__m128i q[8], __m128i rk)
-{
-    __m128i bit = _mm_set1_epi8(1);
-    for (int b = 0; b < 8; b++) {
-        q[b] = XOR(q[b], _mm_cmpeq_epi8(_mm_and_si128(rk, bit), bit));
-        bit = _mm_add_epi8(bit, bit);
-    }
-}
-
-/* MixColumns on bit planes: with r = rot1(q) (row r + 1 moved to row r: a
- * 32-bit word rotation here) and s = q ^ r, out = 2s ^ r ^ rot2(s); the
- * doubling moves plane b to b + 1 and adds plane 7 to planes 0, 1, 3, 4
- * (x^8 = x^4 + x^3 + x + 1). */
+ * For CTR, ECB encryption and CFB decryption of eight blocks or more: the
+ * Kasper-Schwabe bitsliced AES of aes_x86_bs.inc on XMM registers (bs_enc,
+ * bs_keys, bs_expand_keys).  About 25 vector instructions per block and
+ * round, where the vector-permute round takes about 45 (with its register
+ * copies). */
+#define BS_V __m128i
+#define BS_FN(name) bs_##name
+#define BS_XOR(a, b) _mm_xor_si128((a), (b))
+#define BS_AND(a, b) _mm_and_si128((a), (b))
+#define BS_CMPEQ8(a, b) _mm_cmpeq_epi8((a), (b))
+#define BS_ADD8(a, b) _mm_add_epi8((a), (b))
+#define BS_SRLI64(x, n) _mm_srli_epi64((x), (n))
+#define BS_SLLI64(x, n) _mm_slli_epi64((x), (n))
+#define BS_SHUF8(x, i) _mm_shuffle_epi8((x), (i))
 #define BS_ROT1(x) _mm_shuffle_epi32((x), 0x39)
 #define BS_ROT2(x) _mm_shuffle_epi32((x), 0x4e)
-VP_INLINE void bs_mix_columns(__m128i q[8])
-{
-    __m128i r[8], t[8];
-    for (int b = 0; b < 8; b++) {
-        r[b] = BS_ROT1(q[b]);
-        t[b] = XOR(q[b], r[b]);
-    }
-    q[0] = XOR(XOR(t[7], r[0]), BS_ROT2(t[0]));
-    q[1] = XOR(XOR(XOR(t[0], t[7]), r[1]), BS_ROT2(t[1]));
-    q[2] = XOR(XOR(t[1], r[2]), BS_ROT2(t[2]));
-    q[3] = XOR(XOR(XOR(t[2], t[7]), r[3]), BS_ROT2(t[3]));
-    q[4] = XOR(XOR(XOR(t[3], t[7]), r[4]), BS_ROT2(t[4]));
-    q[5] = XOR(XOR(t[4], r[5]), BS_ROT2(t[5]));
-    q[6] = XOR(XOR(t[5], r[6]), BS_ROT2(t[6]));
-    q[7] = XOR(XOR(t[6], r[7]), BS_ROT2(t[7]));
-}
-
-/* The round keys as bit planes, for a call that runs many batches: 8
- * registers a round, on the caller's stack (wiped by it). */
-typedef struct { __m128i p[15][8]; } bs_keys;
-
-static void bs_expand_keys(const ic_aes_key *key, bs_keys *ks)
-{
-    const __m128i *rk = (const __m128i *)(key->storage + VP_BS_OFF);
-    for (unsigned r = 0; r <= key->rounds; r++) {
-        for (int b = 0; b < 8; b++)
-            ks->p[r][b] = _mm_setzero_si128();
-        bs_add_key(ks->p[r], _mm_load_si128(rk + r));
-    }
-}
-
-/* Eight blocks in x[0..7], encrypted in place; with ks NULL the round keys
- * are spread into planes round by round. */
-VP_INLINE void bs_enc8_with(const ic_aes_key *key, const bs_keys *ks, __m128i x[8])
-{
-    const __m128i *rk = (const __m128i *)(key->storage + VP_BS_OFF);
-    const unsigned nr = key->rounds;
-    const __m128i rows = TAB(TB_ROWS), sr = TAB(TB_BS_SR);
-    for (int b = 0; b < 8; b++)
-        x[b] = SHUF(x[b], rows);
-    bs_transpose(x);
-    for (unsigned r = 0; r <= nr; r++) {
-        if (r) {
-            bs_sbox(x);
-            for (int b = 0; b < 8; b++)
-                x[b] = SHUF(x[b], sr);
-            if (r != nr)
-                bs_mix_columns(x);
-        }
-        if (ks) {
-            for (int b = 0; b < 8; b++)
-                x[b] = XOR(x[b], ks->p[r][b]);
-        } else {
-            bs_add_key(x, _mm_load_si128(rk + r));
-        }
-    }
-    bs_transpose(x);
-    for (int b = 0; b < 8; b++)
-        x[b] = SHUF(x[b], rows);
-}
-
-static void bs_enc8(const ic_aes_key *key, const bs_keys *ks, __m128i x[8])
-{
-    if (ks)
-        bs_enc8_with(key, ks, x);
-    else
-        bs_enc8_with(key, NULL, x);
-}
-
+#define BS_SET1_8(c) _mm_set1_epi8((char)(c))
+#define BS_ZERO() _mm_setzero_si128()
+#define BS_BCAST16(p) _mm_load_si128((const __m128i *)(const void *)(p))
+#define BS_BLOCKS 8
 /* Spreading the keys once costs about as much as two batches' worth of
  * spreading round by round; from four batches on it pays. */
 #define BS_EXPAND_MIN 32
+#define BS_LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define BS_STORE(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+#define BS_LOAD_FIRST(prev, p) (prev)
+#define BS_LAST(v) (v)
+VP_INLINE void bs_counters(__m128i x[8], uint64_t *hi, uint64_t *lo, int inc32)
+{
+    for (int b = 0; b < 8; b++)
+        x[b] = vp_counter_block(hi, lo, inc32);
+}
+#include "aes/aes_x86_bs.inc"
 
 /* ---- key expansion (FIPS 197 5.2) -------------------------------------- */
 
@@ -449,7 +375,7 @@ static uint32_t vp_inv_mix_column(uint32_t w)
     return vp_xtime4(w ^ r1) ^ r1 ^ vp_rotr(w, 16) ^ vp_rotr(w, 24);
 }
 
-static void vp_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
+void ic_aes_x86_vp_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
 {
     uint32_t w[4 * 15];
     const unsigned nk = (unsigned)(keylen / 4), nr = nk + 6, nw = 4 * (nr + 1);
@@ -483,9 +409,9 @@ static void vp_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
                          TAB(TB_SRPOW + ((4 - r) & 3)));
     }
     /* the bitsliced code's: w_r row by row, ^ 0x63 after the first */
-    __m128i *bk = (__m128i *)(k->storage + VP_BS_OFF);
+    __m128i *bk = (__m128i *)(k->storage + AES_X86_VP_BS_OFF);
     for (unsigned r = 0; r <= nr; r++)
-        bk[r] = XOR(SHUF(_mm_loadu_si128((const __m128i *)&w[4 * r]), TAB(TB_ROWS)),
+        bk[r] = XOR(SHUF(_mm_loadu_si128((const __m128i *)&w[4 * r]), _mm_load_si128((const __m128i *)bs_x86_perm[0])),
                     r ? _mm_set1_epi8(0x63) : _mm_setzero_si128());
     /* decryption (the Equivalent Inverse Cipher): the state is T(A^-1 y),
      * so a round key is T(A^-1 InvMixColumns(w_r)) plus T(0x05) for the
@@ -520,20 +446,12 @@ static void vp_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
     if (nblocks >= 2) { enum { N = 2 }; __VA_ARGS__ nblocks -= 2; in += 32; out += 32; } \
     if (nblocks) { enum { N = 1 }; __VA_ARGS__ }
 
-static void vp_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
+void ic_aes_x86_vp_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    bs_keys ks;
-    const bs_keys *kp = nblocks >= BS_EXPAND_MIN ? &ks : NULL;
-    if (kp)
-        bs_expand_keys(k, &ks);
-    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) {
-        __m128i x[8];
-        for (int b = 0; b < 8; b++) x[b] = LD(in + 16 * b);
-        bs_enc8(k, kp, x);
-        for (int b = 0; b < 8; b++) ST(out + 16 * b, x[b]);
-    }
-    if (kp)
-        ic_wipe(&ks, sizeof ks);
+    size_t done = bs_ecb_groups(k, out, in, nblocks);
+    nblocks -= done;
+    in += 16 * done;
+    out += 16 * done;
     VP_BATCHES({
         __m128i x[N];
         for (int b = 0; b < N; b++) x[b] = LD(in + 16 * b);
@@ -542,7 +460,7 @@ static void vp_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, siz
     })
 }
 
-static void vp_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
+void ic_aes_x86_vp_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     VP_BATCHES({
         __m128i x[N];
@@ -553,7 +471,7 @@ static void vp_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, siz
 }
 
 /* SP 800-38A 6.2, serial: C_i = E(P_i ^ C_{i-1}), C_0 = IV. */
-static void vp_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+void ic_aes_x86_vp_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     __m128i x = LD(iv);
     for (; nblocks; nblocks--, in += 16, out += 16) {
@@ -566,7 +484,7 @@ static void vp_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const 
 
 /* P_i = D(C_i) ^ C_{i-1}: parallel.  All ciphertext of a batch is loaded
  * before anything is stored, so out == in works. */
-static void vp_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+void ic_aes_x86_vp_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     __m128i prev = LD(iv);
     VP_BATCHES({
@@ -582,7 +500,7 @@ static void vp_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const 
 
 /* CFB128 (SP 800-38A 6.3): C_i = P_i ^ E(C_{i-1}); serial to encrypt,
  * parallel to decrypt. */
-static void vp_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+void ic_aes_x86_vp_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     __m128i x = LD(iv);
     for (; nblocks; nblocks--, in += 16, out += 16) {
@@ -593,18 +511,13 @@ static void vp_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const 
     ST(iv, x);
 }
 
-static void vp_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+void ic_aes_x86_vp_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     __m128i prev = LD(iv);
-    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) {
-        __m128i x[8], c[8];
-        x[0] = prev;
-        for (int b = 0; b < 8; b++) c[b] = LD(in + 16 * b);
-        for (int b = 1; b < 8; b++) x[b] = c[b - 1];
-        bs_enc8(k, NULL, x);
-        for (int b = 0; b < 8; b++) ST(out + 16 * b, XOR(x[b], c[b]));
-        prev = c[7];
-    }
+    size_t done = bs_cfb_dec_groups(k, &prev, out, in, nblocks);
+    nblocks -= done;
+    in += 16 * done;
+    out += 16 * done;
     VP_BATCHES({
         __m128i x[N], c[N];
         x[0] = prev;
@@ -618,7 +531,7 @@ static void vp_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const 
 }
 
 /* OFB (SP 800-38A 6.4), serial: O_i = E(O_{i-1}), C_i = P_i ^ O_i. */
-static void vp_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+void ic_aes_x86_vp_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     __m128i x = LD(iv);
     for (; nblocks; nblocks--, in += 16, out += 16) {
@@ -628,39 +541,14 @@ static void vp_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint
     ST(iv, x);
 }
 
-/* Counter blocks: the whole block as a 128-bit big-endian integer (ctr,
- * OpenSSL's CTR) or inc32 (SP 800-38D 6.2, GCM).  The counter is public
- * (the IV of the mode), and the carry is computed without a branch. */
-VP_INLINE __m128i vp_counter_block(uint64_t *hi, uint64_t *lo, int inc32)
-{
-    /* byte 0 of the block is the most significant byte of hi */
-    __m128i x = _mm_set_epi64x((long long)__builtin_bswap64(*lo), (long long)__builtin_bswap64(*hi));
-    if (inc32) {
-        *lo = (*lo & UINT64_C(0xFFFFFFFF00000000)) | (uint32_t)(*lo + 1);
-    } else {
-        *lo += 1;
-        *hi += (uint64_t)(*lo == 0);
-    }
-    return x;
-}
-
 static void vp_ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks,
                        int inc32)
 {
     uint64_t hi = ic_load64_be(ctr), lo = ic_load64_be(ctr + 8);
-    bs_keys ks;
-    const bs_keys *kp = nblocks >= BS_EXPAND_MIN ? &ks : NULL;
-    if (kp)
-        bs_expand_keys(k, &ks);
-    for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) {
-        __m128i x[8];
-        for (int b = 0; b < 8; b++)
-            x[b] = vp_counter_block(&hi, &lo, inc32);
-        bs_enc8(k, kp, x);
-        for (int b = 0; b < 8; b++) ST(out + 16 * b, XOR(x[b], LD(in + 16 * b)));
-    }
-    if (kp)
-        ic_wipe(&ks, sizeof ks);
+    size_t done = bs_ctr_groups(k, &hi, &lo, out, in, nblocks, inc32);
+    nblocks -= done;
+    in += 16 * done;
+    out += 16 * done;
     VP_BATCHES({
         __m128i x[N];
         for (int b = 0; b < N; b++)
@@ -672,27 +560,27 @@ static void vp_ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const
     ic_store64_be(ctr + 8, lo);
 }
 
-static void vp_ctr(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+void ic_aes_x86_vp_ctr(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     vp_ctr_any(k, ctr, out, in, nblocks, 0);
 }
 
-static void vp_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
+void ic_aes_x86_vp_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     vp_ctr_any(k, ctr, out, in, nblocks, 1);
 }
 
 static const ic_aes_ops ssse3_ops = {
-    .setkey = vp_setkey,
-    .ecb_enc = vp_ecb_enc,
-    .ecb_dec = vp_ecb_dec,
-    .cbc_enc = vp_cbc_enc,
-    .cbc_dec = vp_cbc_dec,
-    .ctr = vp_ctr,
-    .ctr32 = vp_ctr32,
-    .cfb_enc = vp_cfb_enc,
-    .cfb_dec = vp_cfb_dec,
-    .ofb = vp_ofb,
+    .setkey = ic_aes_x86_vp_setkey,
+    .ecb_enc = ic_aes_x86_vp_ecb_enc,
+    .ecb_dec = ic_aes_x86_vp_ecb_dec,
+    .cbc_enc = ic_aes_x86_vp_cbc_enc,
+    .cbc_dec = ic_aes_x86_vp_cbc_dec,
+    .ctr = ic_aes_x86_vp_ctr,
+    .ctr32 = ic_aes_x86_vp_ctr32,
+    .cfb_enc = ic_aes_x86_vp_cfb_enc,
+    .cfb_dec = ic_aes_x86_vp_cfb_dec,
+    .ofb = ic_aes_x86_vp_ofb,
     .xts = NULL,   /* xts.c runs XTS over ecb_enc / ecb_dec, four blocks at a time here */
     .stitch = 0,   /* GCM: CTR here, then GHASH by the ghash backend (gcm.c) */
 };
