@@ -87,25 +87,18 @@ static inline void xsha256(uint8_t hash[128], const uint8_t *in, unsigned long d
  * blocks at ESI, no padding.  ESI, EDI, ECX and EAX are declared changed:
  * the instruction advances ESI and counts ECX down as a REP instruction
  * (how far an interrupted one got), and nothing is read back from them. */
-static inline void xsha1_blocks(uint8_t hash[128], const uint8_t *in, unsigned long nblocks)
-{
-    unsigned long all = (unsigned long)-1;
-    uint8_t *h = hash;
-    __asm__ __volatile__(".byte 0xf3, 0x0f, 0xa6, 0xc8"
-                         : "+S"(in), "+a"(all), "+c"(nblocks), "+D"(h)
-                         :
-                         : "memory", "cc");
-}
-
-static inline void xsha256_blocks(uint8_t hash[128], const uint8_t *in, unsigned long nblocks)
-{
-    unsigned long all = (unsigned long)-1;
-    uint8_t *h = hash;
-    __asm__ __volatile__(".byte 0xf3, 0x0f, 0xa6, 0xd0"
-                         : "+S"(in), "+a"(all), "+c"(nblocks), "+D"(h)
-                         :
-                         : "memory", "cc");
-}
+#define XSHA_BLOCKS(name, modrm)                                                      \
+    static inline void name(uint8_t hash[128], const uint8_t *in, unsigned long nblocks) \
+    {                                                                                 \
+        unsigned long all = (unsigned long)-1;                                        \
+        uint8_t *h = hash;                                                            \
+        __asm__ __volatile__(".byte 0xf3, 0x0f, 0xa6, " modrm                         \
+                             : "+S"(in), "+a"(all), "+c"(nblocks), "+D"(h)            \
+                             :                                                        \
+                             : "memory", "cc");                                       \
+    }
+XSHA_BLOCKS(xsha1_blocks, "0xc8")     /* REP XSHA1   */
+XSHA_BLOCKS(xsha256_blocks, "0xd0")   /* REP XSHA256 */
 
 /* The probe: two blocks, byte i = 167 i + 13 mod 256, hashed with the
  * block form from the FIPS 180-4 initial values; the expected chaining

@@ -790,6 +790,21 @@ static TLS uint64_t xsha_left_rip, xsha_left_eax;
  *    memory written, registers kept, RIP advanced), counted as
  *    xsha-eax-ones-ignored.  A program that used the form without probing
  *    gets unchanged chaining values and wrong digests. */
+/* n 64-byte blocks at src into the state h (is256: SHA-256, else SHA-1),
+ * the state stored to h8 as little-endian words after every block, as the
+ * guide says PHE does (4.1). */
+static void hash_blocks(const insn *in, int is256, uint32_t h[8], uint8_t *h8, uint64_t src, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        const uint8_t *p = (const uint8_t *)(uintptr_t)((src + 64 * i) & in->amask);
+        if (is256)
+            sha256_block(h, p);
+        else
+            sha1_block(h, p);
+        memcpy(h8, h, 4 * (is256 ? 8 : 5));
+    }
+}
+
 static void xsha_blocks(insn *in, int is256, uint64_t src, uint64_t hp, uint64_t nblocks)
 {
     ace.eflags30 = 0;                 /* XSHA rewrites the ACE control word (1, "PHE") */
@@ -809,14 +824,7 @@ static void xsha_blocks(insn *in, int is256, uint64_t src, uint64_t hp, uint64_t
         todo = nblocks / 2;
         intr = 1;
     }
-    for (uint64_t i = 0; i < todo; i++) {
-        const uint8_t *p = (const uint8_t *)(uintptr_t)((src + 64 * i) & in->amask);
-        if (is256)
-            sha256_block(h, p);
-        else
-            sha1_block(h, p);
-        memcpy(h8, h, 4 * nw);
-    }
+    hash_blocks(in, is256, h, h8, src, todo);
     atomic_fetch_add(&counts[is256 ? I_SHA256 : I_SHA1], 1);
     atomic_fetch_add(&counts[is256 ? I_SHA256_BLOCKS : I_SHA1_BLOCKS], todo);
     set_reg(in, REG_RSI, src + 64 * todo);
@@ -866,14 +874,7 @@ static void do_xsha(insn *in)
         todo = whole / 2;
         intr = 1;
     }
-    for (uint64_t i = 0; i < todo; i++) {
-        const uint8_t *p = (const uint8_t *)(uintptr_t)((src + 64 * i) & in->amask);
-        if (is256)
-            sha256_block(h, p);
-        else
-            sha1_block(h, p);
-        memcpy(h8, h, 4 * nw);        /* stored after every block */
-    }
+    hash_blocks(in, is256, h, h8, src, todo);
     src += 64 * todo;
     done += 64 * todo;
     atomic_fetch_add(&counts[is256 ? I_SHA256 : I_SHA1], 1);
