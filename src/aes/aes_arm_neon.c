@@ -537,20 +537,8 @@ static void neon_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
 /* ---- modes on whole blocks (argument checks and tails are in aes.c) ---- */
 
 
-static void neon_ecb(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks, int dec)
-{
-    aes_lanes_ecb(bs_blocks, NB_LANES, k, out, in, nblocks, dec);
-}
-
-static void neon_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    neon_ecb(k, out, in, nblocks, 0);
-}
-
-static void neon_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    neon_ecb(k, out, in, nblocks, 1);
-}
+/* ECB, CBC/CFB decryption and CTR: eight bitsliced lanes (aes_lanes.h) */
+AES_LANES_MODES(neon, bs_blocks, NB_LANES)
 
 /* CBC (SP 800-38A 6.2) and CFB128 (6.3) encryption, serial, one block a
  * pass with the chaining value in a register:
@@ -573,58 +561,16 @@ static void neon_serial_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, c
     vst1q_u8(iv, x);
 }
 
-/* Their decryptions are parallel:
- *   CBC: P_i = D(C_i) ^ C_{i-1},  CFB: P_i = C_i ^ E(C_{i-1}).
- * Each batch's ciphertext is copied first so out == in works. */
-static void neon_parallel_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                              size_t nblocks, int cfb)
-{
-    aes_lanes_parallel_dec(bs_blocks, NB_LANES, k, iv, out, in, nblocks, cfb);
-}
-
 static void neon_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                          size_t nblocks)
 {
     neon_serial_enc(k, iv, out, in, nblocks, 0);
 }
 
-static void neon_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks)
-{
-    neon_parallel_dec(k, iv, out, in, nblocks, 0);
-}
-
 static void neon_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                          size_t nblocks)
 {
     neon_serial_enc(k, iv, out, in, nblocks, 1);
-}
-
-static void neon_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks)
-{
-    neon_parallel_dec(k, iv, out, in, nblocks, 1);
-}
-
-/* Counter blocks: the whole block as a 128-bit big-endian integer (ctr) or
- * SP 800-38D inc32 (ctr32).  The counter is public; the carry is still
- * computed without a branch. */
-static void neon_ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks, int inc32)
-{
-    aes_lanes_ctr(bs_blocks, NB_LANES, k, ctr, out, in, nblocks, inc32);
-}
-
-static void neon_ctr(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
-                     size_t nblocks)
-{
-    neon_ctr_any(k, ctr, out, in, nblocks, 0);
-}
-
-static void neon_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
-                       size_t nblocks)
-{
-    neon_ctr_any(k, ctr, out, in, nblocks, 1);
 }
 
 /* OFB (SP 800-38A 6.4), serial: O_i = E(O_{i-1}), C_i = P_i ^ O_i. */

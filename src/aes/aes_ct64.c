@@ -354,20 +354,10 @@ static void ct64_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
 /* ---- modes on whole blocks (argument checks and tails are in aes.c) ----- */
 
 
-static void ct64_ecb(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks, int dec)
-{
-    aes_lanes_ecb(ct64_blocks, CT64_LANES, k, out, in, nblocks, dec);
-}
-
-static void ct64_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    ct64_ecb(k, out, in, nblocks, 0);
-}
-
-static void ct64_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    ct64_ecb(k, out, in, nblocks, 1);
-}
+/* ECB, CBC/CFB decryption and CTR (ctr: SP 800-38A 6.5 with the whole
+ * block a 128-bit big-endian integer, as OpenSSL's CTR; ctr32: SP 800-38D
+ * inc32) over the eight lanes (aes_lanes.h) */
+AES_LANES_MODES(ct64, ct64_blocks, CT64_LANES)
 
 /* The two serial encryptions of SP 800-38A, one lane used:
  *   CBC (6.2):    C_i = E(P_i ^ C_{i-1})
@@ -389,60 +379,16 @@ static void ct64_serial_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, c
     memcpy(iv, x, 16);
 }
 
-/* Their decryptions are parallel, since every C_{i-1} is known:
- *   CBC:    P_i = D(C_i) ^ C_{i-1}
- *   CFB128: P_i = C_i ^ E(C_{i-1})
- * Each group of four ciphertext blocks is copied first so out == in works. */
-static void ct64_parallel_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                              size_t nblocks, int cfb)
-{
-    aes_lanes_parallel_dec(ct64_blocks, CT64_LANES, k, iv, out, in, nblocks, cfb);
-}
-
 static void ct64_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                          size_t nblocks)
 {
     ct64_serial_enc(k, iv, out, in, nblocks, 0);
 }
 
-static void ct64_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks)
-{
-    ct64_parallel_dec(k, iv, out, in, nblocks, 0);
-}
-
 static void ct64_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
                          size_t nblocks)
 {
     ct64_serial_enc(k, iv, out, in, nblocks, 1);
-}
-
-static void ct64_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks)
-{
-    ct64_parallel_dec(k, iv, out, in, nblocks, 1);
-}
-
-/* Counter blocks: ctr (SP 800-38A 6.5 with the whole block as a 128-bit
- * big-endian integer, as OpenSSL's CTR) or inc32 (SP 800-38D 6.2: only the
- * last 32 bits count, the first 96 stay).  The counter is not secret; the
- * carry is still computed without a branch.                               */
-static void ct64_ctr_any(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks, int inc32)
-{
-    aes_lanes_ctr(ct64_blocks, CT64_LANES, k, ctr, out, in, nblocks, inc32);
-}
-
-static void ct64_ctr(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
-                     size_t nblocks)
-{
-    ct64_ctr_any(k, ctr, out, in, nblocks, 0);
-}
-
-static void ct64_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
-                       size_t nblocks)
-{
-    ct64_ctr_any(k, ctr, out, in, nblocks, 1);
 }
 
 /* OFB (SP 800-38A 6.4) is serial: O_i = E(O_{i-1}), C_i = P_i ^ O_i. */

@@ -96,4 +96,38 @@ AES_LANES_INLINE void aes_lanes_ctr(aes_lanes_fn blocks, size_t lanes, const ic_
     ic_wipe(ks, sizeof ks);
 }
 
+/* The six parallel entries of a lanes backend's ic_aes_ops, each the driver
+ * above with the backend's blocks function: PREFIX_ecb_enc, PREFIX_ecb_dec,
+ * PREFIX_cbc_dec, PREFIX_cfb_dec, PREFIX_ctr and PREFIX_ctr32 (static).  The
+ * serial modes (CBC/CFB encryption, OFB) stay in the backend. */
+#define AES_LANES_MODES(prefix, blocks, lanes)                                                          \
+    static void prefix##_ecb_enc(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks) \
+    {                                                                                                  \
+        aes_lanes_ecb(blocks, lanes, k, out, in, nblocks, 0);                                          \
+    }                                                                                                  \
+    static void prefix##_ecb_dec(const ic_aes_key *k, uint8_t *out, const uint8_t *in, size_t nblocks) \
+    {                                                                                                  \
+        aes_lanes_ecb(blocks, lanes, k, out, in, nblocks, 1);                                          \
+    }                                                                                                  \
+    static void prefix##_cbc_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, \
+                                 size_t nblocks)                                                       \
+    {                                                                                                  \
+        aes_lanes_parallel_dec(blocks, lanes, k, iv, out, in, nblocks, 0);                             \
+    }                                                                                                  \
+    static void prefix##_cfb_dec(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, \
+                                 size_t nblocks)                                                       \
+    {                                                                                                  \
+        aes_lanes_parallel_dec(blocks, lanes, k, iv, out, in, nblocks, 1);                             \
+    }                                                                                                  \
+    static void prefix##_ctr(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,    \
+                             size_t nblocks)                                                           \
+    {                                                                                                  \
+        aes_lanes_ctr(blocks, lanes, k, ctr, out, in, nblocks, 0);                                     \
+    }                                                                                                  \
+    static void prefix##_ctr32(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,  \
+                               size_t nblocks)                                                         \
+    {                                                                                                  \
+        aes_lanes_ctr(blocks, lanes, k, ctr, out, in, nblocks, 1);                                     \
+    }
+
 #endif
