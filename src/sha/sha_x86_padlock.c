@@ -160,59 +160,64 @@ static void sw_finish(uint32_t *state, compress_fn f, uint64_t done, const uint8
     ic_wipe(buf, sizeof buf);
 }
 
-static void padlock_sha1_finish(uint32_t state[5], uint64_t done, const uint8_t *rest, size_t len)
-{
-    _Alignas(16) uint8_t h[128];
-    if (!phe_fits(done + len)) {
-        sw_finish(state, ic_sha1_port_ops.compress, done, rest, len);
-        return;
-    }
-    memcpy(h, state, 20);               /* native = little-endian words (4.3) */
-    xsha1(h, rest, (unsigned long)done, (unsigned long)(done + len));
-    memcpy(state, h, 20);
-    ic_wipe(h, sizeof h);
-}
+typedef void (*xsha_fn)(uint8_t hash[128], const uint8_t *in, unsigned long done, unsigned long total);
+typedef void (*xsha_blocks_fn)(uint8_t hash[128], const uint8_t *in, unsigned long nblocks);
 
-static void padlock_sha256_finish(uint32_t state[8], uint64_t done, const uint8_t *rest, size_t len)
+/* The chaining value (words 32-bit words) through the engine's aligned
+ * 128-byte area, around one instruction: the padded form from `done`
+ * bytes (finish), or the block form (compress).  always_inline, so each
+ * caller's instruction is a constant. */
+static inline __attribute__((always_inline)) void phe_finish(uint32_t *state, size_t words, xsha_fn run,
+                                                             compress_fn port, uint64_t done,
+                                                             const uint8_t *rest, size_t len)
 {
     _Alignas(16) uint8_t h[128];
     if (!phe_fits(done + len)) {
-        sw_finish(state, ic_sha256_port_ops.compress, done, rest, len);
+        sw_finish(state, port, done, rest, len);
         return;
     }
-    memcpy(h, state, 32);
-    xsha256(h, rest, (unsigned long)done, (unsigned long)(done + len));
-    memcpy(state, h, 32);
+    memcpy(h, state, 4 * words);        /* native = little-endian words (4.3) */
+    run(h, rest, (unsigned long)done, (unsigned long)(done + len));
+    memcpy(state, h, 4 * words);
     ic_wipe(h, sizeof h);
 }
 
 /* Whole blocks without padding: the block form where the probe found it,
  * else the portable compression.  ECX counts blocks, so a 32-bit size_t
  * count always fits. */
-static void padlock_sha1_compress(uint32_t state[5], const uint8_t *blocks, size_t n)
+static inline __attribute__((always_inline)) void phe_compress(uint32_t *state, size_t words, xsha_blocks_fn run,
+                                                               compress_fn port, const uint8_t *blocks,
+                                                               size_t n)
 {
     _Alignas(16) uint8_t h[128];
     if (n == 0 || !phe_partial()) {
-        ic_sha1_port_ops.compress(state, blocks, n);
+        port(state, blocks, n);
         return;
     }
-    memcpy(h, state, 20);
-    xsha1_blocks(h, blocks, (unsigned long)n);
-    memcpy(state, h, 20);
+    memcpy(h, state, 4 * words);
+    run(h, blocks, (unsigned long)n);
+    memcpy(state, h, 4 * words);
     ic_wipe(h, sizeof h);
+}
+
+static void padlock_sha1_finish(uint32_t state[5], uint64_t done, const uint8_t *rest, size_t len)
+{
+    phe_finish(state, 5, xsha1, ic_sha1_port_ops.compress, done, rest, len);
+}
+
+static void padlock_sha256_finish(uint32_t state[8], uint64_t done, const uint8_t *rest, size_t len)
+{
+    phe_finish(state, 8, xsha256, ic_sha256_port_ops.compress, done, rest, len);
+}
+
+static void padlock_sha1_compress(uint32_t state[5], const uint8_t *blocks, size_t n)
+{
+    phe_compress(state, 5, xsha1_blocks, ic_sha1_port_ops.compress, blocks, n);
 }
 
 static void padlock_sha256_compress(uint32_t state[8], const uint8_t *blocks, size_t n)
 {
-    _Alignas(16) uint8_t h[128];
-    if (n == 0 || !phe_partial()) {
-        ic_sha256_port_ops.compress(state, blocks, n);
-        return;
-    }
-    memcpy(h, state, 32);
-    xsha256_blocks(h, blocks, (unsigned long)n);
-    memcpy(state, h, 32);
-    ic_wipe(h, sizeof h);
+    phe_compress(state, 8, xsha256_blocks, ic_sha256_port_ops.compress, blocks, n);
 }
 
 static const ic_sha1_ops sha1_padlock_ops = { padlock_sha1_compress, padlock_sha1_finish };
