@@ -284,12 +284,6 @@ static void incore_free(speed_job *j)
     j->state = NULL;
 }
 
-static void put_le32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> 8 * i);
-}
-
 /* One message.  The IV is copied per message (the modes update it in place
  * to chain calls), as a protocol sets a fresh one per record. */
 static void incore_run(speed_job *j, size_t len)
@@ -329,8 +323,8 @@ static void incore_run(speed_job *j, size_t len)
     case SK_XC20P1305:
         st = ic_xchacha20_poly1305_seal(b, j->aux, b, len, j->aad, j->aadlen, j->iv, j->key);
         break;
-    case SK_CRC32: put_le32(j->aux, ic_crc32(0, b, len)); break;
-    case SK_CRC32C: put_le32(j->aux, ic_crc32c(0, b, len)); break;
+    case SK_CRC32: speed_put_le32(j->aux, ic_crc32(0, b, len)); break;
+    case SK_CRC32C: speed_put_le32(j->aux, ic_crc32c(0, b, len)); break;
     case SK_RANDOM: st = ic_random(b, len); break;
     case SK_RANDSRC: st = ic_rand_source_read(randsrc[a->param], b, len); break;
     case SK_XTS_ENC: st = ic_aes_xts_encrypt(&s->xts, b, b, len, j->iv); break;

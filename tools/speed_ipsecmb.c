@@ -261,9 +261,7 @@ static void direct_run(speed_job *j, size_t len)
             IMB_SHA512(m, j->buf, len, j->aux);
         return;
     case SK_CRC32: {
-        uint32_t c = IMB_CRC32_ETHERNET_FCS(m, j->buf, len);
-        for (int i = 0; i < 4; i++)
-            j->aux[i] = (uint8_t)(c >> 8 * i);
+        speed_put_le32(j->aux, IMB_CRC32_ETHERNET_FCS(m, j->buf, len));
         return;
     }
     default: return;

@@ -543,12 +543,6 @@ static void sodium_run(speed_job *j, size_t len)
     }
 }
 
-static void put_le32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> 8 * i);
-}
-
 /* libgcrypt handles of one job: a cipher handle keyed at setup, or a MAC
  * handle; hashes need neither. */
 typedef struct {
@@ -624,7 +618,7 @@ static void gcry_run(speed_job *j, size_t len)
     case SK_CRC32: {
         uint8_t be[4];
         gcry.md_hash_buffer(s->md, be, j->buf, len);
-        put_le32(j->aux, (uint32_t)be[0] << 24 | (uint32_t)be[1] << 16 | (uint32_t)be[2] << 8 | be[3]);
+        speed_put_le32(j->aux, (uint32_t)be[0] << 24 | (uint32_t)be[1] << 16 | (uint32_t)be[2] << 8 | be[3]);
         return;
     }
     case SK_HMAC:
@@ -718,12 +712,12 @@ void speed_peer_run(int peer, speed_job *j, size_t len)
     case SPEED_OPENSSL: ossl_run(j, len); return;
     case SPEED_LIBSODIUM: sodium_run(j, len); return;
     case SPEED_LIBGCRYPT: gcry_run(j, len); return;
-    case SPEED_ZLIB: put_le32(j->aux, (uint32_t)zlib.crc32(0, j->buf, (unsigned)len)); return;
+    case SPEED_ZLIB: speed_put_le32(j->aux, (uint32_t)zlib.crc32(0, j->buf, (unsigned)len)); return;
     case SPEED_ISAL:
         if (j->alg->kind == SK_CRC32)
-            put_le32(j->aux, isal.crc32_gzip_refl(0, j->buf, len));
+            speed_put_le32(j->aux, isal.crc32_gzip_refl(0, j->buf, len));
         else
-            put_le32(j->aux, ~isal.crc32_iscsi(j->buf, (int)len, 0xffffffffu));
+            speed_put_le32(j->aux, ~isal.crc32_iscsi(j->buf, (int)len, 0xffffffffu));
         return;
     default: return;
     }

@@ -74,6 +74,13 @@ typedef struct speed_job {
     void *state;               /* provider's own (contexts, keys)        */
 } speed_job;
 
+/* A CRC into j->aux, least significant byte first (how every provider's
+ * CRC is stored for the comparison). */
+static inline void speed_put_le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> 8 * i);
+}
 /* Load a peer library; 0 on success, else -1 with the reason in why. */
 int  speed_peer_load(int peer, char *why, size_t whylen);
 const char *speed_peer_name(int peer);      /* "openssl", ... */
