@@ -561,17 +561,7 @@ static void neon_serial_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, c
     vst1q_u8(iv, x);
 }
 
-static void neon_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks)
-{
-    neon_serial_enc(k, iv, out, in, nblocks, 0);
-}
-
-static void neon_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks)
-{
-    neon_serial_enc(k, iv, out, in, nblocks, 1);
-}
+AES_LANES_SERIAL_MODES(neon, neon_serial_enc)
 
 /* OFB (SP 800-38A 6.4), serial: O_i = E(O_{i-1}), C_i = P_i ^ O_i. */
 static void neon_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,

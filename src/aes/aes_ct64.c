@@ -379,17 +379,7 @@ static void ct64_serial_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, c
     memcpy(iv, x, 16);
 }
 
-static void ct64_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks)
-{
-    ct64_serial_enc(k, iv, out, in, nblocks, 0);
-}
-
-static void ct64_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                         size_t nblocks)
-{
-    ct64_serial_enc(k, iv, out, in, nblocks, 1);
-}
+AES_LANES_SERIAL_MODES(ct64, ct64_serial_enc)
 
 /* OFB (SP 800-38A 6.4) is serial: O_i = E(O_{i-1}), C_i = P_i ^ O_i. */
 static void ct64_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in,

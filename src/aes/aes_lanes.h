@@ -130,4 +130,18 @@ AES_LANES_INLINE void aes_lanes_ctr(aes_lanes_fn blocks, size_t lanes, const ic_
         aes_lanes_ctr(blocks, lanes, k, ctr, out, in, nblocks, 1);                                     \
     }
 
+/* PREFIX_cbc_enc and PREFIX_cfb_enc over the backend's serial encryption
+ * serial(k, iv, out, in, nblocks, cfb) (SP 800-38A 6.2 and 6.3). */
+#define AES_LANES_SERIAL_MODES(prefix, serial)                                                         \
+    static void prefix##_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, \
+                                 size_t nblocks)                                                       \
+    {                                                                                                  \
+        serial(k, iv, out, in, nblocks, 0);                                                            \
+    }                                                                                                  \
+    static void prefix##_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, \
+                                 size_t nblocks)                                                       \
+    {                                                                                                  \
+        serial(k, iv, out, in, nblocks, 1);                                                            \
+    }
+
 #endif
