@@ -60,18 +60,15 @@ check() {
 
 # AES: vaes512 (VAES on ZMM) > vaes (VAES-256) > ni (AES-NI) > avx2
 # (bitsliced on YMM, x86-64 builds) > ssse3 (vector-permute, SSSE3) > ct64
-# (portable); on a CPU with the prefer-ymm trait (AMD Zen 4) automatic
-# selection passes over vaes512, and dropping the trait reaches it.
+# (portable); every CPU family takes the first usable entry (the table in
+# docs/architecture.md, checked by cli_selection.sh); -prefer-ymm, a retired
+# trait's name, is accepted and changes nothing.
 # noni: the entry without AES instructions this CPU and build select.
 noni=ssse3
 case "$aes_impls" in *" avx2 "*) has avx2 ssse3 && noni=avx2 ;; esac
 if has vaes vpclmul avx2 aesni ssse3 avx512f avx512vl avx512bw; then
-    if has prefer-ymm; then
-        check ""            aes vaes
-        check -prefer-ymm   aes vaes512
-    else
-        check ""            aes vaes512
-    fi
+    check ""            aes vaes512
+    check -prefer-ymm   aes vaes512
     check -avx512f      aes vaes   vaes512   # the 256-bit path on AVX-512 machines
     check -avx512bw     aes vaes   vaes512
 elif has vaes vpclmul avx2 aesni ssse3; then
@@ -126,16 +123,10 @@ esac
 check none montmul port adx ifma
 
 # GHASH, when its x86 backends are built: vpclmul512 > vpclmul > clmul >
-# avx2 (integer multiplies, no PCLMULQDQ) > ct64, with the same prefer-ymm
-# rule as AES.
+# avx2 (integer multiplies, no PCLMULQDQ) > ct64.
 case "$ghash_impls" in *" clmul "*)
     if has vpclmul pclmul avx2 avx512f avx512vl avx512bw; then
-        if has prefer-ymm; then
-            check ""            ghash vpclmul
-            check -prefer-ymm   ghash vpclmul512
-        else
-            check ""            ghash vpclmul512
-        fi
+        check ""            ghash vpclmul512
         check -avx512f  ghash vpclmul vpclmul512
     fi
     if has vpclmul pclmul avx2; then

@@ -3,6 +3,7 @@
  * portable implementation last, masks and forcing pick what they say,
  * malformed specifications are refused with IC_ERR_SYNTAX / IC_ERR_UNKNOWN.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "testlib.h"
 #include "core/internal.h"
@@ -31,44 +32,34 @@ static void test_parse(void)
     CHECK(ic_cpu_feature_name(IC_CPU_NBITS) == NULL, "names end at IC_CPU_NBITS");
 }
 
-/* Entries automatic selection passes over on a CPU with the prefer-ymm
- * trait (registry.c, avoid_rules): the 512-bit AES and GHASH. */
-static int avoided_here(const char *prim, const char *impl)
+/* The automatic choice for a given feature set (ic_impl_auto_for) is the
+ * first listed entry whose needs it has, whatever this CPU has: with every
+ * feature the first entry, with none the portable last one, and with this
+ * CPU's enabled features what is selected here.  The retired trait name
+ * prefer-ymm still parses, and neither it nor its absence changes the
+ * choice. */
+static void test_auto_for(void)
 {
-    if (!(ic_cpu_features() & IC_F(IC_CPU_PREFER_YMM)))
-        return 0;
-    return (strcmp(prim, "aes") == 0 && strcmp(impl, "vaes512") == 0) ||
-           (strcmp(prim, "ghash") == 0 && strcmp(impl, "vpclmul512") == 0);
-}
-
-/* With the trait, the 256-bit entries are chosen; without it (masked off)
- * the 512-bit ones again; either way they stay selectable by name. */
-static void test_prefer_ymm(void)
-{
-    uint64_t saved = ic_cpu_features();
-    if (!(ic_cpu_detected() & IC_F(IC_CPU_PREFER_YMM))) {
-        printf("prefer-ymm: not detected here\n");
-        return;
+    uint64_t k;
+    for (size_t p = 0; ic_prim_name(p); p++) {
+        const char *prim = ic_prim_name(p);
+        size_t n = ic_impl_count(prim);
+        CHECK(strcmp(ic_impl_auto_for(prim, ~UINT64_C(0)), ic_impl_name(prim, 0)) == 0,
+              "%s: all features pick %s", prim, ic_impl_name(prim, 0));
+        CHECK(strcmp(ic_impl_auto_for(prim, 0), ic_impl_name(prim, n - 1)) == 0,
+              "%s: no feature picks the portable %s", prim, ic_impl_name(prim, n - 1));
+        CHECK(strcmp(ic_impl_auto_for(prim, ic_cpu_features()), ic_impl_selected(prim)) == 0 ||
+                  getenv("INCORE_IMPL") != NULL,
+              "%s: auto_for(enabled) %s is the selection %s", prim,
+              ic_impl_auto_for(prim, ic_cpu_features()), ic_impl_selected(prim));
+        CHECK(strcmp(ic_impl_auto_for(prim, ic_cpu_features() | IC_F(IC_CPU_PREFER_YMM)),
+                     ic_impl_auto_for(prim, ic_cpu_features() & ~IC_F(IC_CPU_PREFER_YMM))) == 0,
+              "%s: prefer-ymm changes nothing", prim);
     }
-    CHECK(ic_cpu_set_mask(saved | IC_F(IC_CPU_PREFER_YMM)) == IC_OK, "mask");
-    if (ic_impl_available("aes", 0) && strcmp(ic_impl_name("aes", 0), "vaes512") == 0) {
-        CHECK(strcmp(ic_impl_selected("aes"), "vaes") == 0, "prefer-ymm: aes selects vaes, not %s",
-              ic_impl_selected("aes"));
-        CHECK(ic_impl_select("aes", "vaes512") == IC_OK && strcmp(ic_impl_selected("aes"), "vaes512") == 0,
-              "prefer-ymm: vaes512 still selectable");
-        CHECK(ic_impl_select("aes", NULL) == IC_OK, "aes: back to automatic selection");
-    }
-    if (ic_impl_available("ghash", 0) && strcmp(ic_impl_name("ghash", 0), "vpclmul512") == 0)
-        CHECK(strcmp(ic_impl_selected("ghash"), "vpclmul") == 0, "prefer-ymm: ghash selects vpclmul, not %s",
-              ic_impl_selected("ghash"));
-    CHECK(ic_cpu_set_mask(saved & ~IC_F(IC_CPU_PREFER_YMM)) == IC_OK, "mask");
-    if (ic_impl_available("aes", 0))
-        CHECK(strcmp(ic_impl_selected("aes"), ic_impl_name("aes", 0)) == 0, "-prefer-ymm: aes selects %s",
-              ic_impl_name("aes", 0));
-    if (ic_impl_available("ghash", 0))
-        CHECK(strcmp(ic_impl_selected("ghash"), ic_impl_name("ghash", 0)) == 0, "-prefer-ymm: ghash selects %s",
-              ic_impl_name("ghash", 0));
-    CHECK(ic_cpu_set_mask(saved) == IC_OK, "restore the mask");
+    CHECK(ic_impl_auto_for("bogus", 0) == NULL && ic_impl_auto_for(NULL, 0) == NULL,
+          "unknown primitive: NULL");
+    CHECK(ic_cpu_parse(&k, "-prefer-ymm") == IC_OK, "-prefer-ymm still parses");
+    CHECK(!(ic_cpu_detected() & IC_F(IC_CPU_PREFER_YMM)), "prefer-ymm is never detected");
 }
 
 static void test_tables(void)
@@ -82,10 +73,9 @@ static void test_tables(void)
         CHECK(!ic_impl_available(prim, n), "%s: index past the end unavailable", prim);
         CHECK(ic_impl_name(prim, n) == NULL, "%s: no name past the end", prim);
         CHECK(ic_impl_selected(prim) != NULL, "%s: something selected", prim);
-        /* the automatic choice is the first available entry the CPU's
-         * traits do not rule out */
+        /* the automatic choice is the first available entry */
         size_t first = 0;
-        while (!ic_impl_available(prim, first) || avoided_here(prim, ic_impl_name(prim, first)))
+        while (!ic_impl_available(prim, first))
             first++;
         CHECK(strcmp(ic_impl_selected(prim), ic_impl_name(prim, first)) == 0,
               "%s: automatic choice is the best available (%s)", prim, ic_impl_name(prim, first));
@@ -231,7 +221,7 @@ int main(void)
     printf("arch %s, cpu %s\n", ic_cpu_arch(), ic_cpu_model());
     test_parse();
     test_tables();
-    test_prefer_ymm();
+    test_auto_for();
     test_mask_and_force();
     test_stored_index();
     test_selftest();

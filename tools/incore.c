@@ -63,7 +63,7 @@ static void usage(FILE *f)
 /* Usage of the commands that take no operands: `incore CMD --help` prints
  * it on stdout (exit 0); a wrong argument is a usage error (exit 2). */
 static const char info_usage[] =
-    "usage: incore info\n"
+    "usage: incore info [--cpu FEATURES]\n"
     "\n"
     "Print the library version, the CPU architecture and model, the CPU features\n"
     "detected, those forced on by INCORE_CPU=+feat (a line \"forced\", only when\n"
@@ -74,8 +74,18 @@ static const char info_usage[] =
     "window), the samples tested (its start-up test runs here) and its health (a\n"
     "failed source is shown with the test it failed and is not used).\n"
     "\n"
+    "  --cpu FEATURES  instead, the implementation automatic selection picks for\n"
+    "                  each primitive on a CPU of this architecture with these\n"
+    "                  features, whatever this one has (nothing is run):\n"
+    "                  FEATURES in INCORE_CPU's syntax applied to every feature,\n"
+    "                  e.g. aesni,pclmul,avx,avx2 (exactly these) or -avx512f\n"
+    "                  (all but AVX-512F).  The per-family table in the manual\n"
+    "                  gives the lists of common CPUs.\n"
+    "  --help          this text\n"
+    "\n"
     "Exit status: 0; 2 when INCORE_CPU or INCORE_IMPL is malformed (it is then\n"
-    "ignored as a whole, and the reason is printed) or on a usage error.\n";
+    "ignored as a whole, and the reason is printed), FEATURES names an unknown\n"
+    "feature, or on a usage error.\n";
 
 static const char selftest_usage[] =
     "usage: incore selftest [-v|--verbose]\n"
@@ -175,8 +185,33 @@ static void print_sources(void)
     }
 }
 
+/* `incore info --cpu SPEC`: the automatic choice on a CPU with the
+ * features SPEC leaves of all of them (ic_impl_auto_for), so a fleet's
+ * selection table can be read on any one machine of the architecture. */
+static int info_for_cpu(const char *spec)
+{
+    uint64_t f;
+    if (ic_cpu_parse(&f, spec) != IC_OK)
+        return incore_usage_error("info", "bad --cpu '%s': a comma list of feature names (see "
+                                  "'incore info'), none, all, or -name to leave one out", spec);
+    printf("incore %s\n", ic_version());
+    printf("arch       %s\n", ic_cpu_arch());
+    printf("features   %s (as given to --cpu)\n", spec);
+    printf("\n%-10s %s\n", "primitive", "selected");
+    for (size_t p = 0; ic_prim_name(p); p++)
+        printf("%-10s %s\n", ic_prim_name(p), ic_impl_auto_for(ic_prim_name(p), f));
+    return 0;
+}
+
 static int cmd_info(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "--cpu") == 0) {
+        if (argc < 3 || argv[2][0] == 0)
+            return incore_usage_error("info", "--cpu needs a feature list");
+        if (argc > 3)
+            return incore_usage_error("info", "unexpected argument '%s'", argv[3]);
+        return info_for_cpu(argv[2]);
+    }
     int st = parse_flags("info", info_usage, argc, argv, NULL);
     if (st >= 0)
         return st;

@@ -466,7 +466,10 @@ static void usage(FILE *f)
             "  --seconds S       time per measurement (default 0.2)\n"
             "  --repeats N       batches per measurement, median taken (default 5)\n"
             "  --impl all        every implementation this CPU runs, not only the\n"
-            "                    selected one (auto: the selected one, the default)\n"
+            "                    selected one (auto: the selected one, the default);\n"
+            "                    the selected row is marked *, and a line gives its\n"
+            "                    speed against the fastest incore row at each size,\n"
+            "                    naming that row where the pick is >3 %% behind\n"
             "  --vs LIST         also measure peers: openssl,libsodium,zlib,isal,libgcrypt,gmp,\n"
             "                    ipsecmb (intel-ipsec-mb's direct API), ipsecmb-job (its\n"
             "                    job API), or all (modexp rows: openssl, gmp;\n"
@@ -777,6 +780,7 @@ typedef struct {
     const char *sel[2];       /* incore: implementations to select, or NULL */
     speed_job job;
     int mismatch;             /* output differed from the reference */
+    int picked;               /* incore: what automatic selection runs */
     double *mb, *cpb;         /* per size */
     double rate[MAX_REPEATS], tpb[MAX_REPEATS];
 } provider;
@@ -1058,6 +1062,8 @@ static void json_row(FILE *f, const bench *B, const speed_alg *a, const provider
                "\"counter_hz\":%.0f,\"repeats\":%d,\"seconds\":%g,\"check\":\"%s\"",
             size, takes_aad(a) ? o->aad : 0, o->misalign, o->threads, mib, MB_OF_MIB(mib), cpb,
             COUNTER_NAME, B->hz, o->repeats, o->seconds, p->mismatch ? "mismatch" : "ok");
+    if (p->peer < 0)   /* the row automatic selection runs (always, without --impl all) */
+        fprintf(f, ",\"selected\":%s", p->picked ? "true" : "false");
     json_str(f, "version", provider_version(p));
     json_str(f, "incore_version", ic_version());
     json_str(f, "arch", ic_cpu_arch());
@@ -1099,6 +1105,62 @@ static size_t effective(const speed_alg *a, size_t want)
     return want / block_of(a) * block_of(a);
 }
 
+/* With --impl all: the incore row automatic selection runs, or NULL when
+ * there is no choice to show (one incore row). */
+static const provider *pick_row(const bench *B, const provider *pv, int np)
+{
+    const provider *pick = NULL;
+    int n = 0;
+    for (int i = 0; i < np; i++)
+        if (pv[i].peer < 0) {
+            n++;
+            if (pv[i].picked)
+                pick = &pv[i];
+        }
+    return B->o->impl_all && n > 1 ? pick : NULL;
+}
+
+/* "vaes512+vpclmul512 *" for the pick, " MISMATCH" for a wrong output. */
+static void row_name(char *who, size_t n, const provider *p, const provider *pick)
+{
+    snprintf(who, n, "%s%s%s", p->impl, p == pick ? " *" : "", p->mismatch ? " MISMATCH" : "");
+}
+
+/* Under an --impl all table: the pick's speed as a fraction of the fastest
+ * incore row's at each size, and which row that was where the pick is
+ * more than 3 % behind (smaller differences are within a run's spread),
+ * so a user can report a wrong choice for their CPU. */
+static void print_pick(const bench *B, const speed_alg *a, const provider *pv, int np,
+                       const provider *pick, int md, int lead)
+{
+    const speed_opts *o = B->o;
+    char s1[32], behind[512] = "";
+    size_t nb = 0;
+    if (md)
+        printf("| * pick | vs the fastest incore | |");
+    else
+        printf("  %-*s", lead, "* pick vs fastest incore");
+    for (size_t z = 0; z < o->nsizes; z++) {
+        if (!effective(a, o->sizes[z])) {
+            printf(md ? " - |" : " %9s", "-");
+            continue;
+        }
+        const provider *best = pick;
+        for (int i = 0; i < np; i++)
+            if (pv[i].peer < 0 && pv[i].cpb[z] > 0 && pv[i].cpb[z] < best->cpb[z])
+                best = &pv[i];
+        double r = pick->cpb[z] > 0 ? best->cpb[z] / pick->cpb[z] : 0;
+        printf(md ? " %.2fx |" : " %8.2fx", r);
+        if (r < 0.97 && nb < sizeof behind)
+            nb += (size_t)snprintf(behind + nb, sizeof behind - nb, "%s%s at %s", nb ? ", " : "",
+                                   best->impl, size_label(s1, sizeof s1, effective(a, o->sizes[z])));
+    }
+    printf("\n");
+    if (nb)
+        printf(md ? "\nFastest where the pick is behind: %s.\n" : "  fastest where the pick is behind: %s\n",
+               behind);
+}
+
 /* The table of one algorithm: a MiB/s line and a cycles/byte line per
  * provider, one column per size (or, for a long sweep, a row per size). */
 /* A modexp row: one size, operations per second and reference cycles per
@@ -1113,16 +1175,19 @@ static void print_ops(const bench *B, const speed_alg *a, provider *pv, int np)
     else
         printf("\n%-20s %-9s %-28s %10s %11s %9s\n", a->name, "provider", "impl", "ops/s", "Mcycles/op",
                "vs first");
+    const provider *pick = pick_row(B, pv, np);
     for (int i = 0; i < np; i++) {
         double ops = pv[i].mb[0] * 1048576.0 / (double)(a->param / 8);
         double mc = pv[i].cpb[0] * (double)(a->param / 8) / 1e6;
         char who[80];
-        snprintf(who, sizeof who, "%s%s", pv[i].impl, pv[i].mismatch ? " MISMATCH" : "");
+        row_name(who, sizeof who, &pv[i], pick);
         if (md)
             printf("| %s | %s | %.1f | %.3f | %.2fx |\n", pv[i].provider, who, ops, mc, ops / base);
         else
             printf("%-20s %-9s %-28s %10.1f %11.3f %8.2fx\n", "", pv[i].provider, who, ops, mc, ops / base);
     }
+    if (pick && !md)
+        printf("%-20s * automatic pick\n", "");
 }
 
 static void json_ops_row(FILE *f, const bench *B, const speed_alg *a, const provider *p, size_t size)
@@ -1133,6 +1198,8 @@ static void json_ops_row(FILE *f, const bench *B, const speed_alg *a, const prov
             "\"counter_hz\":%.0f,\"check\":\"%s\"",
             a->name, p->provider, p->impl, p->call, size, p->mb[0] * 1048576.0 / (double)size,
             p->cpb[0] * (double)size, COUNTER_NAME, B->hz, p->mismatch ? "mismatch" : "ok");
+    if (p->peer < 0)
+        fprintf(f, ",\"selected\":%s", p->picked ? "true" : "false");
     json_str(f, "version", provider_version(p));
     json_str(f, "incore_version", ic_version());
     json_str(f, "arch", ic_cpu_arch());
@@ -1151,8 +1218,9 @@ static void print_alg(const bench *B, const speed_alg *a, provider *pv, int np)
         return;
     }
     int md = o->format == FMT_MD, w = 12, pw = 9;   /* impl and provider columns */
+    const provider *pick = pick_row(B, pv, np);
     for (int i = 0; i < np; i++) {
-        int l = (int)strlen(pv[i].impl) + (pv[i].mismatch ? 9 : 0);
+        int l = (int)strlen(pv[i].impl) + (pv[i].mismatch ? 9 : 0) + (&pv[i] == pick ? 2 : 0);
         w = l > w ? l : w;
         l = (int)strlen(pv[i].provider);
         pw = l > pw ? l : pw;
@@ -1163,10 +1231,12 @@ static void print_alg(const bench *B, const speed_alg *a, provider *pv, int np)
         for (size_t z = 0; z < o->nsizes; z++)
             for (int i = 0; i < np; i++)
                 if (effective(a, o->sizes[z]))
-                    printf("%-20s %-*s %-*s %10zu %10s %8s%s\n", "", pw, pv[i].provider,
+                    printf("%-20s %-*s %-*s %10zu %10s %8s%s%s\n", "", pw, pv[i].provider,
                            w, pv[i].impl, effective(a, o->sizes[z]),
                            num(s1, sizeof s1, pv[i].mb[z]), num(s2, sizeof s2, pv[i].cpb[z]),
-                           pv[i].mismatch ? "  MISMATCH" : "");
+                           &pv[i] == pick ? "  *" : "", pv[i].mismatch ? "  MISMATCH" : "");
+        if (pick)
+            printf("%-20s * automatic pick\n", "");
         return;
     }
     if (md) {
@@ -1187,7 +1257,7 @@ static void print_alg(const bench *B, const speed_alg *a, provider *pv, int np)
         for (int line = 0; line < 2; line++) {
             const char *unit = line ? "c/B" : "MiB/s";
             char who[80];
-            snprintf(who, sizeof who, "%s%s", pv[i].impl, pv[i].mismatch ? " MISMATCH" : "");
+            row_name(who, sizeof who, &pv[i], pick);
             if (md)
                 printf("| %s | %s | %s |", line ? "" : pv[i].provider, line ? "" : who, unit);
             else
@@ -1200,6 +1270,8 @@ static void print_alg(const bench *B, const speed_alg *a, provider *pv, int np)
             }
             printf("\n");
         }
+    if (pick)
+        print_pick(B, a, pv, np, pick, md, pw + w + 8);
 }
 
 /* "[12/228] aes-128-ctr, 1024 bytes, ~95 s left" on a terminal; the time
@@ -1280,17 +1352,23 @@ static void bench_alg_sizes(bench *B, const speed_alg *a, provider *pv, int np)
     }
 }
 
+static int same_name(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
 /* The incore variants of an algorithm: the selected implementation(s), or
  * with --impl all every available combination (for two primitives the
  * product, e.g. aes x ghash for GCM), best first. */
 static int incore_variants(const bench *B, const speed_alg *a, provider *pv)
 {
-    const char *names[2][MAX_IMPLS];
+    const char *names[2][MAX_IMPLS], *pick[2];
     size_t cnt[2] = {1, 1};
     for (int k = 0; k < 2; k++) {
         names[k][0] = a->prims[k] ? ic_impl_selected(a->prims[k]) : NULL;
         if (a->kind == SK_RANDSRC && k == 0)   /* the source itself, whatever hwrand selects */
             names[k][0] = randsrc[a->param];
+        pick[k] = names[k][0];
         if (!B->o->impl_all || !a->prims[k] || a->kind >= SK_RANDOM)
             continue;
         cnt[k] = 0;
@@ -1305,6 +1383,7 @@ static int incore_variants(const bench *B, const speed_alg *a, provider *pv)
             memset(p, 0, sizeof *p);
             p->peer = -1;
             p->provider = "incore";
+            p->picked = same_name(names[0][x], pick[0]) && same_name(names[1][y], pick[1]);
             p->call = strncmp(a->name, "rsa", 3) != 0 ? incore_call(a->kind)
                       : strstr(a->name, "-sign") ? "ic_rsa_sign_pkcs1v15" : "ic_rsa_verify_pkcs1v15";
             /* a modexp row names the entry its context runs (bn_impl.h: min_limbs) */

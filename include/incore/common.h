@@ -202,6 +202,11 @@ IC_API const char *ic_impl_name(const char *prim, size_t i);
 IC_NODISCARD IC_API int ic_impl_available(const char *prim, size_t i); /* 1 or 0 */
 IC_NODISCARD IC_API int ic_impl_select(const char *prim, const char *name); /* NULL/"auto": automatic */
 IC_API const char *ic_impl_selected(const char *prim);
+/* The entry automatic selection would pick on a CPU of this architecture
+ * with exactly `features` (bits as ic_cpu_features()), whatever this CPU
+ * has and whatever INCORE_IMPL forces: the selection table of a fleet's
+ * machines can be printed on any one of them (incore info --cpu). */
+IC_API const char *ic_impl_auto_for(const char *prim, uint64_t features);
 IC_API const char *ic_prim_name(size_t i);           /* enumerate primitives; NULL at end */
 
 /* Known-answer self-test of prim with its currently selected implementation:

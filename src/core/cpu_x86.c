@@ -99,24 +99,6 @@ static void brand(char *model, size_t cap)
     snprintf(model, cap, "%s", p);
 }
 
-/* Traits by CPU family (docs/architecture.md, "AES and GHASH on 512-bit
- * registers"): AMD family 19h with AVX-512 (Zen 4) splits every 512-bit
- * operation into two 256-bit halves, so its 256-bit AES and GHASH paths
- * are as fast (measured: docs/backends.md, Selection rules per CPU family) and preferred.
- * Intel parts with AVX-512 and AMD family 1Ah (Zen 5, full 512-bit data
- * paths) get no trait: the 512-bit entries come first there. */
-static uint64_t detect_traits(const char vendor[13], uint64_t f)
-{
-    uint32_t r[4];
-    if (!(f & IC_F(IC_CPU_AVX512F)) || strcmp(vendor, "AuthenticAMD") != 0)
-        return 0;
-    cpuid(1, 0, r);
-    uint32_t family = (r[0] >> 8) & 0xf;
-    if (family == 0xf)
-        family += (r[0] >> 20) & 0xff;
-    return family == 0x19 ? IC_F(IC_CPU_PREFER_YMM) : 0;
-}
-
 uint64_t ic_cpu_detect_arch(char *model, size_t modelcap)
 {
     uint32_t r[4];
@@ -127,8 +109,7 @@ uint64_t ic_cpu_detect_arch(char *model, size_t modelcap)
     memcpy(vendor + 8, &r[2], 4);
     vendor[12] = 0;
     brand(model, modelcap);
-    uint64_t f = detect_leaf1_7(r[0]) | detect_padlock(vendor);
-    return f | detect_traits(vendor, f);
+    return detect_leaf1_7(r[0]) | detect_padlock(vendor);
 }
 
 #if defined(__x86_64__) || defined(_M_X64)

@@ -231,18 +231,18 @@ enum {
     /* POWER */
     IC_CPU_PPC_ALTIVEC, IC_CPU_PPC_VSX, IC_CPU_PPC_ARCH207,
     IC_CPU_PPC_VCRYPTO, IC_CPU_PPC_ARCH300, IC_CPU_PPC_DARN,
-    /* x86-64 trait, not an instruction set (appended, so the bits above keep
-     * their public positions): the CPU runs 512-bit vector operations as
-     * two 256-bit halves (AMD Zen 4), so automatic selection passes over
-     * the 512-bit entries (registry.c, avoid_rules; docs/architecture.md,
-     * "AES and GHASH on 512-bit registers").  INCORE_CPU=-prefer-ymm
-     * drops it.                                                          */
+    /* Retired x86-64 trait, never detected: it marked AMD Zen 4 for a rule
+     * that passed over the 512-bit AES and GHASH entries, until
+     * measurements showed them faster there too (docs/architecture.md,
+     * "Selection per CPU family").  Kept so the bits after it keep their
+     * public positions and INCORE_CPU=-prefer-ymm stays a valid setting
+     * (one with no effect).                                              */
     IC_CPU_PREFER_YMM,
     /* VIA PadLock PHE's block form without padding (REP XSHA with EAX = all
      * ones, ECX = blocks; VIA Nano and Zhaoxin, not in the programming
      * guide): no CPUID bit announces it, so it is found by a known-answer
      * probe on the engine (ic_padlock_phe_partial_probe) when PHE is usable;
-     * appended, like the trait above, so the public positions stay.       */
+     * appended, so the public positions of the bits above stay.       */
     IC_CPU_PADLOCK_PHE_PARTIAL,
     IC_CPU_NBITS
 };

@@ -87,39 +87,25 @@ static int usable(const ic_impl *im)
     return (im->needs & cpu.detected & atomic_load(&keep)) == im->needs;
 }
 
-/* Entries that automatic selection passes over while the CPU (as masked)
- * has one of the `avoid` traits, because there the next usable entry is
- * as fast or faster; they stay usable through INCORE_IMPL and
- * ic_impl_select, and a mask that drops the trait (INCORE_CPU=-prefer-ymm)
- * makes them first again.  The rule per CPU family and the measurements
- * behind it: docs/architecture.md, "AES and GHASH on 512-bit registers". */
-static const struct {
-    ic_prim prim;
-    const char *impl;
-    uint64_t avoid;
-} avoid_rules[] = {
-    {IC_PRIM_AES, "vaes512", IC_F(IC_CPU_PREFER_YMM)},
-    {IC_PRIM_GHASH, "vpclmul512", IC_F(IC_CPU_PREFER_YMM)},
-};
-
-static int avoided(ic_prim p, const ic_impl *im)
-{
-    uint64_t have = cpu.detected & atomic_load(&keep);
-    for (size_t i = 0; i < sizeof avoid_rules / sizeof avoid_rules[0]; i++)
-        if (avoid_rules[i].prim == p && (avoid_rules[i].avoid & have) != 0 && strcmp(avoid_rules[i].impl, im->name) == 0)
-            return 1;
-    return 0;
-}
-
-/* Best usable entry not avoided on this CPU; the portable last entry
- * always qualifies. */
-static const ic_impl *best(ic_prim p)
+/* The automatic choice for a CPU with exactly the features `have`: the
+ * first entry of p's list, best first, whose needs are met; the portable
+ * last entry needs nothing.  The order of each list is the rule for every
+ * CPU family measured (docs/architecture.md, "Selection per CPU family",
+ * which tests/cli_selection.sh checks against `incore info`), so no
+ * family needs an exception to it. */
+static const ic_impl *first_for(ic_prim p, uint64_t have)
 {
     const ic_impl *t = ic_impl_table[p];
     for (size_t i = 0; i < nimpls[p]; i++)
-        if (usable(&t[i]) && !avoided(p, &t[i]))
+        if ((t[i].needs & have) == t[i].needs)
             return &t[i];
     return &t[nimpls[p] - 1];
+}
+
+/* Best usable entry on this CPU, as masked. */
+static const ic_impl *best(ic_prim p)
+{
+    return first_for(p, cpu.detected & atomic_load(&keep));
 }
 
 static _Atomic int inited;             /* set (release) when init_once is done */
@@ -357,4 +343,13 @@ const char *ic_impl_selected(const char *prim)
         return NULL;
     ensure_init();
     return atomic_load(&selected[p])->name;
+}
+
+const char *ic_impl_auto_for(const char *prim, uint64_t features)
+{
+    int p = lookup(prim);
+    if (p < 0)
+        return NULL;
+    ensure_init();
+    return first_for((ic_prim)p, features)->name;
 }
