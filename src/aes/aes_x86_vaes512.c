@@ -13,9 +13,8 @@
  * AES-NI code per block.  Zen 4 executes a ZMM operation as two 256-bit
  * halves, so there the AES rate per cycle is that of the "vaes" backend;
  * what this file saves there is front-end work (loads, stores, XORs,
- * counter arithmetic per four blocks instead of two).  The registry's
- * choice between the two is docs/architecture.md, "AES and GHASH on
- * 512-bit registers".
+ * counter arithmetic per four blocks instead of two).  Which CPU
+ * families select it: docs/architecture.md, "Selection per CPU family".
  *
  * The batched modes (ECB, CBC and CFB decryption, CTR, ctr32) are
  * aes_x86_modes.h, shared with "ni" and "vaes": whole 32-block batches,
