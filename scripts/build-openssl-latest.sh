@@ -34,8 +34,8 @@
 # installed system-wide and the source tree is not written.  `incore speed
 # --vs openssl-latest` finds the module there, or at $INCORE_OPENSSL_LATEST
 # (a path to the .so).  Needs cargo (Debian: apt-get install cargo), perl,
-# make and a C compiler.  MAKEFLAGS / JOBS set the build's parallelism
-# (default -j2).
+# make and a C compiler ($CC, also what Configure uses; default cc).  JOBS
+# sets make's parallelism (default 2).
 set -eu
 
 OSSL_CRATE=400.0.2+4.0.3
