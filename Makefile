@@ -21,7 +21,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= $(BUILD)-fuzz
 CROSS_LEGS ?= aarch64-max aarch64-cortex-a53 aarch64-cortex-a72 ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64-power8 ppc64-power7 armhf-cortex-a7 armhf-max
 
-.PHONY: all build build-tests run test deps test-native test-asan test-cross test-x86emu test-padlock-model test-i686 clean bench-doc bench-doc-render fuzz $(addprefix test-cross-,$(CROSS_LEGS))
+.PHONY: all build build-tests run test deps test-native test-asan test-cross test-x86emu test-padlock-model test-i686 clean bench-doc bench-doc-render openssl-latest fuzz $(addprefix test-cross-,$(CROSS_LEGS))
 
 all: build
 
@@ -55,6 +55,13 @@ bench-doc: build
 
 bench-doc-render:
 	$(PYTHON3) scripts/bench-doc.py render
+
+# The openssl-latest peer of `incore speed` (the newest OpenSSL release,
+# beside the system's): fetched with cargo from crates.io, built into a
+# module in ~/.cache/incore (about two minutes, once; then a no-op).  Not a
+# part of `make test`: tests/cli_speed.sh checks its rows when it is there.
+openssl-latest:
+	JOBS=$(JOBS) sh scripts/build-openssl-latest.sh
 
 deps:
 	sh scripts/install-deps.sh

@@ -47,8 +47,11 @@ PLOTS = os.path.join(ROOT, "docs", "plots")
 PLOT_SCRIPT = os.path.join(ROOT, "scripts", "plot_speed.py")
 PROG = "bench-doc"
 
-PEERS = [("openssl", "OpenSSL"), ("libgcrypt", "libgcrypt"), ("libsodium", "libsodium"),
-         ("isal", "ISA-L"), ("zlib", "zlib"), ("gmp", "GMP"),
+# openssl-latest: the newest OpenSSL release, a module built by
+# scripts/build-openssl-latest.sh (no Debian package: its version is the one
+# the run reported)
+PEERS = [("openssl", "OpenSSL"), ("openssl-latest", "OpenSSL latest"), ("libgcrypt", "libgcrypt"),
+         ("libsodium", "libsodium"), ("isal", "ISA-L"), ("zlib", "zlib"), ("gmp", "GMP"),
          ("ipsecmb", "ipsec-mb"), ("ipsecmb-job", "ipsec-mb jobs")]
 PEER_NAME = dict(PEERS)
 # Debian packages of the peers, for their versions (ISA-L and GMP export none
@@ -133,8 +136,10 @@ class Machine:
                 if v.startswith("lib") and ".so" in v and pkg:   # a soname: the package says more
                     upstream = re.split(r"[+~]|-(?=[^-]*$)", re.sub(r"^\d+:", "", pkg))[0]
                     return "%s (Debian %s %s)" % (upstream, PACKAGES[provider], pkg)
-                if v.lower().startswith(PEER_NAME.get(provider, "?").lower() + " "):
-                    v = v[len(PEER_NAME[provider]) + 1:]     # "OpenSSL 3.0.19 ..." -> "3.0.19 ..."
+                # "OpenSSL 3.0.19 ..." -> "3.0.19 ..." (also for "OpenSSL latest")
+                lead = PEER_NAME.get(provider, "?").split()[0]
+                if v.lower().startswith(lead.lower() + " "):
+                    v = v[len(lead) + 1:]
                 return v
         return pkg or "unknown"
 
@@ -226,7 +231,7 @@ def table_cpb(m, rows, peers, with_mib=False):
 
 
 def table_ops(m, algs):
-    peers = [p for p in ("openssl", "gmp") if any(p in m.cell.get((a, s), {})
+    peers = [p for p in ("openssl", "openssl-latest", "gmp") if any(p in m.cell.get((a, s), {})
                                                   for a in algs for s in m.sizes(a))]
     head = ["operation", "incore"] + [PEER_NAME[p] for p in peers] + ["vs fastest peer"]
     out = ["| " + " | ".join(head) + " |",
@@ -318,8 +323,8 @@ def render():
     L += ["# Benchmarks",
           "",
           "How fast incore is, on which machines, against which libraries: reference cycles",
-          "per byte of incore and of OpenSSL, libgcrypt, libsodium, ISA-L, zlib, GMP and",
-          "intel-ipsec-mb,",
+          "per byte of incore and of OpenSSL (the distribution's and, where a run had it,",
+          "the newest release), libgcrypt, libsodium, ISA-L, zlib, GMP and intel-ipsec-mb,",
           "each measured by `incore speed --vs all` in the same process on the same machine.",
           "Lower c/B is faster; **bold** marks the fastest in a row; \"vs fastest peer\" is the",
           "fastest peer's c/B divided by incore's (above 1.00× incore is faster).",
@@ -415,6 +420,15 @@ def method_section():
     `EVP_CipherFinal_ex`, the tag control for AEADs); digests with a reused
     `EVP_MD_CTX`; HMAC and Poly1305 with a reused `EVP_MAC_CTX` keyed per
     message; `BN_mod_exp_mont_consttime`; `EVP_PKEY_sign` / `EVP_PKEY_verify`.
+    The OpenSSL column is the distribution's libcrypto (3.0 on Debian 12);
+    `OpenSSL latest` (`--vs openssl-latest`) is the newest release, 4.0.x,
+    making the same calls.  `scripts/build-openssl-latest.sh` (`make
+    openssl-latest`, about two minutes once) fetches its source with cargo
+    (the `openssl-src` crate), builds a static libcrypto with its assembly and
+    links it into a module, `~/.cache/incore/openssl-<version>/openssl-latest.so`,
+    that exports one lookup call and hides every OpenSSL symbol, so `incore
+    speed` loads it beside the system's libcrypto in one process without
+    either binding to the other.  A run without the module has no such column.
   - libgcrypt: `gcry_cipher_*` on an open handle (key set once, IV per
     message), `gcry_md_hash_buffer`, `gcry_mac_*`.
   - libsodium: one-shot calls (`crypto_aead_*_ietf_encrypt` in combined mode,

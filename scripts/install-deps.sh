@@ -36,6 +36,14 @@ if [ -n "$missing" ]; then
 fi
 # pip must work for the vector download (CPython images may ship their own pip)
 python3 -m pip --version >/dev/null
+# cargo: only `make openssl-latest` needs it (scripts/build-openssl-latest.sh
+# fetches the newest OpenSSL's source from crates.io with it), an optional
+# peer of `incore speed` that the suite checks when it is built and skips
+# otherwise; so it is not installed here.
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "install-deps: no cargo: the optional openssl-latest peer (make openssl-latest) needs it" \
+         "(Debian package cargo); the test suite does not"
+fi
 # The x86 emulator of the optional test-x86emu leg is not part of this
 # repository.  X86EMU_DIR names its directory; its install.sh installs its
 # Python dependency (pinned) and checks the emulator starts.  Without

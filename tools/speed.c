@@ -439,6 +439,7 @@ typedef struct {
     int repeats;
     int impl_all;
     unsigned peers;      /* 1 << SPEED_xxx */
+    unsigned named;      /* the peers --vs names itself (not through "all") */
     int format;
     const char *plot;
     size_t aad;          /* --aad: AAD bytes per AEAD message */
@@ -472,8 +473,9 @@ static void usage(FILE *f)
             "                    naming that row where the pick is >3 %% behind\n"
             "  --vs LIST         also measure peers: openssl,libsodium,zlib,isal,libgcrypt,gmp,\n"
             "                    ipsecmb (intel-ipsec-mb's direct API), ipsecmb-job (its\n"
-            "                    job API), or all (modexp rows: openssl, gmp;\n"
-            "                    rsa2048-verify, rsaNNNN-sign: openssl; in ops/s)\n"
+            "                    job API), openssl-latest (the newest OpenSSL release, built\n"
+            "                    by scripts/build-openssl-latest.sh), or all (modexp rows:\n"
+            "                    openssl, gmp; rsa2048-verify, rsaNNNN-sign: openssl; in ops/s)\n"
             "  --quick           aes-128-gcm sha256 chacha20-poly1305 crc32c at 64 and\n"
             "                    16384 bytes, 0.05 s each\n"
             "  --aad N           N bytes of AAD with every AEAD message (default 0)\n"
@@ -495,7 +497,8 @@ static void usage(FILE *f)
             "  --json, --csv and --markdown exclude one another.\n"
             "\n"
             "Exit status: 0; 1 if an output check or an operation failed; 2 on a usage\n"
-            "error, or when the plot cannot be drawn or written.\n");
+            "error, when the plot cannot be drawn or written, or when --vs names\n"
+            "openssl-latest and its module is not there.\n");
 }
 
 /* A usage error: "incore speed: <what>", then where to read more (exit 2). */
@@ -557,22 +560,24 @@ static int parse_sweep(speed_opts *o, const char *s)
     return 0;
 }
 
+#define PEER_NAMES "openssl, openssl-latest, libsodium, zlib, isal, libgcrypt, gmp, ipsecmb, ipsecmb-job, all"
+
 static int parse_peers(speed_opts *o, const char *s)
 {
-    o->peers = 0;
+    o->peers = o->named = 0;
     if (!*s)
-        return fail_usage("bad --vs '': name peers (openssl, libsodium, zlib, isal, libgcrypt, gmp, ipsecmb, ipsecmb-job, all)");
+        return fail_usage("bad --vs '': name peers (" PEER_NAMES ")");
     while (*s) {
         size_t n = strcspn(s, ",");
         int hit = 0;
-        for (int p = 0; p < SPEED_NPEERS; p++)
-            if ((n == 3 && strncmp(s, "all", 3) == 0) ||
-                (strlen(speed_peer_name(p)) == n && strncmp(s, speed_peer_name(p), n) == 0) ||
-                (p == SPEED_LIBSODIUM && n == 6 && strncmp(s, "sodium", 6) == 0))
-                o->peers |= 1u << p, hit = 1;
+        for (int p = 0; p < SPEED_NPEERS; p++) {
+            int named = (strlen(speed_peer_name(p)) == n && strncmp(s, speed_peer_name(p), n) == 0) ||
+                        (p == SPEED_LIBSODIUM && n == 6 && strncmp(s, "sodium", 6) == 0);
+            if (named || (n == 3 && strncmp(s, "all", 3) == 0))
+                o->peers |= 1u << p, o->named |= (unsigned)named << p, hit = 1;
+        }
         if (!hit)
-            return fail_usage("unknown peer '%.*s' in --vs (openssl, libsodium, zlib, isal, libgcrypt, gmp, ipsecmb, ipsecmb-job, all)",
-                              (int)n, s);
+            return fail_usage("unknown peer '%.*s' in --vs (" PEER_NAMES ")", (int)n, s);
         s += n + (s[n] == ',');
     }
     return 0;
@@ -1169,11 +1174,14 @@ static void print_ops(const bench *B, const speed_alg *a, provider *pv, int np)
 {
     int md = B->o->format == FMT_MD;
     double base = pv[0].mb[0] * 1048576.0 / (double)(a->param / 8);
+    int pw = 9;   /* the provider column: as wide as its longest name */
+    for (int i = 0; i < np; i++)
+        pw = (int)strlen(pv[i].provider) > pw ? (int)strlen(pv[i].provider) : pw;
     if (md)
         printf("\n### %s\n\n| provider | impl | ops/s | Mcycles/op | vs first |\n|---|---|---:|---:|---:|\n",
                a->name);
     else
-        printf("\n%-20s %-9s %-28s %10s %11s %9s\n", a->name, "provider", "impl", "ops/s", "Mcycles/op",
+        printf("\n%-20s %-*s %-28s %10s %11s %9s\n", a->name, pw, "provider", "impl", "ops/s", "Mcycles/op",
                "vs first");
     const provider *pick = pick_row(B, pv, np);
     for (int i = 0; i < np; i++) {
@@ -1184,7 +1192,7 @@ static void print_ops(const bench *B, const speed_alg *a, provider *pv, int np)
         if (md)
             printf("| %s | %s | %.1f | %.3f | %.2fx |\n", pv[i].provider, who, ops, mc, ops / base);
         else
-            printf("%-20s %-9s %-28s %10.1f %11.3f %8.2fx\n", "", pv[i].provider, who, ops, mc, ops / base);
+            printf("%-20s %-*s %-28s %10.1f %11.3f %8.2fx\n", "", pw, pv[i].provider, who, ops, mc, ops / base);
     }
     if (pick && !md)
         printf("%-20s * automatic pick\n", "");
@@ -1531,7 +1539,7 @@ static void print_header(const bench *B, FILE *f)
                 "%d process%s at once%s\n", li, o->aad, o->misalign, o->threads,
                 o->threads > 1 ? "es" : "", o->threads > 1 ? " (MiB/s: their sum, c/B: their mean)" : "");
     for (int p = 0; p < SPEED_NPEERS; p++) {
-        char why[256];
+        char why[1024];
         if (!(o->peers >> p & 1))
             continue;
         if (speed_peer_load(p, why, sizeof why) == 0)
@@ -1646,6 +1654,14 @@ int incore_cmd_speed(int argc, char **argv)
     int st = parse_args(&o, argc, argv);
     if (st)
         return st < 0 ? 0 : st;
+    /* openssl-latest asked for by name: a module that is not there (or not
+     * loadable) is an error that says how to build it, before measuring;
+     * through "all" it is a line of the header. */
+    char why[4400];
+    if ((o.named >> SPEED_OPENSSL_LATEST & 1) && speed_peer_load(SPEED_OPENSSL_LATEST, why, sizeof why)) {
+        fprintf(stderr, "incore speed: --vs openssl-latest: %s\n", why);
+        return 2;
+    }
 
     bench B = {0};
     B.o = &o;

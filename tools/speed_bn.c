@@ -3,7 +3,9 @@
  * (modexp1024 .. modexp4096): incore's ic_mont_modexp and the peers
  * GMP (mpz_powm_sec) and OpenSSL (BN_mod_exp_mont_consttime), both opened
  * at run time like the other peers (speed_peers.c), prototypes written out
- * here from gmp.h 6.2 and openssl/bn.h 3.0.
+ * here from gmp.h 6.2 and openssl/bn.h 3.0.  Both OpenSSL peers (openssl,
+ * openssl-latest) run the same code, each with its own library's calls
+ * (speed_ossl_sym).
  *
  * One operation is one constant-time exponentiation base^e mod n with an
  * odd modulus and an exponent both of the row's bit length, done in place
@@ -148,7 +150,7 @@ static struct {
 
 /* ---- OpenSSL BIGNUM ---------------------------------------------------------- */
 typedef struct bn_opaque bn_opaque;
-static struct {
+typedef struct {
     bn_opaque *(*ctx_new)(void);
     void (*ctx_free)(bn_opaque *);
     bn_opaque *(*bn_new)(void);
@@ -167,9 +169,9 @@ static struct {
     int (*rsa_verify)(int, const uint8_t *, unsigned, const uint8_t *, unsigned, void *);
     uint8_t *(*sha256)(const uint8_t *, size_t, uint8_t *);
     int loaded;
-} obn;
+} obn_api;
 /* OpenSSL's signing through EVP (the rsaNNNN-sign rows) */
-static struct {
+typedef struct {
     int (*set0_factors)(void *, bn_opaque *, bn_opaque *);
     int (*set0_crt)(void *, bn_opaque *, bn_opaque *, bn_opaque *);
     void *(*pkey_new)(void);
@@ -183,7 +185,10 @@ static struct {
     const void *(*sha256_md)(void);
     int (*sign)(void *, uint8_t *, size_t *, const uint8_t *, size_t);
     int loaded;
-} osg;
+} osg_api;
+/* [0] the openssl peer, [1] openssl-latest */
+static obn_api obn_of[2];
+static osg_api osg_of[2];
 #define EVP_PKEY_RSA 6
 #define RSA_PKCS1_PADDING 1
 #define NID_sha256 672
@@ -226,48 +231,62 @@ static int gmp_load(char *why, size_t whylen)
     return gmp.loaded > 0 ? 0 : -1;
 }
 
-static int obn_load(char *why, size_t whylen)
+/* Every symbol of an OpenSSL peer's library (speed_ossl_sym); 1 or -1. */
+static int ossl_bn_load(int peer, const bn_sym *syms, size_t n, char *why, size_t whylen)
 {
-    static const char *const so[] = {"libcrypto.so.3", "libcrypto.so", NULL};
-    const bn_sym s[] = {
-        {&obn.ctx_new, "BN_CTX_new"}, {&obn.ctx_free, "BN_CTX_free"}, {&obn.bn_new, "BN_new"},
-        {&obn.bn_free, "BN_free"}, {&obn.bin2bn, "BN_bin2bn"}, {&obn.bn2binpad, "BN_bn2binpad"},
-        {&obn.set_flags, "BN_set_flags"}, {&obn.mont_new, "BN_MONT_CTX_new"},
-        {&obn.mont_set, "BN_MONT_CTX_set"}, {&obn.mont_free, "BN_MONT_CTX_free"},
-        {&obn.exp, "BN_mod_exp_mont_consttime"}, {&obn.rsa_new, "RSA_new"}, {&obn.rsa_free, "RSA_free"},
-        {&obn.rsa_set0_key, "RSA_set0_key"}, {&obn.rsa_verify, "RSA_verify"}, {&obn.sha256, "SHA256"},
-    };
-    if (!obn.loaded)
-        obn.loaded = bn_load(so, s, sizeof s / sizeof s[0], why, whylen);
-    else if (obn.loaded < 0)
-        snprintf(why, whylen, "libcrypto not loadable");
-    return obn.loaded > 0 ? 0 : -1;
+    for (size_t i = 0; i < n; i++) {
+        void *f = speed_ossl_sym(peer, syms[i].name, why, whylen);
+        if (!f)
+            return -1;
+        memcpy(syms[i].slot, &f, sizeof f);
+    }
+    return 1;
 }
 
-static int osg_load(char *why, size_t whylen)
+static int obn_load(int peer, char *why, size_t whylen)
 {
-    static const char *const so[] = {"libcrypto.so.3", "libcrypto.so", NULL};
+    obn_api *o = &obn_of[peer == SPEED_OPENSSL_LATEST];
     const bn_sym s[] = {
-        {&osg.set0_factors, "RSA_set0_factors"}, {&osg.set0_crt, "RSA_set0_crt_params"},
-        {&osg.pkey_new, "EVP_PKEY_new"}, {&osg.pkey_free, "EVP_PKEY_free"},
-        {&osg.pkey_assign, "EVP_PKEY_assign"}, {&osg.ctx_new, "EVP_PKEY_CTX_new"},
-        {&osg.ctx_free, "EVP_PKEY_CTX_free"}, {&osg.sign_init, "EVP_PKEY_sign_init"},
-        {&osg.set_padding, "EVP_PKEY_CTX_set_rsa_padding"}, {&osg.set_md, "EVP_PKEY_CTX_set_signature_md"},
-        {&osg.sha256_md, "EVP_sha256"}, {&osg.sign, "EVP_PKEY_sign"},
+        {&o->ctx_new, "BN_CTX_new"}, {&o->ctx_free, "BN_CTX_free"}, {&o->bn_new, "BN_new"},
+        {&o->bn_free, "BN_free"}, {&o->bin2bn, "BN_bin2bn"}, {&o->bn2binpad, "BN_bn2binpad"},
+        {&o->set_flags, "BN_set_flags"}, {&o->mont_new, "BN_MONT_CTX_new"},
+        {&o->mont_set, "BN_MONT_CTX_set"}, {&o->mont_free, "BN_MONT_CTX_free"},
+        {&o->exp, "BN_mod_exp_mont_consttime"}, {&o->rsa_new, "RSA_new"}, {&o->rsa_free, "RSA_free"},
+        {&o->rsa_set0_key, "RSA_set0_key"}, {&o->rsa_verify, "RSA_verify"}, {&o->sha256, "SHA256"},
     };
-    if (obn_load(why, whylen))
+    if (!o->loaded)
+        o->loaded = ossl_bn_load(peer, s, sizeof s / sizeof s[0], why, whylen);
+    else if (o->loaded < 0)
+        snprintf(why, whylen, "libcrypto not loadable");
+    return o->loaded > 0 ? 0 : -1;
+}
+
+static int osg_load(int peer, char *why, size_t whylen)
+{
+    osg_api *g = &osg_of[peer == SPEED_OPENSSL_LATEST];
+    const bn_sym s[] = {
+        {&g->set0_factors, "RSA_set0_factors"}, {&g->set0_crt, "RSA_set0_crt_params"},
+        {&g->pkey_new, "EVP_PKEY_new"}, {&g->pkey_free, "EVP_PKEY_free"},
+        {&g->pkey_assign, "EVP_PKEY_assign"}, {&g->ctx_new, "EVP_PKEY_CTX_new"},
+        {&g->ctx_free, "EVP_PKEY_CTX_free"}, {&g->sign_init, "EVP_PKEY_sign_init"},
+        {&g->set_padding, "EVP_PKEY_CTX_set_rsa_padding"}, {&g->set_md, "EVP_PKEY_CTX_set_signature_md"},
+        {&g->sha256_md, "EVP_sha256"}, {&g->sign, "EVP_PKEY_sign"},
+    };
+    if (obn_load(peer, why, whylen))
         return -1;
-    if (!osg.loaded)
-        osg.loaded = bn_load(so, s, sizeof s / sizeof s[0], why, whylen);
-    else if (osg.loaded < 0)
+    if (!g->loaded)
+        g->loaded = ossl_bn_load(peer, s, sizeof s / sizeof s[0], why, whylen);
+    else if (g->loaded < 0)
         snprintf(why, whylen, "libcrypto lacks the EVP signing calls");
-    return osg.loaded > 0 ? 0 : -1;
+    return g->loaded > 0 ? 0 : -1;
 }
 
 /* The row's key into incore (peer -1) or an OpenSSL EVP_PKEY_CTX ready to
  * sign (s->p[0], its EVP_PKEY in s->p[1]).  0, or -1 with why. */
 static int sign_setup(int peer, bn_state *s, const speed_alg *a, char *why, size_t whylen)
 {
+    const obn_api *const ob = &obn_of[peer == SPEED_OPENSSL_LATEST];
+    const osg_api *const og = &osg_of[peer == SPEED_OPENSSL_LATEST];
     static uint8_t key[8][IC_RSA_MAX_BYTES];
     size_t kl[8];
     if (rsakey_bytes((unsigned)a->param, key, kl)) {
@@ -280,18 +299,18 @@ static int sign_setup(int peer, bn_state *s, const speed_alg *a, char *why, size
         snprintf(why, whylen, "%s", ic_status_str(st));
         return st == IC_OK ? 0 : -1;
     }
-    if (peer != SPEED_OPENSSL || osg_load(why, whylen))
+    if (!speed_is_openssl(peer) || osg_load(peer, why, whylen))
         return -1;
     bn_opaque *b[8];
     for (int i = 0; i < 8; i++)
-        b[i] = obn.bin2bn(key[i], (int)kl[i], NULL);
-    void *rsa = obn.rsa_new();
-    s->p[1] = osg.pkey_new();
-    if (!rsa || !s->p[1] || obn.rsa_set0_key(rsa, b[0], b[1], b[2]) != 1 ||
-        osg.set0_factors(rsa, b[3], b[4]) != 1 || osg.set0_crt(rsa, b[5], b[6], b[7]) != 1 ||
-        osg.pkey_assign(s->p[1], EVP_PKEY_RSA, rsa) != 1 || !(s->p[0] = osg.ctx_new(s->p[1], NULL)) ||
-        osg.sign_init(s->p[0]) != 1 || osg.set_padding(s->p[0], RSA_PKCS1_PADDING) != 1 ||
-        osg.set_md(s->p[0], osg.sha256_md()) != 1) {
+        b[i] = ob->bin2bn(key[i], (int)kl[i], NULL);
+    void *rsa = ob->rsa_new();
+    s->p[1] = og->pkey_new();
+    if (!rsa || !s->p[1] || ob->rsa_set0_key(rsa, b[0], b[1], b[2]) != 1 ||
+        og->set0_factors(rsa, b[3], b[4]) != 1 || og->set0_crt(rsa, b[5], b[6], b[7]) != 1 ||
+        og->pkey_assign(s->p[1], EVP_PKEY_RSA, rsa) != 1 || !(s->p[0] = og->ctx_new(s->p[1], NULL)) ||
+        og->sign_init(s->p[0]) != 1 || og->set_padding(s->p[0], RSA_PKCS1_PADDING) != 1 ||
+        og->set_md(s->p[0], og->sha256_md()) != 1) {
         snprintf(why, whylen, "OpenSSL RSA signing set-up failed");
         return -1;
     }
@@ -301,10 +320,10 @@ static int sign_setup(int peer, bn_state *s, const speed_alg *a, char *why, size
 const char *speed_bn_peer_call(int peer, const speed_alg *a)
 {
     if (is_sign(a))
-        return peer == SPEED_OPENSSL ? "EVP_PKEY_sign" : NULL;
+        return speed_is_openssl(peer) ? "EVP_PKEY_sign" : NULL;
     if (is_rsa(a))
-        return peer == SPEED_OPENSSL ? "RSA_verify" : NULL;
-    return peer == SPEED_GMP ? "mpz_powm_sec" : peer == SPEED_OPENSSL ? "BN_mod_exp_mont_consttime" : NULL;
+        return speed_is_openssl(peer) ? "RSA_verify" : NULL;
+    return peer == SPEED_GMP ? "mpz_powm_sec" : speed_is_openssl(peer) ? "BN_mod_exp_mont_consttime" : NULL;
 }
 
 /* The "montmul" entry a context for the row's modulus runs when selected
@@ -330,6 +349,7 @@ const char *speed_bn_impl(const speed_alg *a, const char *selected)
 /* peer -1 is incore.  0, or -1 with why. */
 int speed_bn_setup(int peer, speed_job *j, char *why, size_t whylen)
 {
+    const obn_api *const ob = &obn_of[peer == SPEED_OPENSSL_LATEST];
     bn_state *s = calloc(1, sizeof *s);
     j->state = s;
     if (!s) {
@@ -346,11 +366,11 @@ int speed_bn_setup(int peer, speed_job *j, char *why, size_t whylen)
             snprintf(why, whylen, "%s", ic_status_str(st));
             return st == IC_OK ? 0 : -1;
         }
-        if (peer != SPEED_OPENSSL || obn_load(why, whylen))
+        if (!speed_is_openssl(peer) || obn_load(peer, why, whylen))
             return -1;
-        s->p[0] = obn.rsa_new();
-        bn_opaque *n = obn.bin2bn(rv_n, (int)sizeof rv_n, NULL), *eb = obn.bin2bn(e, 3, NULL);
-        if (!s->p[0] || !n || !eb || obn.rsa_set0_key(s->p[0], n, eb, NULL) != 1) {
+        s->p[0] = ob->rsa_new();
+        bn_opaque *n = ob->bin2bn(rv_n, (int)sizeof rv_n, NULL), *eb = ob->bin2bn(e, 3, NULL);
+        if (!s->p[0] || !n || !eb || ob->rsa_set0_key(s->p[0], n, eb, NULL) != 1) {
             snprintf(why, whylen, "OpenSSL RSA key set-up failed");
             return -1;
         }
@@ -375,22 +395,22 @@ int speed_bn_setup(int peer, speed_job *j, char *why, size_t whylen)
         gmp.import(&z[1], len, 1, 1, 1, 0, s->e);
         return 0;
     }
-    if (peer == SPEED_OPENSSL) {
-        if (obn_load(why, whylen))
+    if (speed_is_openssl(peer)) {
+        if (obn_load(peer, why, whylen))
             return -1;
-        s->p[0] = obn.ctx_new();
-        s->p[1] = obn.bin2bn(s->n, (int)len, NULL);
-        s->p[2] = obn.bin2bn(s->e, (int)len, NULL);
-        s->p[3] = obn.bn_new();
-        s->p[4] = obn.bn_new();
-        s->p[5] = obn.mont_new();
+        s->p[0] = ob->ctx_new();
+        s->p[1] = ob->bin2bn(s->n, (int)len, NULL);
+        s->p[2] = ob->bin2bn(s->e, (int)len, NULL);
+        s->p[3] = ob->bn_new();
+        s->p[4] = ob->bn_new();
+        s->p[5] = ob->mont_new();
         for (int i = 0; i < 6; i++)
             if (!s->p[i]) {
                 snprintf(why, whylen, "OpenSSL BN allocation failed");
                 return -1;
             }
-        obn.set_flags(s->p[2], BN_FLG_CONSTTIME);
-        if (obn.mont_set(s->p[5], s->p[1], s->p[0]) != 1) {
+        ob->set_flags(s->p[2], BN_FLG_CONSTTIME);
+        if (ob->mont_set(s->p[5], s->p[1], s->p[0]) != 1) {
             snprintf(why, whylen, "BN_MONT_CTX_set failed");
             return -1;
         }
@@ -402,6 +422,8 @@ int speed_bn_setup(int peer, speed_job *j, char *why, size_t whylen)
 
 void speed_bn_run(int peer, speed_job *j, size_t len)
 {
+    const obn_api *const ob = &obn_of[peer == SPEED_OPENSSL_LATEST];
+    const osg_api *const og = &osg_of[peer == SPEED_OPENSSL_LATEST];
     bn_state *s = j->state;
     if (is_sign(j->alg)) {
         int ok;
@@ -410,8 +432,8 @@ void speed_bn_run(int peer, speed_job *j, size_t len)
         } else {
             uint8_t md[32];
             size_t siglen = len;
-            obn.sha256(rv_msg, sizeof rv_msg, md);
-            ok = osg.sign(s->p[0], j->buf, &siglen, md, 32) == 1 && siglen == len;
+            ob->sha256(rv_msg, sizeof rv_msg, md);
+            ok = og->sign(s->p[0], j->buf, &siglen, md, 32) == 1 && siglen == len;
         }
         j->failed |= !ok;
         return;
@@ -422,8 +444,8 @@ void speed_bn_run(int peer, speed_job *j, size_t len)
             ok = ic_rsa_verify_pkcs1v15(&s->rsa, IC_HASH_SHA256, rv_sig, sizeof rv_sig, rv_msg, sizeof rv_msg) == IC_OK;
         } else {
             uint8_t md[32];
-            obn.sha256(rv_msg, sizeof rv_msg, md);
-            ok = obn.rsa_verify(NID_sha256, md, 32, rv_sig, sizeof rv_sig, s->p[0]) == 1;
+            ob->sha256(rv_msg, sizeof rv_msg, md);
+            ok = ob->rsa_verify(NID_sha256, md, 32, rv_sig, sizeof rv_sig, s->p[0]) == 1;
         }
         memset(j->buf, ok, len);
         j->failed |= !ok;
@@ -442,40 +464,42 @@ void speed_bn_run(int peer, speed_job *j, size_t len)
         gmp.export(tmp, &cnt, 1, 1, 1, 0, &z[3]);
         memcpy(j->buf + len - cnt, tmp, cnt);
     } else {
-        obn.bin2bn(j->buf, (int)len, s->p[3]);
-        obn.set_flags(s->p[3], BN_FLG_CONSTTIME);
-        if (obn.exp(s->p[4], s->p[3], s->p[2], s->p[1], s->p[0], s->p[5]) != 1 ||
-            obn.bn2binpad(s->p[4], j->buf, (int)len) != (int)len)
+        ob->bin2bn(j->buf, (int)len, s->p[3]);
+        ob->set_flags(s->p[3], BN_FLG_CONSTTIME);
+        if (ob->exp(s->p[4], s->p[3], s->p[2], s->p[1], s->p[0], s->p[5]) != 1 ||
+            ob->bn2binpad(s->p[4], j->buf, (int)len) != (int)len)
             j->failed = 1;
     }
 }
 
 void speed_bn_free(int peer, speed_job *j)
 {
+    const obn_api *const ob = &obn_of[peer == SPEED_OPENSSL_LATEST];
+    const osg_api *const og = &osg_of[peer == SPEED_OPENSSL_LATEST];
     bn_state *s = j->state;
     if (!s)
         return;
     if (is_sign(j->alg)) {
-        if (peer == SPEED_OPENSSL && s->p[0])
-            osg.ctx_free(s->p[0]);
-        if (peer == SPEED_OPENSSL && s->p[1])
-            osg.pkey_free(s->p[1]);           /* frees the RSA key and its numbers */
+        if (speed_is_openssl(peer) && s->p[0])
+            og->ctx_free(s->p[0]);
+        if (speed_is_openssl(peer) && s->p[1])
+            og->pkey_free(s->p[1]);           /* frees the RSA key and its numbers */
     } else if (is_rsa(j->alg)) {
-        if (peer == SPEED_OPENSSL && s->p[0])
-            obn.rsa_free(s->p[0]);            /* frees n and e with it */
+        if (speed_is_openssl(peer) && s->p[0])
+            ob->rsa_free(s->p[0]);            /* frees n and e with it */
     } else if (peer == SPEED_GMP && s->p[0]) {
         gmp_mpz *z = s->p[0];
         for (int i = 0; i < 4; i++)
             gmp.clear(&z[i]);
         free(z);
-    } else if (peer == SPEED_OPENSSL) {
+    } else if (speed_is_openssl(peer)) {
         if (s->p[0])
-            obn.ctx_free(s->p[0]);
+            ob->ctx_free(s->p[0]);
         for (int i = 1; i < 5; i++)
             if (s->p[i])
-                obn.bn_free(s->p[i]);
+                ob->bn_free(s->p[i]);
         if (s->p[5])
-            obn.mont_free(s->p[5]);
+            ob->mont_free(s->p[5]);
     }
     ic_mont_wipe(&s->mont);
     ic_rsa_public_key_wipe(&s->rsa);

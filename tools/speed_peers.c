@@ -1,7 +1,8 @@
 /*
  * speed_peers.c - the peers `incore speed --vs` measures beside incore:
- * OpenSSL's libcrypto, libsodium, zlib, ISA-L and libgcrypt (GMP's modexp
- * is in speed_bn.c, intel-ipsec-mb in speed_ipsecmb.c).
+ * OpenSSL's libcrypto (the system's, and the newest release's as built by
+ * scripts/build-openssl-latest.sh), libsodium, zlib, ISA-L and libgcrypt
+ * (GMP's modexp is in speed_bn.c, intel-ipsec-mb in speed_ipsecmb.c).
  *
  * The trick is that incore depends on none of them: each library is opened
  * at run time with dlopen() and the few functions measured are looked up
@@ -9,6 +10,17 @@
  * (from the libraries' public headers), so neither the headers nor the
  * libraries are needed to build the tool, and a missing peer is a line in
  * the report rather than a failure.
+ *
+ * The two OpenSSL peers run the same code on two libraries in one process:
+ * "openssl" is the system's libcrypto.so.3, "openssl-latest" a module
+ * (openssl-latest.so, from tools/speed_openssl_latest.c) holding the newest
+ * release's libcrypto linked in statically with all of its symbols hidden,
+ * so the two never bind to each other's functions.  The module exports one
+ * call, incore_openssl_latest_sym(name), which does for it what dlsym()
+ * does for the shared library (speed_ossl_sym below).  It is looked for at
+ * $INCORE_OPENSSL_LATEST (the .so), else in $INCORE_OPENSSL_LATEST_CACHE,
+ * else in ${XDG_CACHE_HOME:-$HOME/.cache}/incore/openssl-VERSION, where the
+ * script puts it.
  *
  * Each peer is called the way its own users call it:
  *  - OpenSSL through EVP, with the key set once per context
@@ -38,13 +50,15 @@
  * so a table never compares two different operations.
  */
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "incore/incore.h"
 #include "tools.h"
 
-/* ---- OpenSSL 3 libcrypto ------------------------------------------------- */
+/* ---- OpenSSL libcrypto (3.0 and newer) ------------------------------------ */
 typedef struct evp_opaque evp_opaque;   /* every EVP object is opaque here */
 #define EVP_CTRL_AEAD_GET_TAG 0x10     /* openssl/evp.h */
 #define EVP_CTRL_AEAD_SET_TAG 0x11
@@ -59,7 +73,7 @@ typedef struct {
 #define OSSL_PARAM_UTF8_STRING 4
 #define OSSL_PARAM_UNMODIFIED ((size_t)-1)
 
-static struct {
+typedef struct {
     const char *(*version)(int);
     evp_opaque *(*cipher_fetch)(void *, const char *, const char *);
     void (*cipher_free)(evp_opaque *);
@@ -86,7 +100,104 @@ static struct {
     int (*mac_update)(evp_opaque *, const uint8_t *, size_t);
     int (*mac_final)(evp_opaque *, uint8_t *, size_t *, size_t);
     int (*rand_bytes)(uint8_t *, int);
-} ossl;
+} ossl_api;
+static ossl_api ossl_apis[2];   /* [0] openssl, [1] openssl-latest */
+
+/* Which of the two OpenSSL peers: the index of its library. */
+static int ossl_index(int peer)
+{
+    return peer == SPEED_OPENSSL_LATEST;
+}
+
+/* The version of the newest release scripts/build-openssl-latest.sh builds
+ * (CMake reads it from the script), which names its cache directory. */
+#ifndef IC_OPENSSL_LATEST_VERSION
+#define IC_OPENSSL_LATEST_VERSION "4.0.3"
+#endif
+#define OSSL_LATEST_SCRIPT "scripts/build-openssl-latest.sh"
+
+typedef struct {
+    int tried;
+    void *h;
+    void *(*lookup)(const char *);   /* openssl-latest: the module's entry point */
+    const char *name;                /* for messages: the soname or module path */
+    char why[4400];
+} ossl_library;
+static ossl_library ossl_lib[2];
+static char ossl_latest_module[4096];   /* the module's path */
+
+/* Where the openssl-latest module is: $INCORE_OPENSSL_LATEST, else
+ * openssl-latest.so in $INCORE_OPENSSL_LATEST_CACHE, else in the cache
+ * directory the script uses by default. */
+static void ossl_latest_path(char *path, size_t len)
+{
+    const char *e = getenv("INCORE_OPENSSL_LATEST"), *dir = getenv("INCORE_OPENSSL_LATEST_CACHE");
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (e && *e)
+        snprintf(path, len, "%s", e);
+    else if (dir && *dir)
+        snprintf(path, len, "%s/openssl-latest.so", dir);
+    else if (xdg && *xdg)
+        snprintf(path, len, "%s/incore/openssl-%s/openssl-latest.so", xdg, IC_OPENSSL_LATEST_VERSION);
+    else
+        snprintf(path, len, "%s/.cache/incore/openssl-%s/openssl-latest.so", home ? home : "",
+                 IC_OPENSSL_LATEST_VERSION);
+}
+
+/* Open the peer's library once: the system's libcrypto, or the module and
+ * its entry point.  0, or -1 with L->why set. */
+static int ossl_open(int i)
+{
+    ossl_library *L = &ossl_lib[i];
+    if (L->tried)
+        return L->h ? 0 : -1;
+    L->tried = 1;
+    if (i == 0) {
+        static const char *const so[] = {"libcrypto.so.3", "libcrypto.so"};
+        for (size_t k = 0; k < 2 && !L->h; k++) {
+            L->h = dlopen(so[k], RTLD_NOW | RTLD_LOCAL);
+            if (!L->h && k == 0) /* the first name's error says what is missing */
+                snprintf(L->why, sizeof L->why, "%s", dlerror());
+        }
+        L->name = so[0];
+        return L->h ? 0 : -1;
+    }
+    const char *path = ossl_latest_module;
+    ossl_latest_path(ossl_latest_module, sizeof ossl_latest_module);
+    L->name = path;
+    if (access(path, F_OK) != 0) {
+        snprintf(L->why, sizeof L->why, "no module at %s: build it with " OSSL_LATEST_SCRIPT
+                 " (OpenSSL %s from crates.io, needs cargo), or set INCORE_OPENSSL_LATEST to its path",
+                 path, IC_OPENSSL_LATEST_VERSION);
+        return -1;
+    }
+    L->h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    void *f = L->h ? dlsym(L->h, "incore_openssl_latest_sym") : NULL;
+    if (!L->h) {
+        snprintf(L->why, sizeof L->why, "%s (rebuild it with " OSSL_LATEST_SCRIPT ")", dlerror());
+    } else if (!f) {
+        snprintf(L->why, sizeof L->why, "%s lacks incore_openssl_latest_sym (not built by " OSSL_LATEST_SCRIPT ")",
+                 path);
+        L->h = NULL;   /* kept loaded, but unusable */
+    } else {
+        memcpy(&L->lookup, &f, sizeof f);   /* object <- function pointer, POSIX */
+    }
+    return L->h ? 0 : -1;
+}
+
+void *speed_ossl_sym(int peer, const char *name, char *why, size_t whylen)
+{
+    int i = ossl_index(peer);
+    void *f = NULL;
+    if (ossl_open(i) == 0) {
+        f = i ? ossl_lib[i].lookup(name) : dlsym(ossl_lib[i].h, name);
+        if (!f)
+            snprintf(ossl_lib[i].why, sizeof ossl_lib[i].why, "%s lacks %s", ossl_lib[i].name, name);
+    }
+    if (!f)
+        snprintf(why, whylen, "%s", ossl_lib[i].why);
+    return f;
+}
 
 /* ---- libsodium ----------------------------------------------------------- */
 typedef int (*sodium_aead_enc)(uint8_t *c, unsigned long long *clen, const uint8_t *m,
@@ -170,32 +281,37 @@ typedef struct {
     char why[256];
 } peer_lib;
 
-static const sym ossl_syms[] = {
-    SYM(ossl.version, "OpenSSL_version"),
-    SYM(ossl.cipher_fetch, "EVP_CIPHER_fetch"),
-    SYM(ossl.cipher_free, "EVP_CIPHER_free"),
-    SYM(ossl.cctx_new, "EVP_CIPHER_CTX_new"),
-    SYM(ossl.cctx_free, "EVP_CIPHER_CTX_free"),
-    SYM(ossl.cipher_init, "EVP_CipherInit_ex"),
-    SYM(ossl.cipher_update, "EVP_CipherUpdate"),
-    SYM(ossl.cipher_final, "EVP_CipherFinal_ex"),
-    SYM(ossl.set_padding, "EVP_CIPHER_CTX_set_padding"),
-    SYM(ossl.cctx_ctrl, "EVP_CIPHER_CTX_ctrl"),
-    SYM(ossl.md_fetch, "EVP_MD_fetch"),
-    SYM(ossl.md_free, "EVP_MD_free"),
-    SYM(ossl.mdctx_new, "EVP_MD_CTX_new"),
-    SYM(ossl.mdctx_free, "EVP_MD_CTX_free"),
-    SYM(ossl.digest_init, "EVP_DigestInit_ex"),
-    SYM(ossl.digest_update, "EVP_DigestUpdate"),
-    SYM(ossl.digest_final, "EVP_DigestFinal_ex"),
-    SYM(ossl.mac_fetch, "EVP_MAC_fetch"),
-    SYM(ossl.mac_free, "EVP_MAC_free"),
-    SYM(ossl.macctx_new, "EVP_MAC_CTX_new"),
-    SYM(ossl.macctx_free, "EVP_MAC_CTX_free"),
-    SYM(ossl.mac_init, "EVP_MAC_init"),
-    SYM(ossl.mac_update, "EVP_MAC_update"),
-    SYM(ossl.mac_final, "EVP_MAC_final"),
-    SYM(ossl.rand_bytes, "RAND_bytes"),
+#define OSYM(field, name) {offsetof(ossl_api, field), name}
+/* The calls of the OpenSSL peers, by their place in ossl_api. */
+static const struct {
+    size_t off;
+    const char *name;
+} ossl_syms[] = {
+    OSYM(version, "OpenSSL_version"),
+    OSYM(cipher_fetch, "EVP_CIPHER_fetch"),
+    OSYM(cipher_free, "EVP_CIPHER_free"),
+    OSYM(cctx_new, "EVP_CIPHER_CTX_new"),
+    OSYM(cctx_free, "EVP_CIPHER_CTX_free"),
+    OSYM(cipher_init, "EVP_CipherInit_ex"),
+    OSYM(cipher_update, "EVP_CipherUpdate"),
+    OSYM(cipher_final, "EVP_CipherFinal_ex"),
+    OSYM(set_padding, "EVP_CIPHER_CTX_set_padding"),
+    OSYM(cctx_ctrl, "EVP_CIPHER_CTX_ctrl"),
+    OSYM(md_fetch, "EVP_MD_fetch"),
+    OSYM(md_free, "EVP_MD_free"),
+    OSYM(mdctx_new, "EVP_MD_CTX_new"),
+    OSYM(mdctx_free, "EVP_MD_CTX_free"),
+    OSYM(digest_init, "EVP_DigestInit_ex"),
+    OSYM(digest_update, "EVP_DigestUpdate"),
+    OSYM(digest_final, "EVP_DigestFinal_ex"),
+    OSYM(mac_fetch, "EVP_MAC_fetch"),
+    OSYM(mac_free, "EVP_MAC_free"),
+    OSYM(macctx_new, "EVP_MAC_CTX_new"),
+    OSYM(macctx_free, "EVP_MAC_CTX_free"),
+    OSYM(mac_init, "EVP_MAC_init"),
+    OSYM(mac_update, "EVP_MAC_update"),
+    OSYM(mac_final, "EVP_MAC_final"),
+    OSYM(rand_bytes, "RAND_bytes"),
 };
 static const sym sod_syms[] = {
     SYM(sod.init, "sodium_init"),
@@ -243,7 +359,9 @@ static const sym gcry_syms[] = {
 
 #define NSYMS(a) (sizeof(a) / sizeof((a)[0]))
 static peer_lib libs[SPEED_NPEERS] = {
-    [SPEED_OPENSSL] = {"openssl", {"libcrypto.so.3", "libcrypto.so"}, ossl_syms, NSYMS(ossl_syms), 0, ""},
+    /* ossl_load: the system's libcrypto, and the module of the newest release */
+    [SPEED_OPENSSL] = {"openssl", {NULL}, NULL, 0, 0, ""},
+    [SPEED_OPENSSL_LATEST] = {"openssl-latest", {NULL}, NULL, 0, 0, ""},
     [SPEED_LIBSODIUM] = {"libsodium", {"libsodium.so", "libsodium.so.23", "libsodium.so.26"},
                          sod_syms, NSYMS(sod_syms), 0, ""},
     [SPEED_ZLIB] = {"zlib", {"libz.so.1", "libz.so"}, zlib_syms, NSYMS(zlib_syms), 0, ""},
@@ -266,6 +384,23 @@ const char *speed_peer_name(int peer)
     return peer >= 0 && peer < SPEED_NPEERS ? libs[peer].name : NULL;
 }
 
+/* An OpenSSL peer: its library (speed_ossl_sym) and every call of
+ * ossl_syms into its ossl_api. */
+static void ossl_load(int peer)
+{
+    peer_lib *L = &libs[peer];
+    ossl_api *api = &ossl_apis[ossl_index(peer)];
+    L->loaded = 1;
+    for (size_t i = 0; i < NSYMS(ossl_syms); i++) {
+        void *f = speed_ossl_sym(peer, ossl_syms[i].name, L->why, sizeof L->why);
+        if (!f) {
+            L->loaded = -1;
+            return;
+        }
+        memcpy((char *)api + ossl_syms[i].off, &f, sizeof f);   /* object <- function pointer, POSIX */
+    }
+}
+
 /* dlopen the first soname that exists, then every symbol; the handle is
  * kept for the life of the process (the peers are never unloaded). */
 int speed_peer_load(int peer, char *why, size_t whylen)
@@ -273,7 +408,9 @@ int speed_peer_load(int peer, char *why, size_t whylen)
     if (is_ipsecmb(peer))
         return speed_ipsecmb_load(why, whylen);
     peer_lib *L = &libs[peer];
-    if (L->loaded == 0) {
+    if (L->loaded == 0 && speed_is_openssl(peer)) {
+        ossl_load(peer);
+    } else if (L->loaded == 0) {
         void *h = NULL;
         for (int i = 0; i < 4 && L->sonames[i] && !h; i++) {
             h = dlopen(L->sonames[i], RTLD_NOW | RTLD_LOCAL);
@@ -319,7 +456,8 @@ const char *speed_peer_version(int peer)
     if (libs[peer].loaded <= 0)
         return "";
     switch (peer) {
-    case SPEED_OPENSSL: return ossl.version(0);    /* OPENSSL_VERSION */
+    case SPEED_OPENSSL:
+    case SPEED_OPENSSL_LATEST: return ossl_apis[ossl_index(peer)].version(0);   /* OPENSSL_VERSION */
     case SPEED_LIBSODIUM: return sod.version();
     case SPEED_ZLIB: return zlib.version();
     case SPEED_LIBGCRYPT: return gcry.version;
@@ -337,6 +475,7 @@ const char *speed_peer_call(int peer, const speed_alg *a)
         return speed_ipsecmb_call(peer == SPEED_IPSECMB_JOB, a);
     switch (peer) {
     case SPEED_OPENSSL:
+    case SPEED_OPENSSL_LATEST:
         if (k == SK_RANDOM || k == SK_RANDSRC)   /* its DRBG: the peer of ours and of the sources */
             return "RAND_bytes";
         if (k <= SK_GCM_OPEN || k == SK_CHACHA20 || k == SK_C20P1305 || k == SK_XTS_ENC || k == SK_XTS_DEC)
@@ -380,31 +519,33 @@ const char *speed_peer_call(int peer, const speed_alg *a)
     }
 }
 
-/* OpenSSL objects of one job. */
+/* OpenSSL objects of one job, and the library they belong to. */
 typedef struct {
+    const ossl_api *api;
     evp_opaque *cipher, *cctx, *md, *mdctx, *mac, *macctx;
 } ossl_state;
 
-static int ossl_setup(speed_job *j, char *why, size_t whylen)
+static int ossl_setup(int peer, speed_job *j, char *why, size_t whylen)
 {
     const speed_alg *a = j->alg;
     ossl_state *s = calloc(1, sizeof *s);
     if (!s)
         return -1;
     j->state = s;
+    const ossl_api *const o = s->api = &ossl_apis[ossl_index(peer)];
     const char *what = a->peer_name;
     if (a->kind == SK_RANDOM || a->kind == SK_RANDSRC) {
         uint8_t b[16];   /* the first call seeds: keep it out of the timing */
-        return ossl.rand_bytes(b, sizeof b) == 1 ? 0 : -1;
+        return o->rand_bytes(b, sizeof b) == 1 ? 0 : -1;
     }
     if (a->kind == SK_HASH) {
-        s->md = ossl.md_fetch(NULL, what, NULL);
-        s->mdctx = s->md ? ossl.mdctx_new() : NULL;
+        s->md = o->md_fetch(NULL, what, NULL);
+        s->mdctx = s->md ? o->mdctx_new() : NULL;
         if (!s->mdctx)
             goto fail;
     } else if (a->kind == SK_HMAC || a->kind == SK_POLY1305) {
-        s->mac = ossl.mac_fetch(NULL, a->kind == SK_HMAC ? "HMAC" : "POLY1305", NULL);
-        s->macctx = s->mac ? ossl.macctx_new(s->mac) : NULL;
+        s->mac = o->mac_fetch(NULL, a->kind == SK_HMAC ? "HMAC" : "POLY1305", NULL);
+        s->macctx = s->mac ? o->macctx_new(s->mac) : NULL;
         if (!s->macctx)
             goto fail;
         if (a->kind == SK_HMAC) {
@@ -412,17 +553,17 @@ static int ossl_setup(speed_job *j, char *why, size_t whylen)
             ossl_param p[2] = {{"digest", OSSL_PARAM_UTF8_STRING, (void *)what, strlen(what),
                                 OSSL_PARAM_UNMODIFIED},
                                {NULL, 0, NULL, 0, 0}};
-            if (ossl.mac_init(s->macctx, j->key, 32, p) != 1)
+            if (o->mac_init(s->macctx, j->key, 32, p) != 1)
                 goto fail;
         }
     } else {
         int enc = a->kind != SK_CBC_DEC && a->kind != SK_CFB_DEC && a->kind != SK_GCM_OPEN &&
                   a->kind != SK_XTS_DEC;
-        s->cipher = ossl.cipher_fetch(NULL, what, NULL);
-        s->cctx = s->cipher ? ossl.cctx_new() : NULL;
-        if (!s->cctx || ossl.cipher_init(s->cctx, s->cipher, NULL, j->key, NULL, enc) != 1)
+        s->cipher = o->cipher_fetch(NULL, what, NULL);
+        s->cctx = s->cipher ? o->cctx_new() : NULL;
+        if (!s->cctx || o->cipher_init(s->cctx, s->cipher, NULL, j->key, NULL, enc) != 1)
             goto fail;
-        ossl.set_padding(s->cctx, 0);
+        o->set_padding(s->cctx, 0);
     }
     return 0;
 fail:
@@ -443,6 +584,7 @@ static void ossl_chacha_iv(uint8_t iv16[16], const uint8_t *nonce)
 static void ossl_run(speed_job *j, size_t len)
 {
     ossl_state *s = j->state;
+    const ossl_api *const o = s->api;
     int n = 0, k = j->alg->kind;
     unsigned dn = 0;
     size_t mn = 0;
@@ -450,52 +592,52 @@ static void ossl_run(speed_job *j, size_t len)
     switch (k) {
     case SK_RANDOM:
     case SK_RANDSRC:
-        if (ossl.rand_bytes(j->buf, (int)len) != 1)
+        if (o->rand_bytes(j->buf, (int)len) != 1)
             j->failed = 1;
         return;
     case SK_HASH:
-        ossl.digest_init(s->mdctx, s->md, NULL);
-        ossl.digest_update(s->mdctx, j->buf, len);
-        ossl.digest_final(s->mdctx, j->aux, &dn);
+        o->digest_init(s->mdctx, s->md, NULL);
+        o->digest_update(s->mdctx, j->buf, len);
+        o->digest_final(s->mdctx, j->aux, &dn);
         return;
     case SK_HMAC:
     case SK_POLY1305:
-        ossl.mac_init(s->macctx, j->key, 32, NULL);
-        ossl.mac_update(s->macctx, j->buf, len);
-        ossl.mac_final(s->macctx, j->aux, &mn, sizeof j->aux);
+        o->mac_init(s->macctx, j->key, 32, NULL);
+        o->mac_update(s->macctx, j->buf, len);
+        o->mac_final(s->macctx, j->aux, &mn, sizeof j->aux);
         return;
     case SK_ECB: /* no IV: the key schedule set at setup is all */
-        ossl.cipher_update(s->cctx, j->buf, &n, j->buf, (int)len);
+        o->cipher_update(s->cctx, j->buf, &n, j->buf, (int)len);
         return;
     case SK_GCM_SEAL:
     case SK_C20P1305:
-        ossl.cipher_init(s->cctx, NULL, NULL, NULL, j->iv, -1);
+        o->cipher_init(s->cctx, NULL, NULL, NULL, j->iv, -1);
         if (j->aadlen)   /* out NULL: AAD */
-            ossl.cipher_update(s->cctx, NULL, &n, j->aad, (int)j->aadlen);
-        ossl.cipher_update(s->cctx, j->buf, &n, j->buf, (int)len);
-        ossl.cipher_final(s->cctx, j->buf + n, &n);
-        ossl.cctx_ctrl(s->cctx, EVP_CTRL_AEAD_GET_TAG, 16, j->aux);
+            o->cipher_update(s->cctx, NULL, &n, j->aad, (int)j->aadlen);
+        o->cipher_update(s->cctx, j->buf, &n, j->buf, (int)len);
+        o->cipher_final(s->cctx, j->buf + n, &n);
+        o->cctx_ctrl(s->cctx, EVP_CTRL_AEAD_GET_TAG, 16, j->aux);
         return;
     case SK_GCM_OPEN: {
         uint8_t tag[16];
         memcpy(tag, j->ct + len, 16);
-        ossl.cipher_init(s->cctx, NULL, NULL, NULL, j->iv, -1);
+        o->cipher_init(s->cctx, NULL, NULL, NULL, j->iv, -1);
         if (j->aadlen)
-            ossl.cipher_update(s->cctx, NULL, &n, j->aad, (int)j->aadlen);
-        ossl.cipher_update(s->cctx, j->out, &n, j->ct, (int)len);
-        ossl.cctx_ctrl(s->cctx, EVP_CTRL_AEAD_SET_TAG, 16, tag);
-        if (ossl.cipher_final(s->cctx, j->out + n, &n) <= 0)
+            o->cipher_update(s->cctx, NULL, &n, j->aad, (int)j->aadlen);
+        o->cipher_update(s->cctx, j->out, &n, j->ct, (int)len);
+        o->cctx_ctrl(s->cctx, EVP_CTRL_AEAD_SET_TAG, 16, tag);
+        if (o->cipher_final(s->cctx, j->out + n, &n) <= 0)
             j->failed = 1;
         return;
     }
     case SK_CHACHA20:
         ossl_chacha_iv(iv16, j->iv);
-        ossl.cipher_init(s->cctx, NULL, NULL, NULL, iv16, -1);
-        ossl.cipher_update(s->cctx, j->buf, &n, j->buf, (int)len);
+        o->cipher_init(s->cctx, NULL, NULL, NULL, iv16, -1);
+        o->cipher_update(s->cctx, j->buf, &n, j->buf, (int)len);
         return;
     default: /* CBC, CFB, OFB, CTR: the IV per message, the key kept */
-        ossl.cipher_init(s->cctx, NULL, NULL, NULL, j->iv, -1);
-        ossl.cipher_update(s->cctx, j->buf, &n, j->buf, (int)len);
+        o->cipher_init(s->cctx, NULL, NULL, NULL, j->iv, -1);
+        o->cipher_update(s->cctx, j->buf, &n, j->buf, (int)len);
         return;
     }
 }
@@ -505,12 +647,13 @@ static void ossl_free(speed_job *j)
     ossl_state *s = j->state;
     if (!s)
         return;
-    if (s->cctx) ossl.cctx_free(s->cctx);
-    if (s->cipher) ossl.cipher_free(s->cipher);
-    if (s->mdctx) ossl.mdctx_free(s->mdctx);
-    if (s->md) ossl.md_free(s->md);
-    if (s->macctx) ossl.macctx_free(s->macctx);
-    if (s->mac) ossl.mac_free(s->mac);
+    const ossl_api *const o = s->api;
+    if (s->cctx) o->cctx_free(s->cctx);
+    if (s->cipher) o->cipher_free(s->cipher);
+    if (s->mdctx) o->mdctx_free(s->mdctx);
+    if (s->md) o->md_free(s->md);
+    if (s->macctx) o->macctx_free(s->macctx);
+    if (s->mac) o->mac_free(s->mac);
     free(s);
 }
 
@@ -686,8 +829,8 @@ int speed_peer_setup(int peer, speed_job *j, char *why, size_t whylen)
         return speed_bn_setup(peer, j, why, whylen);
     if (is_ipsecmb(peer))
         return speed_ipsecmb_setup(peer == SPEED_IPSECMB_JOB, j, why, whylen);
-    if (peer == SPEED_OPENSSL)
-        return ossl_setup(j, why, whylen);
+    if (speed_is_openssl(peer))
+        return ossl_setup(peer, j, why, whylen);
     if (peer == SPEED_LIBGCRYPT)
         return gcry_setup(j, why, whylen);
     if (peer == SPEED_LIBSODIUM && (j->alg->kind == SK_GCM_SEAL || j->alg->kind == SK_GCM_OPEN) &&
@@ -709,7 +852,8 @@ void speed_peer_run(int peer, speed_job *j, size_t len)
         return;
     }
     switch (peer) {
-    case SPEED_OPENSSL: ossl_run(j, len); return;
+    case SPEED_OPENSSL:
+    case SPEED_OPENSSL_LATEST: ossl_run(j, len); return;
     case SPEED_LIBSODIUM: sodium_run(j, len); return;
     case SPEED_LIBGCRYPT: gcry_run(j, len); return;
     case SPEED_ZLIB: speed_put_le32(j->aux, (uint32_t)zlib.crc32(0, j->buf, (unsigned)len)); return;
@@ -729,7 +873,7 @@ void speed_peer_free(int peer, speed_job *j)
         speed_bn_free(peer, j);
         return;
     }
-    if (peer == SPEED_OPENSSL)
+    if (speed_is_openssl(peer))
         ossl_free(j);
     if (peer == SPEED_LIBGCRYPT)
         gcry_free(j);

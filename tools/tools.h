@@ -46,10 +46,17 @@ enum speed_kind {
     SK_HWRAND    /* ic_rand_hw: the selected raw hardware source, no health tests */
 };
 enum {
-    SPEED_OPENSSL, SPEED_LIBSODIUM, SPEED_ZLIB, SPEED_ISAL, SPEED_LIBGCRYPT, SPEED_GMP,
+    SPEED_OPENSSL,          /* the system's libcrypto.so.3 */
+    SPEED_OPENSSL_LATEST,   /* the newest release, scripts/build-openssl-latest.sh */
+    SPEED_LIBSODIUM, SPEED_ZLIB, SPEED_ISAL, SPEED_LIBGCRYPT, SPEED_GMP,
     SPEED_IPSECMB, SPEED_IPSECMB_JOB,   /* intel-ipsec-mb: direct API, job API */
     SPEED_NPEERS
 };
+/* The two OpenSSL peers run the same calls, each on its own library. */
+static inline int speed_is_openssl(int peer)
+{
+    return peer == SPEED_OPENSSL || peer == SPEED_OPENSSL_LATEST;
+}
 
 typedef struct speed_alg {
     const char *name;      /* "aes-128-ctr" */
@@ -91,6 +98,10 @@ const char *speed_peer_call(int peer, const speed_alg *a);
 int  speed_peer_setup(int peer, speed_job *j, char *why, size_t whylen);
 void speed_peer_run(int peer, speed_job *j, size_t len);
 void speed_peer_free(int peer, speed_job *j);
+/* An OpenSSL peer's libcrypto function called name (its library opened on
+ * first use), or NULL with why filled: what dlsym() gives for the system's
+ * library, and the module's own lookup for openssl-latest. */
+void *speed_ossl_sym(int peer, const char *name, char *why, size_t whylen);
 
 /* tools/speed_bn.c: the SK_MODEXP rows for incore (peer -1), GMP and
  * OpenSSL; the same contract as the speed_peer_* calls above. */
