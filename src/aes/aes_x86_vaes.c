@@ -177,6 +177,11 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
 /* No AESX_XTS_GPR (aes_x86_xts.h) here: on Zen 3 a min-of-trials harness
  * had AES-256 4 KiB 10 % faster with it, but `incore speed` (medians, in
  * place) 10 % slower, and AES-128 within +-5 % (docs/backends.md, XTS) */
+/* the first tweaks (xts_first_tweaks): lane l gets a + s*l in both halves */
+#define AESX_SLLVQ _mm256_sllv_epi64
+#define AESX_SRLVQ _mm256_srlv_epi64
+#define AESX_XTS_BCAST(t) _mm256_broadcastsi128_si256(t)
+#define AESX_XTS_KVEC(a, s) _mm256_set_epi64x((a) + (s), (a) + (s), (a), (a))
 #include "aes/aes_x86_xts.h"
 
 const ic_aes_ops ic_aes_vaes_ops = {

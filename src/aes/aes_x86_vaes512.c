@@ -188,6 +188,15 @@ static inline __m128i vaes512_lane128(__m512i v, size_t l)
 #define AESX_XTS_REDUCE(r) _mm512_clmulepi64_epi128((r), _mm512_set1_epi64(0x87), 0x00)
 /* No AESX_XOR3 (VPTERNLOGQ): MemorySanitizer checks that intrinsic's operands
  * strictly, so ct_msan would report the secret data passing through it. */
+/* the tweak registers hold T ^ rk_last (aes_x86_xts.h, xts_keys): one
+ * VPTERNLOG a register for the whitening, none for the last round key */
+#define AESX_XTS_FOLDKL
+/* the first tweaks (xts_first_tweaks): lane l gets a + s*l in both halves */
+#define AESX_SLLVQ _mm512_sllv_epi64
+#define AESX_SRLVQ _mm512_srlv_epi64
+#define AESX_XTS_BCAST(t) _mm512_broadcast_i32x4(t)
+#define AESX_XTS_KVEC(a, s) \
+    _mm512_set_epi64((a) + 3 * (s), (a) + 3 * (s), (a) + 2 * (s), (a) + 2 * (s), (a) + (s), (a) + (s), (a), (a))
 #include "aes/aes_x86_xts.h"
 
 const ic_aes_ops ic_aes_vaes512_ops = {
