@@ -169,6 +169,9 @@ AESX_INLINE void xts_first_tweaks(AESX_V tw[AESX_NV], __m128i t, int nv)
         tw[j] = xts_mul_x4lanes(tw[j - 4]);
 }
 
+#if defined(AESX_XTS_PACKED) && !defined(AESX_XTS_PACKED_WHEN)
+#define AESX_XTS_PACKED_WHEN() 1
+#endif
 #ifdef AESX_XTS_PACKED
 /* Four registers of tweaks times x^16 (AESX_NBLK = 16), sharing one
  * reduction.  The top 16 bits of every lane of v[k] (the top half of its
@@ -204,17 +207,20 @@ AESX_INLINE void xts_next4(AESX_V v[4], AESX_V d)
  * the registers hold T ^ rk_last, and d = rk_last * x^AESX_NBLK ^ rk_last
  * keeps them so; d = 0 for plain tweaks).  The XOR of d joins the step's
  * last XOR, one VPTERNLOG where the compiler has AVX-512VL. */
-AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV], AESX_V d)
+AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV], AESX_V d, int packed)
 {
 #ifdef AESX_XTS_PACKED
     _Static_assert(AESX_NBLK == 16 && AESX_NV == 8, "xts_next4: two bytes a lane, two groups");
-    xts_next4(tw, d);
-    xts_next4(tw + 4, d);
-#else
+    if (packed) {
+        xts_next4(tw, d);
+        xts_next4(tw + 4, d);
+        return;
+    }
+#endif
+    (void)packed;
     for (int j = 0; j < AESX_NV; j++)
         tw[j] = AESX_XOR(AESX_BSLLI(tw[j], AESX_NBLK / 8),
                          AESX_XOR(AESX_XTS_REDUCE(AESX_BSRLI(tw[j], 16 - AESX_NBLK / 8)), d));
-#endif
 }
 
 /* The constants of a call's batches (xts_batch).  With AESX_XTS_FOLDKL
@@ -263,7 +269,7 @@ AESX_INLINE void xts_keys_init(xts_keys *x, const __m128i *rk, unsigned nr)
  * rounds instead of running them after the batch, in front of the next
  * one (10% on Zen 4). */
 AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], const xts_keys *x, uint8_t *out,
-                           const uint8_t *in, size_t n, int nv, int decrypt, int advance)
+                           const uint8_t *in, size_t n, int nv, int decrypt, int advance, int packed)
 {
     AESX_V b[AESX_NV], kt[AESX_NV];
     AESX_FITS(n, nv);
@@ -278,7 +284,7 @@ AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], c
         kt[j] = AESX_XOR(tw[j], x->kt);
     }
     if (advance)
-        xts_next_batch(tw, x->d);
+        xts_next_batch(tw, x->d, packed);
     if (decrypt)
         MIDDLE_ROUNDS(b, rk, nr, AESX_DEC);
     else
@@ -494,7 +500,7 @@ AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16
     xts_keys_init(&x, rk, nr);
 #define XTS_SHORT(n, nv) do { \
         xts_first_u(tw, t0, x.u, nv); \
-        xts_batch(rk, nr, tw, &x, out, in, n, nv, decrypt, 0); \
+        xts_batch(rk, nr, tw, &x, out, in, n, nv, decrypt, 0, 0); \
         xts_done_u(tw, x.u128, t, n); \
     } while (0)
     if (nblocks < AESX_NBLK) {
@@ -511,9 +517,17 @@ AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16
     }
 #endif
     xts_first_u(tw, t0, x.u, AESX_NV);
+    /* the step chosen once per call (AESX_XTS_PACKED_WHEN: a public CPU
+     * property); only the loop of whole batches is made twice */
+#ifdef AESX_XTS_PACKED
+    if (nblocks > AESX_NBLK && AESX_XTS_PACKED_WHEN()) {
+        for (; nblocks > AESX_NBLK; nblocks -= AESX_NBLK, in += 16 * AESX_NBLK, out += 16 * AESX_NBLK)
+            xts_batch(rk, nr, tw, &x, out, in, AESX_NBLK, AESX_NV, decrypt, 1, 1);
+    }
+#endif
     for (; nblocks > AESX_NBLK; nblocks -= AESX_NBLK, in += 16 * AESX_NBLK, out += 16 * AESX_NBLK)
-        xts_batch(rk, nr, tw, &x, out, in, AESX_NBLK, AESX_NV, decrypt, 1);
-#define XTS_LAST(n, nv) xts_batch(rk, nr, tw, &x, out, in, n, nv, decrypt, 0)
+        xts_batch(rk, nr, tw, &x, out, in, AESX_NBLK, AESX_NV, decrypt, 1, 0);
+#define XTS_LAST(n, nv) xts_batch(rk, nr, tw, &x, out, in, n, nv, decrypt, 0, 0)
     if (nblocks == AESX_NBLK)   /* a constant n: the loads and stores fold */
         XTS_LAST(AESX_NBLK, AESX_NV);
     else
