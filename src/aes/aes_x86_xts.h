@@ -29,6 +29,19 @@
  *   AESX_SRLD(v, n), AESX_SHUFB(v, c), AESX_BCAST128(x)
  *                          PUNPCKHDQ, PUNPCKHQDQ, PSLLD, PSRLD, PSHUFB on
  *                          each 128-bit lane, and an __m128i in every lane
+ *   AESX_XTS_PACKED_WHEN() optional with AESX_XTS_PACKED: nonzero where the
+ *                          packed step is the one to run (read once per
+ *                          call, a public CPU property; default 1): the
+ *                          loop of whole batches is then made with both
+ *                          steps.  With AESX_NBLK = 32 the packed step runs
+ *                          twice a batch (xts_next_batch)
+ *   AESX_SLLVQ(v, c), AESX_SRLVQ(v, c), AESX_XTS_BCAST(t), AESX_XTS_KVEC(a, s)
+ *                          optional (AVX2): per-element shifts, T in every
+ *                          lane, and the counts a + s*l for lane l; the
+ *                          first tweaks then come straight from T
+ *                          (xts_first_tweaks)
+ *   AESX_XTS_FOLDKL        optional: the tweak registers hold T ^ rk_last
+ *                          (xts_keys; worth it with VPTERNLOG)
  *   AESX_XTS_GPR, AESX_XTS_GPR_MIN
  *                          optional: the tweaks of data units of at least
  *                          AESX_XTS_GPR_MIN blocks made in general
@@ -41,9 +54,11 @@
  * lane i % AESX_LANES of register i / AESX_LANES, so:
  *  - T = E_key2(i) one block with AES-NI when the caller passes key2 (its
  *    latency is the only serial part of a data unit);
- *  - the first batch's tweaks: register 0 from T by AESX_LANES - 1
- *    doublings, and register j = register 0 * x^(AESX_LANES*j)
- *    (xts_mul_xs; all independent, so they issue together);
+ *  - the first batch's tweaks: with AESX_SLLVQ every lane straight from T
+ *    by per-element shifts and one reduction (xts_first_tweaks), else
+ *    register 0 from T by AESX_LANES - 1 doublings, and register j =
+ *    register 0 * x^(AESX_LANES*j) (xts_mul_xs; all independent, so they
+ *    issue together);
  *  - each later batch: every register times x^AESX_NBLK (xts_next_batch).
  *    AESX_NBLK is a multiple of 8, so the shift is a whole number of bytes
  *    (one PSLLDQ per lane), and the AESX_NBLK bits r that leave the top of
