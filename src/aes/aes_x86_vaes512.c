@@ -194,7 +194,7 @@ static inline __m128i vaes512_lane128(__m512i v, size_t l)
 /* The loop's step on Zen 4 (the prefer-ymm trait: 512-bit operations in
  * two 256-bit halves on the two pipes that also run VAESENC and
  * VPCLMULQDQ): the packed step of aes_x86_xts.h, two x^16 steps of four
- * registers, no VPCLMULQDQ (5.5 operations a register with the XOR of
+ * registers, no VPCLMULQDQ (5.25 operations a register with the XOR of
  * rk_last's constant in its VPTERNLOG, against 4 of them one VPCLMULQDQ;
  * the doubled VPCLMULQDQ cost most of a Zen 3 AES pipe cycle each in
  * the microbenchmark of docs/backends.md, XTS).  Elsewhere (Intel, where

@@ -249,7 +249,6 @@ AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV], AESX_V d, AESX_V d16, int pa
 #endif
     (void)packed;
     (void)d16;
-    (void)packed;
     for (int j = 0; j < AESX_NV; j++)
         tw[j] = AESX_XOR(AESX_BSLLI(tw[j], AESX_NBLK / 8),
                          AESX_XOR(AESX_XTS_REDUCE(AESX_BSRLI(tw[j], 16 - AESX_NBLK / 8)), d));
@@ -287,8 +286,10 @@ AESX_INLINE void xts_keys_init(xts_keys *x, const __m128i *rk, unsigned nr)
 }
 
 /* One batch of n blocks (1 <= n <= AESX_NBLK) on the first nv registers
- * (n fits; advance only with a whole batch, nv = AESX_NV).  tw holds
- * U = T ^ rk_last, the last round key with the tweak in it, rather than T:
+ * (n fits; advance only with a whole batch, nv = AESX_NV).  tw holds T,
+ * the first AddRoundKey takes in ^ T ^ rk0 and the last round key is
+ * rk_last ^ T; or, with AESX_XTS_FOLDKL (xts_keys), U = T ^ rk_last, the
+ * last round key with the tweak in it:
  * AESENCLAST / AESDECLAST end with "^ round key", so U as that key gives
  * E(in ^ T) ^ T with no XOR, and the whitening in ^ T ^ rk0 is
  * in ^ U ^ c with c = rk0 ^ rk_last (one VPTERNLOG with AVX-512VL, two
