@@ -160,14 +160,27 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
 #define AESX_XTS_LANES0(t) _mm256_set_m128i(xts_mulx128(t), (t))
 #define AESX_LANE128(v, l) ((l) ? _mm256_extracti128_si256((v), 1) : _mm256_castsi256_si128(v))
 #define AESX_XTS_REDUCE(r) _mm256_clmulepi64_epi128((r), _mm256_set1_epi64x(0x87), 0x00)
-/* The loop's step without VPCLMULQDQ (AESX_XTS_PACKED, aes_x86_xts.h): on
- * Zen 3 it shares the pipes of VAESENC and costs them more than the six
- * shifts and XORs of one reduction shared by four registers (4 KiB: 4-5 %
- * faster in a min-of-trials harness, 1.08-1.11x -> 1.16-1.26x libgcrypt in
- * `incore speed`; docs/backends.md, XTS).  The first tweaks of a
- * data unit (once per call, latency rather than throughput) keep
- * AESX_XTS_REDUCE. */
+/* The loop's step, chosen per CPU (AESX_XTS_PACKED_WHEN, read once per
+ * call; a public property):
+ *  - AMD (Zen 3, Zen 4): without VPCLMULQDQ (AESX_XTS_PACKED,
+ *    aes_x86_xts.h), which there runs on the pipes of VAESENC and costs
+ *    them more than the six shifts and XORs of one reduction shared by four
+ *    registers (Zen 3, 4 KiB: 4-5 % faster in a min-of-trials harness,
+ *    1.08-1.11x -> 1.16-1.26x libgcrypt in `incore speed`);
+ *  - Intel: one VPCLMULQDQ a register (4 operations a register against
+ *    5.5), which runs on port 5, away from VAESENC's ports 0 and 1, where
+ *    the packed step's shifts run (Emerald Rapids class Xeon, AES-128
+ *    16 KiB: 1.14x CTR's c/B against 1.35x).
+ * No CPUID bit tells the two apart; GFNI does by proxy: every Intel CPU
+ * with VAES has it (Ice Lake, Tiger Lake, Rocket Lake, Alder Lake and
+ * later with their E-cores, Sapphire Rapids and later), Zen 3 does not,
+ * and Zen 4, which has it, carries the prefer-ymm trait (512-bit
+ * operations in two halves).  docs/backends.md, XTS.  The first tweaks of
+ * a data unit (once per call, latency rather than throughput) keep
+ * AESX_XTS_REDUCE either way. */
 #define AESX_XTS_PACKED
+#define AESX_XTS_PACKED_WHEN() \
+    ((ic_cpu_features() & (IC_F(IC_CPU_GFNI) | IC_F(IC_CPU_PREFER_YMM))) != IC_F(IC_CPU_GFNI))
 #define AESX_UNPACKHI32 _mm256_unpackhi_epi32
 #define AESX_UNPACKHI64 _mm256_unpackhi_epi64
 #define AESX_SLLD _mm256_slli_epi32
@@ -177,6 +190,11 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
 /* No AESX_XTS_GPR (aes_x86_xts.h) here: on Zen 3 a min-of-trials harness
  * had AES-256 4 KiB 10 % faster with it, but `incore speed` (medians, in
  * place) 10 % slower, and AES-128 within +-5 % (docs/backends.md, XTS) */
+/* the first tweaks (xts_first_tweaks): lane l gets a + s*l in both halves */
+#define AESX_SLLVQ _mm256_sllv_epi64
+#define AESX_SRLVQ _mm256_srlv_epi64
+#define AESX_XTS_BCAST(t) _mm256_broadcastsi128_si256(t)
+#define AESX_XTS_KVEC(a, s) _mm256_set_epi64x((a) + (s), (a) + (s), (a), (a))
 #include "aes/aes_x86_xts.h"
 
 const ic_aes_ops ic_aes_vaes_ops = {

@@ -29,6 +29,19 @@
  *   AESX_SRLD(v, n), AESX_SHUFB(v, c), AESX_BCAST128(x)
  *                          PUNPCKHDQ, PUNPCKHQDQ, PSLLD, PSRLD, PSHUFB on
  *                          each 128-bit lane, and an __m128i in every lane
+ *   AESX_XTS_PACKED_WHEN() optional with AESX_XTS_PACKED: nonzero where the
+ *                          packed step is the one to run (read once per
+ *                          call, a public CPU property; default 1): the
+ *                          loop of whole batches is then made with both
+ *                          steps.  With AESX_NBLK = 32 the packed step runs
+ *                          twice a batch (xts_next_batch)
+ *   AESX_SLLVQ(v, c), AESX_SRLVQ(v, c), AESX_XTS_BCAST(t), AESX_XTS_KVEC(a, s)
+ *                          optional (AVX2): per-element shifts, T in every
+ *                          lane, and the counts a + s*l for lane l; the
+ *                          first tweaks then come straight from T
+ *                          (xts_first_tweaks)
+ *   AESX_XTS_FOLDKL        optional: the tweak registers hold T ^ rk_last
+ *                          (xts_keys; worth it with VPTERNLOG)
  *   AESX_XTS_GPR, AESX_XTS_GPR_MIN
  *                          optional: the tweaks of data units of at least
  *                          AESX_XTS_GPR_MIN blocks made in general
@@ -41,9 +54,11 @@
  * lane i % AESX_LANES of register i / AESX_LANES, so:
  *  - T = E_key2(i) one block with AES-NI when the caller passes key2 (its
  *    latency is the only serial part of a data unit);
- *  - the first batch's tweaks: register 0 from T by AESX_LANES - 1
- *    doublings, and register j = register 0 * x^(AESX_LANES*j)
- *    (xts_mul_xs; all independent, so they issue together);
+ *  - the first batch's tweaks: with AESX_SLLVQ every lane straight from T
+ *    by per-element shifts and one reduction (xts_first_tweaks), else
+ *    register 0 from T by AESX_LANES - 1 doublings, and register j =
+ *    register 0 * x^(AESX_LANES*j) (xts_mul_xs; all independent, so they
+ *    issue together);
  *  - each later batch: every register times x^AESX_NBLK (xts_next_batch).
  *    AESX_NBLK is a multiple of 8, so the shift is a whole number of bytes
  *    (one PSLLDQ per lane), and the AESX_NBLK bits r that leave the top of
@@ -144,6 +159,24 @@ AESX_INLINE AESX_V xts_mul_x4lanes(AESX_V v)
  * use. */
 AESX_INLINE void xts_first_tweaks(AESX_V tw[AESX_NV], __m128i t, int nv)
 {
+#ifdef AESX_SLLVQ
+    /* Every register straight from T: lane l of register j is T * x^k,
+     * k = AESX_LANES*j + l < AESX_NBLK <= 32, as T shifted left by k bits
+     * per 64-bit half (VPSLLVQ, a count per element), the low half's top
+     * k bits carried into the high half, the high half's top k bits
+     * reduced into the bottom (AESX_XTS_REDUCE).  6 operations a register,
+     * all registers independent: about 10 cycles from T, where the
+     * doublings of lanes 0 (three dependent T*x) and the two steps after
+     * them took about 40, all of it on the latency of a data unit of one
+     * batch (512 bytes on vaes512). */
+    AESX_V tb = AESX_XTS_BCAST(t);
+    for (int j = 0; j < nv; j++) {
+        AESX_V hi = AESX_SRLVQ(tb, AESX_XTS_KVEC(64 - AESX_LANES * j, -1));
+        AESX_V sh = AESX_SLLVQ(tb, AESX_XTS_KVEC(AESX_LANES * j, 1));
+        tw[j] = AESX_XOR(AESX_XOR(sh, AESX_BSLLI(hi, 8)), AESX_XTS_REDUCE(AESX_BSRLI(hi, 8)));
+    }
+    return;
+#endif
     tw[0] = AESX_XTS_LANES0(t);
     for (int j = 1; j < 4 && j < nv; j++)
         tw[j] = xts_mul_xs(tw[0], AESX_LANES * j);
@@ -151,6 +184,9 @@ AESX_INLINE void xts_first_tweaks(AESX_V tw[AESX_NV], __m128i t, int nv)
         tw[j] = xts_mul_x4lanes(tw[j - 4]);
 }
 
+#if defined(AESX_XTS_PACKED) && !defined(AESX_XTS_PACKED_WHEN)
+#define AESX_XTS_PACKED_WHEN() 1
+#endif
 #ifdef AESX_XTS_PACKED
 /* Four registers of tweaks times x^16 (AESX_NBLK = 16), sharing one
  * reduction.  The top 16 bits of every lane of v[k] (the top half of its
@@ -172,40 +208,103 @@ AESX_INLINE AESX_V xts_slot(AESX_V r, int k)
     return AESX_SHUFB(r, AESX_BCAST128(c));
 }
 
-AESX_INLINE void xts_next4(AESX_V v[4])
+AESX_INLINE void xts_next4(AESX_V v[4], AESX_V d)
 {
     AESX_V y = AESX_UNPACKHI64(AESX_UNPACKHI32(v[0], v[1]), AESX_UNPACKHI32(v[2], v[3]));
     AESX_V h = AESX_SRLD(y, 16);
     AESX_V r = AESX_XOR(AESX_XOR(h, AESX_SLLD(h, 1)), AESX_XOR(AESX_SLLD(h, 2), AESX_SLLD(h, 7)));
     for (int k = 0; k < 4; k++)
-        v[k] = AESX_XOR(AESX_BSLLI(v[k], 2), xts_slot(r, k));
+        v[k] = AESX_XOR(AESX_BSLLI(v[k], 2), AESX_XOR(xts_slot(r, k), d));
 }
 #endif
 
-AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV])
+/* Every register of tweaks times x^AESX_NBLK, then ^ d (see xts_batch:
+ * the registers hold T ^ rk_last, and d = rk_last * x^AESX_NBLK ^ rk_last
+ * keeps them so; d = 0 for plain tweaks).  The XOR of d joins the step's
+ * last XOR, one VPTERNLOG where the compiler has AVX-512VL.  The packed
+ * step multiplies by x^16: with AESX_NBLK = 16 every group of four
+ * registers once; with AESX_NBLK = 32 (ZMM, four blocks a register) the
+ * next batch's registers 0..3 are this batch's 4..7 times x^16 (block
+ * 4j+16+l times x^16 is block 4j+32+l), and its registers 4..7 are its
+ * 0..3 times x^16, with d16 = rk_last * x^16 ^ rk_last. */
+AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV], AESX_V d, AESX_V d16, int packed)
 {
 #ifdef AESX_XTS_PACKED
-    _Static_assert(AESX_NBLK == 16 && AESX_NV == 8, "xts_next4: two bytes a lane, two groups");
-    xts_next4(tw);
-    xts_next4(tw + 4);
-#else
+    _Static_assert((AESX_NBLK == 16 || AESX_NBLK == 32) && AESX_NV == 8, "xts_next4: two bytes a lane");
+    if (packed && AESX_NBLK == 16) {
+        xts_next4(tw, d);
+        xts_next4(tw + 4, d);
+        return;
+    }
+    if (packed) {
+        AESX_V t[4] = { tw[4], tw[5], tw[6], tw[7] };
+        xts_next4(t, d16);
+        for (int j = 0; j < 4; j++)
+            tw[j] = t[j];
+        xts_next4(t, d16);
+        for (int j = 0; j < 4; j++)
+            tw[4 + j] = t[j];
+        return;
+    }
+#endif
+    (void)packed;
+    (void)d16;
     for (int j = 0; j < AESX_NV; j++)
-        tw[j] = xts_mul_xnblk(tw[j]);
+        tw[j] = AESX_XOR(AESX_BSLLI(tw[j], AESX_NBLK / 8),
+                         AESX_XOR(AESX_XTS_REDUCE(AESX_BSRLI(tw[j], 16 - AESX_NBLK / 8)), d));
+}
+
+/* The constants of a call's batches (xts_batch).  With AESX_XTS_FOLDKL
+ * the tweak registers hold U = T ^ rk_last (u = rk_last): c = rk0 ^ rk_last
+ * for the whitening, kt = 0 (U is the last round key as it is), d =
+ * rk_last * x^AESX_NBLK ^ rk_last for the step.  Without it they hold T
+ * (u = 0): c = rk0, kt = rk_last, d = 0; GCC folds the XORs with the zero
+ * registers away, so the loop is the one before U existed. */
+typedef struct {
+    AESX_V c, kt, d, d16, u;
+    __m128i u128;
+} xts_keys;
+
+AESX_INLINE void xts_keys_init(xts_keys *x, const __m128i *rk, unsigned nr)
+{
+    AESX_V k0 = AESX_KEY(rk, 0), kl = AESX_KEY(rk, nr), z = AESX_XOR(k0, k0);
+#ifdef AESX_XTS_FOLDKL
+    x->c = AESX_XOR(k0, kl);
+    x->kt = z;
+    x->d = AESX_XOR(xts_mul_xnblk(kl), kl);
+    x->d16 = AESX_XOR(xts_mul_xs(kl, 16), kl);   /* the packed step's (ZMM) */
+    x->u = kl;
+    x->u128 = rk[nr];
+#else
+    x->c = k0;
+    x->kt = kl;
+    x->d = z;
+    x->d16 = z;
+    x->u = z;
+    x->u128 = _mm_setzero_si128();
 #endif
 }
 
-
 /* One batch of n blocks (1 <= n <= AESX_NBLK) on the first nv registers
- * (n fits; advance only with a whole batch, nv = AESX_NV): the first
- * AddRoundKey with the tweak, MIDDLE_ROUNDS of aes_x86_modes.h, the last
- * round with the tweak in its key; every load before the first store, so
- * out == in is fine.  With advance, the next batch's tweaks are computed
- * right after the whitening, ahead of the rounds in program order: the
- * out-of-order core then fits them between this batch's AES rounds
- * instead of running them after the batch, in front of the next one (10%
- * on Zen 4). */
-AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], uint8_t *out,
-                           const uint8_t *in, size_t n, int nv, int decrypt, int advance)
+ * (n fits; advance only with a whole batch, nv = AESX_NV).  tw holds T,
+ * the first AddRoundKey takes in ^ T ^ rk0 and the last round key is
+ * rk_last ^ T; or, with AESX_XTS_FOLDKL (xts_keys), U = T ^ rk_last, the
+ * last round key with the tweak in it:
+ * AESENCLAST / AESDECLAST end with "^ round key", so U as that key gives
+ * E(in ^ T) ^ T with no XOR, and the whitening in ^ T ^ rk0 is
+ * in ^ U ^ c with c = rk0 ^ rk_last (one VPTERNLOG with AVX-512VL, two
+ * XORs without).  The multiplication by x^AESX_NBLK is linear, so the next
+ * batch's U is U * x^AESX_NBLK ^ d with d = rk_last * x^AESX_NBLK ^
+ * rk_last: one more XOR input to the step (free in a VPTERNLOG), and no
+ * register of T ^ rk_last per block made each batch (docs/backends.md,
+ * XTS: the operations per block).  Every load comes before the first
+ * store, so out == in is fine.  With advance, the next batch's tweaks are
+ * computed right after the whitening, ahead of the rounds in program
+ * order: the out-of-order core then fits them between this batch's AES
+ * rounds instead of running them after the batch, in front of the next
+ * one (10% on Zen 4). */
+AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], const xts_keys *x, uint8_t *out,
+                           const uint8_t *in, size_t n, int nv, int decrypt, int advance, int packed)
 {
     AESX_V b[AESX_NV], kt[AESX_NV];
     AESX_FITS(n, nv);
@@ -215,13 +314,12 @@ AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], u
      * short batch the extra zeros are dead code. */
     ZERO_NV(b, AESX_NV);
     load_n(b, in, n);
-    AESX_V k0 = AESX_KEY(rk, 0), kl = AESX_KEY(rk, nr);
     for (int j = 0; j < nv; j++) {
-        b[j] = AESX_XOR3(b[j], tw[j], k0);
-        kt[j] = AESX_XOR(kl, tw[j]);
+        b[j] = AESX_XOR3(b[j], tw[j], x->c);
+        kt[j] = AESX_XOR(tw[j], x->kt);
     }
     if (advance)
-        xts_next_batch(tw);
+        xts_next_batch(tw, x->d, x->d16, packed);
     if (decrypt)
         MIDDLE_ROUNDS(b, rk, nr, AESX_DEC);
     else
@@ -262,6 +360,20 @@ AESX_INLINE __m128i xts_tweak_at(const AESX_V tw[AESX_NV], size_t i)
 AESX_INLINE void xts_done(const AESX_V tw[AESX_NV], uint8_t t[16], size_t n)
 {
     _mm_storeu_si128((__m128i *)t, xts_mulx128(xts_tweak_at(tw, n - 1)));
+}
+
+/* The same from registers of U = T ^ kl (xts_batch). */
+AESX_INLINE void xts_done_u(const AESX_V tw[AESX_NV], __m128i kl, uint8_t t[16], size_t n)
+{
+    _mm_storeu_si128((__m128i *)t, xts_mulx128(_mm_xor_si128(xts_tweak_at(tw, n - 1), kl)));
+}
+
+/* The first nv registers of U = T ^ kl from T (xts_batch). */
+AESX_INLINE void xts_first_u(AESX_V tw[AESX_NV], __m128i t, AESX_V kl, int nv)
+{
+    xts_first_tweaks(tw, t, nv);
+    for (int j = 0; j < nv; j++)
+        tw[j] = AESX_XOR(tw[j], kl);
 }
 
 #ifdef AESX_XTS_GPR
@@ -419,10 +531,12 @@ AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16
      * fewest registers that hold it, and a data unit shorter than a batch
      * makes the tweaks of those registers only (the short path: 64 bytes
      * are two YMM registers, not eight). */
+    xts_keys x;
+    xts_keys_init(&x, rk, nr);
 #define XTS_SHORT(n, nv) do { \
-        xts_first_tweaks(tw, t0, nv); \
-        xts_batch(rk, nr, tw, out, in, n, nv, decrypt, 0); \
-        xts_done(tw, t, n); \
+        xts_first_u(tw, t0, x.u, nv); \
+        xts_batch(rk, nr, tw, &x, out, in, n, nv, decrypt, 0, 0); \
+        xts_done_u(tw, x.u128, t, n); \
     } while (0)
     if (nblocks < AESX_NBLK) {
         BATCH_FEWEST(nblocks, XTS_SHORT);
@@ -437,16 +551,24 @@ AESX_INLINE void xts_any(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16
         return;
     }
 #endif
-    xts_first_tweaks(tw, t0, AESX_NV);
+    xts_first_u(tw, t0, x.u, AESX_NV);
+    /* the step chosen once per call (AESX_XTS_PACKED_WHEN: a public CPU
+     * property); only the loop of whole batches is made twice */
+#ifdef AESX_XTS_PACKED
+    if (nblocks > AESX_NBLK && AESX_XTS_PACKED_WHEN()) {
+        for (; nblocks > AESX_NBLK; nblocks -= AESX_NBLK, in += 16 * AESX_NBLK, out += 16 * AESX_NBLK)
+            xts_batch(rk, nr, tw, &x, out, in, AESX_NBLK, AESX_NV, decrypt, 1, 1);
+    }
+#endif
     for (; nblocks > AESX_NBLK; nblocks -= AESX_NBLK, in += 16 * AESX_NBLK, out += 16 * AESX_NBLK)
-        xts_batch(rk, nr, tw, out, in, AESX_NBLK, AESX_NV, decrypt, 1);
-#define XTS_LAST(n, nv) xts_batch(rk, nr, tw, out, in, n, nv, decrypt, 0)
+        xts_batch(rk, nr, tw, &x, out, in, AESX_NBLK, AESX_NV, decrypt, 1, 0);
+#define XTS_LAST(n, nv) xts_batch(rk, nr, tw, &x, out, in, n, nv, decrypt, 0, 0)
     if (nblocks == AESX_NBLK)   /* a constant n: the loads and stores fold */
         XTS_LAST(AESX_NBLK, AESX_NV);
     else
         BATCH_FEWEST(nblocks, XTS_LAST);
 #undef XTS_LAST
-    xts_done(tw, t, nblocks);   /* the batches before set all of tw */
+    xts_done_u(tw, x.u128, t, nblocks);   /* the batches before set all of tw */
 }
 
 static void AESX_FN(xts)(const ic_aes_key *k, const ic_aes_key *k2, uint8_t t[16], uint8_t *out,
