@@ -173,14 +173,14 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
  *    16 KiB: 1.14x CTR's c/B against 1.35x).
  * No CPUID bit tells the two apart; GFNI does by proxy: every Intel CPU
  * with VAES has it (Ice Lake, Tiger Lake, Rocket Lake, Alder Lake and
- * later with their E-cores, Sapphire Rapids and later), Zen 3 does not,
- * and Zen 4, which has it, carries the prefer-ymm trait (512-bit
- * operations in two halves).  docs/backends.md, XTS.  The first tweaks of
+ * later with their E-cores, Sapphire Rapids and later), Zen 3 does not.
+ * Zen 4 has GFNI and would take the multiply here, but it selects
+ * vaes512 (docs/architecture.md, "Selection per CPU family"), whose step
+ * is the multiply everywhere.  docs/backends.md, XTS.  The first tweaks of
  * a data unit (once per call, latency rather than throughput) keep
  * AESX_XTS_REDUCE either way. */
 #define AESX_XTS_PACKED
-#define AESX_XTS_PACKED_WHEN() \
-    ((ic_cpu_features() & (IC_F(IC_CPU_GFNI) | IC_F(IC_CPU_PREFER_YMM))) != IC_F(IC_CPU_GFNI))
+#define AESX_XTS_PACKED_WHEN() ((ic_cpu_features() & IC_F(IC_CPU_GFNI)) == 0)
 #define AESX_UNPACKHI32 _mm256_unpackhi_epi32
 #define AESX_UNPACKHI64 _mm256_unpackhi_epi64
 #define AESX_SLLD _mm256_slli_epi32

@@ -190,24 +190,6 @@ static inline __m128i vaes512_lane128(__m512i v, size_t l)
 /* the tweak registers hold T ^ rk_last (aes_x86_xts.h, xts_keys): one
  * VPTERNLOG a register for the whitening, none for the last round key */
 #define AESX_XTS_FOLDKL
-/* The loop's step on Zen 4 (the prefer-ymm trait: 512-bit operations in
- * two 256-bit halves on the two pipes that also run VAESENC and
- * VPCLMULQDQ): the packed step of aes_x86_xts.h, two x^16 steps of four
- * registers, no VPCLMULQDQ (5.25 operations a register with the XOR of
- * rk_last's constant in its VPTERNLOG, against 4 of them one VPCLMULQDQ;
- * the doubled VPCLMULQDQ cost most of a Zen 3 AES pipe cycle each in
- * the microbenchmark of docs/backends.md, XTS).  Elsewhere (Intel, where
- * VPCLMULQDQ runs on port 5 and 512-bit shifts on the AES port 0; Zen 5,
- * whose multiplier is not on the AES pipes) one VPCLMULQDQ a register.
- * Not measured on Zen 4: the choice follows the Zen 3 figures. */
-#define AESX_XTS_PACKED
-#define AESX_XTS_PACKED_WHEN() ((ic_cpu_features() & IC_F(IC_CPU_PREFER_YMM)) != 0)
-#define AESX_UNPACKHI32 _mm512_unpackhi_epi32
-#define AESX_UNPACKHI64 _mm512_unpackhi_epi64
-#define AESX_SLLD _mm512_slli_epi32
-#define AESX_SRLD _mm512_srli_epi32
-#define AESX_SHUFB _mm512_shuffle_epi8
-#define AESX_BCAST128 _mm512_broadcast_i32x4
 /* the first tweaks (xts_first_tweaks): lane l gets a + s*l in both halves */
 #define AESX_SLLVQ _mm512_sllv_epi64
 #define AESX_SRLVQ _mm512_srlv_epi64

@@ -33,8 +33,7 @@
  *                          packed step is the one to run (read once per
  *                          call, a public CPU property; default 1): the
  *                          loop of whole batches is then made with both
- *                          steps.  With AESX_NBLK = 32 the packed step runs
- *                          twice a batch (xts_next_batch)
+ *                          steps
  *   AESX_SLLVQ(v, c), AESX_SRLVQ(v, c), AESX_XTS_BCAST(t), AESX_XTS_KVEC(a, s)
  *                          optional (AVX2): per-element shifts, T in every
  *                          lane, and the counts a + s*l for lane l; the
@@ -221,34 +220,18 @@ AESX_INLINE void xts_next4(AESX_V v[4], AESX_V d)
 /* Every register of tweaks times x^AESX_NBLK, then ^ d (see xts_batch:
  * the registers hold T ^ rk_last, and d = rk_last * x^AESX_NBLK ^ rk_last
  * keeps them so; d = 0 for plain tweaks).  The XOR of d joins the step's
- * last XOR, one VPTERNLOG where the compiler has AVX-512VL.  The packed
- * step multiplies by x^16: with AESX_NBLK = 16 every group of four
- * registers once; with AESX_NBLK = 32 (ZMM, four blocks a register) the
- * next batch's registers 0..3 are this batch's 4..7 times x^16 (block
- * 4j+16+l times x^16 is block 4j+32+l), and its registers 4..7 are its
- * 0..3 times x^16, with d16 = rk_last * x^16 ^ rk_last. */
-AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV], AESX_V d, AESX_V d16, int packed)
+ * last XOR, one VPTERNLOG where the compiler has AVX-512VL. */
+AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV], AESX_V d, int packed)
 {
 #ifdef AESX_XTS_PACKED
-    _Static_assert((AESX_NBLK == 16 || AESX_NBLK == 32) && AESX_NV == 8, "xts_next4: two bytes a lane");
-    if (packed && AESX_NBLK == 16) {
+    _Static_assert(AESX_NBLK == 16 && AESX_NV == 8, "xts_next4: two bytes a lane, two groups");
+    if (packed) {
         xts_next4(tw, d);
         xts_next4(tw + 4, d);
         return;
     }
-    if (packed) {
-        AESX_V t[4] = { tw[4], tw[5], tw[6], tw[7] };
-        xts_next4(t, d16);
-        for (int j = 0; j < 4; j++)
-            tw[j] = t[j];
-        xts_next4(t, d16);
-        for (int j = 0; j < 4; j++)
-            tw[4 + j] = t[j];
-        return;
-    }
 #endif
     (void)packed;
-    (void)d16;
     for (int j = 0; j < AESX_NV; j++)
         tw[j] = AESX_XOR(AESX_BSLLI(tw[j], AESX_NBLK / 8),
                          AESX_XOR(AESX_XTS_REDUCE(AESX_BSRLI(tw[j], 16 - AESX_NBLK / 8)), d));
@@ -261,7 +244,7 @@ AESX_INLINE void xts_next_batch(AESX_V tw[AESX_NV], AESX_V d, AESX_V d16, int pa
  * (u = 0): c = rk0, kt = rk_last, d = 0; GCC folds the XORs with the zero
  * registers away, so the loop is the one before U existed. */
 typedef struct {
-    AESX_V c, kt, d, d16, u;
+    AESX_V c, kt, d, u;
     __m128i u128;
 } xts_keys;
 
@@ -272,14 +255,12 @@ AESX_INLINE void xts_keys_init(xts_keys *x, const __m128i *rk, unsigned nr)
     x->c = AESX_XOR(k0, kl);
     x->kt = z;
     x->d = AESX_XOR(xts_mul_xnblk(kl), kl);
-    x->d16 = AESX_XOR(xts_mul_xs(kl, 16), kl);   /* the packed step's (ZMM) */
     x->u = kl;
     x->u128 = rk[nr];
 #else
     x->c = k0;
     x->kt = kl;
     x->d = z;
-    x->d16 = z;
     x->u = z;
     x->u128 = _mm_setzero_si128();
 #endif
@@ -319,7 +300,7 @@ AESX_INLINE void xts_batch(const __m128i *rk, unsigned nr, AESX_V tw[AESX_NV], c
         kt[j] = AESX_XOR(tw[j], x->kt);
     }
     if (advance)
-        xts_next_batch(tw, x->d, x->d16, packed);
+        xts_next_batch(tw, x->d, packed);
     if (decrypt)
         MIDDLE_ROUNDS(b, rk, nr, AESX_DEC);
     else
