@@ -114,7 +114,7 @@ void ic_poly1305_finish(ic_poly1305_ctx *ctx, uint8_t tag[16])
         ops->blocks(ctx->state, ctx->buf, 1, 0);
     }
     ops->finish(ctx->state, tag);
-    ic_wipe(ctx->buf, sizeof ctx->buf);
+    IC_WIPE_FIXED(ctx->buf, sizeof ctx->buf);
     ctx->buflen = 0;
     ctx->impl = 0;
     ctx->check = 0;
