@@ -73,7 +73,7 @@ static size_t cp_begin(ic_chacha20_poly1305_ctx *c, const uint8_t ckey[32], cons
     uint32_t st[16];
     ic_chacha20_setup(st, ckey, nonce, 0);
     if (ops->crypt != NULL) {
-        uint8_t k0[64];
+        uint8_t k0[32];
         ops->crypt(st, k0, out, in, len);
         c->counter = (uint32_t)(1 + (len + 63) / 64);
         ic_poly1305_setkey_clean(&c->mac, k0);
@@ -419,13 +419,13 @@ static void aead_seal_data(ic_chacha20_poly1305_ctx *c, const uint8_t *ckey, uin
  * by cp_begin's keystream call (on the stack, wiped by the caller): they
  * are copied out, the rest decrypted, only after the check. */
 static int aead_open_data(ic_chacha20_poly1305_ctx *c, const uint8_t *ckey, uint8_t *out, const uint8_t *in,
-                          size_t len, const uint8_t *tag, const uint8_t *pt, size_t m)
+                          size_t len, const uint8_t *aad, size_t aadlen, const uint8_t *tag, const uint8_t *pt,
+                          size_t m)
 {
     uint8_t want[16];
-    cp_mac(c, in, len, CP_DEC);
-    cp_tag(c, want);
+    ic_poly1305_aead_mac(&c->mac, aad, aadlen, in, len, want);
     int ok = cp_tag_equal(want, tag);
-    ic_wipe(want, sizeof want);
+    IC_WIPE_FIXED(want, sizeof want);
     if (ok) {
         if (m > 256)
             memcpy(out, pt, m);       /* libc's vector copy pays for its call here */
@@ -463,14 +463,17 @@ static int aead(int x, const uint8_t *key, const uint8_t *nonce, const uint8_t *
     }
     if (seal_tag != NULL) {
         size_t done = cp_begin(&c, ck, nn, out, in, len < CP_CHUNK ? len : CP_CHUNK);
-        cp_aad(&c, aad, aadlen);
-        aead_seal_data(&c, ck, out, in, len, done);
-        cp_tag(&c, seal_tag);
+        if (done == len) {           /* all encrypted: the MAC in one go */
+            ic_poly1305_aead_mac(&c.mac, aad, aadlen, out, len, seal_tag);
+        } else {
+            cp_aad(&c, aad, aadlen);
+            aead_seal_data(&c, ck, out, in, len, done);
+            cp_tag(&c, seal_tag);
+        }
     } else {
         uint8_t pt[CP_OPEN_FIRST];
         size_t m = cp_begin(&c, ck, nn, pt, in, len < CP_OPEN_FIRST ? len : CP_OPEN_FIRST);
-        cp_aad(&c, aad, aadlen);
-        rc = aead_open_data(&c, ck, out, in, len, open_tag, pt, m);
+        rc = aead_open_data(&c, ck, out, in, len, aad, aadlen, open_tag, pt, m);
         if (m > 256)
             ic_wipe(pt, m);
         else if (m != 0)
