@@ -35,7 +35,7 @@ tests=${X86EMU_TESTS:?X86EMU_TESTS is empty}
 # The 512-bit backends and the /proc/cpuinfo flags each needs beyond AVX2
 # (the IC_BACKEND lines of their source files; every CPU with these flags
 # also has the AVX2/BMI2/AES-NI/PCLMULQDQ the lines list as well).
-BACKENDS="chacha20/avx512:avx512f,avx512vl
+BACKENDS="chacha20/avx512:avx512f,avx512vl,avx512bw
 poly1305/avx512:avx512f,avx512vl
 poly1305/avx512ifma:avx512f,avx512vl,avx512ifma
 sha512/avx512:avx512f,avx512vl

@@ -83,12 +83,15 @@ static void aes_ops(size_t len)
 }
 
 /* what: 0 chacha20, 1 poly1305, 2 chacha20-poly1305 seal, 3 AES blocks,
- * 4 AES-GCM seal (12-byte IV), 5 AES-GCM seal (16-byte IV) */
+ * 4 AES-GCM seal (12-byte IV), 5 AES-GCM seal (16-byte IV),
+ * 6 chacha20-poly1305 open (of a seal made before counting) */
 static uint64_t count(int what, size_t len)
 {
     uint64_t t0;
     int st = IC_OK;
     if (what == 3 && ic_aes_key_init(&aes, key, 16 + 8 * (len % 3)) != IC_OK)
+        return 0;
+    if (what == 6 && ic_chacha20_poly1305_seal(out, tag, msg, len, msg, 13, nonce, key) != IC_OK)
         return 0;
     t0 = ticks();
     switch (what) {
@@ -97,6 +100,7 @@ static uint64_t count(int what, size_t len)
     case 2: st = ic_chacha20_poly1305_seal(out, tag, msg, len, msg, 13, nonce, key); break;
     case 3: aes_ops(len); break;
     case 4: gcm_status |= ic_aes_gcm_seal(out, tag, 16, msg, len, msg, 13, nonce, 12, key, 16); break;
+    case 6: st = ic_chacha20_poly1305_open(out, tag, out, len, msg, 13, nonce, key); break;
     default: memcpy(iv16, nonce, 12); memcpy(iv16 + 12, key, 4);
              gcm_status |= ic_aes_gcm_seal(out, tag, 16, msg, len, msg, 13, iv16, 16, key, 32); break;
     }
@@ -109,7 +113,8 @@ static void check_impl(const char *impl, void *arg)
 {
     int what = *(const int *)arg;
     static const char *names[] = { "chacha20", "poly1305", "chacha20-poly1305 seal", "aes blocks",
-                                   "aes-gcm seal (12-byte iv)", "aes-gcm seal (16-byte iv)" };
+                                   "aes-gcm seal (12-byte iv)", "aes-gcm seal (16-byte iv)",
+                                   "chacha20-poly1305 open" };
     for (size_t i = 0; i < NLENS; i++) {
         uint64_t c[NVAR];
         for (int v = 0; v < NVAR; v++) {
@@ -246,11 +251,12 @@ static void check_modexp(const char *impl, void *arg)
 int main(void)
 {
     counting = getenv("INCORE_INSN_COUNT") != NULL;
-    int w0 = 0, w1 = 1, w2 = 2;
+    int w0 = 0, w1 = 1, w2 = 2, w6 = 6;
     CHECK(tl_for_each_impl("chacha20", check_impl, &w0) >= 1, "chacha20 ran");
     CHECK(tl_for_each_impl("poly1305", check_impl, &w1) >= 1, "poly1305 ran");
     CHECK(tl_for_each_impl("chacha20", check_impl, &w2) >= 1, "seal (chacha20 backends) ran");
     CHECK(tl_for_each_impl("poly1305", check_impl, &w2) >= 1, "seal (poly1305 backends) ran");
+    CHECK(tl_for_each_impl("chacha20", check_impl, &w6) >= 1, "open (chacha20 backends) ran");
 #if defined(__x86_64__) || defined(__i386__)
     for (int w = 3; w <= 5; w++) {
         CHECK(for_each_x86("aes", w) >= 1, "%d: aes backends ran", w);

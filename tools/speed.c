@@ -110,6 +110,7 @@ static const speed_alg algs[] = {
     {"chacha20", SK_CHACHA20, 0, {"chacha20", NULL}, "ChaCha20"},
     {"poly1305", SK_POLY1305, 0, {"poly1305", NULL}, "POLY1305"},
     {"chacha20-poly1305", SK_C20P1305, 0, {"chacha20", "poly1305"}, "ChaCha20-Poly1305"},
+    {"chacha20-poly1305-open", SK_C20P1305_OPEN, 0, {"chacha20", "poly1305"}, "ChaCha20-Poly1305"},
     {"xchacha20-poly1305", SK_XC20P1305, 0, {"chacha20", "poly1305"}, NULL},
     {"crc32", SK_CRC32, 0, {"crc32", NULL}, NULL},
     {"crc32c", SK_CRC32C, 0, {"crc32c", NULL}, NULL},
@@ -161,6 +162,7 @@ static const char *incore_call(int kind)
         [SK_CHACHA20] = "ic_chacha20_xor",
         [SK_POLY1305] = "ic_poly1305",
         [SK_C20P1305] = "ic_chacha20_poly1305_seal",
+        [SK_C20P1305_OPEN] = "ic_chacha20_poly1305_open",
         [SK_XC20P1305] = "ic_xchacha20_poly1305_seal",
         [SK_CRC32] = "ic_crc32",
         [SK_CRC32C] = "ic_crc32c",
@@ -190,7 +192,7 @@ static size_t block_of(const speed_alg *a)
 /* The kinds that take AAD (--aad). */
 static int takes_aad(const speed_alg *a)
 {
-    return a->kind == SK_GCM_SEAL || a->kind == SK_GCM_OPEN || a->kind == SK_C20P1305 ||
+    return a->kind == SK_GCM_SEAL || a->kind == SK_GCM_OPEN || a->kind == SK_C20P1305 || a->kind == SK_C20P1305_OPEN ||
            a->kind == SK_XC20P1305 || a->kind == SK_GCM_KEY || a->kind == SK_GCM_ONESHOT;
 }
 
@@ -322,6 +324,9 @@ static void incore_run(speed_job *j, size_t len)
         break;
     case SK_XC20P1305:
         st = ic_xchacha20_poly1305_seal(b, j->aux, b, len, j->aad, j->aadlen, j->iv, j->key);
+        break;
+    case SK_C20P1305_OPEN:
+        st = ic_chacha20_poly1305_open(j->out, j->ct + len, j->ct, len, j->aad, j->aadlen, j->iv, j->key);
         break;
     case SK_CRC32: speed_put_le32(j->aux, ic_crc32(0, b, len)); break;
     case SK_CRC32C: speed_put_le32(j->aux, ic_crc32c(0, b, len)); break;
@@ -937,7 +942,7 @@ static void fill_message(uint8_t *b, size_t len)
 static void check_outputs(bench *B, const speed_alg *a, provider *pv, int np, size_t len)
 {
     size_t alen = aux_len(a);
-    int open = a->kind == SK_GCM_OPEN;
+    int open = a->kind == SK_GCM_OPEN || a->kind == SK_C20P1305_OPEN;
     for (int i = 0; i < np; i++) {
         provider *p = &pv[i];
         fill_message(B->buf, len);
@@ -1312,6 +1317,12 @@ static void bench_alg_sizes(bench *B, const speed_alg *a, provider *pv, int np)
             fill_message(B->ct + len + 16, len);
             if (ic_aes_gcm_seal(B->ct, B->ct + len, 16, B->ct + len + 16, len, pv[0].job.aad, pv[0].job.aadlen,
                                 pv[0].job.iv, IC_GCM_IV_SIZE, pv[0].job.key, a->param) != IC_OK)
+                B->failures++;
+        }
+        if (a->kind == SK_C20P1305_OPEN) {
+            fill_message(B->ct + len + 16, len);
+            if (ic_chacha20_poly1305_seal(B->ct, B->ct + len, B->ct + len + 16, len, pv[0].job.aad,
+                                          pv[0].job.aadlen, pv[0].job.iv, pv[0].job.key) != IC_OK)
                 B->failures++;
         }
         check_outputs(B, a, pv, np, len);

@@ -4,7 +4,8 @@
  * of `incore speed`, in two ways its users call it:
  *  - "ipsecmb": the direct API, one call per message on expanded keys:
  *    IMB_AES128/256_GCM_ENC and _DEC (keys from IMB_AES*_GCM_PRE once),
- *    IMB_CHACHA20_POLY1305_INIT + ENC_UPDATE + ENC_FINALIZE, IMB_SHA1 /
+ *    IMB_CHACHA20_POLY1305_INIT + ENC_UPDATE + ENC_FINALIZE (DEC_UPDATE +
+ *    DEC_FINALIZE and a tag comparison to open), IMB_SHA1 /
  *    IMB_SHA256 / IMB_SHA512 and IMB_CRC32_ETHERNET_FCS (the Ethernet FCS is
  *    zlib's CRC-32);
  *  - "ipsecmb-job": the job API, one job per message (IMB_GET_NEXT_JOB,
@@ -104,7 +105,7 @@ const char *speed_ipsecmb_call(int job, const speed_alg *a)
     int k = a->kind;
     int gcm = (k == SK_GCM_SEAL || k == SK_GCM_OPEN) && (a->param == 16 || a->param == 32);
     if (job) {
-        if (gcm || k == SK_C20P1305)
+        if (gcm || k == SK_C20P1305 || k == SK_C20P1305_OPEN)
             return "IMB_SUBMIT_JOB (AEAD)";
         return k == SK_CTR ? "IMB_SUBMIT_JOB (CNTR)" : NULL;
     }
@@ -112,6 +113,7 @@ const char *speed_ipsecmb_call(int job, const speed_alg *a)
         return k == SK_GCM_SEAL ? "IMB_AES*_GCM_ENC" : "IMB_AES*_GCM_DEC";
     switch (k) {
     case SK_C20P1305: return "IMB_CHACHA20_POLY1305_*";
+    case SK_C20P1305_OPEN: return "IMB_CHACHA20_POLY1305_*(DEC)";
     case SK_CRC32: return "IMB_CRC32_ETHERNET_FCS";
     case SK_HASH:
         return a->param == IC_HASH_SHA1 ? "IMB_SHA1" : a->param == IC_HASH_SHA256 ? "IMB_SHA256"
@@ -182,7 +184,7 @@ static void job_run(speed_job *j, size_t len)
 {
     ipsecmb_state *s = j->state;
     const speed_alg *a = j->alg;
-    int open = a->kind == SK_GCM_OPEN;
+    int open = a->kind == SK_GCM_OPEN || a->kind == SK_C20P1305_OPEN;
     uint8_t tag[16];
     IMB_JOB *jb = IMB_GET_NEXT_JOB(L.mgr);
     jb->src = open ? j->ct : j->buf;
@@ -203,7 +205,7 @@ static void job_run(speed_job *j, size_t len)
         jb->dec_keys = s->dec;
         jb->key_len_in_bytes = a->param;
         jb->iv_len_in_bytes = 16;   /* the whole counter block */
-    } else if (a->kind == SK_C20P1305) {
+    } else if (a->kind == SK_C20P1305 || a->kind == SK_C20P1305_OPEN) {
         jb->cipher_mode = IMB_CIPHER_CHACHA20_POLY1305;
         jb->hash_alg = IMB_AUTH_CHACHA20_POLY1305;
         jb->enc_keys = jb->dec_keys = j->key;
@@ -251,6 +253,13 @@ static void direct_run(speed_job *j, size_t len)
         IMB_CHACHA20_POLY1305_INIT(m, j->key, &s->cctx, j->iv, j->aad, j->aadlen);
         IMB_CHACHA20_POLY1305_ENC_UPDATE(m, j->key, &s->cctx, j->buf, j->buf, len);
         IMB_CHACHA20_POLY1305_ENC_FINALIZE(m, &s->cctx, j->aux, 16);
+        return;
+    case SK_C20P1305_OPEN:
+        IMB_CHACHA20_POLY1305_INIT(m, j->key, &s->cctx, j->iv, j->aad, j->aadlen);
+        IMB_CHACHA20_POLY1305_DEC_UPDATE(m, j->key, &s->cctx, j->out, j->ct, len);
+        IMB_CHACHA20_POLY1305_DEC_FINALIZE(m, &s->cctx, tag, 16);
+        if (memcmp(tag, j->ct + len, 16) != 0)
+            j->failed = 1;
         return;
     case SK_HASH:
         if (a->param == IC_HASH_SHA1)

@@ -212,7 +212,7 @@ static struct {
     int (*init)(void);
     const char *(*version)(void);
     sodium_aead_enc c20p1305_enc, xc20p1305_enc, aesgcm_enc;
-    sodium_aead_dec aesgcm_dec;
+    sodium_aead_dec aesgcm_dec, c20p1305_dec;
     int (*aesgcm_available)(void);
     int (*chacha20_xor_ic)(uint8_t *, const uint8_t *, unsigned long long, const uint8_t *,
                            uint32_t, const uint8_t *);
@@ -320,6 +320,7 @@ static const sym sod_syms[] = {
     SYM(sod.xc20p1305_enc, "crypto_aead_xchacha20poly1305_ietf_encrypt"),
     SYM(sod.aesgcm_enc, "crypto_aead_aes256gcm_encrypt"),
     SYM(sod.aesgcm_dec, "crypto_aead_aes256gcm_decrypt"),
+    SYM(sod.c20p1305_dec, "crypto_aead_chacha20poly1305_ietf_decrypt"),
     SYM(sod.aesgcm_available, "crypto_aead_aes256gcm_is_available"),
     SYM(sod.chacha20_xor_ic, "crypto_stream_chacha20_ietf_xor_ic"),
     SYM(sod.poly1305, "crypto_onetimeauth_poly1305"),
@@ -478,7 +479,8 @@ const char *speed_peer_call(int peer, const speed_alg *a)
     case SPEED_OPENSSL_LATEST:
         if (k == SK_RANDOM || k == SK_RANDSRC)   /* its DRBG: the peer of ours and of the sources */
             return "RAND_bytes";
-        if (k <= SK_GCM_OPEN || k == SK_CHACHA20 || k == SK_C20P1305 || k == SK_XTS_ENC || k == SK_XTS_DEC)
+        if (k <= SK_GCM_OPEN || k == SK_CHACHA20 || k == SK_C20P1305 || k == SK_C20P1305_OPEN || k == SK_XTS_ENC ||
+            k == SK_XTS_DEC)
             return "EVP_Cipher";
         if (k == SK_HASH)
             return "EVP_Digest";
@@ -490,6 +492,7 @@ const char *speed_peer_call(int peer, const speed_alg *a)
         case SK_GCM_SEAL: return a->param == 32 ? "crypto_aead_aes256gcm_encrypt" : NULL;
         case SK_GCM_OPEN: return a->param == 32 ? "crypto_aead_aes256gcm_decrypt" : NULL;
         case SK_C20P1305: return "crypto_aead_chacha20poly1305_ietf_encrypt";
+        case SK_C20P1305_OPEN: return "crypto_aead_chacha20poly1305_ietf_decrypt";
         case SK_XC20P1305: return "crypto_aead_xchacha20poly1305_ietf_encrypt";
         case SK_CHACHA20: return "crypto_stream_chacha20_ietf_xor_ic";
         case SK_POLY1305: return "crypto_onetimeauth_poly1305";
@@ -503,7 +506,7 @@ const char *speed_peer_call(int peer, const speed_alg *a)
     case SPEED_ZLIB: return k == SK_CRC32 ? "crc32" : NULL;
     case SPEED_LIBGCRYPT:
         switch (k) {
-        case SK_C20P1305: case SK_GCM_SEAL: case SK_GCM_OPEN: return "gcry_cipher (AEAD)";
+        case SK_C20P1305: case SK_C20P1305_OPEN: case SK_GCM_SEAL: case SK_GCM_OPEN: return "gcry_cipher (AEAD)";
         case SK_XC20P1305: return NULL;     /* libgcrypt has no XChaCha20 */
         case SK_POLY1305: return "gcry_mac";
         case SK_HMAC: return a->param == IC_HASH_SHA256 ? "gcry_mac" : NULL;
@@ -558,7 +561,7 @@ static int ossl_setup(int peer, speed_job *j, char *why, size_t whylen)
         }
     } else {
         int enc = a->kind != SK_CBC_DEC && a->kind != SK_CFB_DEC && a->kind != SK_GCM_OPEN &&
-                  a->kind != SK_XTS_DEC;
+                  a->kind != SK_C20P1305_OPEN && a->kind != SK_XTS_DEC;
         s->cipher = o->cipher_fetch(NULL, what, NULL);
         s->cctx = s->cipher ? o->cctx_new() : NULL;
         if (!s->cctx || o->cipher_init(s->cctx, s->cipher, NULL, j->key, NULL, enc) != 1)
@@ -618,7 +621,8 @@ static void ossl_run(speed_job *j, size_t len)
         o->cipher_final(s->cctx, j->buf + n, &n);
         o->cctx_ctrl(s->cctx, EVP_CTRL_AEAD_GET_TAG, 16, j->aux);
         return;
-    case SK_GCM_OPEN: {
+    case SK_GCM_OPEN:
+    case SK_C20P1305_OPEN: {
         uint8_t tag[16];
         memcpy(tag, j->ct + len, 16);
         o->cipher_init(s->cctx, NULL, NULL, NULL, j->iv, -1);
@@ -673,7 +677,9 @@ static void sodium_run(speed_job *j, size_t len)
         return;
     }
     case SK_GCM_OPEN:
-        if (sod.aesgcm_dec(j->out, &n, NULL, j->ct, len + 16, j->aad, j->aadlen, j->iv, j->key) != 0)
+    case SK_C20P1305_OPEN:
+        if ((j->alg->kind == SK_GCM_OPEN ? sod.aesgcm_dec : sod.c20p1305_dec)(j->out, &n, NULL, j->ct, len + 16, j->aad,
+                                                                              j->aadlen, j->iv, j->key) != 0)
             j->failed = 1;
         return;
     case SK_CHACHA20: sod.chacha20_xor_ic(j->buf, j->buf, len, j->iv, 1, j->key); return;
@@ -728,7 +734,8 @@ static int gcry_setup(speed_job *j, char *why, size_t whylen)
             goto fail;
         return 0;
     case SK_CHACHA20: algo = GCRY_CIPHER_CHACHA20; mode = GCRY_MODE_STREAM; break;
-    case SK_C20P1305: algo = GCRY_CIPHER_CHACHA20; mode = GCRY_MODE_POLY1305; break;
+    case SK_C20P1305:
+    case SK_C20P1305_OPEN: algo = GCRY_CIPHER_CHACHA20; mode = GCRY_MODE_POLY1305; break;
     case SK_XTS_ENC:
     case SK_XTS_DEC:   /* the key is key1 || key2: two AES keys of half the length */
         keylen = a->param;
@@ -784,6 +791,7 @@ static void gcry_run(speed_job *j, size_t len)
         gcry.cipher_gettag(s->cipher, j->aux, 16);
         return;
     case SK_GCM_OPEN:
+    case SK_C20P1305_OPEN:
         gcry.cipher_setiv(s->cipher, j->iv, 12);
         if (j->aadlen)
             gcry.cipher_authenticate(s->cipher, j->aad, j->aadlen);

@@ -34,6 +34,7 @@ enum speed_kind {
     SK_ECB, SK_CBC_ENC, SK_CBC_DEC, SK_CFB_ENC, SK_CFB_DEC, SK_OFB, SK_CTR,
     SK_GCM_SEAL, SK_GCM_OPEN, SK_HASH, SK_HMAC, SK_CHACHA20, SK_POLY1305,
     SK_C20P1305, SK_XC20P1305, SK_CRC32, SK_CRC32C, SK_XTS_ENC, SK_XTS_DEC,
+    SK_C20P1305_OPEN,   /* opens an incore seal, as SK_GCM_OPEN */
     /* incore only (no peer has them): AES-GCM sealed through a reusable key
      * object, and through the raw-key one-shot call (key expanded per
      * message); GHASH alone; HKDF (the message as IKM); XTS through the

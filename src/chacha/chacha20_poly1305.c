@@ -51,37 +51,52 @@ static const ic_chacha20_ops *cp_ops(const ic_chacha20_poly1305_ctx *c)
     return (const ic_chacha20_ops *)ic_impls_chacha20[c->impl].ops;
 }
 
-/* At most this many payload bytes are encrypted by cp_begin's own
- * keystream call (a short one-shot seal). */
+/* Without a backend crypt op (chacha_impl.h): at most this many payload
+ * bytes of a one-shot seal are encrypted by cp_begin's own keystream call. */
 #define CP_SHORT (7 * 64)
 
 /* Section 2.8 steps 1-2 on a context with impl set and a Poly1305
  * context that holds no earlier key: the one-time Poly1305 key from block
  * 0 of (ckey, nonce) (section 2.6), and the cipher left at the next unused
- * block.  With len != 0 (at most CP_SHORT, a short one-shot seal) the same
- * keystream call also gives blocks 1.. for the payload, out = in xor
- * keystream (step 3): the SIMD backends run it as one short pass, two
- * blocks costing what one costs there (the rounds are a latency chain),
- * instead of a call for block 0 and another for the data. */
-static void cp_begin(ic_chacha20_poly1305_ctx *c, const uint8_t ckey[32], const uint8_t nonce[12], uint8_t *out,
-                     const uint8_t *in, size_t len)
+ * block.  With len != 0 the same keystream call also encrypts the first
+ * len payload bytes, out = in xor keystream (step 3), and returns how many
+ * it took: all of them with the backend's crypt op (the AVX-512 code makes
+ * the key block in the scalar slot of its first 16-lane pass or as one
+ * more row, so the key costs no latency chain of its own, ~180 TSC ticks
+ * of a 64-byte to 1 KiB message); without it, up to CP_SHORT bytes (the
+ * row path runs two blocks for the cost of one), else none.  The counter
+ * is left after the blocks used, so a partial block is used up. */
+static size_t cp_begin(ic_chacha20_poly1305_ctx *c, const uint8_t ckey[32], const uint8_t nonce[12], uint8_t *out,
+                       const uint8_t *in, size_t len)
 {
-    uint8_t ks[64 + CP_SHORT];
+    const ic_chacha20_ops *ops = cp_ops(c);
     uint32_t st[16];
-    const size_t nb = 1 + (len + 63) / 64;
-    ic_wipe_blocks(ks, 4 * nb);   /* fixed-size stores: no libc call */
     ic_chacha20_setup(st, ckey, nonce, 0);
-    cp_ops(c)->xor_blocks(st, ks, ks, nb);
+    if (ops->crypt != NULL) {
+        uint8_t k0[32];
+        ops->crypt(st, k0, out, in, len);
+        c->counter = (uint32_t)(1 + (len + 63) / 64);
+        ic_poly1305_setkey_clean(&c->mac, k0);
+        IC_WIPE_FIXED(k0, sizeof k0);
+    } else {
+        uint8_t ks[64 + CP_SHORT];
+        if (len > CP_SHORT)
+            len = 0;
+        const size_t nb = 1 + (len + 63) / 64;
+        ic_wipe_blocks(ks, 4 * nb);   /* fixed-size stores: no libc call */
+        ops->xor_blocks(st, ks, ks, nb);
+        c->counter = (uint32_t)nb;
+        ic_poly1305_setkey_clean(&c->mac, ks);
+        if (len != 0)
+            ic_xor_bytes(out, in, ks + 64, len);
+        ic_wipe_blocks(ks, 4 * nb);
+    }
     IC_WIPE_FIXED(st, sizeof st);
     memcpy(c->nonce, nonce, sizeof c->nonce);
-    c->counter = (uint32_t)nb;
-    ic_poly1305_setkey_clean(&c->mac, ks);
-    if (len != 0)
-        ic_xor_bytes(out, in, ks + 64, len);
-    ic_wipe_blocks(ks, 4 * nb);
     c->aadlen = c->datalen = 0;
     c->kslen = 0;
     c->state = CP_AAD;
+    return len;
 }
 
 /* The AAD half: Poly1305 over it, counted for the length block. */
@@ -135,6 +150,25 @@ static void cp_xor(ic_chacha20_poly1305_ctx *c, const uint8_t ckey[32], uint8_t 
     IC_WIPE_FIXED(st, sizeof st);
 }
 
+/* cp_xor for a one-shot's pieces after cp_begin (whole blocks until the
+ * message's last piece, and no keystream left over): with the backend's
+ * crypt op a partial last block goes in the same call as the whole ones
+ * (ic_chacha20_run) instead of a call of its own. */
+static void cp_xor_oneshot(ic_chacha20_poly1305_ctx *c, const uint8_t ckey[32], uint8_t *out, const uint8_t *in,
+                           size_t len)
+{
+    const ic_chacha20_ops *ops = cp_ops(c);
+    if (ops->crypt == NULL) {
+        cp_xor(c, ckey, out, in, len);
+        return;
+    }
+    uint32_t st[16];
+    ic_chacha20_setup(st, ckey, c->nonce, c->counter);
+    ic_chacha20_run(ops, st, out, in, len);
+    c->counter = st[12];
+    IC_WIPE_FIXED(st, sizeof st);
+}
+
 /* Section 2.8 step 4 end: pad16 after the ciphertext (or after the AAD
  * when there was no data), the two little-endian lengths, the tag; the
  * Poly1305 context is then ended and wiped. */
@@ -178,9 +212,9 @@ static int cp_init(ic_chacha20_poly1305_ctx *c, const ic_chacha20_poly1305_key *
         uint8_t n12[12];
         ic_xchacha20_derive(cp_ops(c), c->subkey, n12, k->key, nonce, 0);
         c->subkeyed = 1;
-        cp_begin(c, c->subkey, n12, NULL, NULL, 0);
+        (void)cp_begin(c, c->subkey, n12, NULL, NULL, 0);
     } else {
-        cp_begin(c, k->key, nonce, NULL, NULL, 0);
+        (void)cp_begin(c, k->key, nonce, NULL, NULL, 0);
     }
     c->check = IC_CHECK_CHACHAPOLY;
     return IC_OK;
@@ -358,36 +392,47 @@ static int aead_check(const uint8_t *key, const uint8_t *nonce, const uint8_t *a
 #define CP_CHUNK 65536
 #endif
 
-/* seal's data: short messages were encrypted by cp_begin already; longer
- * ones run keystream and MAC chunk by chunk. */
+/* seal's data after cp_begin encrypted the first done bytes: the rest
+ * keystream then MAC chunk by chunk, the MAC over all of it. */
 static void aead_seal_data(ic_chacha20_poly1305_ctx *c, const uint8_t *ckey, uint8_t *out, const uint8_t *in,
-                           size_t len)
+                           size_t len, size_t done)
 {
-    if (len <= CP_SHORT) {
-        cp_mac(c, out, len, CP_ENC);
-        return;
-    }
-    for (size_t done = 0; done < len;) {
-        size_t n = len - done < CP_CHUNK ? len - done : CP_CHUNK;
-        cp_xor(c, ckey, out + done, in + done, n);
-        cp_mac(c, out + done, n, CP_ENC);
-        done += n;
+    for (size_t mac = 0; mac < len;) {
+        size_t end = len - mac < CP_CHUNK ? len : mac + CP_CHUNK;
+        if (end > done) {
+            cp_xor_oneshot(c, ckey, out + done, in + done, end - done);
+            done = end;
+        }
+        cp_mac(c, out + mac, end - mac, CP_ENC);
+        mac = end;
     }
 }
 
+/* The most plaintext a one-shot open decrypts before the tag check, into
+ * its stack (aead_open_data): the first keystream call's share, one
+ * 16-lane pass of the AVX-512 code. */
+#define CP_OPEN_FIRST 1024
+
 /* open's data, two-pass on purpose: the MAC over all of the ciphertext and
- * the tag comparison come before a single byte is decrypted, and a
- * mismatch zeroes out instead. */
+ * the tag comparison come before a single byte reaches out, and a
+ * mismatch zeroes out instead.  The first m bytes were decrypted into pt
+ * by cp_begin's keystream call (on the stack, wiped by the caller): they
+ * are copied out, the rest decrypted, only after the check. */
 static int aead_open_data(ic_chacha20_poly1305_ctx *c, const uint8_t *ckey, uint8_t *out, const uint8_t *in,
-                          size_t len, const uint8_t *tag)
+                          size_t len, const uint8_t *aad, size_t aadlen, const uint8_t *tag, const uint8_t *pt,
+                          size_t m)
 {
     uint8_t want[16];
-    cp_mac(c, in, len, CP_DEC);
-    cp_tag(c, want);
+    ic_poly1305_aead_mac(&c->mac, aad, aadlen, in, len, want);
     int ok = cp_tag_equal(want, tag);
-    ic_wipe(want, sizeof want);
+    IC_WIPE_FIXED(want, sizeof want);
     if (ok) {
-        cp_xor(c, ckey, out, in, len);
+        if (m > 256)
+            memcpy(out, pt, m);       /* libc's vector copy pays for its call here */
+        else
+            ic_copy_small(out, pt, m);
+        if (len > m)
+            cp_xor_oneshot(c, ckey, out + m, in + m, len - m);
         return IC_OK;
     }
     if (len != 0)
@@ -398,7 +443,9 @@ static int aead_open_data(ic_chacha20_poly1305_ctx *c, const uint8_t *ckey, uint
 /* The eight entry points: check, begin a message on a stack context under
  * key (XChaCha20 when x: under the subkey), then seal (seal_tag set) or
  * open (open_tag set).  The context's key pointer stays unused: the
- * keystream key is passed along. */
+ * keystream key is passed along.  The key block's keystream call also
+ * takes the payload: a seal's first chunk in place, an open's first
+ * CP_OPEN_FIRST bytes into a stack buffer until the tag has been checked. */
 static int aead(int x, const uint8_t *key, const uint8_t *nonce, const uint8_t *aad, size_t aadlen,
                 const uint8_t *in, size_t len, uint8_t *out, uint8_t *seal_tag, const uint8_t *open_tag)
 {
@@ -414,14 +461,23 @@ static int aead(int x, const uint8_t *key, const uint8_t *nonce, const uint8_t *
         ck = subkey;
         nn = n12;
     }
-    /* a short seal encrypts in cp_begin's keystream call */
-    cp_begin(&c, ck, nn, out, in, seal_tag != NULL && len <= CP_SHORT ? len : 0);
-    cp_aad(&c, aad, aadlen);
     if (seal_tag != NULL) {
-        aead_seal_data(&c, ck, out, in, len);
-        cp_tag(&c, seal_tag);
+        size_t done = cp_begin(&c, ck, nn, out, in, len < CP_CHUNK ? len : CP_CHUNK);
+        if (done == len) {           /* all encrypted: the MAC in one go */
+            ic_poly1305_aead_mac(&c.mac, aad, aadlen, out, len, seal_tag);
+        } else {
+            cp_aad(&c, aad, aadlen);
+            aead_seal_data(&c, ck, out, in, len, done);
+            cp_tag(&c, seal_tag);
+        }
     } else {
-        rc = aead_open_data(&c, ck, out, in, len, open_tag);
+        uint8_t pt[CP_OPEN_FIRST];
+        size_t m = cp_begin(&c, ck, nn, pt, in, len < CP_OPEN_FIRST ? len : CP_OPEN_FIRST);
+        rc = aead_open_data(&c, ck, out, in, len, aad, aadlen, open_tag, pt, m);
+        if (m > 256)
+            ic_wipe(pt, m);
+        else if (m != 0)
+            ic_wipe_blocks(pt, (m + 15) / 16);
     }
     if (c.kslen != 0)                 /* the MAC context was wiped by cp_tag */
         ic_wipe(c.ks, sizeof c.ks);

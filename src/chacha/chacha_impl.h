@@ -22,6 +22,15 @@ typedef struct ic_chacha20_ops {
      * a backend may add lane offsets with plain 32-bit adds.  out may
      * equal in; neither has any alignment.  nblocks may be 0. */
     void (*xor_blocks)(const uint32_t input[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    /* out = in xor keystream for any len bytes from block input[12] in one
+     * call, a partial last block included (nothing past in + len read or
+     * out + len written); with k0 not NULL, the first 32 bytes of block
+     * input[12] into k0 (ChaCha20-Poly1305's one-time key, RFC 8439
+     * section 2.6) and the data from block input[12] + 1.  Optional: NULL
+     * where the backend has no such path (the drivers then call xor_blocks
+     * for the whole blocks, a padded copy of the tail and the key block).
+     * The counter limit is the driver's, as for xor_blocks. */
+    void (*crypt)(const uint32_t input[16], uint8_t k0[32], uint8_t *out, const uint8_t *in, size_t len);
     /* HChaCha20 (draft-irtf-cfrg-xchacha-03 section 2.2) on the backend's
      * own round code, or NULL for the portable one (ic_chacha20_hchacha). */
     void (*hchacha20)(uint8_t subkey[32], const uint8_t key[32], const uint8_t in[16]);

@@ -106,13 +106,13 @@ static void chacha8(const uint32_t input[16], uint8_t *out, const uint8_t *in, u
  * second column round, and the rotation undone. */
 #define ROW_DOUBLE(a, b, c, d) do {                              \
         QR(a, b, c, d);                                          \
-        b = _mm256_shuffle_epi32(b, 0x39);                       \
-        c = _mm256_shuffle_epi32(c, 0x4e);                       \
-        d = _mm256_shuffle_epi32(d, 0x93);                       \
+        a = _mm256_shuffle_epi32(a, 0x93);                       \
+        c = _mm256_shuffle_epi32(c, 0x39);                       \
+        d = _mm256_shuffle_epi32(d, 0x4e);                       \
         QR(a, b, c, d);                                          \
-        b = _mm256_shuffle_epi32(b, 0x93);                       \
-        c = _mm256_shuffle_epi32(c, 0x4e);                       \
-        d = _mm256_shuffle_epi32(d, 0x39);                       \
+        a = _mm256_shuffle_epi32(a, 0x39);                       \
+        c = _mm256_shuffle_epi32(c, 0x93);                       \
+        d = _mm256_shuffle_epi32(d, 0x4e);                       \
     } while (0)
 
 /* Out = in xor keystream for block 0 (low lanes) and, when two is set,

@@ -114,7 +114,31 @@ void ic_poly1305_finish(ic_poly1305_ctx *ctx, uint8_t tag[16])
         ops->blocks(ctx->state, ctx->buf, 1, 0);
     }
     ops->finish(ctx->state, tag);
-    ic_wipe(ctx->buf, sizeof ctx->buf);
+    IC_WIPE_FIXED(ctx->buf, sizeof ctx->buf);
+    ctx->buflen = 0;
+    ctx->impl = 0;
+    ctx->check = 0;
+}
+
+void ic_poly1305_aead_mac(ic_poly1305_ctx *ctx, const uint8_t *aad, size_t aadlen, const uint8_t *ct, size_t len,
+                          uint8_t tag[16])
+{
+    const ic_poly1305_ops *ops = poly_ops(ctx);
+    uint8_t last[32];   /* public bytes only: a tail of aad or ct, the lengths */
+    const size_t a = aadlen / 16, n = len / 16, ta = aadlen % 16, tn = len % 16;
+    if (a != 0)
+        ops->blocks(ctx->state, aad, a, 1);
+    if (ta != 0) {
+        ic_copy_padded(last, 16, aad + 16 * a, ta);
+        ops->blocks(ctx->state, last, 1, 1);
+    }
+    if (n != 0)
+        ops->blocks(ctx->state, ct, n, 1);
+    if (tn != 0)
+        ic_copy_padded(last, 16, ct + 16 * n, tn);
+    ic_store_2x64le(last + (tn != 0 ? 16 : 0), aadlen, len);   /* one store: read back at once */
+    ops->blocks(ctx->state, last, 1 + (tn != 0), 1);
+    ops->finish(ctx->state, tag);
     ctx->buflen = 0;
     ctx->impl = 0;
     ctx->check = 0;

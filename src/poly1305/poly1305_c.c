@@ -17,6 +17,9 @@
  * between blocks; the bounds are given where they matter.
  */
 #include "poly1305/poly1305_impl.h"
+#if defined(__x86_64__)
+#include <x86intrin.h>   /* _addcarry_u64 */
+#endif
 
 /* RFC 8439 section 2.5: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff, i.e. the
  * top four bits of every 32-bit word and the low two bits of words 1..3
@@ -51,6 +54,61 @@ static void poly1305_c64_init(uint64_t *st, const uint8_t key[32])
  * adding m and hibit), so d0, d1 < 2^126, h2 s1 and d2 < 2^64.  The part
  * of d2 at 2^130 and above, q = d2 >> 2, folds back as 5 q = q + 4 q =
  * (d2 >> 2) + (d2 & ~3), leaving h2 <= 3 plus one carry.                   */
+#if defined(__x86_64__)
+/* x86-64: the same steps on 64-bit words with explicit carries (ADD/ADC
+ * through _addcarry_u64, baseline x86-64).  GCC 12 compiles the unsigned
+ * __int128 sums below with h and the partial products through stack slots
+ * on the block's dependency chain (a store and a reload per sum); this
+ * form keeps them in registers.  The scalar block is what every x86
+ * backend runs for short runs and the AEAD's lengths block. */
+static inline uint64_t c64_adc(unsigned char *c, uint64_t a, uint64_t b)
+{
+#if defined(__clang__)   /* compiles this to ADC itself; MSan checks the intrinsic's operands as a branch */
+    u128 t = (u128)a + b + *c;
+    *c = (unsigned char)(t >> 64);
+    return (uint64_t)t;
+#else
+    unsigned long long s;
+    *c = _addcarry_u64(*c, a, b, &s);
+    return s;
+#endif
+}
+
+static void poly1305_c64_blocks(uint64_t *st, const uint8_t *in, size_t nblocks, unsigned hibit)
+{
+    uint64_t h0 = st[C64_H], h1 = st[C64_H + 1], h2 = st[C64_H + 2];
+    const uint64_t r0 = st[C64_R], r1 = st[C64_R + 1], s1 = st[C64_S1];
+    for (; nblocks != 0; nblocks--, in += 16) {
+        unsigned char c = 0;
+        h0 = c64_adc(&c, h0, ic_load64_le(in));
+        h1 = c64_adc(&c, h1, ic_load64_le(in + 8));
+        h2 += c + hibit;
+
+        const u128 a = (u128)h0 * r0, b = (u128)h1 * s1, e = (u128)h0 * r1, f = (u128)h1 * r0;
+        c = 0;
+        const uint64_t d0 = c64_adc(&c, (uint64_t)a, (uint64_t)b);
+        const uint64_t d0h = c64_adc(&c, (uint64_t)(a >> 64), (uint64_t)(b >> 64));
+        c = 0;
+        uint64_t d1 = c64_adc(&c, (uint64_t)e, (uint64_t)f);
+        uint64_t d1h = c64_adc(&c, (uint64_t)(e >> 64), (uint64_t)(f >> 64));
+        c = 0;
+        d1 = c64_adc(&c, d1, h2 * s1);
+        d1h = c64_adc(&c, d1h, 0);
+        c = 0;
+        d1 = c64_adc(&c, d1, d0h);
+        d1h = c64_adc(&c, d1h, 0);
+        const uint64_t d2 = h2 * r0 + d1h;
+
+        c = 0;
+        h0 = c64_adc(&c, d0, (d2 >> 2) + (d2 & ~(uint64_t)3));
+        h1 = c64_adc(&c, d1, 0);
+        h2 = (d2 & 3) + c;
+    }
+    st[C64_H] = h0;
+    st[C64_H + 1] = h1;
+    st[C64_H + 2] = h2;
+}
+#else
 static void poly1305_c64_blocks(uint64_t *st, const uint8_t *in, size_t nblocks, unsigned hibit)
 {
     uint64_t h0 = st[C64_H], h1 = st[C64_H + 1], h2 = st[C64_H + 2];
@@ -82,6 +140,7 @@ static void poly1305_c64_blocks(uint64_t *st, const uint8_t *in, size_t nblocks,
     st[C64_H + 1] = h1;
     st[C64_H + 2] = h2;
 }
+#endif
 
 /* h < 2^130 + 2^64 < 2p here, so one conditional subtraction of p fully
  * reduces it: g = h + 5 reaches 2^130 exactly when h >= p, and then
@@ -102,7 +161,7 @@ static void poly1305_c64_finish(uint64_t *st, uint8_t tag[16])
     ic_store64_le(tag, (uint64_t)t);
     t = (u128)h1 + st[C64_PAD + 1] + (uint64_t)(t >> 64);
     ic_store64_le(tag + 8, (uint64_t)t);
-    ic_wipe(st, C64_WORDS * sizeof *st);
+    IC_WIPE_FIXED(st, C64_WORDS * sizeof *st);   /* inline stores, no call */
 }
 
 const ic_poly1305_ops ic_poly1305_c64_ops = {

@@ -90,4 +90,14 @@ void ic_poly1305_pad16(ic_poly1305_ctx *ctx);
 void ic_poly1305_absorb(ic_poly1305_ctx *ctx, const uint8_t *in, size_t len);
 void ic_poly1305_finish(ic_poly1305_ctx *ctx, uint8_t tag[16]);
 
+/* The whole MAC of an AEAD message (RFC 8439 section 2.8) on a context
+ * just keyed (nothing absorbed): aad || pad16 || ct || pad16 ||
+ * le64(aadlen) || le64(len), then the tag, the context ended as by
+ * ic_poly1305_finish.  The backend's blocks op straight on the buffers,
+ * the padded tails and the lengths block from one stack block (one call
+ * for the ciphertext's tail and the lengths): a one-shot's short MAC pays
+ * no buffering layer. */
+void ic_poly1305_aead_mac(ic_poly1305_ctx *ctx, const uint8_t *aad, size_t aadlen, const uint8_t *ct, size_t len,
+                          uint8_t tag[16]);
+
 #endif
