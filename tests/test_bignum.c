@@ -404,6 +404,23 @@ static void inv_check(const ic_mont_ctx *c, const uint8_t *a, const uint8_t *wan
     CHECK_MEM(got, want, nb, "%s: %s: in place", impl, what);
 }
 
+/* ic_bn_mod_inv2 of two records (sizes may differ) must give both wants
+ * and verdicts, the second in place. */
+static void inv2_check(const ic_mont_ctx *c0, const uint8_t *a0, const uint8_t *want0, const ic_mont_ctx *c1,
+                       const uint8_t *a1, const uint8_t *want1, const char *impl, const char *what)
+{
+    static uint8_t got0[MAXB], got1[MAXB];
+    size_t nb0 = ic_mont_size(c0), nb1 = ic_mont_size(c1);
+    int want_ok0 = !tl_all_byte(want0, nb0, 0), want_ok1 = !tl_all_byte(want1, nb1, 0), ok0 = -1, ok1 = -1;
+    memset(got0, 0xee, nb0);
+    memcpy(got1, a1, nb1);
+    int both = ic_bn_mod_inv2(c0, got0, a0, &ok0, c1, got1, got1, &ok1);
+    CHECK(ok0 == want_ok0 && ok1 == want_ok1 && both == (want_ok0 & want_ok1),
+          "%s: %s: inv2 verdicts %d %d %d, want %d %d", impl, what, ok0, ok1, both, want_ok0, want_ok1);
+    CHECK_MEM(got0, want0, nb0, "%s: %s: inv2 first", impl, what);
+    CHECK_MEM(got1, want1, nb1, "%s: %s: inv2 second (in place)", impl, what);
+}
+
 static void inv_kat(const char *impl, void *arg)
 {
     (void)arg;
@@ -411,8 +428,9 @@ static void inv_kat(const char *impl, void *arg)
     if (!r)
         return;
     tl_rec rec;
-    int count = 0, none = 0;
-    static uint8_t n[MAXB + 1], a[MAXB + 1], want[MAXB + 1];
+    int count = 0, none = 0, have_prev = 0;
+    static uint8_t n[MAXB + 1], a[MAXB + 1], want[MAXB + 1], pa[MAXB + 1], pwant[MAXB + 1];
+    ic_mont_ctx prev;
     while (tl_rsp_next(r, &rec)) {
         long nl = tl_hex(n, sizeof n, tl_get(&rec, "N")), al = tl_hex(a, sizeof a, tl_get(&rec, "A"));
         long rl = tl_hex(want, sizeof want, tl_get(&rec, "R"));
@@ -424,10 +442,17 @@ static void inv_kat(const char *impl, void *arg)
         if (!CHECK(ic_mont_init(&c, n, (size_t)nl) == IC_OK, "%s: %s: init", impl, what))
             continue;
         inv_check(&c, a, want, impl, what);
+        if (have_prev)                    /* with the record before: the dual inverse */
+            inv2_check(&prev, pa, pwant, &c, a, want, impl, what);
         none += tl_all_byte(want, (size_t)nl, 0);
-        ic_mont_wipe(&c);
+        prev = c;
+        memcpy(pa, a, (size_t)nl);
+        memcpy(pwant, want, (size_t)nl);
+        have_prev = 1;
         count++;
     }
+    if (have_prev)
+        ic_mont_wipe(&prev);
     tl_rsp_close(r);
     CHECK(count >= 90 && none >= 10, "%s: only %d known inverses read, %d without an inverse", impl, count, none);
 }
