@@ -442,7 +442,7 @@ static void inv_kat(const char *impl, void *arg)
         if (!CHECK(ic_mont_init(&c, n, (size_t)nl) == IC_OK, "%s: %s: init", impl, what))
             continue;
         inv_check(&c, a, want, impl, what);
-        if (have_prev)                    /* with the record before: the dual inverse */
+        if (have_prev && !emulated)       /* with the record before: the dual inverse */
             inv2_check(&prev, pa, pwant, &c, a, want, impl, what);
         none += tl_all_byte(want, (size_t)nl, 0);
         prev = c;
