@@ -344,17 +344,22 @@ static void dual(const char *impl, void *arg)
     (void)arg;
     /* pairs of sizes (the CRT halves are equal; the rest checks unequal ones) */
     static const unsigned pairs[][2] = { { 512, 512 }, { 1024, 1024 }, { 1024, 1536 }, { 2048, 512 },
-                                         { 1536, 1536 }, { 3072, 3072 }, { 4096, 2048 } };
+                                         { 1536, 1536 }, { 3072, 3072 }, { 4096, 2048 }, { 2048, 2048 },
+                                         { 1000, 1000 }, { 2040, 2040 } };
     static uint8_t n[2][MAXB], b[2][MAXB], e[2][MAXB], got[2][MAXB], want[2][MAXB];
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
-        if (emulated && pairs[p][0] < 1024)
+        if (emulated && (pairs[p][0] < 1024 || p >= 7))     /* the later pairs: native only */
             continue;
         ic_mont_ctx c[2];
         ic_bn_modexp_job job[2];
         char what[64];
         snprintf(what, sizeof what, "dual %u + %u bits", pairs[p][0], pairs[p][1]);
+        /* equal sizes get one exponent length, as the CRT halves (the
+         * engines run such jobs side by side) */
+        size_t elen0 = p % 2 ? pairs[p][0] / 8 : 1 + tl_rand_below((uint32_t)(pairs[p][0] / 8));
         for (int k = 0; k < 2; k++) {
-            size_t len = pairs[p][k] / 8, elen = p % 2 ? len : 1 + tl_rand_below((uint32_t)len);
+            size_t len = pairs[p][k] / 8;
+            size_t elen = pairs[p][0] == pairs[p][1] ? elen0 : p % 2 ? len : 1 + tl_rand_below((uint32_t)len);
             dual_operands(n[k], b[k], e[k], pairs[p][k], elen);
             CHECK(ic_mont_init(&c[k], n[k], len) == IC_OK, "%s: %s: init", impl, what);
             CHECK(ic_mont_modexp(&c[k], want[k], len, b[k], len, e[k], elen) == IC_OK, "%s: %s: modexp", impl, what);
@@ -399,6 +404,23 @@ static void inv_check(const ic_mont_ctx *c, const uint8_t *a, const uint8_t *wan
     CHECK_MEM(got, want, nb, "%s: %s: in place", impl, what);
 }
 
+/* ic_bn_mod_inv2 of two records (sizes may differ) must give both wants
+ * and verdicts, the second in place. */
+static void inv2_check(const ic_mont_ctx *c0, const uint8_t *a0, const uint8_t *want0, const ic_mont_ctx *c1,
+                       const uint8_t *a1, const uint8_t *want1, const char *impl, const char *what)
+{
+    static uint8_t got0[MAXB], got1[MAXB];
+    size_t nb0 = ic_mont_size(c0), nb1 = ic_mont_size(c1);
+    int want_ok0 = !tl_all_byte(want0, nb0, 0), want_ok1 = !tl_all_byte(want1, nb1, 0), ok0 = -1, ok1 = -1;
+    memset(got0, 0xee, nb0);
+    memcpy(got1, a1, nb1);
+    int both = ic_bn_mod_inv2(c0, got0, a0, &ok0, c1, got1, got1, &ok1);
+    CHECK(ok0 == want_ok0 && ok1 == want_ok1 && both == (want_ok0 & want_ok1),
+          "%s: %s: inv2 verdicts %d %d %d, want %d %d", impl, what, ok0, ok1, both, want_ok0, want_ok1);
+    CHECK_MEM(got0, want0, nb0, "%s: %s: inv2 first", impl, what);
+    CHECK_MEM(got1, want1, nb1, "%s: %s: inv2 second (in place)", impl, what);
+}
+
 static void inv_kat(const char *impl, void *arg)
 {
     (void)arg;
@@ -406,8 +428,9 @@ static void inv_kat(const char *impl, void *arg)
     if (!r)
         return;
     tl_rec rec;
-    int count = 0, none = 0;
-    static uint8_t n[MAXB + 1], a[MAXB + 1], want[MAXB + 1];
+    int count = 0, none = 0, have_prev = 0;
+    static uint8_t n[MAXB + 1], a[MAXB + 1], want[MAXB + 1], pa[MAXB + 1], pwant[MAXB + 1];
+    ic_mont_ctx prev;
     while (tl_rsp_next(r, &rec)) {
         long nl = tl_hex(n, sizeof n, tl_get(&rec, "N")), al = tl_hex(a, sizeof a, tl_get(&rec, "A"));
         long rl = tl_hex(want, sizeof want, tl_get(&rec, "R"));
@@ -419,10 +442,17 @@ static void inv_kat(const char *impl, void *arg)
         if (!CHECK(ic_mont_init(&c, n, (size_t)nl) == IC_OK, "%s: %s: init", impl, what))
             continue;
         inv_check(&c, a, want, impl, what);
+        if (have_prev && !emulated)       /* with the record before: the dual inverse */
+            inv2_check(&prev, pa, pwant, &c, a, want, impl, what);
         none += tl_all_byte(want, (size_t)nl, 0);
-        ic_mont_wipe(&c);
+        prev = c;
+        memcpy(pa, a, (size_t)nl);
+        memcpy(pwant, want, (size_t)nl);
+        have_prev = 1;
         count++;
     }
+    if (have_prev)
+        ic_mont_wipe(&prev);
     tl_rsp_close(r);
     CHECK(count >= 90 && none >= 10, "%s: only %d known inverses read, %d without an inverse", impl, count, none);
 }

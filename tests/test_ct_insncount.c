@@ -172,8 +172,8 @@ static __attribute__((noinline)) uint64_t timed_modexp(const uint8_t *n, const u
 
 /* The dual exponentiation of an RSA-CRT signature (two moduli of len
  * bytes, ic_bn_modexp2: ifma runs both in one loop), set-up included. */
-static __attribute__((noinline)) uint64_t timed_modexp2(uint8_t (*n)[128], uint8_t (*b)[128], uint8_t (*e)[128],
-                                                        uint8_t (*r)[128], size_t len, size_t el, int *st)
+static __attribute__((noinline)) uint64_t timed_modexp2(uint8_t (*n)[256], uint8_t (*b)[256], uint8_t (*e)[256],
+                                                        uint8_t (*r)[256], size_t len, size_t el, int *st)
 {
     ic_mont_ctx m[2];
     uint64_t t0 = ticks();
@@ -228,24 +228,32 @@ static void check_modexp(const char *impl, void *arg)
                   (unsigned long long)c[0], (unsigned long long)c[1], (unsigned long long)c[2],
                   (unsigned long long)c[3], (unsigned long long)c[4], (unsigned long long)c[5]);
     }
-    /* the dual exponentiation, 1024 + 1024 bits: each job's operands of
-     * the variant the other's mirror, so both halves vary */
-    static uint8_t n2[2][128], b2[2][128], e2[2][128], r2[2][128];
-    uint64_t c[NVAR];
-    for (int v = 0; v < NVAR; v++) {
-        modexp_operands(n2[0], b2[0], e2[0], 128, 32, v);
-        modexp_operands(n2[1], b2[1], e2[1], 128, 32, NVAR - 1 - v);
-        int st;
-        c[v] = timed_modexp2(n2, b2, e2, r2, 128, 32, &st);
-        CHECK(st == IC_OK, "modexp2/%s variant %d: status", impl, v);
+    /* the dual exponentiation, 1024 + 1024 bits (RSA-2048's halves: ifma's
+     * pair of 3 vectors in registers) and 1664 + 1664 bits (5 vectors, the
+     * pair with the operands read from memory, as RSA-4096's 2048-bit
+     * halves; smaller and with a 2-byte exponent, as emulation is slow):
+     * each job's operands of the variant the other's mirror, so both
+     * halves vary */
+    static uint8_t n2[2][256], b2[2][256], e2[2][256], r2[2][256];
+    static const size_t dlens[][2] = { { 128, 32 }, { 208, 2 } };   /* modulus, exponent bytes */
+    for (size_t i = 0; i < sizeof dlens / sizeof dlens[0]; i++) {
+        const size_t len = dlens[i][0], el = dlens[i][1];
+        uint64_t c[NVAR];
+        for (int v = 0; v < NVAR; v++) {
+            modexp_operands(n2[0], b2[0], e2[0], len, el, v);
+            modexp_operands(n2[1], b2[1], e2[1], len, el, NVAR - 1 - v);
+            int st;
+            c[v] = timed_modexp2(n2, b2, e2, r2, len, el, &st);
+            CHECK(st == IC_OK, "modexp2/%s len %zu variant %d: status", impl, len, v);
+        }
+        int same = 1;
+        for (int v = 1; v < NVAR; v++)
+            same &= c[v] == c[0];
+        if (counting)
+            CHECK(same, "modexp2/%s len %zu: instruction counts %llu %llu %llu %llu %llu %llu", impl, len,
+                  (unsigned long long)c[0], (unsigned long long)c[1], (unsigned long long)c[2],
+                  (unsigned long long)c[3], (unsigned long long)c[4], (unsigned long long)c[5]);
     }
-    int same = 1;
-    for (int v = 1; v < NVAR; v++)
-        same &= c[v] == c[0];
-    if (counting)
-        CHECK(same, "modexp2/%s: instruction counts %llu %llu %llu %llu %llu %llu", impl,
-              (unsigned long long)c[0], (unsigned long long)c[1], (unsigned long long)c[2],
-              (unsigned long long)c[3], (unsigned long long)c[4], (unsigned long long)c[5]);
 }
 
 int main(void)

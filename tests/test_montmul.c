@@ -14,7 +14,10 @@
  *    doubling modulo n, so a backend with its own R (IFMA's radix 2^52,
  *    PadLock's 2^ECX) is compared as well;
  *  - both results fully reduced (< n), r = a and r = b aliasing, and the
- *    backend's squaring, when it has one, against its multiplication.
+ *    backend's squaring, when it has one, against its multiplication;
+ *  - a backend's whole exponentiations (ic_mont_ops.modexp), one job and
+ *    two side by side, at every limb count to 40 and every eighth above
+ *    (engine_modexp).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +141,95 @@ static void one_modulus(const char *impl, const ic_mont_ops *x, const ic_mont_op
     st->mods++;
 }
 
+/* base^exp mod n through port's products, square and multiply from the
+ * top bit (a plain branch on the exponent: this is the reference). */
+static void ref_modexp(const ic_mont_ops *p, ic_limb *r, const ic_limb *base, const uint8_t *e, size_t elen,
+                       const ic_limb *n, size_t nl, size_t nbits)
+{
+    static ic_limb rr[ML], bm[ML], one[ML];
+    ic_limb n0 = n0_of(n[0]);
+    size_t rbits = p->rbits ? p->rbits(nbits, nl) : LB * nl;
+    memset(rr, 0, nl * sizeof rr[0]);
+    rr[0] = 1;
+    for (size_t s = 0; s < 2 * rbits; s++)              /* R^2 mod n (n > 1) */
+        dbl_mod(rr, n, nl);
+    p->mul(bm, base, rr, n, n0, nl);
+    memcpy(r, bm, nl * sizeof r[0]);
+    size_t top = elen * 8;
+    while (top > 0 && !((e[elen - 1 - (top - 1) / 8] >> ((top - 1) % 8)) & 1))
+        top--;
+    for (size_t b = top - 1; b-- > 0;) {
+        p->mul(r, r, r, n, n0, nl);
+        if ((e[elen - 1 - b / 8] >> (b % 8)) & 1)
+            p->mul(r, r, bm, n, n0, nl);
+    }
+    memset(one, 0, nl * sizeof one[0]);
+    one[0] = 1;
+    p->mul(r, r, one, n, n0, nl);
+}
+
+/* A random odd modulus of exactly nbits bits in nl limbs. */
+static void rand_modulus(ic_limb *n, size_t nl, size_t nbits)
+{
+    rand_bits(n, nl, nbits);
+    n[(nbits - 1) / LB] |= (ic_limb)1 << ((nbits - 1) % LB);
+    n[0] |= 1;
+}
+
+/* The backend's whole exponentiations (ic_mont_ops.modexp), called
+ * directly at every size (the driver hands small moduli of some
+ * backends to the next entry; the engine must be right anyway): two jobs
+ * of the same size side by side (the RSA-CRT halves), with full and odd
+ * top limbs, and one job, secret and public exponent, against ref_modexp.
+ * The exponents are short (the windows are the same code for every
+ * length) except at the RSA-CRT sizes, where they are as long as n. */
+static void engine_modexp(const char *impl, const ic_mont_ops *x, const ic_mont_ops *p, mm_stats *st)
+{
+    static ic_limb n[2][ML], base[2][ML], rr[2][ML], got[2][ML], want[2][ML];
+    static uint8_t e[2][IC_BN_MAX_BYTES];
+    /* under an emulator (INCORE_TEST_EMULATED) the CRT sizes only, with
+     * short exponents */
+    const int emulated = getenv("INCORE_TEST_EMULATED") != NULL;
+    for (size_t nl = 1; nl <= ML; nl++) {
+        int crt = nl == 16 || nl == 24 || nl == 32;          /* RSA-2048, 3072, 4096 halves */
+        /* every limb count up to 40 (ifma's pairs reach 32), then every
+         * eighth and the largest: the reference's cost grows as nl^3 */
+        if ((emulated && !crt) || (nl > 40 && nl % 8 != 0 && nl != ML))
+            continue;
+        size_t elen = crt && !emulated ? nl * IC_LIMB_BYTES : 1 + tl_rand_below(8);
+        for (int variant = 0; variant < 3; variant++) {
+            size_t njobs = variant == 2 ? 1 : 2;
+            ic_mont_exp job[2];
+            for (size_t k = 0; k < njobs; k++) {
+                size_t nbits = variant == 0 ? nl * LB : (nl - 1) * LB + 2 + tl_rand_below(LB - 2);
+                if (nbits < 3)
+                    nbits = 3;
+                rand_modulus(n[k], nl, nbits);
+                rand_bits(base[k], nl, nbits - 1);
+                if (k == 1 && variant == 0) {                /* n - 1, the largest base */
+                    memcpy(base[k], n[k], nl * sizeof base[k][0]);
+                    base[k][0] ^= 1;
+                }
+                tl_rand_bytes(e[k], elen);
+                e[k][0] |= 0x80;
+                size_t rbits = x->rbits ? x->rbits(nbits, nl) : LB * nl;
+                memset(rr[k], 0, nl * sizeof rr[k][0]);
+                rr[k][0] = 1;
+                for (size_t s = 0; s < 2 * rbits; s++)
+                    dbl_mod(rr[k], n[k], nl);
+                job[k] = (ic_mont_exp){ got[k], base[k], n[k], rr[k], n0_of(n[k][0]), nl, e[k], elen,
+                                        variant == 2 && (elen % 2) };
+                ref_modexp(p, want[k], base[k], e[k], elen, n[k], nl, nbits);
+            }
+            x->modexp(job, njobs);
+            for (size_t k = 0; k < njobs; k++)
+                CHECK_MEM(got[k], want[k], nl * sizeof got[k][0], "%s: modexp, %zu limbs, %zu job(s)%s, job %zu",
+                          impl, nl, njobs, job[0].pub ? " (public)" : "", k);
+            st->checked += njobs;
+        }
+    }
+}
+
 static void against_port(const char *impl, void *arg)
 {
     mm_stats *st = arg;
@@ -170,6 +262,8 @@ static void against_port(const char *impl, void *arg)
             n[0] |= 1;
             one_modulus(impl, x, p, n, nl, nbits, st);
         }
+    if (x->modexp)
+        engine_modexp(impl, x, p, st);
 }
 
 int main(void)

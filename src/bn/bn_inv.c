@@ -218,48 +218,134 @@ static udig inv_word(udig n)
     return x;
 }
 
-int ic_bn_mod_inv(const ic_mont_ctx *ctx, uint8_t *out, const uint8_t *a)
-{
-    const size_t nl = ctx->nlimbs, bits = ctx->nbits, L = DIGITS(bits);
-    /* the divsteps theorem 11.2 asks for, in batches of D */
-    const size_t steps = bits < 46 ? (49 * bits + 80) / 17 : (49 * bits + 57) / 17;
-    const size_t batches = steps / D + 1;
+/* The inverses of K (1 or 2) jobs: ctx[k], out[k], a[k], with the
+ * verdicts in ok[k].  Two run their divsteps in one loop (divsteps2): a
+ * batch of divsteps is one serial chain of about five operations a step,
+ * so two independent ones fill each other's waits (the two primes of an
+ * RSA key's blinding).  Both take the larger count of batches: more steps
+ * change nothing. */
+typedef struct {
     sdig f[MAX_DIGITS], g[MAX_DIGITS], d[MAX_DIGITS], e[MAX_DIGITS], n[MAX_DIGITS];
     ic_limb x[IC_BN_MAX_LIMBS];
-    to_digits(n, L, IC_BN_LIMBS(ctx->n), nl);
-    memcpy(f, n, L * sizeof f[0]);
-    ic_bn_from_bytes(x, nl, a, ctx->nbytes);
-    to_digits(g, L, x, nl);
-    memset(d, 0, L * sizeof d[0]);
-    memset(e, 0, L * sizeof e[0]);
-    e[0] = 1;
-    const udig ninv = inv_word((udig)n[0]) & DMASK;
-    udig delta = 1;
+    udig ninv, delta;
+    size_t L, nl;
     transition t;
-    for (size_t b = 0; b < batches; b++) {
-        delta = divsteps(delta, (udig)f[0], (udig)g[0], &t);
-        apply_fg(f, g, &t, L);
-        apply_de(d, e, &t, n, ninv, L);
+} inv_job;
+
+/* divsteps for two jobs, step by step in one loop (each as divsteps). */
+static void divsteps2(inv_job *j)
+{
+    udig f0 = (udig)j[0].f[0], g0 = (udig)j[0].g[0], f1 = (udig)j[1].f[0], g1 = (udig)j[1].g[0];
+    udig u0 = 1, v0 = 0, q0 = 0, r0 = 1, zeta0 = (udig)0 - j[0].delta;
+    udig u1 = 1, v1 = 0, q1 = 0, r1 = 1, zeta1 = (udig)0 - j[1].delta;
+    for (int i = 0; i < D; i++) {
+#define DIVSTEP(f, g, u, v, q, r, zeta)                                       \
+    do {                                                                      \
+        udig neg = sign_mask(zeta), odd = (udig)0 - (g & 1);                \
+        udig x = (f ^ neg) - neg, y = (u ^ neg) - neg, z = (v ^ neg) - neg;   \
+        g += x & odd, q += y & odd, r += z & odd;                             \
+        udig swap = neg & odd;                                                \
+        zeta = (zeta ^ swap) + ~swap;                                         \
+        f += g & swap, u += q & swap, v += r & swap;                          \
+        g >>= 1;                                                              \
+        u <<= 1, v <<= 1;                                                     \
+    } while (0)
+        DIVSTEP(f0, g0, u0, v0, q0, r0, zeta0);
+        DIVSTEP(f1, g1, u1, v1, q1, r1, zeta1);
+#undef DIVSTEP
     }
-    /* f = +-gcd(n, a): the inverse is +-d, brought from (-2n, n) to [0, n) */
-    udig one, minus;
-    unit_masks(f, L, &one, &minus);
-    lincomb(d, 1 - 2 * (sdig)(minus & 1), n, 0, L);          /* (-2n, 2n) */
-    lincomb(d, 1, n, is_negative(d, L), L);                  /* (-n, 2n) */
-    lincomb(d, 1, n, is_negative(d, L), L);                  /* [0, 2n) */
-    lincomb(d, 1, n, -1, L);                                 /* [-n, n) */
-    lincomb(d, 1, n, is_negative(d, L), L);                  /* [0, n) */
-    udig ok = one | minus;
-    for (size_t i = 0; i < L; i++)                           /* 0 without an inverse */
-        d[i] = (sdig)((udig)d[i] & ok);
-    from_digits(x, nl, d, L);
-    ic_bn_to_bytes(out, ctx->nbytes, x);
-    ic_wipe(f, L * sizeof f[0]);
-    ic_wipe(g, L * sizeof g[0]);
-    ic_wipe(d, L * sizeof d[0]);
-    ic_wipe(e, L * sizeof e[0]);
-    ic_wipe(n, L * sizeof n[0]);
-    ic_wipe(x, nl * sizeof x[0]);
-    ic_wipe(&t, sizeof t);
-    return (int)(ok & 1);
+    j[0].t = (transition){ (sdig)u0, (sdig)v0, (sdig)q0, (sdig)r0 };
+    j[1].t = (transition){ (sdig)u1, (sdig)v1, (sdig)q1, (sdig)r1 };
+    j[0].delta = (udig)0 - zeta0;
+    j[1].delta = (udig)0 - zeta1;
+}
+
+/* bits < 46 has its own bound (theorem 11.2) */
+static size_t inv_batches(size_t bits)
+{
+    const size_t steps = bits < 46 ? (49 * bits + 80) / 17 : (49 * bits + 57) / 17;
+    return steps / D + 1;
+}
+
+static void inv_run(size_t K, inv_job *j, const ic_mont_ctx *const ctx[], uint8_t *const out[],
+                    const uint8_t *const a[], int ok[])
+{
+    size_t batches = 0;
+    for (size_t k = 0; k < K; k++) {
+        const size_t nl = ctx[k]->nlimbs, bits = ctx[k]->nbits, L = DIGITS(bits);
+        const size_t nb = inv_batches(bits);
+        batches = nb > batches ? nb : batches;                 /* lengths: public */
+        j[k].L = L, j[k].nl = nl;
+        to_digits(j[k].n, L, IC_BN_LIMBS(ctx[k]->n), nl);
+        memcpy(j[k].f, j[k].n, L * sizeof j[k].f[0]);
+        ic_bn_from_bytes(j[k].x, nl, a[k], ctx[k]->nbytes);
+        to_digits(j[k].g, L, j[k].x, nl);
+        memset(j[k].d, 0, L * sizeof j[k].d[0]);
+        memset(j[k].e, 0, L * sizeof j[k].e[0]);
+        j[k].e[0] = 1;
+        j[k].ninv = inv_word((udig)j[k].n[0]) & DMASK;
+        j[k].delta = 1;
+    }
+    for (size_t b = 0; b < batches; b++) {
+        if (K == 2)
+            divsteps2(j);
+        else
+            j[0].delta = divsteps(j[0].delta, (udig)j[0].f[0], (udig)j[0].g[0], &j[0].t);
+        for (size_t k = 0; k < K; k++) {
+            apply_fg(j[k].f, j[k].g, &j[k].t, j[k].L);
+            apply_de(j[k].d, j[k].e, &j[k].t, j[k].n, j[k].ninv, j[k].L);
+        }
+    }
+    for (size_t k = 0; k < K; k++) {
+        /* f = +-gcd(n, a): the inverse is +-d, brought from (-2n, n) to [0, n) */
+        sdig *d = j[k].d, *n = j[k].n;
+        const size_t L = j[k].L;
+        udig one, minus;
+        unit_masks(j[k].f, L, &one, &minus);
+        lincomb(d, 1 - 2 * (sdig)(minus & 1), n, 0, L);          /* (-2n, 2n) */
+        lincomb(d, 1, n, is_negative(d, L), L);                  /* (-n, 2n) */
+        lincomb(d, 1, n, is_negative(d, L), L);                  /* [0, 2n) */
+        lincomb(d, 1, n, -1, L);                                 /* [-n, n) */
+        lincomb(d, 1, n, is_negative(d, L), L);                  /* [0, n) */
+        udig okm = one | minus;
+        for (size_t i = 0; i < L; i++)                           /* 0 without an inverse */
+            d[i] = (sdig)((udig)d[i] & okm);
+        from_digits(j[k].x, j[k].nl, d, L);
+        ic_bn_to_bytes(out[k], ctx[k]->nbytes, j[k].x);
+        ok[k] = (int)(okm & 1);
+        ic_wipe(j[k].f, L * sizeof j[k].f[0]);
+        ic_wipe(j[k].g, L * sizeof j[k].g[0]);
+        ic_wipe(d, L * sizeof d[0]);
+        ic_wipe(j[k].e, L * sizeof j[k].e[0]);
+        ic_wipe(n, L * sizeof n[0]);
+        ic_wipe(j[k].x, j[k].nl * sizeof j[k].x[0]);
+        ic_wipe(&j[k].t, sizeof j[k].t);
+        ic_wipe(&j[k].ninv, sizeof j[k].ninv);
+        ic_wipe(&j[k].delta, sizeof j[k].delta);
+    }
+}
+
+int ic_bn_mod_inv(const ic_mont_ctx *ctx, uint8_t *out, const uint8_t *a)
+{
+    inv_job j[1];
+    const ic_mont_ctx *const c[1] = { ctx };
+    uint8_t *const o[1] = { out };
+    const uint8_t *const x[1] = { a };
+    int ok[1];
+    inv_run(1, j, c, o, x, ok);
+    return ok[0];
+}
+
+int ic_bn_mod_inv2(const ic_mont_ctx *ctx0, uint8_t *out0, const uint8_t *a0, int *ok0,
+                   const ic_mont_ctx *ctx1, uint8_t *out1, const uint8_t *a1, int *ok1)
+{
+    inv_job j[2];
+    const ic_mont_ctx *const c[2] = { ctx0, ctx1 };
+    uint8_t *const o[2] = { out0, out1 };
+    const uint8_t *const x[2] = { a0, a1 };
+    int ok[2];
+    inv_run(2, j, c, o, x, ok);
+    *ok0 = ok[0];
+    *ok1 = ok[1];
+    return ok[0] & ok[1];
 }

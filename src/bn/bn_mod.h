@@ -37,5 +37,10 @@ void ic_bn_modulus(const ic_mont_ctx *ctx, uint8_t *out);
  * (gcd(a, n) > 1, a = 0 included); a < n, out may equal a.  The verdict is
  * as secret as a and n: a caller that branches on it declassifies it. */
 int ic_bn_mod_inv(const ic_mont_ctx *ctx, uint8_t *out, const uint8_t *a);
+/* Two inverses at once (two moduli, e.g. an RSA key's primes), each as
+ * ic_bn_mod_inv with its verdict in *ok0, *ok1; returns *ok0 & *ok1.  The
+ * two run side by side: the time is that of the larger alone, about. */
+int ic_bn_mod_inv2(const ic_mont_ctx *ctx0, uint8_t *out0, const uint8_t *a0, int *ok0,
+                   const ic_mont_ctx *ctx1, uint8_t *out1, const uint8_t *a1, int *ok1);
 
 #endif

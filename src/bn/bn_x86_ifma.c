@@ -130,7 +130,10 @@ IFMA_INLINE void shift_down(__m512i *x, const size_t nv)
  * of up to 6 vectors: beyond, the registers spill) the high halves
  * collect in two more (AH, MH), and each chain is one multiply-add and a
  * shift.  Two products side by side already overlap their chains and
- * measured faster without (RSA-2048 signatures, Zen 5).  Lane 0 is tracked in a
+ * measured faster without (RSA-2048 signatures, Zen 5).  With MEMOP, B
+ * and N are read from memory at every digit (memory operands of the
+ * multiply-adds) instead of kept in registers, for the sizes where the
+ * accumulators need the registers.  Lane 0 is tracked in a
  * scalar (L0), so q, the one value each step waits for, comes from scalar
  * arithmetic: lane 1 of A + M, read as a step begins, is all the next L0
  * needs from the vectors; the vectors' own lane 0 is dropped by the shift
@@ -147,8 +150,9 @@ IFMA_INLINE void shift_down(__m512i *x, const size_t nv)
  * halves together.  (Moving the multiplicands instead of the
  * accumulators, a frame that shifts every 4 or 8 digits, measured slower:
  * docs/backends.md.) */
-IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int SPLIT, scratch52 *sc, uint64_t *const r[],
-                       const uint64_t *const a[], const uint64_t *const b[], const mod52 *const m[])
+IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int SPLIT, const int MEMOP, scratch52 *sc,
+                       uint64_t *const r[], const uint64_t *const a[], const uint64_t *const b[],
+                       const mod52 *const m[])
 {
     __m512i A[2][MAXV], M[2][MAXV], B[2][MAXV], N[2][MAXV], AH[2][MAXV], MH[2][MAXV];
     uint64_t L0[2], n0s[2], n1[2], k0[2];
@@ -178,6 +182,18 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int SPLIT, scratch
             const uint64_t t0 = L0[k] + sc->w[k][i];
             const uint64_t q = (t0 * k0[k]) & M52;
             const __m512i xv = _mm512_set1_epi64((long long)a[k][i]), qv = _mm512_set1_epi64((long long)q);
+            if (MEMOP) {
+                /* b and n read from memory at every digit (memory operands
+                 * of the multiply-adds): the pointers laundered through an
+                 * empty asm, so the compiler cannot keep the loads out of
+                 * the loop and spill the accumulators for them */
+                const uint64_t *bp = b[k], *np = m[k]->n;
+                __asm__("" : "+r"(bp), "+r"(np));
+                for (size_t v = 0; v < nv; v++) {
+                    B[k][v] = _mm512_load_si512((const void *)(bp + 8 * v));
+                    N[k][v] = _mm512_load_si512((const void *)(np + 8 * v));
+                }
+            }
             for (size_t v = 0; v < nv; v++) {
                 A[k][v] = _mm512_madd52lo_epu64(A[k][v], xv, B[k][v]);
                 M[k][v] = _mm512_madd52lo_epu64(M[k][v], qv, N[k][v]);
@@ -227,30 +243,36 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int SPLIT, scratch
 }
 
 /* Moduli of 1024 to 4096 bits (3 to 10 vectors) get code with nv known,
- * so that A, M, B and N live in registers (from 8 vectors B and N are
- * read from memory); the rest takes the general loop, about 3 times
- * slower a digit. */
+ * so that A, M, B and N live in registers up to 7 vectors; from 8 (3072
+ * bits and up) B and N are memory operands (MEMOP: the compiler's own
+ * choice there kept them in registers and spilled the accumulators, 1.7
+ * times slower at 3072 bits); the rest takes the general loop, about 3
+ * times slower a digit. */
 static void amm1(scratch52 *sc, uint64_t *r, const uint64_t *a, const uint64_t *b, const mod52 *m)
 {
     uint64_t *const R[1] = { r };
     const uint64_t *const X[1] = { a }, *const Y[1] = { b };
     const mod52 *const P[1] = { m };
     switch (m->nv) {
-    case 3: amm_k(1, 3, 1, sc, R, X, Y, P); break;
-    case 4: amm_k(1, 4, 1, sc, R, X, Y, P); break;
-    case 5: amm_k(1, 5, 1, sc, R, X, Y, P); break;
-    case 6: amm_k(1, 6, 1, sc, R, X, Y, P); break;
-    case 7: amm_k(1, 7, 0, sc, R, X, Y, P); break;
-    case 8: amm_k(1, 8, 0, sc, R, X, Y, P); break;
-    case 9: amm_k(1, 9, 0, sc, R, X, Y, P); break;
-    case 10: amm_k(1, 10, 0, sc, R, X, Y, P); break;
-    default: amm_k(1, m->nv, 0, sc, R, X, Y, P); break;
+    case 3: amm_k(1, 3, 1, 0, sc, R, X, Y, P); break;
+    case 4: amm_k(1, 4, 1, 0, sc, R, X, Y, P); break;
+    case 5: amm_k(1, 5, 1, 0, sc, R, X, Y, P); break;
+    case 6: amm_k(1, 6, 1, 0, sc, R, X, Y, P); break;
+    case 7: amm_k(1, 7, 0, 0, sc, R, X, Y, P); break;
+    case 8: amm_k(1, 8, 0, 1, sc, R, X, Y, P); break;
+    case 9: amm_k(1, 9, 0, 1, sc, R, X, Y, P); break;
+    case 10: amm_k(1, 10, 0, 1, sc, R, X, Y, P); break;
+    default: amm_k(1, m->nv, 0, 0, sc, R, X, Y, P); break;
     }
 }
 
-/* Two products with moduli of the same size (the RSA-CRT halves of 2048
- * and 3072 bits); from 5 vectors two do not fit the registers and
- * measured slower than one after the other. */
+/* Two products with moduli of the same size (the RSA-CRT halves of 2048,
+ * 3072 and 4096 bits).  Up to 4 vectors everything is in registers; at 5
+ * (2048-bit halves) the accumulators take 20 registers, so B and N are
+ * memory operands (MEMOP), 1.2 times faster than one product after the
+ * other.  From 6 vectors two pairs of accumulators no longer fit beside
+ * the rest and one product after the other measured faster (2560 and 3072
+ * bits). */
 static void amm2(scratch52 *sc, uint64_t *r0, const uint64_t *a0, const uint64_t *b0, const mod52 *m0,
                  uint64_t *r1, const uint64_t *a1, const uint64_t *b1, const mod52 *m1)
 {
@@ -258,8 +280,9 @@ static void amm2(scratch52 *sc, uint64_t *r0, const uint64_t *a0, const uint64_t
     const uint64_t *const X[2] = { a0, a1 }, *const Y[2] = { b0, b1 };
     const mod52 *const P[2] = { m0, m1 };
     switch (m0->nv) {
-    case 3: amm_k(2, 3, 0, sc, R, X, Y, P); break;
-    case 4: amm_k(2, 4, 0, sc, R, X, Y, P); break;
+    case 3: amm_k(2, 3, 0, 0, sc, R, X, Y, P); break;
+    case 4: amm_k(2, 4, 0, 0, sc, R, X, Y, P); break;
+    case 5: amm_k(2, 5, 0, 1, sc, R, X, Y, P); break;
     default:
         amm1(sc, r0, a0, b0, m0);
         amm1(sc, r1, a1, b1, m1);
@@ -307,8 +330,8 @@ typedef struct {
 
 /* Side by side only up to this many vectors (amm2); two larger
  * exponentiations run one after the other, so that one table area serves
- * every case: two of 4 vectors or one of 20 (the 8192-bit bound). */
-#define DUAL_MAXV 4
+ * every case: two of 5 vectors or one of 20 (the 8192-bit bound). */
+#define DUAL_MAXV 5
 #define TABLE_WORDS ((1u << IC_BN_MAX_WIN) * MAXD)
 
 /* r = table[idx] (entries of 8 nv digits), reading every entry: each
@@ -494,7 +517,7 @@ static void exp52_run(exp52 *x, scratch52 *sc, const ic_mont_exp *job, size_t nj
 }
 
 /* The engine (about 50 KB of stack at most: one table area of 2^5
- * entries of 8192 bits, which two tables of up to 4 vectors share). */
+ * entries of 8192 bits, which two tables of up to 5 vectors share). */
 static void ifma_modexp(const ic_mont_exp *job, size_t njobs)
 {
     struct {

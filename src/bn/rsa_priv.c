@@ -60,28 +60,35 @@ static int rsa_crt_exp(const ic_rsa_private_key *key, uint8_t *m1, const uint8_t
     return ic_bn_modexp2(&jp, &jq);
 }
 
-/* A blinding pair for the prime P (ctx mp): re = r^e and rinv = r^-1 mod
- * P for a fresh random r, drawn 16 bytes longer than P and reduced, so its
- * bias is below 2^-128.  The inverse is constant time (bn_inv.c), so r is
- * used as it is; an r without an inverse (0: probability about 2^-1000)
- * is drawn again, and that verdict is all that becomes public. */
-static int prime_blinding(const ic_mont_ctx *mp, const uint8_t *e, size_t elen, uint8_t *re,
-                          uint8_t *rinv)
+/* The blinding pairs of both primes: for P = p (ctx mp) and q (mq), re =
+ * r^e and rinv = r^-1 mod P for a fresh random r per prime, drawn 16
+ * bytes longer than P and reduced, so its bias is below 2^-128.  The
+ * inverses are constant time (bn_inv.c) and computed side by side
+ * (ic_bn_mod_inv2), so r is used as it is; when either r has no inverse
+ * (0: probability about 2^-1000) both are drawn again, and that verdict is
+ * all that becomes public. */
+static int crt_blinding(const ic_mont_ctx *mp, const ic_mont_ctx *mq, const uint8_t *e, size_t elen,
+                        uint8_t *rep, uint8_t *rinvp, uint8_t *req, uint8_t *rinvq)
 {
-    size_t pb = mp->nbytes;
-    uint8_t buf[PB + 16], r[PB];
-    int st = IC_ERR_FAULT;
+    size_t pb = mp->nbytes, qb = mq->nbytes;
+    uint8_t buf[PB + 16], rp[PB], rq[PB];
+    int st = IC_ERR_FAULT, okp, okq;
     for (int tries = 0; tries < 4 && st == IC_ERR_FAULT; tries++) {
         if ((st = ic_random(buf, pb + 16)) != IC_OK)
             break;
-        ic_bn_mod_reduce(mp, r, buf, pb + 16);
-        if (!reveal((unsigned)ic_bn_mod_inv(mp, rinv, r))) {
+        ic_bn_mod_reduce(mp, rp, buf, pb + 16);
+        if ((st = ic_random(buf, qb + 16)) != IC_OK)
+            break;
+        ic_bn_mod_reduce(mq, rq, buf, qb + 16);
+        if (!reveal((unsigned)ic_bn_mod_inv2(mp, rinvp, rp, &okp, mq, rinvq, rq, &okq))) {
             st = IC_ERR_FAULT;
             continue;
         }
-        st = ic_mont_modexp_public(mp, re, pb, r, pb, e, elen);
+        st = ic_mont_modexp_public(mp, rep, pb, rp, pb, e, elen);
+        if (st == IC_OK)
+            st = ic_mont_modexp_public(mq, req, qb, rq, qb, e, elen);
     }
-    ic_wipe(buf, pb + 16), ic_wipe(r, pb);
+    ic_wipe(buf, sizeof buf), ic_wipe(rp, pb), ic_wipe(rq, qb);
     return st;
 }
 
@@ -112,11 +119,8 @@ static int rsa_crt(const ic_rsa_private_key *key, uint8_t *m, const uint8_t *c, 
     uint8_t cp[PB], cq[PB], m1[PB], m2[PB], h[PB], qbytes[PB];
     uint8_t rep[PB], rinvp[PB], req[PB], rinvq[PB];
     int st = IC_OK;
-    if (blind) {
-        st = prime_blinding(mp, pub->e, pub->elen, rep, rinvp);
-        if (st == IC_OK)
-            st = prime_blinding(mq, pub->e, pub->elen, req, rinvq);
-    }
+    if (blind)
+        st = crt_blinding(mp, mq, pub->e, pub->elen, rep, rinvp, req, rinvq);
     if (st == IC_OK) {
         crt_input(mp, cp, c, k, blind ? rep : NULL);
         crt_input(mq, cq, c, k, blind ? req : NULL);
