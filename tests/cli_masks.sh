@@ -61,8 +61,8 @@ check() {
 # AES: vaes512 (VAES on ZMM) > vaes (VAES-256) > ni (AES-NI) > avx2
 # (bitsliced on YMM, x86-64 builds) > ssse3 (vector-permute, SSSE3) > ct64
 # (portable); every CPU family takes the first usable entry (the table in
-# docs/architecture.md, checked by cli_selection.sh); -prefer-ymm, a retired
-# trait's name, is accepted and changes nothing.
+# docs/architecture.md, checked by cli_selection.sh); masking the Zen 4
+# trait (-prefer-ymm), which only entries read, changes nothing.
 # noni: the entry without AES instructions this CPU and build select.
 noni=ssse3
 case "$aes_impls" in *" avx2 "*) has avx2 ssse3 && noni=avx2 ;; esac

@@ -99,6 +99,25 @@ static void brand(char *model, size_t cap)
     snprintf(model, cap, "%s", p);
 }
 
+/* Traits by CPU family: AMD family 19h with AVX-512 (Zen 4) runs every
+ * 512-bit operation as two 256-bit halves.  The trait does not steer the
+ * selection of entries (docs/architecture.md, "Selection per CPU family":
+ * the 512-bit AES and GHASH entries are faster there too); entries read it
+ * for width choices inside themselves that were measured on Zen 4
+ * (Poly1305's four-lane range in poly1305_x86_ifma.c).  Intel parts and
+ * AMD family 1Ah (Zen 5, full 512-bit data paths) get no trait. */
+static uint64_t detect_traits(const char vendor[13], uint64_t f)
+{
+    uint32_t r[4];
+    if (!(f & IC_F(IC_CPU_AVX512F)) || strcmp(vendor, "AuthenticAMD") != 0)
+        return 0;
+    cpuid(1, 0, r);
+    uint32_t family = (r[0] >> 8) & 0xf;
+    if (family == 0xf)
+        family += (r[0] >> 20) & 0xff;
+    return family == 0x19 ? IC_F(IC_CPU_PREFER_YMM) : 0;
+}
+
 uint64_t ic_cpu_detect_arch(char *model, size_t modelcap)
 {
     uint32_t r[4];
@@ -109,7 +128,8 @@ uint64_t ic_cpu_detect_arch(char *model, size_t modelcap)
     memcpy(vendor + 8, &r[2], 4);
     vendor[12] = 0;
     brand(model, modelcap);
-    return detect_leaf1_7(r[0]) | detect_padlock(vendor);
+    uint64_t f = detect_leaf1_7(r[0]) | detect_padlock(vendor);
+    return f | detect_traits(vendor, f);
 }
 
 #if defined(__x86_64__) || defined(_M_X64)

@@ -231,12 +231,12 @@ enum {
     /* POWER */
     IC_CPU_PPC_ALTIVEC, IC_CPU_PPC_VSX, IC_CPU_PPC_ARCH207,
     IC_CPU_PPC_VCRYPTO, IC_CPU_PPC_ARCH300, IC_CPU_PPC_DARN,
-    /* Retired x86-64 trait, never detected: it marked AMD Zen 4 for a rule
-     * that passed over the 512-bit AES and GHASH entries, until
-     * measurements showed them faster there too (docs/architecture.md,
-     * "Selection per CPU family").  Kept so the bits after it keep their
-     * public positions and INCORE_CPU=-prefer-ymm stays a valid setting
-     * (one with no effect).                                              */
+    /* x86-64 trait, not an instruction set (appended, so the bits above keep
+     * their public positions): the CPU runs 512-bit vector operations as
+     * two 256-bit halves (AMD Zen 4).  Selection ignores it (every family
+     * takes the first usable entry: docs/architecture.md, "Selection per
+     * CPU family"); entries read it for width choices measured on Zen 4
+     * inside themselves (Poly1305's four-lane range).                    */
     IC_CPU_PREFER_YMM,
     /* VIA PadLock PHE's block form without padding (REP XSHA with EAX = all
      * ones, ECX = blocks; VIA Nano and Zhaoxin, not in the programming
