@@ -333,7 +333,7 @@ GX_INLINE __m128i gf_frame(const __m128i *rk, int rounds, const ghash_x86_key32 
 
 /* The frame for nd = 0 .. 31 data blocks: R = nd / 4 + 1 registers (the
  * lengths block takes a lane too), one instance per R and direction. */
-static __m128i gf_frame_any(const __m128i *rk, int rounds, const ghash_x86_key32 *gk, int enc, __m128i j0,
+GX_INLINE __m128i gf_frame_any(const __m128i *rk, int rounds, const ghash_x86_key32 *gk, int enc, __m128i j0,
                             uint32_t t, __m128i y, const uint8_t *in, uint8_t *out, size_t len, __m128i lb,
                             __m128i etag, __mmask16 tm, int *ok)
 {
@@ -353,13 +353,12 @@ static __m128i gf_frame_any(const __m128i *rk, int rounds, const ghash_x86_key32
 }
 
 
-/* GHASH of the AAD from zero: 64 bytes (four blocks against H^4 .. H^1)
+/* GHASH of the AAD from y: 64 bytes (four blocks against H^4 .. H^1)
  * and one reduction at a time, the last 1 .. 64 bytes right-aligned by
  * blocks as in the frame (the partial block's padding masked off). */
-static __m128i gf_aad(const ghash_x86_key32 *gk, const uint8_t *aad, size_t len)
+GX_INLINE __m128i gf_aad(const ghash_x86_key32 *gk, __m128i y, const uint8_t *aad, size_t len)
 {
     const __m512i bs = _mm512_broadcast_i32x4(gh_bswap_mask());
-    __m128i y = _mm_setzero_si128();
     while (len != 0) {
         const size_t c = len < 64 ? len : 64;
         const ptrdiff_t q = 4 - (ptrdiff_t)((c + 15) / 16), off = 16 * q;
@@ -417,56 +416,83 @@ static void gf_ctr_blocks(const __m128i *rk, int rounds, __m128i j0, uint32_t t,
         gf_ctr_batch(rk, rounds, 4, base, t + (uint32_t)done, out + 16 * done, in + 16 * done, okz);
 }
 
+/* The end of a message: the AAD (when there is any left to hash) from y,
+ * then the last 0 .. 31 blocks, E(K, J0) and the lengths block lb in the
+ * frame; the tag to tag (sealing) or the verdict returned (opening, tm
+ * the mask of the caller's taglen bytes).  A function of its own, the
+ * only one holding the frame's instances, so that a short message does
+ * not pay the prologue (spills, 64-byte stack alignment) of the longer
+ * messages' code. */
+static __attribute__((noinline)) int gf_tail(const __m128i *rk, int rounds, const ghash_x86_key32 *gk, int enc,
+                                             __m128i j0, uint32_t t, __m128i y, const uint8_t *aad, size_t aadlen,
+                                             __m128i lb, const uint8_t *in, size_t len, uint8_t *out,
+                                             const uint8_t *etag, __mmask16 tm, uint8_t tag[16])
+{
+    int ok = 1;
+    y = gf_aad(gk, y, aad, aadlen);
+    if (enc) {
+        _mm_storeu_si128((__m128i *)(void *)tag, gf_frame_any(rk, rounds, gk, 1, j0, t, y, in, out, len, lb,
+                                                              _mm_setzero_si128(), 0, &ok));
+        return 1;
+    }
+    (void)gf_frame_any(rk, rounds, gk, 0, j0, t, y, in, out, len, lb, _mm_maskz_loadu_epi8(tm, etag), tm, &ok);
+    return ok;
+}
+
 /* A whole message (ghash_impl.h, ic_gcm_msg_fn): the AAD hashed, whole
  * batches of 32 blocks through the stitched loop (encrypting) or hashed
  * (decrypting), the last 0 .. 31 blocks and the lengths block in the
  * frame, and, decrypting, the leading batches decrypted last.  The key's
  * round count is one ic_aes_gcm_key_init accepts (gcm.c checks). */
-int ic_gcm_x86_vaes512_msg(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, const uint8_t j0b[16],
-                           const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
-                           const uint8_t *etag, size_t taglen, uint8_t tag[16])
+/* A message of more than 31 blocks (the rest of ic_gcm_x86_vaes512_msg). */
+static __attribute__((noinline)) int gf_long(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags,
+                                             __m128i j0, uint32_t t0, const uint8_t *aad, size_t aadlen,
+                                             const uint8_t *in, size_t len, uint8_t *out, const uint8_t *etag,
+                                             __mmask16 tm, uint8_t tag[16])
 {
     const ghash_x86_key32 *gk = ghash_x86_key32_of(hk);
     const __m128i *rk = (const __m128i *)(const void *)aes_x86_enc_rk(k);
-    const int rounds = k->rounds, enc = (flags & IC_GCM_HOOK_ENCRYPT) != 0;
-    const __m128i j0 = _mm_loadu_si128((const __m128i *)(const void *)j0b);
-    const uint32_t t0 = ic_load32_be(j0b + 12) + 1;   /* inc32(J0): the first data block */
+    const int rounds = k->rounds;
     const __m128i lb = _mm_set_epi64x((long long)((uint64_t)aadlen * 8), (long long)((uint64_t)len * 8));
     const size_t whole = len / 16;
     size_t nb = whole - whole % 32;
-    __m128i y = gf_aad(gk, aad, aadlen), et = _mm_setzero_si128();
-    __mmask16 tm = 0;
-    int ok = 1;
+    __m128i y = gf_aad(gk, _mm_setzero_si128(), aad, aadlen);
+    int ok;
 
     if (whole % 32 == 31 && (len & 15) != 0)
-        nb = whole;   /* 31 whole blocks and a tail: the 16-block loop takes 16 of them */
-    if (enc) {
-        if (nb != 0) {
-            uint8_t ctr[16], yb[16];
-            _mm_storeu_si128((__m128i *)(void *)ctr, _mm_insert_epi32(j0, (int)__builtin_bswap32(t0), 3));
-            gh_store(yb, y);
-            nb = ic_gcm_x86_vaes512_crypt(k, hk, flags, ctr, yb, out, in, nb);
-            y = gh_load(yb);
-        }
-        __m128i tg = gf_frame_any(rk, rounds, gk, 1, j0, t0 + (uint32_t)nb, y, gf_at(in, (ptrdiff_t)(16 * nb)),
-                                  (uint8_t *)(uintptr_t)gf_at(out, (ptrdiff_t)(16 * nb)), len - 16 * nb, lb, et, tm,
-                                  &ok);
-        _mm_storeu_si128((__m128i *)(void *)tag, tg);
-        return 1;
+        nb = whole - 15;   /* 31 whole blocks and a tail: 16 more than the batches of 32 */
+    if (flags & IC_GCM_HOOK_ENCRYPT) {
+        uint8_t ctr[16], yb[16];
+        _mm_storeu_si128((__m128i *)(void *)ctr, _mm_insert_epi32(j0, (int)__builtin_bswap32(t0), 3));
+        gh_store(yb, y);
+        nb = ic_gcm_x86_vaes512_crypt(k, hk, flags, ctr, yb, out, in, nb);   /* the YMM loop takes a 16 */
+        return gf_tail(rk, rounds, gk, 1, j0, t0 + (uint32_t)nb, gh_load(yb), NULL, 0, lb, in + 16 * nb,
+                       len - 16 * nb, out + 16 * nb, etag, tm, tag);
     }
-    if (whole % 32 == 31 && (len & 15) != 0)
-        nb = whole - 15;   /* the same split: 16 more than the batches of 32 */
     for (size_t i = 0; i + 32 <= nb; i += 32)
         y = gh512_batch32(gk, y, in + 16 * i);
     if (nb % 32 != 0)
         y = gh512_batch(&gk->k, y, in + 16 * (nb - 16), 16);
-    tm = (__mmask16)((1u << taglen) - 1);
-    et = _mm_maskz_loadu_epi8(tm, etag);
-    (void)gf_frame_any(rk, rounds, gk, 0, j0, t0 + (uint32_t)nb, y, gf_at(in, (ptrdiff_t)(16 * nb)),
-                       (uint8_t *)(uintptr_t)gf_at(out, (ptrdiff_t)(16 * nb)), len - 16 * nb, lb, et, tm, &ok);
-    if (nb != 0)
-        gf_ctr_blocks(rk, rounds, j0, t0, out, in, nb, ok);
+    ok = gf_tail(rk, rounds, gk, 0, j0, t0 + (uint32_t)nb, y, NULL, 0, lb, in + 16 * nb, len - 16 * nb,
+                 out + 16 * nb, etag, tm, tag);
+    gf_ctr_blocks(rk, rounds, j0, t0, out, in, nb, ok);
     return ok;
+}
+
+int ic_gcm_x86_vaes512_msg(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, const uint8_t j0b[16],
+                           const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
+                           const uint8_t *etag, size_t taglen, uint8_t tag[16])
+{
+    const int enc = (flags & IC_GCM_HOOK_ENCRYPT) != 0;
+    const __m128i j0 = _mm_loadu_si128((const __m128i *)(const void *)j0b);
+    const uint32_t t0 = ic_load32_be(j0b + 12) + 1;   /* inc32(J0): the first data block */
+    const __mmask16 tm = (__mmask16)(enc ? 0 : (1u << taglen) - 1);
+    if (len > 16 * 31)
+        return gf_long(k, hk, flags, j0, t0, aad, aadlen, in, len, out, etag, tm, tag);
+    return gf_tail((const __m128i *)(const void *)aes_x86_enc_rk(k), k->rounds, ghash_x86_key32_of(hk), enc, j0, t0,
+                   _mm_setzero_si128(), aad, aadlen,
+                   _mm_set_epi64x((long long)((uint64_t)aadlen * 8), (long long)((uint64_t)len * 8)), in, len, out,
+                   etag, tm, tag);
 }
 
 IC_TARGET_END
