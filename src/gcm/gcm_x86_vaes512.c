@@ -257,6 +257,14 @@ GX_INLINE __m512i gf_ctr(__m512i v, __m512i base)
     return _mm512_xor_si512(_mm512_shuffle_epi8(v, ctl), base);
 }
 
+/* The verdict of an open as a mask: all ones when the tm bytes of the tag
+ * and of the caller's etag agree, else zero; no branch. */
+GX_INLINE __m128i gf_verdict(__m128i tag, __m128i etag, __mmask16 tm)
+{
+    __m128i d = _mm_maskz_mov_epi8(tm, _mm_xor_si128(tag, etag));
+    return _mm_cmpeq_epi64(_mm_or_si128(d, _mm_shuffle_epi32(d, 0x4E)), _mm_setzero_si128());
+}
+
 /* The frame: len <= 16 * (4R - 1) bytes of in to out with the counter
  * tails t, t + 1, ..., GHASH from y over the ciphertext and the lengths
  * block lb (phi form), E(K, J0) from j0; the tag in the standard's byte
@@ -319,9 +327,8 @@ GX_INLINE __m128i gf_frame(const __m128i *rk, int rounds, const ghash_x86_key32 
     __m128i tag = _mm_xor_si128(_mm_shuffle_epi8(gh_finish(&f), gh_bswap_mask()), e);
 
     __m512i okz = _mm512_set1_epi32(-1);
-    if (!enc) {   /* the verdict, as a mask: all ones when the tags agree */
-        __m128i d = _mm_maskz_mov_epi8(tm, _mm_xor_si128(tag, etag));
-        __m128i okv = _mm_cmpeq_epi64(_mm_or_si128(d, _mm_shuffle_epi32(d, 0x4E)), _mm_setzero_si128());
+    if (!enc) {
+        __m128i okv = gf_verdict(tag, etag, tm);
         okz = _mm512_broadcast_i32x4(okv);
         *ok = _mm_cvtsi128_si32(okv) & 1;
     }
@@ -444,6 +451,25 @@ static __attribute__((noinline)) int gf_tail(const __m128i *rk, int rounds, cons
  * (decrypting), the last 0 .. 31 blocks and the lengths block in the
  * frame, and, decrypting, the leading batches decrypted last.  The key's
  * round count is one ic_aes_gcm_key_init accepts (gcm.c checks). */
+/* E(K, J0) alone, on one XMM register. */
+GX_INLINE __m128i gf_enc1(const __m128i *rk, int rounds, __m128i j0)
+{
+    __m128i e = _mm_xor_si128(j0, _mm_load_si128(rk));
+    for (int i = 1; i < rounds; i++)
+        e = _mm_aesenc_si128(e, _mm_load_si128(rk + i));
+    return _mm_aesenclast_si128(e, _mm_load_si128(rk + rounds));
+}
+
+/* The tag of a message whose data ended on a batch: (y ^ lengths) H,
+ * back in the standard's byte order, masked with E(K, J0) = e. */
+GX_INLINE __m128i gf_close(const ghash_x86_key32 *gk, __m128i y, __m128i lb, __m128i e)
+{
+    gh_acc f;
+    gh_acc_zero(&f);
+    gh_mul_acc(&f, _mm_xor_si128(y, lb), gk->k.pow[GHASH_X86_MAXPOW - 1], gk->k.kar[GHASH_X86_MAXPOW - 1]);
+    return _mm_xor_si128(_mm_shuffle_epi8(gh_finish(&f), gh_bswap_mask()), e);
+}
+
 /* A message of more than 31 blocks (the rest of ic_gcm_x86_vaes512_msg). */
 static __attribute__((noinline)) int gf_long(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags,
                                              __m128i j0, uint32_t t0, const uint8_t *aad, size_t aadlen,
@@ -459,6 +485,13 @@ static __attribute__((noinline)) int gf_long(const ic_aes_key *k, const ic_ghash
     __m128i y = gf_aad(gk, _mm_setzero_si128(), aad, aadlen);
     int ok;
 
+    /* Data that ends on a batch leaves the frame only the lengths block:
+     * then E(K, J0) is made first, off the chain at the end, and the tag
+     * is one 128-bit product (a frame after the loop: 1 KiB 5-10 % slower
+     * than this). */
+    const int empty = len == 16 * nb;
+    const __m128i e = empty ? gf_enc1(rk, rounds, j0) : _mm_setzero_si128();
+
     if (whole % 32 == 31 && (len & 15) != 0)
         nb = whole - 15;   /* 31 whole blocks and a tail: 16 more than the batches of 32 */
     if (flags & IC_GCM_HOOK_ENCRYPT) {
@@ -466,6 +499,10 @@ static __attribute__((noinline)) int gf_long(const ic_aes_key *k, const ic_ghash
         _mm_storeu_si128((__m128i *)(void *)ctr, _mm_insert_epi32(j0, (int)__builtin_bswap32(t0), 3));
         gh_store(yb, y);
         nb = ic_gcm_x86_vaes512_crypt(k, hk, flags, ctr, yb, out, in, nb);   /* the YMM loop takes a 16 */
+        if (empty) {
+            _mm_storeu_si128((__m128i *)(void *)tag, gf_close(gk, gh_load(yb), lb, e));
+            return 1;
+        }
         return gf_tail(rk, rounds, gk, 1, j0, t0 + (uint32_t)nb, gh_load(yb), NULL, 0, lb, in + 16 * nb,
                        len - 16 * nb, out + 16 * nb, etag, tm, tag);
     }
@@ -473,8 +510,11 @@ static __attribute__((noinline)) int gf_long(const ic_aes_key *k, const ic_ghash
         y = gh512_batch32(gk, y, in + 16 * i);
     if (nb % 32 != 0)
         y = gh512_batch(&gk->k, y, in + 16 * (nb - 16), 16);
-    ok = gf_tail(rk, rounds, gk, 0, j0, t0 + (uint32_t)nb, y, NULL, 0, lb, in + 16 * nb, len - 16 * nb,
-                 out + 16 * nb, etag, tm, tag);
+    if (empty)
+        ok = _mm_cvtsi128_si32(gf_verdict(gf_close(gk, y, lb, e), _mm_maskz_loadu_epi8(tm, etag), tm)) & 1;
+    else
+        ok = gf_tail(rk, rounds, gk, 0, j0, t0 + (uint32_t)nb, y, NULL, 0, lb, in + 16 * nb, len - 16 * nb,
+                     out + 16 * nb, etag, tm, tag);
     gf_ctr_blocks(rk, rounds, j0, t0, out, in, nb, ok);
     return ok;
 }
