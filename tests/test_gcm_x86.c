@@ -361,8 +361,11 @@ static void api_one(const char *combo, size_t len, size_t first, int inplace, lo
 static void api_aes(const char *aname, void *arg)
 {
     const pair_arg *pa = arg;
-    static const size_t lens[] = {0, 15, 16, 17, 127, 128, 129, 143, 255, 256, 257, 271, 511, 512, 513,
-                                  527, 1024, 4095, 4096, 4111, 16384 + 7, 65536 + 13};
+    /* 495 .. 497: the last one-shot message in one frame of the ZMM
+     * whole-message call (31 blocks) and the first past it; 1023, 1535:
+     * a 31-block frame after whole batches of 32 */
+    static const size_t lens[] = {0, 15, 16, 17, 127, 128, 129, 143, 255, 256, 257, 271, 495, 496, 497, 511, 512,
+                                  513, 527, 1023, 1024, 1535, 4095, 4096, 4111, 16384 + 7, 65536 + 13};
     static const size_t firsts[] = {0, 1, 5, 15, 16, 17, 31};
     char combo[64];
     snprintf(combo, sizeof combo, "[ghash/%s aes/%s api]", pa->ghash, aname);

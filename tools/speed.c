@@ -74,10 +74,12 @@
     {"aes-" #bits "-gcm", SK_GCM_SEAL, bits / 8, {"aes", "ghash"}, "AES-" #bits "-GCM"}, \
     {"aes-" #bits "-gcm-open", SK_GCM_OPEN, bits / 8, {"aes", "ghash"}, "AES-" #bits "-GCM"}
 
-/* The reusable-key GCM call against the raw-key one-shot call (which
- * expands the key and H per message): the gain of ic_aes_gcm_key_*. */
+/* The reusable-key GCM calls (seal and open), and the raw-key one-shot
+ * call (which expands the key and H per message): the gain of
+ * ic_aes_gcm_key_*. */
 #define AES_GCM_KEYED(bits)                                                              \
     {"aes-" #bits "-gcm-key", SK_GCM_KEY, bits / 8, {"aes", "ghash"}, NULL},          \
+    {"aes-" #bits "-gcm-key-open", SK_GCM_KEY_OPEN, bits / 8, {"aes", "ghash"}, NULL}, \
     {"aes-" #bits "-gcm-oneshot", SK_GCM_ONESHOT, bits / 8, {"aes", "ghash"}, NULL}
 
 static const speed_alg algs[] = {
@@ -171,6 +173,7 @@ static const char *incore_call(int kind)
         [SK_XTS_ENC] = "ic_aes_xts_encrypt",
         [SK_XTS_DEC] = "ic_aes_xts_decrypt",
         [SK_GCM_KEY] = "ic_aes_gcm_key_seal",
+        [SK_GCM_KEY_OPEN] = "ic_aes_gcm_key_open",
         [SK_GCM_ONESHOT] = "ic_aes_gcm_seal",
         [SK_XTS_SECTOR] = "ic_aes_xts_encrypt_sector",
         [SK_GHASH] = "ghash blocks",
@@ -193,7 +196,8 @@ static size_t block_of(const speed_alg *a)
 static int takes_aad(const speed_alg *a)
 {
     return a->kind == SK_GCM_SEAL || a->kind == SK_GCM_OPEN || a->kind == SK_C20P1305 || a->kind == SK_C20P1305_OPEN ||
-           a->kind == SK_XC20P1305 || a->kind == SK_GCM_KEY || a->kind == SK_GCM_ONESHOT;
+           a->kind == SK_XC20P1305 || a->kind == SK_GCM_KEY || a->kind == SK_GCM_KEY_OPEN ||
+           a->kind == SK_GCM_ONESHOT;
 }
 
 /* Bytes of j->aux an operation writes (digest, tag, CRC). */
@@ -247,7 +251,7 @@ static int incore_setup(speed_job *j)
         return ic_aes_gcm_key_init(&s->gkey, j->key, a->param);
     if (a->kind == SK_XTS_ENC || a->kind == SK_XTS_DEC || a->kind == SK_XTS_SECTOR)
         return ic_aes_xts_key_init(&s->xts, j->key, a->param);
-    if (a->kind == SK_GCM_KEY)
+    if (a->kind == SK_GCM_KEY || a->kind == SK_GCM_KEY_OPEN)
         return ic_aes_gcm_key_init(&s->gkey, j->key, a->param);
     if (a->kind == SK_GHASH) {   /* H: any 16 bytes will do for timing */
         ic_ghash_key_setup(&s->ghk, (const ic_ghash_ops *)ic_ops(IC_PRIM_GHASH), j->key);
@@ -338,6 +342,10 @@ static void incore_run(speed_job *j, size_t len)
     case SK_GCM_KEY:
         st = ic_aes_gcm_key_seal(&s->gkey, b, j->aux, IC_GCM_TAG_SIZE, b, len, j->aad, j->aadlen, j->iv,
                                  IC_GCM_IV_SIZE);
+        break;
+    case SK_GCM_KEY_OPEN:
+        st = ic_aes_gcm_key_open(&s->gkey, j->out, j->ct + len, IC_GCM_TAG_SIZE, j->ct, len, j->aad, j->aadlen,
+                                 j->iv, IC_GCM_IV_SIZE);
         break;
     case SK_GCM_ONESHOT:
         st = ic_aes_gcm_seal(b, j->aux, IC_GCM_TAG_SIZE, b, len, j->aad, j->aadlen, j->iv, IC_GCM_IV_SIZE,
@@ -942,7 +950,7 @@ static void fill_message(uint8_t *b, size_t len)
 static void check_outputs(bench *B, const speed_alg *a, provider *pv, int np, size_t len)
 {
     size_t alen = aux_len(a);
-    int open = a->kind == SK_GCM_OPEN || a->kind == SK_C20P1305_OPEN;
+    int open = a->kind == SK_GCM_OPEN || a->kind == SK_C20P1305_OPEN || a->kind == SK_GCM_KEY_OPEN;
     for (int i = 0; i < np; i++) {
         provider *p = &pv[i];
         fill_message(B->buf, len);
@@ -1311,7 +1319,7 @@ static void bench_alg_sizes(bench *B, const speed_alg *a, provider *pv, int np)
         progress(B, a, len);
         if (!len)
             continue;
-        if (a->kind == SK_GCM_OPEN) {
+        if (a->kind == SK_GCM_OPEN || a->kind == SK_GCM_KEY_OPEN) {
             /* What every provider opens: an incore seal of the message; the
              * plaintext itself is kept after ct || tag for the check. */
             fill_message(B->ct + len + 16, len);

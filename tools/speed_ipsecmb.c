@@ -3,7 +3,9 @@
  * the library under DPDK; Debian libipsec-mb1 / libipsec-mb-dev) as a peer
  * of `incore speed`, in two ways its users call it:
  *  - "ipsecmb": the direct API, one call per message on expanded keys:
- *    IMB_AES128/256_GCM_ENC and _DEC (keys from IMB_AES*_GCM_PRE once),
+ *    IMB_AES128/256_GCM_ENC and _DEC (keys from IMB_AES*_GCM_PRE once;
+ *    the peer of the streaming rows and of the key-object rows
+ *    aes-*-gcm-key and aes-*-gcm-key-open, the same kind of call),
  *    IMB_CHACHA20_POLY1305_INIT + ENC_UPDATE + ENC_FINALIZE (DEC_UPDATE +
  *    DEC_FINALIZE and a tag comparison to open), IMB_SHA1 /
  *    IMB_SHA256 / IMB_SHA512 and IMB_CRC32_ETHERNET_FCS (the Ethernet FCS is
@@ -104,6 +106,8 @@ const char *speed_ipsecmb_call(int job, const speed_alg *a)
 {
     int k = a->kind;
     int gcm = (k == SK_GCM_SEAL || k == SK_GCM_OPEN) && (a->param == 16 || a->param == 32);
+    if ((k == SK_GCM_KEY || k == SK_GCM_KEY_OPEN) && (a->param == 16 || a->param == 32))
+        return job ? NULL : k == SK_GCM_KEY ? "IMB_AES*_GCM_ENC" : "IMB_AES*_GCM_DEC";
     if (job) {
         if (gcm || k == SK_C20P1305 || k == SK_C20P1305_OPEN)
             return "IMB_SUBMIT_JOB (AEAD)";
@@ -149,6 +153,8 @@ int speed_ipsecmb_setup(int job, speed_job *j, char *why, size_t whylen)
     switch (j->alg->kind) {
     case SK_GCM_SEAL:
     case SK_GCM_OPEN:
+    case SK_GCM_KEY:
+    case SK_GCM_KEY_OPEN:
         if (j->alg->param == 16)
             IMB_AES128_GCM_PRE(m, j->key, &s->gcm);
         else
@@ -236,12 +242,14 @@ static void direct_run(speed_job *j, size_t len)
     uint8_t tag[16];
     switch (a->kind) {
     case SK_GCM_SEAL:
+    case SK_GCM_KEY:
         if (a->param == 16)
             IMB_AES128_GCM_ENC(m, &s->gcm, &s->gctx, j->buf, j->buf, len, j->iv, j->aad, j->aadlen, j->aux, 16);
         else
             IMB_AES256_GCM_ENC(m, &s->gcm, &s->gctx, j->buf, j->buf, len, j->iv, j->aad, j->aadlen, j->aux, 16);
         return;
     case SK_GCM_OPEN:
+    case SK_GCM_KEY_OPEN:
         if (a->param == 16)
             IMB_AES128_GCM_DEC(m, &s->gcm, &s->gctx, j->out, j->ct, len, j->iv, j->aad, j->aadlen, tag, 16);
         else

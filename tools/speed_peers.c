@@ -512,7 +512,7 @@ const char *speed_peer_call(int peer, const speed_alg *a)
         case SK_HMAC: return a->param == IC_HASH_SHA256 ? "gcry_mac" : NULL;
         case SK_HASH: case SK_CRC32: return "gcry_md_hash_buffer";
         case SK_CRC32C: case SK_RANDOM: case SK_RANDSRC: return NULL;   /* (not measured: gcry_randomize) */
-        case SK_GCM_KEY: case SK_GCM_ONESHOT: case SK_GHASH: case SK_HKDF: case SK_HWRAND:
+        case SK_GCM_KEY: case SK_GCM_KEY_OPEN: case SK_GCM_ONESHOT: case SK_GHASH: case SK_HKDF: case SK_HWRAND:
         case SK_XTS_SECTOR: return NULL;
         default: return "gcry_cipher";      /* AES modes, ChaCha20 */
         }

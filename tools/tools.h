@@ -35,11 +35,12 @@ enum speed_kind {
     SK_GCM_SEAL, SK_GCM_OPEN, SK_HASH, SK_HMAC, SK_CHACHA20, SK_POLY1305,
     SK_C20P1305, SK_XC20P1305, SK_CRC32, SK_CRC32C, SK_XTS_ENC, SK_XTS_DEC,
     SK_C20P1305_OPEN,   /* opens an incore seal, as SK_GCM_OPEN */
-    /* incore only (no peer has them): AES-GCM sealed through a reusable key
-     * object, and through the raw-key one-shot call (key expanded per
-     * message); GHASH alone; HKDF (the message as IKM); XTS through the
-     * sector-number call, one sector number per data unit */
-    SK_GCM_KEY, SK_GCM_ONESHOT, SK_GHASH, SK_HKDF, SK_XTS_SECTOR,
+    /* AES-GCM sealed and opened through a reusable key object (peer:
+     * intel-ipsec-mb's direct calls on keys expanded once), and incore only
+     * (no peer has them): sealed through the raw-key one-shot call (key
+     * expanded per message); GHASH alone; HKDF (the message as IKM); XTS
+     * through the sector-number call, one sector number per data unit */
+    SK_GCM_KEY, SK_GCM_KEY_OPEN, SK_GCM_ONESHOT, SK_GHASH, SK_HKDF, SK_XTS_SECTOR,
     SK_MODEXP,   /* param: modulus bits; measured in operations per second */
     /* random bytes: no output to compare, kinds from here on */
     SK_RANDOM,   /* ic_random: no input, output differs per call */

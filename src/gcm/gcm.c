@@ -81,6 +81,17 @@ static const ic_gcm_stitch_fn gcm_stitch_loops[IC_STITCH_COUNT] = {
 #endif
 };
 
+/* The whole-message function beside a stitched loop (ghash_impl.h,
+ * ic_gcm_msg_fn), NULL where there is none: the one-shot seal and open of
+ * a key whose loop has one, with a 12-byte IV, make one call for the whole
+ * message (no context, no counter or lengths block through memory, the
+ * tail by masked loads and stores, E(K, J0) beside the data's blocks). */
+static const ic_gcm_msg_fn gcm_msg_fns[IC_STITCH_COUNT] = {
+#if defined(__x86_64__)
+    [IC_STITCH_X86_ZMM] = ic_gcm_x86_vaes512_msg,
+#endif
+};
+
 /* The loops a and g can run together; bit 0 (IC_STITCH_NONE) always. */
 static uint32_t gcm_stitch_common(const ic_aes_ops *a, const ic_ghash_ops *g)
 {
@@ -128,6 +139,12 @@ static gcm_keys gcm_keys_of(const ic_aes_gcm_key *key)
 static ic_gcm_stitch_fn gcm_loop(const gcm_keys *k)
 {
     return (gcm_stitch_common(k->a, k->g) >> k->stitch & 1) ? gcm_stitch_loops[k->stitch] : NULL;
+}
+
+/* The key's whole-message function, or NULL (as gcm_loop). */
+static ic_gcm_msg_fn gcm_msg_fn(const gcm_keys *k)
+{
+    return (gcm_stitch_common(k->a, k->g) >> k->stitch & 1) ? gcm_msg_fns[k->stitch] : NULL;
 }
 
 const ic_ghash_ops *ic_ghash_key_ops(const ic_ghash_key *hk)
@@ -786,6 +803,18 @@ static void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, co
     ic_aes_gcm_ctx m;
     uint8_t t[16];
     uint8_t *dst = taglen == 16 ? tag : t;   /* the full tag: no copy to wipe */
+    ic_gcm_msg_fn f = ivlen == IC_GCM_IV_SIZE ? gcm_msg_fn(k) : NULL;
+    if (f != NULL) {
+        uint8_t j0[16];   /* public: the IV and a count */
+        gcm_set_j0(j0, iv);
+        (void)f(k->aes, k->hk, IC_GCM_HOOK_ENCRYPT | IC_GCM_HOOK_CTR_PUBLIC, j0, aad, aadlen, in, len, out, NULL,
+                0, dst);
+        if (dst == t) {
+            memcpy(tag, t, taglen);
+            IC_WIPE_FIXED(t, sizeof t);
+        }
+        return;
+    }
     gcm_msg_begin(&m, k, iv, ivlen, aad, aadlen);
     if (len - 1 < GCM_SHORT) {
         gcm_seal_short(&m, k, out, in, len, dst);
@@ -809,6 +838,14 @@ static int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, con
     ic_aes_gcm_ctx m;
     uint8_t t[16];
     int ok;
+    ic_gcm_msg_fn f = ivlen == IC_GCM_IV_SIZE ? gcm_msg_fn(k) : NULL;
+    if (f != NULL) {
+        uint8_t j0[16];
+        gcm_set_j0(j0, iv);
+        ok = f(k->aes, k->hk, IC_GCM_HOOK_CTR_PUBLIC, j0, aad, aadlen, in, len, out, tag, taglen, NULL);
+        ic_ct_declassify(&ok, sizeof ok);
+        return ok ? IC_OK : IC_ERR_AUTH;
+    }
     gcm_msg_begin(&m, k, iv, ivlen, aad, aadlen);
     gcm_data_account(&m, k, len, GCM_DEC);
     gcm_absorb(&m, k, in, len);

@@ -53,6 +53,19 @@ typedef size_t (*ic_gcm_stitch_fn)(const ic_aes_key *k, const ic_ghash_key *hk, 
 #define IC_GCM_HOOK_ENCRYPT    1u
 #define IC_GCM_HOOK_CTR_PUBLIC 2u
 
+/* A whole message in one call, beside some stitched loops (gcm.c's seal
+ * and open under a 12-byte IV): J0 given, the AAD hashed, every byte of in
+ * encrypted (flags & IC_GCM_HOOK_ENCRYPT) or decrypted to out (out == in
+ * allowed), the lengths block hashed.  Encrypting, the full tag goes to
+ * tag and 1 is returned (etag unused).  Decrypting, the computed tag is
+ * compared in constant time with the taglen (4 .. 16) bytes at etag, the
+ * whole ciphertext authenticated before any output is stored; the output
+ * is the plaintext when they agree and zeros when not, and the verdict is
+ * returned as 1 or 0 (tag unused).  Lengths within GCM's limits. */
+typedef int (*ic_gcm_msg_fn)(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, const uint8_t j0[16],
+                             const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
+                             const uint8_t *etag, size_t taglen, uint8_t tag[16]);
+
 /* The loop the implementations a and g run together: of the loops both
  * declare, the highest-numbered; IC_STITCH_NONE when they share none
  * (gcm.c: ic_aes_gcm_key_init records it in the key). */
@@ -84,6 +97,10 @@ size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsign
 /* IC_STITCH_X86_ZMM: VAES on ZMM, 32 blocks in flight (gcm_x86_vaes512.c). */
 size_t ic_gcm_x86_vaes512_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                                 uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+/* Its whole-message function (ic_gcm_msg_fn). */
+int ic_gcm_x86_vaes512_msg(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, const uint8_t j0[16],
+                           const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
+                           const uint8_t *etag, size_t taglen, uint8_t tag[16]);
 #endif
 
 #endif
