@@ -1681,12 +1681,15 @@ static int run_void(fx *x, const char *w)
         CHECK(m == NULL || strlen(m) < 256, "%s: model", w);
         CHECK(ic_env_error() == NULL, "%s: no INCORE_* error in this test's environment", w);
     } else if (!strcmp(fn, "ic_impl_count") || !strcmp(fn, "ic_impl_name") || !strcmp(fn, "ic_impl_available") ||
-               !strcmp(fn, "ic_impl_selected") || !strcmp(fn, "ic_prim_name")) {
+               !strcmp(fn, "ic_impl_selected") || !strcmp(fn, "ic_prim_name") || !strcmp(fn, "ic_impl_auto_for")) {
         CHECK(ic_impl_count("nope") == 0 && ic_impl_count(NULL) == 0, "%s: unknown prim count", w);
         CHECK(ic_impl_name("aes", 9999) == NULL && ic_impl_name("nope", 0) == NULL && ic_impl_name(NULL, 0) == NULL,
               "%s: name out of range", w);
         CHECK(ic_impl_available("aes", 9999) == 0 && ic_impl_available("nope", 0) == 0, "%s: available", w);
         CHECK(ic_impl_selected("nope") == NULL && ic_impl_selected(NULL) == NULL, "%s: selected", w);
+        CHECK(ic_impl_auto_for("nope", ~UINT64_C(0)) == NULL && ic_impl_auto_for(NULL, 0) == NULL &&
+                  ic_impl_auto_for("aes", 0) != NULL,
+              "%s: auto_for", w);
         size_t i = 0;
         while (ic_prim_name(i))
             i++;
@@ -2591,6 +2594,7 @@ static const row rows[] = {
     R("ic_impl_name", 0, 0, IC_OK, "out of range"),
     R("ic_impl_available", 0, 0, IC_OK, "out of range"),
     R("ic_impl_selected", 0, 0, IC_OK, "unknown primitive"),
+    R("ic_impl_auto_for", 0, 0, IC_OK, "unknown / NULL primitive, any feature bits"),
     R("ic_prim_name", 0, 0, IC_OK, "NULL at the end"),
     R("ic_impl_select", 0, 0, IC_OK, "unknown, NULL, unavailable"),
     R("ic_selftest", 0, 0, IC_OK, "unknown primitive"),
