@@ -37,6 +37,9 @@
  *                                              add register j of p (times
  *                                              its powers of H), plus y in
  *                                              its block 0 when j == 0
+ *                                              (called for j = 1 .. GX_NV-1,
+ *                                              then 0, in that order: the
+ *                                              ZMM sums pair j-1 with j)
  *   void gx_pin(GX_ACC *)                      keep the sums in registers
  *   __m128i gx_finish(GX_ACC *)                reduce to the new y
  *   __m128i gx_hash(const GX_GKEY *, __m128i y, const uint8_t *p)
