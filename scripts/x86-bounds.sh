@@ -5,6 +5,15 @@
 # of `incore speed` (docs/benchmarks.md puts the two side by side).  Needs
 # an x86-64 CPU with AVX-512F, VAES, VPCLMULQDQ and IFMA, and cc.
 set -e
+# the program runs these instructions unconditionally: say which one the
+# CPU lacks rather than die of SIGILL
+flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
+for f in avx512f vaes vpclmulqdq avx512ifma bmi2; do
+    case "$flags" in *" $f "*) ;; *)
+        echo "x86-bounds: this CPU has no $f (needs an x86-64 CPU with AVX-512F, VAES, VPCLMULQDQ, IFMA)" >&2
+        exit 1 ;;
+    esac
+done
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$(mktemp)
 trap 'rm -f "$bin"' EXIT
