@@ -109,6 +109,19 @@ static uint64_t count(int what, size_t len)
     return t1 - t0;
 }
 
+/* The verdict on one operation: the same instruction count for every
+ * variant of its secrets (only when counting, i.e. under the emulator). */
+static void check_counts(const uint64_t c[NVAR], const char *what, const char *impl, size_t len)
+{
+    int same = 1;
+    for (int v = 1; v < NVAR; v++)
+        same &= c[v] == c[0];
+    if (counting)
+        CHECK(same, "%s/%s len %zu: instruction counts %llu %llu %llu %llu %llu %llu", what, impl, len,
+              (unsigned long long)c[0], (unsigned long long)c[1], (unsigned long long)c[2],
+              (unsigned long long)c[3], (unsigned long long)c[4], (unsigned long long)c[5]);
+}
+
 static void check_impl(const char *impl, void *arg)
 {
     int what = *(const int *)arg;
@@ -122,13 +135,7 @@ static void check_impl(const char *impl, void *arg)
             count(what, lens[i]);          /* warm: a first call may run set-up (CPU detection) */
             c[v] = count(what, lens[i]);
         }
-        int same = 1;
-        for (int v = 1; v < NVAR; v++)
-            same &= c[v] == c[0];
-        if (counting)
-            CHECK(same, "%s/%s len %zu: instruction counts %llu %llu %llu %llu %llu %llu", names[what], impl,
-                  lens[i], (unsigned long long)c[0], (unsigned long long)c[1], (unsigned long long)c[2],
-                  (unsigned long long)c[3], (unsigned long long)c[4], (unsigned long long)c[5]);
+        check_counts(c, names[what], impl, lens[i]);
     }
 }
 
@@ -220,13 +227,7 @@ static void check_modexp(const char *impl, void *arg)
             c[v] = timed_modexp(n, b, e, r, len, el, &st);
             CHECK(st == IC_OK, "modexp/%s len %zu variant %d: status", impl, len, v);
         }
-        int same = 1;
-        for (int v = 1; v < NVAR; v++)
-            same &= c[v] == c[0];
-        if (counting)
-            CHECK(same, "modexp/%s len %zu: instruction counts %llu %llu %llu %llu %llu %llu", impl, len,
-                  (unsigned long long)c[0], (unsigned long long)c[1], (unsigned long long)c[2],
-                  (unsigned long long)c[3], (unsigned long long)c[4], (unsigned long long)c[5]);
+        check_counts(c, "modexp", impl, len);
     }
     /* the dual exponentiation, 1024 + 1024 bits (RSA-2048's halves: ifma's
      * pair of 3 vectors in registers) and 1664 + 1664 bits (5 vectors, the
@@ -246,13 +247,7 @@ static void check_modexp(const char *impl, void *arg)
             c[v] = timed_modexp2(n2, b2, e2, r2, len, el, &st);
             CHECK(st == IC_OK, "modexp2/%s len %zu variant %d: status", impl, len, v);
         }
-        int same = 1;
-        for (int v = 1; v < NVAR; v++)
-            same &= c[v] == c[0];
-        if (counting)
-            CHECK(same, "modexp2/%s len %zu: instruction counts %llu %llu %llu %llu %llu %llu", impl, len,
-                  (unsigned long long)c[0], (unsigned long long)c[1], (unsigned long long)c[2],
-                  (unsigned long long)c[3], (unsigned long long)c[4], (unsigned long long)c[5]);
+        check_counts(c, "modexp2", impl, len);
     }
 }
 
