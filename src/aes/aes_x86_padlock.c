@@ -379,7 +379,7 @@ static void ctr_ecb(const ic_aes_key *k, uint8_t ctr[16], int wide, uint8_t *out
 static void padlock_ctr(const ic_aes_key *k, uint8_t ctr[16], uint8_t *out, const uint8_t *in,
                         size_t nblocks)
 {
-    if (ic_cpu_features() & IC_F(IC_CPU_PADLOCK_ACE2))
+    if (ic_cpu_enabled() & IC_F(IC_CPU_PADLOCK_ACE2))
         ctr_ace2(k, ctr, out, in, nblocks);
     else
         ctr_ecb(k, ctr, 1, out, in, nblocks);

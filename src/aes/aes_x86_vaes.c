@@ -180,7 +180,7 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
  * a data unit (once per call, latency rather than throughput) keep
  * AESX_XTS_REDUCE either way. */
 #define AESX_XTS_PACKED
-#define AESX_XTS_PACKED_WHEN() ((ic_cpu_features() & IC_F(IC_CPU_GFNI)) == 0)
+#define AESX_XTS_PACKED_WHEN() ((ic_cpu_enabled() & IC_F(IC_CPU_GFNI)) == 0)
 #define AESX_UNPACKHI32 _mm256_unpackhi_epi32
 #define AESX_UNPACKHI64 _mm256_unpackhi_epi64
 #define AESX_SLLD _mm256_slli_epi32

@@ -383,6 +383,18 @@ static inline const void *ic_ops_fast(ic_prim p)
     return o ? o : ic_ops(p);
 }
 
+/* ic_cpu_features() for code that runs inside a backend (so after the
+ * first initialisation): one relaxed load of the mask registry.c publishes
+ * at init and at every ic_cpu_set_mask, instead of a call through the PLT
+ * and the init check on every call of a path that reads a CPU property
+ * (XTS's tweak step, Poly1305's lane count, PadLock's ACE2 and PHE block
+ * form). */
+extern _Atomic uint64_t ic_cpu_enabled_bits;
+static inline uint64_t ic_cpu_enabled(void)
+{
+    return atomic_load_explicit(&ic_cpu_enabled_bits, memory_order_relaxed);
+}
+
 /* ---- contexts and keys ---------------------------------------------------
  * A context or key lives in the caller's memory, where a bug in the
  * caller's program may overwrite it.  So it never holds a function

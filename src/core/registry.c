@@ -207,6 +207,7 @@ static void init_once(void)
     ic_cpu_init(&cpu);
     set_runnable();
     atomic_store(&keep, cpu.keep);
+    atomic_store(&ic_cpu_enabled_bits, cpu.detected & cpu.keep);
     reselect_all();
     apply_impl_env();
     /* publish under the writers' lock, so a concurrent ic_impl_select (which
@@ -260,6 +261,8 @@ uint32_t ic_impl_index_of(ic_prim p, const void *ops)
 
 uint64_t ic_cpu_detected(void) { ensure_init(); return cpu.detected; }
 uint64_t ic_cpu_features(void) { ensure_init(); return cpu.detected & atomic_load(&keep); }
+
+_Atomic uint64_t ic_cpu_enabled_bits;   /* cpu.detected & keep, for ic_cpu_enabled() */
 uint64_t ic_cpu_forced(void) { ensure_init(); return cpu.forced; }
 const char *ic_cpu_model(void) { ensure_init(); return cpu.model; }
 
@@ -268,6 +271,7 @@ int ic_cpu_set_mask(uint64_t mask)
     ensure_init();
     pthread_mutex_lock(&lock);
     atomic_store(&keep, mask);
+    atomic_store(&ic_cpu_enabled_bits, cpu.detected & mask);
     reselect_all();
     pthread_mutex_unlock(&lock);
     return IC_OK;

@@ -362,7 +362,7 @@ static __attribute__((noinline)) void ifma_vec_blocks(uint64_t *st, const uint8_
      * per IFMA and win from ~24 blocks (Xeon, AEAD MAC one-shots: 256 B
      * 274 vs 285 TSC ticks, 512 B 347 vs 327, 1 KiB 460 vs 392, 2 KiB 725
      * vs 522).  The CPU's trait is public. */
-    const size_t max4 = (ic_cpu_features() & IC_F(IC_CPU_PREFER_YMM)) ? IFMA4_MAX_BLOCKS : IFMA4_MAX_BLOCKS_ZMM;
+    const size_t max4 = (ic_cpu_enabled() & IC_F(IC_CPU_PREFER_YMM)) ? IFMA4_MAX_BLOCKS : IFMA4_MAX_BLOCKS_ZMM;
     if (n < IFMA_MIN_BLOCKS || (n <= max4 && !st[W_READY])) {
         blocks4(st, in, n, hibit);
         return;

@@ -132,7 +132,7 @@ int ic_padlock_phe_partial_probe(void)
 
 static int phe_partial(void)
 {
-    return (ic_cpu_features() & IC_F(IC_CPU_PADLOCK_PHE_PARTIAL)) != 0;
+    return (ic_cpu_enabled() & IC_F(IC_CPU_PADLOCK_PHE_PARTIAL)) != 0;
 }
 
 /* 32-bit x86: ECX and EAX count at most 2^32 - 1 bytes, and the engine's
