@@ -6,9 +6,11 @@
  * Three ways to use it:
  *
  *  - one-shot: ic_aes_gcm_seal() / ic_aes_gcm_open().  Prefer these.
- *    ic_aes_gcm_open() checks the tag over the ciphertext BEFORE it decrypts
- *    anything, so a forged message never releases plaintext: on IC_ERR_AUTH
- *    out is zeroed and nothing else is written.
+ *    ic_aes_gcm_open() decrypts and checks the tag in one pass; on
+ *    IC_ERR_AUTH it zeroes out before it returns, so a forged message
+ *    releases no plaintext, and nothing else is written.  out holds
+ *    unauthenticated plaintext while the call runs: decrypt into memory
+ *    no other process reads meanwhile.
  *
  *  - one-shot with a reusable key: ic_aes_gcm_key_init (once per key) then
  *    ic_aes_gcm_key_seal / ic_aes_gcm_key_open per message, and

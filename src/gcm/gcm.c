@@ -21,10 +21,12 @@
  * one reduction for the whole message.  A 64-byte message costs one AES
  * batch and one or two GHASH reductions, not two and two.
  *
- * ic_aes_gcm_open() authenticates before it decrypts: it hashes the whole
- * ciphertext, compares tags in constant time, and only then runs CTR.  A
- * forgery never puts plaintext in the caller's buffer (docs/architecture.md,
- * "Bad input": a failed authentication releases no plaintext).
+ * ic_aes_gcm_open() decrypts and authenticates in one pass (the stitched
+ * loop, as sealing), compares tags in constant time, and on a mismatch
+ * overwrites the whole output with zeros before it returns: a forgery
+ * releases no plaintext (docs/architecture.md, "Bad input"), and an open
+ * costs what a seal costs instead of a GHASH pass plus a CTR pass.  The
+ * output buffer holds unauthenticated plaintext only while the call runs.
  *
  * Stitching: the bulk of a message runs through a stitched loop (CTR and
  * GHASH in one pass) when the key's AES and GHASH implementations both
@@ -829,8 +831,9 @@ static void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, co
     gcm_msg_wipe(&m);
 }
 
-/* Open under checked keys.  Authenticate first: hash the whole ciphertext,
- * compare, and only then decrypt (the counter still stands at inc32(J0)). */
+/* Open under checked keys: decrypt and hash in one pass, then compare;
+ * a forgery's output is zeroed before the call returns.  The verdict is
+ * public once made (the call returns it), so the wipe may branch on it. */
 static int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
                          size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, const uint8_t *tag,
                          size_t taglen)
@@ -847,14 +850,11 @@ static int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, con
         return ok ? IC_OK : IC_ERR_AUTH;
     }
     gcm_msg_begin(&m, k, iv, ivlen, aad, aadlen);
-    gcm_data_account(&m, k, len, GCM_DEC);
-    gcm_absorb(&m, k, in, len);
+    gcm_crypt_data(&m, k, out, in, len, GCM_DEC);
     gcm_full_tag(&m, k, t);
     ok = ic_ct_equal(t, tag, taglen);
     ic_ct_declassify(&ok, sizeof ok);
-    if (ok)
-        gcm_ctr_xor(&m, k, out, in, len);
-    else if (len != 0)
+    if (!ok && len != 0)
         memset(out, 0, len);
     IC_WIPE_FIXED(t, sizeof t);
     gcm_msg_wipe(&m);

@@ -290,9 +290,10 @@ size_t ic_gcm_x86_vaes512_crypt(const ic_aes_key *k, const ic_ghash_key *hk, uns
  * Opening, the tag is compared in the registers (the first taglen bytes,
  * by a masked load of the caller's tag) and the plaintext is ANDed with
  * the verdict before it is stored: a forgery stores zeros, and nothing
- * branches on the verdict.  A longer message is authenticated first (its
- * leading whole batches hashed, then the frame with the compare), and the
- * leading batches are decrypted after, masked the same way.             */
+ * branches on the verdict.  A longer message's leading whole batches run
+ * through the stitched loop, decrypted and hashed in one pass like a
+ * seal's; when the frame's compare fails they are overwritten with zeros
+ * before the call returns (a branch on the verdict, public from there).  */
 
 #define GF_MAXREG 8
 
@@ -462,45 +463,6 @@ GX_INLINE __m128i gf_aad(const ghash_x86_key32 *gk, __m128i y, const uint8_t *aa
     return y;
 }
 
-/* Counter mode over R registers of whole blocks from tail t, the output
- * ANDed with okz (an open's verdict). */
-GX_INLINE void gf_ctr_batch(const __m128i *rk, int rounds, const int R, __m512i base, uint32_t t, uint8_t *out,
-                            const uint8_t *in, __m512i okz)
-{
-    const __m512i v = gf_tails(t);
-    __m512i s[GF_MAXREG];
-#pragma GCC unroll 8
-    for (int r = 0; r < R; r++)
-        s[r] = gf_ctr(_mm512_add_epi32(v, _mm512_set1_epi32(4 * r)), base);
-    for (int i = 1; i < rounds; i++) {
-        const __m512i k4 = _mm512_broadcast_i32x4(_mm_load_si128(rk + i));
-#pragma GCC unroll 8
-        for (int r = 0; r < R; r++)
-            s[r] = _mm512_aesenc_epi128(s[r], k4);
-    }
-    const __m512i kl = _mm512_broadcast_i32x4(_mm_load_si128(rk + rounds));
-#pragma GCC unroll 8
-    for (int r = 0; r < R; r++) {
-        __m512i o = _mm512_aesenclast_epi128(s[r], _mm512_xor_si512(kl, _mm512_loadu_si512((const void *)(in + 64 * r))));
-        _mm512_storeu_si512((void *)(out + 64 * r), _mm512_and_si512(o, okz));
-    }
-}
-
-/* nb whole blocks (a multiple of 16) from tail t, the output ANDed with
- * -ok.  (No 512-bit argument: GCC then leaves out the VZEROUPPER at the
- * return, and the caller's SSE code after it ran about 200 cycles slower
- * on this Xeon, per message.) */
-static void gf_ctr_blocks(const __m128i *rk, int rounds, __m128i j0, uint32_t t, uint8_t *out, const uint8_t *in,
-                          size_t nb, int ok)
-{
-    const __m512i base = gf_base(j0, _mm_load_si128(rk)), okz = _mm512_set1_epi32(-ok);
-    size_t done = 0;
-    for (; done + 32 <= nb; done += 32)
-        gf_ctr_batch(rk, rounds, 8, base, t + (uint32_t)done, out + 16 * done, in + 16 * done, okz);
-    if (done < nb)
-        gf_ctr_batch(rk, rounds, 4, base, t + (uint32_t)done, out + 16 * done, in + 16 * done, okz);
-}
-
 /* The end of a message: the AAD (when there is any left to hash) from y,
  * then the last 0 .. 31 blocks, E(K, J0) and the lengths block lb in the
  * frame; the tag to tag (sealing) or the verdict returned (opening, tm
@@ -561,6 +523,7 @@ static __attribute__((noinline)) int gf_long(const ic_aes_key *k, const ic_ghash
     const size_t whole = len / 16;
     size_t nb = whole - whole % 32;
     __m128i y = gf_aad(gk, _mm_setzero_si128(), aad, aadlen);
+    const int enc = (flags & IC_GCM_HOOK_ENCRYPT) != 0;
     int ok;
 
     /* Data that ends on a batch leaves the frame only the lengths block:
@@ -572,28 +535,27 @@ static __attribute__((noinline)) int gf_long(const ic_aes_key *k, const ic_ghash
 
     if (whole % 32 == 31 && (len & 15) != 0)
         nb = whole - 15;   /* 31 whole blocks and a tail: 16 more than the batches of 32 */
-    if (flags & IC_GCM_HOOK_ENCRYPT) {
-        uint8_t ctr[16], yb[16];
-        _mm_storeu_si128((__m128i *)(void *)ctr, _mm_insert_epi32(j0, (int)__builtin_bswap32(t0), 3));
-        gh_store(yb, y);
-        nb = ic_gcm_x86_vaes512_crypt(k, hk, flags, ctr, yb, out, in, nb);   /* the YMM loop takes a 16 */
-        if (empty) {
-            _mm_storeu_si128((__m128i *)(void *)tag, gf_close(gk, gh_load(yb), lb, e));
+    uint8_t ctr[16], yb[16];
+    _mm_storeu_si128((__m128i *)(void *)ctr, _mm_insert_epi32(j0, (int)__builtin_bswap32(t0), 3));
+    gh_store(yb, y);
+    nb = ic_gcm_x86_vaes512_crypt(k, hk, flags, ctr, yb, out, in, nb);   /* the YMM loop takes a 16 */
+    y = gh_load(yb);
+    if (empty) {
+        const __m128i full = gf_close(gk, y, lb, e);
+        if (enc) {
+            _mm_storeu_si128((__m128i *)(void *)tag, full);
             return 1;
         }
-        return gf_tail(rk, rounds, gk, 1, j0, t0 + (uint32_t)nb, gh_load(yb), NULL, 0, lb, in + 16 * nb,
-                       len - 16 * nb, out + 16 * nb, etag, tm, tag);
-    }
-    for (size_t i = 0; i + 32 <= nb; i += 32)
-        y = gh512_batch32(gk, y, in + 16 * i);
-    if (nb % 32 != 0)
-        y = gh512_batch(&gk->k, y, in + 16 * (nb - 16), 16);
-    if (empty)
-        ok = _mm_cvtsi128_si32(gf_verdict(gf_close(gk, y, lb, e), _mm_maskz_loadu_epi8(tm, etag), tm)) & 1;
-    else
-        ok = gf_tail(rk, rounds, gk, 0, j0, t0 + (uint32_t)nb, y, NULL, 0, lb, in + 16 * nb, len - 16 * nb,
+        ok = _mm_cvtsi128_si32(gf_verdict(full, _mm_maskz_loadu_epi8(tm, etag), tm)) & 1;
+    } else {
+        ok = gf_tail(rk, rounds, gk, enc, j0, t0 + (uint32_t)nb, y, NULL, 0, lb, in + 16 * nb, len - 16 * nb,
                      out + 16 * nb, etag, tm, tag);
-    gf_ctr_blocks(rk, rounds, j0, t0, out, in, nb, ok);
+    }
+    /* Opening: the batches were decrypted in the same pass as hashed; a
+     * forgery's are zeroed here (the frame stored zeros for its own). */
+    ic_ct_declassify(&ok, sizeof ok);
+    if (!ok)
+        memset(out, 0, 16 * nb);
     return ok;
 }
 
