@@ -578,9 +578,15 @@ typedef uint32_t (*combine_fn)(uint32_t, uint32_t, uint64_t);
 
 static PyObject *combine_call(PyObject *args, combine_fn f, const char *fmt)
 {
-    unsigned long c1, c2;
-    unsigned long long len2;
-    if (!PyArg_ParseTuple(args, fmt, &c1, &c2, &len2))
+    PyObject *o1, *o2, *ol;
+    if (!PyArg_ParseTuple(args, fmt, &o1, &o2, &ol))
+        return NULL;
+    /* negative or too large: OverflowError (no wrapping) */
+    unsigned long c1 = PyLong_AsUnsignedLong(o1), c2 = c1 == (unsigned long)-1 ? 0 : PyLong_AsUnsignedLong(o2);
+    if (PyErr_Occurred())
+        return NULL;
+    unsigned long long len2 = PyLong_AsUnsignedLongLong(ol);
+    if (PyErr_Occurred())
         return NULL;
     if (c1 > 0xffffffffUL || c2 > 0xffffffffUL) {
         PyErr_SetString(PyExc_ValueError, "a CRC value is below 2**32");
@@ -591,12 +597,12 @@ static PyObject *combine_call(PyObject *args, combine_fn f, const char *fmt)
 
 static PyObject *mod_crc32_combine(PyObject *m, PyObject *args)
 {
-    return combine_call(args, ic_crc32_combine, "kkK:crc32_combine");
+    return combine_call(args, ic_crc32_combine, "OOO:crc32_combine");
 }
 
 static PyObject *mod_crc32c_combine(PyObject *m, PyObject *args)
 {
-    return combine_call(args, ic_crc32c_combine, "kkK:crc32c_combine");
+    return combine_call(args, ic_crc32c_combine, "OOO:crc32c_combine");
 }
 
 /* ---- AEADs and XTS ----------------------------------------------------------- */
