@@ -176,27 +176,37 @@ static int parse_alg(PyObject *name, ic_hash_alg *alg)
     return 0;
 }
 
+/* The state is inside the object (the hash contexts need no more than
+ * the allocator's alignment), wiped when it is freed.  The lock is made on
+ * the first update that runs without the GIL: until then every call on the
+ * object runs whole under the GIL, which orders them (hashlib's scheme). */
 typedef struct {
     PyObject_HEAD
-    PyThread_type_lock lock;
+    PyThread_type_lock lock;   /* NULL until needed */
     ic_hash_alg alg;
     int hmac;
+    size_t size;               /* bytes of st in use */
     union {
         ic_hash_ctx h;
         ic_hmac_ctx m;
-    } *st;   /* ic_alloc'd: wiped when freed */
+    } st;
 } HashObject;
 
-#define STATE_SIZE sizeof(*((HashObject *)0)->st)
-
-/* Take self's lock: at once when free, else waiting without the GIL. */
+/* Take self's lock, if it has one: at once when free, else waiting
+ * without the GIL. */
 static void lock_take(HashObject *self)
 {
-    if (!PyThread_acquire_lock(self->lock, 0)) {
+    if (self->lock && !PyThread_acquire_lock(self->lock, 0)) {
         Py_BEGIN_ALLOW_THREADS
         PyThread_acquire_lock(self->lock, 1);
         Py_END_ALLOW_THREADS
     }
+}
+
+static void lock_give(HashObject *self)
+{
+    if (self->lock)
+        PyThread_release_lock(self->lock);
 }
 
 static HashObject *hash_alloc(PyTypeObject *type, ic_hash_alg alg, int hmac)
@@ -206,20 +216,15 @@ static HashObject *hash_alloc(PyTypeObject *type, ic_hash_alg alg, int hmac)
         return NULL;
     self->alg = alg;
     self->hmac = hmac;
-    self->st = ic_alloc(STATE_SIZE);
-    self->lock = PyThread_allocate_lock();
-    if (self->st == NULL || self->lock == NULL) {
-        Py_DECREF(self);
-        PyErr_NoMemory();
-        return NULL;
-    }
+    self->lock = NULL;
+    self->size = hmac ? sizeof self->st.m : sizeof self->st.h;
     return self;
 }
 
 static void hash_dealloc(PyObject *o)
 {
     HashObject *self = (HashObject *)o;
-    ic_free(self->st, STATE_SIZE);
+    ic_wipe(&self->st, sizeof self->st);
     if (self->lock)
         PyThread_free_lock(self->lock);
     free_object(o);
@@ -230,17 +235,21 @@ static int hash_feed(HashObject *self, const Py_buffer *v)
 {
     int st;
     if (v->len >= GIL_MIN) {
+        if (self->lock == NULL && (self->lock = PyThread_allocate_lock()) == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
         Py_BEGIN_ALLOW_THREADS
         PyThread_acquire_lock(self->lock, 1);
-        st = self->hmac ? ic_hmac_update(&self->st->m, ptr(v), (size_t)v->len)
-                        : ic_hash_update(&self->st->h, ptr(v), (size_t)v->len);
+        st = self->hmac ? ic_hmac_update(&self->st.m, ptr(v), (size_t)v->len)
+                        : ic_hash_update(&self->st.h, ptr(v), (size_t)v->len);
         PyThread_release_lock(self->lock);
         Py_END_ALLOW_THREADS
     } else {
         lock_take(self);
-        st = self->hmac ? ic_hmac_update(&self->st->m, ptr(v), (size_t)v->len)
-                        : ic_hash_update(&self->st->h, ptr(v), (size_t)v->len);
-        PyThread_release_lock(self->lock);
+        st = self->hmac ? ic_hmac_update(&self->st.m, ptr(v), (size_t)v->len)
+                        : ic_hash_update(&self->st.h, ptr(v), (size_t)v->len);
+        lock_give(self);
     }
     if (st != IC_OK) {
         status_error(st);
@@ -270,12 +279,13 @@ static int hash_final_copy(HashObject *self, uint8_t *out, size_t *n)
         ic_hmac_ctx m;
     } tmp;
     lock_take(self);
-    memcpy(&tmp, self->st, sizeof tmp);
-    PyThread_release_lock(self->lock);
+    memcpy(&tmp, &self->st, self->size);
+    lock_give(self);
     *n = ic_hash_digest_size(self->alg);
+    /* final wipes the copy it ends */
     int st = self->hmac ? ic_hmac_final(&tmp.m, out, *n) : ic_hash_final(&tmp.h, out, *n);
-    ic_wipe(&tmp, sizeof tmp);
     if (st != IC_OK) {
+        ic_wipe(&tmp, sizeof tmp);
         status_error(st);
         return -1;
     }
@@ -307,8 +317,8 @@ static PyObject *hash_copy(PyObject *o, PyObject *unused)
     if (c == NULL)
         return NULL;
     lock_take(self);
-    memcpy(c->st, self->st, STATE_SIZE);
-    PyThread_release_lock(self->lock);
+    memcpy(&c->st, &self->st, self->size);
+    lock_give(self);
     return (PyObject *)c;
 }
 
@@ -372,7 +382,7 @@ static PyObject *hash_make(ic_hash_alg alg, PyObject *data)
     if (get_opt_buf(data, &v, &have, "data") != 0)
         return NULL;
     HashObject *self = hash_alloc(HashType, alg, 0);
-    int st = self ? ic_hash_init(&self->st->h, alg) : IC_OK;
+    int st = self ? ic_hash_init(&self->st.h, alg) : IC_OK;
     if (self && st != IC_OK) {
         Py_CLEAR(self);
         status_error(st);
@@ -404,7 +414,9 @@ static PyObject *mod_new(PyObject *m, PyObject *args, PyObject *kw)
         static char *kwlist[] = {"data", "usedforsecurity", NULL};                                \
         PyObject *data = NULL;                                                                    \
         int ufs = 1;                                                                              \
-        if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$p:" #fn, kwlist, &data, &ufs))             \
+        if (kw == NULL && PyTuple_Size(args) == 1)   /* the common call, parsed quickly */        \
+            data = PyTuple_GetItem(args, 0);                                                      \
+        else if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$p:" #fn, kwlist, &data, &ufs))        \
             return NULL;                                                                          \
         return hash_make(ALG, data);                                                              \
     }
@@ -434,7 +446,7 @@ static PyObject *mod_hmac(PyObject *m, PyObject *args)
         return NULL;
     }
     HashObject *self = hash_alloc(HmacType, alg, 1);
-    int st = self ? ic_hmac_init(&self->st->m, alg, ptr(&kv), (size_t)kv.len) : IC_OK;
+    int st = self ? ic_hmac_init(&self->st.m, alg, ptr(&kv), (size_t)kv.len) : IC_OK;
     PyBuffer_Release(&kv);
     if (self && st != IC_OK) {
         Py_CLEAR(self);
@@ -538,8 +550,13 @@ static PyObject *crc_call(PyObject *args, PyObject *kw, crc_fn f, const char *fm
 {
     static char *kwlist[] = {"data", "value", NULL};
     PyObject *data, *value = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, kwlist, &data, &value))
+    Py_ssize_t nargs = kw == NULL ? PyTuple_Size(args) : -1;
+    if (nargs == 1 || nargs == 2) {   /* the common calls, parsed quickly */
+        data = PyTuple_GetItem(args, 0);
+        value = nargs == 2 ? PyTuple_GetItem(args, 1) : NULL;
+    } else if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, kwlist, &data, &value)) {
         return NULL;
+    }
     uint32_t crc = 0;
     if (value) {
         if (!PyLong_Check(value)) {
@@ -722,9 +739,15 @@ static PyObject *aead_call(PyObject *o, PyObject *args, int open, int into)
 {
     KeyObject *self = (KeyObject *)o;
     PyObject *nonce, *data, *aad, *buf = NULL;
-    if (into ? !PyArg_ParseTuple(args, open ? "OOOO:decrypt_into" : "OOOO:encrypt_into", &nonce, &data, &aad, &buf)
-             : !PyArg_ParseTuple(args, open ? "OOO:decrypt" : "OOO:encrypt", &nonce, &data, &aad))
+    if (!into && PyTuple_Size(args) == 3) {   /* parsed quickly: every call pays this */
+        nonce = PyTuple_GetItem(args, 0);
+        data = PyTuple_GetItem(args, 1);
+        aad = PyTuple_GetItem(args, 2);
+    } else if (into ? !PyArg_ParseTuple(args, open ? "OOOO:decrypt_into" : "OOOO:encrypt_into", &nonce, &data,
+                                        &aad, &buf)
+                    : !PyArg_ParseTuple(args, open ? "OOO:decrypt" : "OOO:encrypt", &nonce, &data, &aad)) {
         return NULL;
+    }
     Py_buffer nv, dv, av, ov;
     int ha = 0, ho = 0;
     PyObject *ret = NULL;
