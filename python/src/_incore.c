@@ -841,8 +841,21 @@ static PyObject *random_key(size_t n)
     return r;
 }
 
-static PyObject *gcm_generate_key(PyObject *cls, PyObject *bits)
+/* The bit_length argument of generate_key, positional or keyword. */
+static PyObject *bit_length_arg(PyObject *args, PyObject *kw)
 {
+    static char *kwlist[] = {"bit_length", NULL};
+    PyObject *bits;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O:generate_key", kwlist, &bits))
+        return NULL;
+    return bits;
+}
+
+static PyObject *gcm_generate_key(PyObject *cls, PyObject *args, PyObject *kw)
+{
+    PyObject *bits = bit_length_arg(args, kw);
+    if (bits == NULL)
+        return NULL;
     if (!PyLong_Check(bits)) {
         PyErr_SetString(PyExc_TypeError, "bit_length must be an integer");
         return NULL;
@@ -859,8 +872,11 @@ static PyObject *gcm_generate_key(PyObject *cls, PyObject *bits)
 
 static PyObject *chacha_generate_key(PyObject *cls, PyObject *unused) { return random_key(32); }
 
-static PyObject *xts_generate_key(PyObject *cls, PyObject *bits)
+static PyObject *xts_generate_key(PyObject *cls, PyObject *args, PyObject *kw)
 {
+    PyObject *bits = bit_length_arg(args, kw);
+    if (bits == NULL)
+        return NULL;
     if (!PyLong_Check(bits)) {
         PyErr_SetString(PyExc_TypeError, "bit_length must be an integer");
         return NULL;
@@ -884,11 +900,11 @@ static PyObject *xts_generate_key(PyObject *cls, PyObject *bits)
      "encrypt_into(nonce, data, associated_data, buf) -> bytes written (len(data) + 16)"},                \
     {"decrypt_into", aead_decrypt_into, METH_VARARGS,                                                      \
      "decrypt_into(nonce, data, associated_data, buf) -> bytes written (len(data) - 16)"},                \
-    {"generate_key", genkey, METH_CLASS | genflags, gendoc},                                               \
+    {"generate_key", (PyCFunction)(void (*)(void))genkey, METH_CLASS | genflags, gendoc},                                               \
     {"__reduce__", reduce_refused, METH_NOARGS, "Pickling is refused."},                                   \
     {NULL, NULL, 0, NULL}
 
-static PyMethodDef gcm_methods[] = {AEAD_METHODS(gcm_generate_key, METH_O, "generate_key(bit_length) -> a new random key")};
+static PyMethodDef gcm_methods[] = {AEAD_METHODS(gcm_generate_key, METH_VARARGS | METH_KEYWORDS, "generate_key(bit_length) -> a new random key")};
 static PyMethodDef chacha_methods[] = {AEAD_METHODS(chacha_generate_key, METH_NOARGS, "generate_key() -> a new random key")};
 
 static PyObject *xts_call(PyObject *o, PyObject *args, int dec)
@@ -937,7 +953,7 @@ static PyObject *xts_decrypt(PyObject *o, PyObject *a) { return xts_call(o, a, 1
 static PyMethodDef xts_methods[] = {
     {"encrypt", xts_encrypt, METH_VARARGS, "encrypt(tweak, data) -> ciphertext of one data unit"},
     {"decrypt", xts_decrypt, METH_VARARGS, "decrypt(tweak, data) -> plaintext of one data unit"},
-    {"generate_key", xts_generate_key, METH_CLASS | METH_O, "generate_key(bit_length) -> 256 or 512 random bits"},
+    {"generate_key", (PyCFunction)(void (*)(void))xts_generate_key, METH_CLASS | METH_VARARGS | METH_KEYWORDS, "generate_key(bit_length) -> 256 or 512 random bits"},
     {"__reduce__", reduce_refused, METH_NOARGS, "Pickling is refused."},
     {NULL, NULL, 0, NULL}};
 

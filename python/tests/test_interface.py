@@ -190,6 +190,7 @@ def test_generate_key():
     for bits in (128, 192, 256):
         k = incore.AESGCM.generate_key(bits)
         assert len(k) == bits // 8 and k != incore.AESGCM.generate_key(bits)
+    assert len(incore.AESGCM.generate_key(bit_length=192)) == 24
     with pytest.raises(ValueError):
         incore.AESGCM.generate_key(100)
     with pytest.raises(TypeError):
