@@ -74,6 +74,15 @@ static int get_buf(PyObject *o, Py_buffer *v, int writable, const char *what)
                 PyErr_Format(PyExc_TypeError, "%s: a bytes-like object is required, not '%U'", what, n);
             Py_XDECREF(n);
             Py_XDECREF(t);
+        } else if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+            /* NumPy refuses a non-contiguous array with ValueError: one
+             * exception for every exporter that cannot give a flat view */
+            PyObject *t, *val, *tb;
+            PyErr_Fetch(&t, &val, &tb);
+            PyErr_Format(PyExc_BufferError, "%s: %S", what, val ? val : Py_None);
+            Py_XDECREF(t);
+            Py_XDECREF(val);
+            Py_XDECREF(tb);
         }
         return -1;
     }
