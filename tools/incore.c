@@ -105,20 +105,6 @@ static const char version_usage[] =
     "\n"
     "Exit status: 0; 2 on a usage error.\n";
 
-int incore_usage_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "incore%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    if (cmd)
-        fprintf(stderr, "\nsee 'incore %s --help'\n", cmd);
-    else
-        fprintf(stderr, "\nsee 'incore help'\n");
-    return 2;
-}
-
 /* Parse the arguments of a command whose only options are --help and the
  * flags in `flags` (NULL-terminated pairs of short and long spellings, each
  * setting one int).  Returns -1 to go on, else the exit status. */
@@ -151,40 +137,6 @@ static int parse_flags(const char *cmd, const char *text, int argc, char **argv,
     return -1;
 }
 
-static void print_features(const char *label, uint64_t f)
-{
-    printf("%-10s", label);
-    int any = 0;
-    for (unsigned b = 0; ic_cpu_feature_name(b); b++)
-        if (f >> b & 1) {
-            printf(" %s", ic_cpu_feature_name(b));
-            any = 1;
-        }
-    printf("%s\n", any ? "" : " (none)");
-}
-
-/* The entropy sources and their SP 800-90B health (a failed one is named
- * with the test it failed, never hidden). */
-static void print_sources(void)
-{
-    printf("\n%-10s %-8s %-3s %-4s %-8s %-10s %s\n", "source", "name", "H", "RCT", "APT", "samples",
-           "health");
-    for (size_t i = 0; ic_rand_source_name(i); i++) {
-        const char *name = ic_rand_source_name(i);
-        ic_rand_health h;
-        int st = ic_rand_source_read(name, NULL, 0);   /* runs the start-up test (1024 samples) */
-        int hst = ic_rand_source_health(name, &h);
-        if (hst != IC_OK)   /* the record names the failure the read met */
-            st = hst;
-        char apt[16];
-        snprintf(apt, sizeof apt, "%u/%u", h.apt_cutoff, h.apt_window);
-        printf("%-10s %-8s %-3u %-4u %-8s %-10llu %s%s%s\n", i == 0 ? "randsrc" : "", name, h.h,
-               h.rct_cutoff, apt, (unsigned long long)h.samples,
-               st == IC_OK ? "ok" : st == IC_ERR_UNAVAILABLE ? "unavailable" : "FAILED",
-               h.failure ? ": " : "", h.failure ? h.failure : "");
-    }
-}
-
 /* `incore info --cpu SPEC`: the automatic choice on a CPU with the
  * features SPEC leaves of all of them (ic_impl_auto_for), so a fleet's
  * selection table can be read on any one machine of the architecture. */
@@ -215,26 +167,7 @@ static int cmd_info(int argc, char **argv)
     int st = parse_flags("info", info_usage, argc, argv, NULL);
     if (st >= 0)
         return st;
-    printf("incore %s\n", ic_version());
-    printf("arch       %s\n", ic_cpu_arch());
-    printf("cpu        %s\n", *ic_cpu_model() ? ic_cpu_model() : "(unknown)");
-    print_features("detected", ic_cpu_detected());
-    print_features("enabled", ic_cpu_features());
-    if (ic_cpu_forced())   /* INCORE_CPU=+name: a testing aid, say so */
-        print_features("forced", ic_cpu_forced());
-    if (ic_env_error())
-        printf("warning    %s\n", ic_env_error());
-    printf("\n%-10s %-12s %-10s %s\n", "primitive", "impl", "available", "selected");
-    for (size_t p = 0; ic_prim_name(p); p++) {
-        const char *prim = ic_prim_name(p);
-        for (size_t i = 0; i < ic_impl_count(prim); i++) {
-            const char *name = ic_impl_name(prim, i);
-            printf("%-10s %-12s %-10s %s\n", i == 0 ? prim : "", name,
-                   ic_impl_available(prim, i) ? "yes" : "no",
-                   strcmp(name, ic_impl_selected(prim)) == 0 ? "*" : "");
-        }
-    }
-    print_sources();
+    incore_info_write(stdout);
     return ic_env_error() ? 2 : 0;
 }
 

@@ -486,7 +486,7 @@ static double mono_seconds(void)
 
 /* rate: bytes per second drawn from a source (time inside the draws only,
  * not the statistics), or a negative value for a file. */
-static int rt_report(const rt_stats *st, const char *what, int more, int json, double rate)
+static int rt_report(FILE *out, const rt_stats *st, const char *what, int more, int json, double rate)
 {
     uint64_t n = st->n;
     double dn = (double)n;
@@ -562,44 +562,44 @@ static int rt_report(const rt_stats *st, const char *what, int more, int json, d
     for (int i = 0; i < 5; i++)
         pass &= !r[i].ran || r[i].pass;
     if (json) {
-        printf("{\"input\":\"%s\",\"bytes\":%llu,\"more_input\":%s,\"significance\":%g,"
+        fprintf(out, "{\"input\":\"%s\",\"bytes\":%llu,\"more_input\":%s,\"significance\":%g,"
                "\"entropy_bits_per_byte\":%.6f,\"min_entropy_bits_per_byte\":%.6f,",
                what, (unsigned long long)n, more ? "true" : "false", SIGNIFICANCE, shannon, minh);
         if (rate >= 0)
-            printf("\"bytes_per_second\":%.6g,", rate);
+            fprintf(out, "\"bytes_per_second\":%.6g,", rate);
         else
-            printf("\"bytes_per_second\":null,");
-        printf("\"tests\":[");
+            fprintf(out, "\"bytes_per_second\":null,");
+        fprintf(out, "\"tests\":[");
         for (int i = 0; i < 5; i++)
-            printf("%s{\"name\":\"%s\",\"ran\":%s,\"statistic\":%.6g,\"p\":%.6g,\"pass\":%s}", i ? "," : "",
+            fprintf(out, "%s{\"name\":\"%s\",\"ran\":%s,\"statistic\":%.6g,\"p\":%.6g,\"pass\":%s}", i ? "," : "",
                    r[i].name, r[i].ran ? "true" : "false", r[i].stat, r[i].p,
                    !r[i].ran ? "null" : r[i].pass ? "true" : "false");
-        printf("],\"fips\":{\"blocks\":%llu,\"failed_blocks\":%llu,\"monobit\":%llu,\"poker\":%llu,"
+        fprintf(out, "],\"fips\":{\"blocks\":%llu,\"failed_blocks\":%llu,\"monobit\":%llu,\"poker\":%llu,"
                "\"runs\":%llu,\"long_run\":%llu},\"pass\":%s}\n",
                (unsigned long long)st->fips_blocks, (unsigned long long)st->fips_failed,
                (unsigned long long)st->fips_fails[0], (unsigned long long)st->fips_fails[1],
                (unsigned long long)st->fips_fails[2], (unsigned long long)st->fips_fails[3],
                pass ? "true" : "false");
     } else {
-        printf("incore rngtest: %llu bytes of %s; significance %g\n", (unsigned long long)n, what,
+        fprintf(out, "incore rngtest: %llu bytes of %s; significance %g\n", (unsigned long long)n, what,
                SIGNIFICANCE);
         if (more)
-            printf("  (the first %llu bytes of the input: --bytes N or --bytes all tests more)\n",
+            fprintf(out, "  (the first %llu bytes of the input: --bytes N or --bytes all tests more)\n",
                    (unsigned long long)n);
-        printf("\n  %-16s %-14s %-12s %s\n", "test", "statistic", "p-value", "result");
+        fprintf(out, "\n  %-16s %-14s %-12s %s\n", "test", "statistic", "p-value", "result");
         for (int i = 0; i < 5; i++)
-            printf("  %-16s %-14.6g %-12.4g %s%s%s\n", r[i].name, r[i].stat, r[i].p,
+            fprintf(out, "  %-16s %-14.6g %-12.4g %s%s%s\n", r[i].name, r[i].stat, r[i].p,
                    !r[i].ran ? "skipped" : r[i].pass ? "pass" : "FAIL", r[i].note[0] ? "  " : "", r[i].note);
-        printf("\n  FIPS 140-2 blocks: %llu; failures: monobit %llu, poker %llu, runs %llu, long run %llu\n",
+        fprintf(out, "\n  FIPS 140-2 blocks: %llu; failures: monobit %llu, poker %llu, runs %llu, long run %llu\n",
                (unsigned long long)st->fips_blocks, (unsigned long long)st->fips_fails[0],
                (unsigned long long)st->fips_fails[1], (unsigned long long)st->fips_fails[2],
                (unsigned long long)st->fips_fails[3]);
-        printf("  entropy: %.6f bits per byte (Shannon), %.4f (most common value, SP 800-90B 6.3.1)\n",
+        fprintf(out, "  entropy: %.6f bits per byte (Shannon), %.4f (most common value, SP 800-90B 6.3.1)\n",
                shannon, minh);
         if (rate >= 0)
-            printf("  rate: %.4g Mbit/s (%.4g MiB/s), measured over the source's reads\n", rate * 8e-6,
+            fprintf(out, "  rate: %.4g Mbit/s (%.4g MiB/s), measured over the source's reads\n", rate * 8e-6,
                    rate / 1048576.0);
-        printf("\nrngtest: %s\n", pass ? "PASS" : "FAIL");
+        fprintf(out, "\nrngtest: %s\n", pass ? "PASS" : "FAIL");
     }
     return pass ? 0 : 1;
 }
@@ -731,11 +731,33 @@ int incore_cmd_rngtest(int argc, char **argv)
         rc = 2;
     }
     if (rc == 0)
-        rc = rt_report(&st, what, more, json,
+        rc = rt_report(stdout, &st, what, more, json,
                        source ? (double)st.n / (drawn_s > 1e-9 ? drawn_s : 1e-9) : -1.0);
     if (buf)
         ic_wipe(buf, RT_CHUNK);
     free(buf);
+    free(st.ks_hist);
+    return rc;
+}
+
+int incore_rngtest_json(FILE *out, const uint8_t *p, size_t n)
+{
+    if (n < FIPS_BLOCK)
+        return 2;
+    rt_stats st;
+    memset(&st, 0, sizeof st);
+    st.prev = st.first = -1;
+    st.ks_hist = calloc(KS_BINS, sizeof *st.ks_hist);
+    if (!st.ks_hist)
+        return 2;
+    /* in RT_CHUNK pieces, as the command feeds a stream: only the last
+     * piece may end in a partial block */
+    for (size_t done = 0; done < n;) {
+        size_t k = n - done < RT_CHUNK ? n - done : RT_CHUNK;
+        rt_feed(&st, p + done, k);
+        done += k;
+    }
+    int rc = rt_report(out, &st, "buffer", 0, 1, -1.0);
     free(st.ks_hist);
     return rc;
 }

@@ -15,6 +15,17 @@ int incore_cmd_speed(int argc, char **argv);
 int incore_cmd_rand(int argc, char **argv);
 int incore_cmd_rngtest(int argc, char **argv);
 
+/* tools/info.c: the report of `incore info` (without --cpu), onto f. */
+#include <stdio.h>
+void incore_info_write(FILE *f);
+
+/* tools/rand.c: the JSON object of `incore rngtest --json` for the n bytes
+ * at p (input "buffer"), onto out; 0 when every test passes, 1 when one
+ * fails, 2 below 2,500 bytes or out of memory (nothing written). */
+#include <stddef.h>
+#include <stdint.h>
+int incore_rngtest_json(FILE *out, const uint8_t *p, size_t n);
+
 /* tools/incore.c: a usage error of `incore CMD` (cmd NULL: of `incore`
  * itself), as every command but the checksum ones reports it: two lines on
  * stderr, "incore CMD: <what is wrong>" and "see 'incore CMD --help'".
