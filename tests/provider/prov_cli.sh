@@ -1,0 +1,118 @@
+#!/bin/sh
+# OpenSSL's own programs on the incore provider:
+#   openssl enc and dgst with -provider-path/-provider incore -propquery
+#   provider=incore against the same commands on default;
+#   a TLS loopback, openssl s_server -rev and s_client, for TLS 1.3 with
+#   TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384 and
+#   TLS_CHACHA20_POLY1305_SHA256 and TLS 1.2 with ECDHE-RSA-AES128-GCM-SHA256
+#   and ECDHE-RSA-CHACHA20-POLY1305: 1 MiB of lines each way, both programs
+#   configured by docs/openssl.md's configuration (incore preferred for
+#   every algorithm it has).  The provider's byte counters
+#   (INCORE_PROVIDER_TRACE) prove that both programs ran the record cipher
+#   on incore: at least 2 MiB each (1 MiB sealed, 1 MiB opened).
+# Usage: prov_cli.sh <openssl> <directory of incore.so> <RSA key (PEM)>
+set -eu
+OPENSSL=$1 MODDIR=$(cd "$2" && pwd) KEY=$3
+[ -x "$(command -v "$OPENSSL")" ] || { echo "FAIL: no openssl program ($OPENSSL)"; exit 1; }
+[ -f "$MODDIR/incore.so" ] || { echo "FAIL: no $MODDIR/incore.so"; exit 1; }
+T=$(mktemp -d)
+trap 'kill $srv 2>/dev/null || true; rm -rf "$T"' EXIT
+srv=
+fails=0 passes=0
+pass() { passes=$((passes + 1)); }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+INC="-provider-path $MODDIR -provider incore -propquery provider=incore"
+
+# ---- enc and dgst --------------------------------------------------------
+head -c 100003 /dev/urandom > "$T/in"
+K=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+IV=f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff
+for c in aes-128-cbc aes-192-cbc aes-256-cbc aes-128-ecb aes-256-ctr aes-128-cfb aes-256-ofb chacha20; do
+    case $c in aes-128*) k=$(echo $K | cut -c1-32);; aes-192*) k=$(echo $K | cut -c1-48);; *) k=$K;; esac
+    ivarg="-iv $IV"; [ $c = aes-128-ecb ] && ivarg=
+    : > "$T/trace"
+    INCORE_PROVIDER_TRACE="$T/trace" "$OPENSSL" enc -$c -K $k $ivarg -in "$T/in" -out "$T/e1" $INC
+    "$OPENSSL" enc -$c -K $k $ivarg -in "$T/in" -out "$T/e2"
+    INCORE_PROVIDER_TRACE="$T/trace" "$OPENSSL" enc -d -$c -K $k $ivarg -in "$T/e2" -out "$T/d1" $INC
+    if cmp -s "$T/e1" "$T/e2" && cmp -s "$T/d1" "$T/in" && [ "$(awk '{n += $3} END {print n + 0}' "$T/trace")" -ge 200006 ]; then
+        pass
+    else
+        fail "openssl enc -$c: incore and default differ, or incore did not run"
+    fi
+done
+for d in sha1 sha224 sha256 sha384 sha512 sha512-224 sha512-256; do
+    : > "$T/trace"
+    a=$(INCORE_PROVIDER_TRACE="$T/trace" "$OPENSSL" dgst -$d -r $INC < "$T/in" | cut -d' ' -f1)
+    b=$("$OPENSSL" dgst -$d -r < "$T/in" | cut -d' ' -f1)
+    if [ -n "$a" ] && [ "$a" = "$b" ] && grep -q ' 100003$' "$T/trace"; then pass; else fail "openssl dgst -$d"; fi
+done
+# without -propquery a program does not pick incore unless configured to
+: > "$T/trace"
+INCORE_PROVIDER_TRACE="$T/trace" "$OPENSSL" dgst -sha256 -provider-path "$MODDIR" -provider default < "$T/in" > /dev/null
+[ ! -s "$T/trace" ] && pass || fail "the trace names incore where it was not loaded"
+
+# ---- TLS loopback ---------------------------------------------------------
+cat > "$T/openssl.cnf" <<CNF
+openssl_conf = openssl_init
+[openssl_init]
+providers = provider_sect
+alg_section = algorithm_sect
+[provider_sect]
+default = default_sect
+incore = incore_sect
+[default_sect]
+activate = 1
+[incore_sect]
+module = $MODDIR/incore.so
+activate = 1
+[algorithm_sect]
+default_properties = ?provider=incore
+CNF
+"$OPENSSL" req -x509 -key "$KEY" -subj /CN=localhost -days 2 -out "$T/cert.pem" 2>/dev/null
+# 1 MiB of 64-character lines (s_server -rev sends each line back reversed)
+head -c 786432 /dev/urandom | "$OPENSSL" base64 > "$T/lines"
+echo CLOSE >> "$T/lines"
+want=$(wc -c < "$T/lines")
+
+tls() {   # name, server arguments, client arguments, counter name
+    : > "$T/trace"
+    rm -f "$T/srv.out"
+    OPENSSL_CONF="$T/openssl.cnf" INCORE_PROVIDER_TRACE="$T/trace" \
+        "$OPENSSL" s_server -accept 0 -naccept 1 -rev -cert "$T/cert.pem" -key "$KEY" $2 \
+        > "$T/srv.out" 2>&1 < /dev/null &
+    srv=$!
+    port= i=0
+    while [ -z "$port" ] && [ $i -lt 100 ]; do
+        port=$(sed -n 's/^ACCEPT .*:\([0-9][0-9]*\)$/\1/p' "$T/srv.out" 2>/dev/null)
+        [ -n "$port" ] || { sleep 0.05; i=$((i + 1)); }
+    done
+    [ -n "$port" ] || { fail "$1: s_server did not start: $(cat "$T/srv.out")"; return; }
+    OPENSSL_CONF="$T/openssl.cnf" INCORE_PROVIDER_TRACE="$T/trace" \
+        "$OPENSSL" s_client -connect 127.0.0.1:$port -quiet -ign_eof $3 < "$T/lines" > "$T/cli.out" 2> "$T/cli.err" || true
+    wait $srv || true
+    srv=
+    got=$(wc -c < "$T/cli.out")
+    # two processes, each with at least 2 MiB through incore's record cipher
+    n=$(awk -v c="$4" '$2 == c && $3 >= 2 * 786432 * 4 / 3 { k++ } END { print k + 0 }' "$T/trace")
+    if [ "$got" -ge $((want - 6)) ] && [ "$n" -eq 2 ]; then
+        pass
+        echo "$1: $got bytes back; incore trace: $(awk -v c="$4" '$2 == c {printf "%s ", $3}' "$T/trace")"
+    else
+        fail "$1: $got of $want bytes back, $n of 2 processes ran $4 on incore"
+        cat "$T/trace" "$T/cli.err" "$T/srv.out" | tail -20
+    fi
+}
+tls "TLS 1.3 TLS_AES_128_GCM_SHA256" "-tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256" \
+    "-tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256" AES-128-GCM
+tls "TLS 1.3 TLS_AES_256_GCM_SHA384" "-tls1_3 -ciphersuites TLS_AES_256_GCM_SHA384" \
+    "-tls1_3 -ciphersuites TLS_AES_256_GCM_SHA384" AES-256-GCM
+tls "TLS 1.3 TLS_CHACHA20_POLY1305_SHA256" "-tls1_3 -ciphersuites TLS_CHACHA20_POLY1305_SHA256" \
+    "-tls1_3 -ciphersuites TLS_CHACHA20_POLY1305_SHA256" ChaCha20-Poly1305
+tls "TLS 1.2 ECDHE-RSA-AES128-GCM-SHA256" "-tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256" \
+    "-tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256" AES-128-GCM
+tls "TLS 1.2 ECDHE-RSA-CHACHA20-POLY1305" "-tls1_2 -cipher ECDHE-RSA-CHACHA20-POLY1305" \
+    "-tls1_2 -cipher ECDHE-RSA-CHACHA20-POLY1305" ChaCha20-Poly1305
+
+echo "$passes passed, $fails failed"
+[ $fails -eq 0 ]
