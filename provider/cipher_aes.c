@@ -15,6 +15,7 @@
 #include <openssl/proverr.h>
 
 #include "incore/aes.h"
+#include "incore/rand.h"
 #include "prov.h"
 
 typedef struct aes_ctx {
@@ -31,6 +32,9 @@ typedef struct aes_ctx {
     int key_set;
     int iv_set;
     int pad;               /* ECB/CBC: PKCS#7 padding                       */
+    int tls_version;       /* CBC: > 0 when every update is one TLS record  */
+    size_t tls_mac_size;   /* CBC: the record's MAC size (0 with ETM)       */
+    uint8_t tls_mac[64];   /* CBC: the MAC taken off the last record        */
 } aes_ctx;
 
 static enum prov_counter mode_counter(unsigned mode)
@@ -247,6 +251,95 @@ static int block_update(aes_ctx *c, uint8_t *out, size_t *outl, const uint8_t *i
     return 1;
 }
 
+/* ---- TLS records in CBC (RFC 5246 6.2.3.2) ------------------------------
+ * With "tls-version" set each update is one whole record, in place.
+ * Sealing appends the TLS padding (n + 1 bytes of value n) and encrypts;
+ * the explicit IV block is the caller's first block.  Opening decrypts,
+ * drops the explicit IV (TLS 1.1 on), then removes the padding and takes
+ * the MAC off the end without a branch or an index on the padding length
+ * (Lucky 13): a bad padding gives a random MAC, which the caller's MAC
+ * check then refuses, so both faults look alike.  Only a record too short
+ * or not of whole blocks, which is public, is refused here. */
+
+#define TLS1_VERSION_NUM 0x0301
+
+#define SIZE_BITS (sizeof(size_t) * 8)
+
+static size_t ct_mask_ge(size_t a, size_t b)   /* all ones when a >= b, else 0 */
+{
+    size_t lt = (a ^ ((a ^ b) | ((a - b) ^ b))) >> (SIZE_BITS - 1);
+    return lt - 1;
+}
+
+static size_t ct_mask_eq(size_t a, size_t b)   /* all ones when a == b, else 0 */
+{
+    size_t x = a ^ b;
+    return ((x | ((size_t)0 - x)) >> (SIZE_BITS - 1)) - 1;
+}
+
+static int prov_tls_cbc_seal(aes_ctx *c, uint8_t *out, size_t *outl, size_t outsize, const uint8_t *in,
+                             size_t inl)
+{
+    size_t padnum = 16 - inl % 16;
+    if (in != out || outsize < inl + padnum) {
+        prov_err(PROV_R_OUTPUT_BUFFER_TOO_SMALL, "TLS record: in place, room for the padding");
+        return 0;
+    }
+    memset(out + inl, (int)(padnum - 1), padnum);
+    if (!blocks(c, out, out, inl + padnum))
+        return 0;
+    *outl = inl + padnum;
+    return 1;
+}
+
+static int prov_tls_cbc_open(aes_ctx *c, uint8_t *out, size_t *outl, const uint8_t *in, size_t inl)
+{
+    size_t iv = c->tls_version == TLS1_VERSION_NUM ? 0 : 16, mac = c->tls_mac_size;
+    if (in != out || inl % 16 != 0 || inl < iv + 16 || inl - iv < mac + 1 || mac > sizeof c->tls_mac) {
+        prov_err(PROV_R_CIPHER_OPERATION_FAILED, "TLS record: in place, whole blocks, room for the MAC");
+        return 0;
+    }
+    if (!blocks(c, out, out, inl))
+        return 0;
+    uint8_t *data = out + iv;
+    size_t n = inl - iv, pad = data[n - 1];
+    size_t good = ct_mask_ge(n, mac + 1 + pad);
+    size_t scan = n < 256 ? n : 256;
+    for (size_t i = 0; i < scan; i++) {
+        size_t in_pad = ct_mask_ge(pad, i);
+        good &= ~(in_pad & (size_t)(pad ^ data[n - 1 - i]));
+    }
+    good = ct_mask_eq(good & 0xff, 0xff);
+    n -= good & (pad + 1);
+    if (mac == 0) {
+        if (!good) {
+            prov_err(PROV_R_BAD_DECRYPT, "bad TLS padding");
+            return 0;
+        }
+        *outl = n;
+        return 1;
+    }
+    /* The MAC ends at data[n], n secret: read every position it can start
+     * at, keep the one that matches. */
+    uint8_t rnd[64];
+    size_t start = n - mac, lowest = inl - iv - mac - (scan < inl - iv - mac ? scan : inl - iv - mac);
+    memset(c->tls_mac, 0, mac);
+    for (size_t j = lowest; j <= inl - iv - mac; j++) {
+        uint8_t m = (uint8_t)ct_mask_eq(j, start);
+        for (size_t k = 0; k < mac; k++)
+            c->tls_mac[k] |= data[j + k] & m;
+    }
+    if (ic_random(rnd, mac) != IC_OK) {
+        prov_err(PROV_R_CIPHER_OPERATION_FAILED, "random");
+        return 0;
+    }
+    for (size_t k = 0; k < mac; k++)
+        c->tls_mac[k] = (uint8_t)((c->tls_mac[k] & good) | (rnd[k] & ~good));
+    ic_wipe(rnd, sizeof rnd);
+    *outl = n - mac;
+    return 1;
+}
+
 static int ready(const aes_ctx *c)
 {
     if (!c->key_set) {
@@ -266,6 +359,11 @@ static int aes_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     aes_ctx *c = vctx;
     if (!ready(c))
         return 0;
+    if (c->tls_version > 0 && c->mode == PROV_MODE_CBC) {
+        prov_count(PC_AES_CBC, inl);
+        return c->enc ? prov_tls_cbc_seal(c, out, outl, outsize, in, inl)
+                      : prov_tls_cbc_open(c, out, outl, in, inl);
+    }
     size_t need = block_mode(c) ? ((c->buflen + inl) & ~(size_t)15) : inl;
     if (outsize < need) {
         prov_err(PROV_R_OUTPUT_BUFFER_TOO_SMALL, "output");
@@ -365,6 +463,17 @@ static int aes_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     return 1;
 }
 
+static int get_tls_mac(aes_ctx *c, OSSL_PARAM params[])
+{
+    OSSL_PARAM *p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC);
+    if (p != NULL && (c->tls_version <= 0 || c->tls_mac_size == 0
+                      || !OSSL_PARAM_set_octet_ptr(p, c->tls_mac, c->tls_mac_size))) {
+        prov_err(PROV_R_FAILED_TO_SET_PARAMETER, "TLS MAC");
+        return 0;
+    }
+    return 1;
+}
+
 static int aes_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     aes_ctx *c = vctx;
@@ -374,7 +483,8 @@ static int aes_get_ctx_params(void *vctx, OSSL_PARAM params[])
         && prov_set_uint(params, OSSL_CIPHER_PARAM_PADDING, (unsigned)c->pad)
         && prov_set_uint(params, OSSL_CIPHER_PARAM_NUM, c->num)
         && (ivlen == 0 || prov_set_octets(params, OSSL_CIPHER_PARAM_IV, c->iv, 16))
-        && (ivlen == 0 || prov_set_octets(params, OSSL_CIPHER_PARAM_UPDATED_IV, c->reg, 16));
+        && (ivlen == 0 || prov_set_octets(params, OSSL_CIPHER_PARAM_UPDATED_IV, c->reg, 16))
+        && get_tls_mac(c, params);
 }
 
 static int aes_set_ctx_params(void *vctx, const OSSL_PARAM params[])
@@ -399,6 +509,22 @@ static int aes_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         }
         c->num = v;
     }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION)) != NULL) {
+        int v;
+        if (!OSSL_PARAM_get_int(p, &v) || (v > 0 && v < TLS1_VERSION_NUM && c->mode == PROV_MODE_CBC)) {
+            prov_err(PROV_R_FAILED_TO_GET_PARAMETER, "TLS version (TLS 1.0 and later)");
+            return 0;
+        }
+        c->tls_version = v;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE)) != NULL) {
+        size_t v;
+        if (!OSSL_PARAM_get_size_t(p, &v) || v > sizeof c->tls_mac) {
+            prov_err(PROV_R_FAILED_TO_GET_PARAMETER, "TLS MAC size");
+            return 0;
+        }
+        c->tls_mac_size = v;
+    }
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL) {
         size_t v;
         if (!OSSL_PARAM_get_size_t(p, &v) || v != c->keylen) {
@@ -416,6 +542,7 @@ static const OSSL_PARAM aes_gettable_ctx[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
+    OSSL_PARAM_octet_ptr(OSSL_CIPHER_PARAM_TLS_MAC, NULL, 0),
     OSSL_PARAM_END
 };
 
@@ -423,6 +550,8 @@ static const OSSL_PARAM aes_settable_ctx[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS_VERSION, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, NULL),
     OSSL_PARAM_END
 };
 

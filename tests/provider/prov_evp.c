@@ -11,8 +11,8 @@
  *  2. incore against default on random inputs: every length 0..300 split
  *     at a random point, every split point of a 300-byte message, every
  *     chunking of a 9-byte one; updated IVs, tags, dupctx mid-message;
- *  3. the TLS 1.2 record mode (TLS1_AAD, fixed IV, explicit IV) against
- *     default, in both directions;
+ *  3. the TLS 1.2 record modes against default, in both directions: AEAD
+ *     (TLS1_AAD, fixed IV, explicit IV) and CBC (padding and MAC removed);
  *  4. bad input: an error on the queue, never a crash.
  *
  * Usage: prov_evp <directory of incore.so>
@@ -547,6 +547,101 @@ done:
     EVP_CIPHER_free(ci); EVP_CIPHER_free(cd);
 }
 
+/* TLS 1.2 CBC records (tls-version and tls-mac-size set): sealing adds
+ * the padding; opening drops the explicit IV, the padding and the MAC,
+ * which the caller reads with OSSL_CIPHER_PARAM_TLS_MAC.  Against default
+ * for every payload length 0..100 with a 32-byte MAC and without one
+ * (encrypt-then-MAC); a bad padding gives a record whose MAC is not the
+ * one sent. */
+static EVP_CIPHER_CTX *tls_cbc_ctx(EVP_CIPHER *c, int enc, const uint8_t *key, const uint8_t *iv, size_t mac)
+{
+    EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+    int version = 0x0303;
+    OSSL_PARAM p[3] = { OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &version),
+                        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &mac), OSSL_PARAM_END };
+    if (!EVP_CipherInit_ex2(x, c, key, iv, enc, NULL) || !EVP_CIPHER_CTX_set_params(x, p)) {
+        EVP_CIPHER_CTX_free(x);
+        return NULL;
+    }
+    return x;
+}
+
+static long tls_cbc_open(EVP_CIPHER_CTX *x, uint8_t *rec, size_t len, uint8_t **mac, size_t macsize)
+{
+    int ol;
+    if (!EVP_CipherUpdate(x, rec, &ol, rec, (int)len))
+        return -1;
+    if (macsize > 0) {
+        OSSL_PARAM p[2] = { OSSL_PARAM_construct_octet_ptr(OSSL_CIPHER_PARAM_TLS_MAC, (void **)mac, macsize),
+                            OSSL_PARAM_END };
+        if (!EVP_CIPHER_CTX_get_params(x, p))
+            return -1;
+    }
+    return ol;
+}
+
+static void tls_cbc(size_t macsize)
+{
+    EVP_CIPHER *ci = cipher("AES-256-CBC", "incore"), *cd = cipher("AES-256-CBC", "default");
+    uint8_t key[32], iv[16];
+    tl_rand_bytes(key, sizeof key);
+    tl_rand_bytes(iv, sizeof iv);
+    EVP_CIPHER_CTX *ei = tls_cbc_ctx(ci, 1, key, iv, macsize), *ed = tls_cbc_ctx(cd, 1, key, iv, macsize);
+    EVP_CIPHER_CTX *di = tls_cbc_ctx(ci, 0, key, iv, macsize), *dd = tls_cbc_ctx(cd, 0, key, iv, macsize);
+    int n = 0;
+    if (!CHECK(ei && ed && di && dd, "TLS CBC contexts"))
+        goto done;
+    for (size_t payload = 0; payload <= 100; payload++) {
+        /* explicit IV block || payload || MAC, then the padding */
+        size_t len = 16 + payload + macsize;
+        uint8_t r1[200], r2[200], plain[200], *m1 = NULL, *m2 = NULL;
+        int l1, l2;
+        tl_rand_bytes(plain, len);
+        memcpy(r1, plain, len);
+        memcpy(r2, plain, len);
+        if (!CHECK(EVP_CipherUpdate(ei, r1, &l1, r1, (int)len) && EVP_CipherUpdate(ed, r2, &l2, r2, (int)len)
+                   && l1 == l2 && l1 % 16 == 0 && (size_t)l1 > len, "TLS CBC seal %zu", payload))
+            break;
+        CHECK_MEM(r1, r2, (size_t)l1, "TLS CBC record %zu", payload);
+        long o1 = tls_cbc_open(di, r1, (size_t)l1, &m1, macsize), o2 = tls_cbc_open(dd, r2, (size_t)l2, &m2, macsize);
+        if (CHECK(o1 == (long)payload && o2 == o1, "TLS CBC open %zu: %ld %ld", payload, o1, o2)) {
+            CHECK_MEM(r1 + 16, plain + 16, payload, "TLS CBC payload %zu", payload);
+            if (macsize > 0)
+                CHECK(m1 && m2 && memcmp(m1, plain + 16 + payload, macsize) == 0
+                      && memcmp(m2, m1, macsize) == 0, "TLS CBC MAC %zu", payload);
+        }
+        n++;
+    }
+    /* bad padding: the last byte of the last block changed */
+    {
+        uint8_t *m = NULL;
+        int l;
+        /* a record encrypted by hand whose last byte says 9 bytes of
+         * padding but whose padding is not all nines */
+        EVP_CIPHER_CTX *raw = EVP_CIPHER_CTX_new();
+        uint8_t rec[64] = { 0 };
+        memset(rec + 16, 0x41, 48);
+        rec[63] = 9, rec[62] = 9, rec[61] = 3;      /* pad byte 9, not all nines */
+        CHECK(EVP_EncryptInit_ex2(raw, ci, key, iv, NULL) && EVP_CIPHER_CTX_set_padding(raw, 0)
+              && EVP_EncryptUpdate(raw, rec, &l, rec, 64), "raw CBC");
+        EVP_CIPHER_CTX_free(raw);
+        EVP_CIPHER_CTX *d2 = tls_cbc_ctx(ci, 0, key, iv, macsize);
+        ERR_clear_error();
+        long o = tls_cbc_open(d2, rec, 64, &m, macsize);
+        if (macsize > 0)
+            CHECK(o == (long)(48 - macsize) && m != NULL && !tl_all_byte(m, macsize, 0x41),
+                  "TLS CBC bad padding: whole record, a MAC that cannot match (%ld)", o);
+        else
+            CHECK(o < 0 && ERR_peek_error() != 0, "TLS CBC bad padding without a MAC refused");
+        ERR_clear_error();
+        EVP_CIPHER_CTX_free(d2);
+    }
+    printf("AES-256-CBC: %d TLS 1.2 records (MAC %zu bytes) agree with default\n", n, macsize);
+done:
+    EVP_CIPHER_CTX_free(ei); EVP_CIPHER_CTX_free(ed); EVP_CIPHER_CTX_free(di); EVP_CIPHER_CTX_free(dd);
+    EVP_CIPHER_free(ci); EVP_CIPHER_free(cd);
+}
+
 /* ---- 4. bad input ---------------------------------------------------------- */
 
 #define REFUSED(call, ...)                                                                     \
@@ -685,6 +780,8 @@ int main(int argc, char **argv)
     tls_records("AES-128-GCM");
     tls_records("AES-256-GCM");
     tls_records("ChaCha20-Poly1305");
+    tls_cbc(32);
+    tls_cbc(0);
     bad_input();
     OSSL_PROVIDER_unload(pi);
     OSSL_PROVIDER_unload(pd);
