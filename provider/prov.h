@@ -14,12 +14,29 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include <openssl/types.h>
 
 #define PROV_PROPS "provider=incore"
 
 /* One OSSL_ALGORITHM table per family, terminated by a NULL entry. */
 extern const OSSL_ALGORITHM prov_ciphers[];
 extern const OSSL_ALGORITHM prov_digests[];
+extern const OSSL_ALGORITHM prov_macs[];
+extern const OSSL_ALGORITHM prov_kdfs[];
+
+/* The provider context: the core handle and a child library context,
+ * which sees the providers of the one that loaded incore.  HMAC and HKDF
+ * over a hash incore lacks (SHA-3, MD5, ...), and the TLS CBC record MAC
+ * (computed in constant time over the padding), run on OpenSSL's own
+ * implementations fetched there with "provider!=incore". */
+typedef struct prov_ctx {
+    const OSSL_CORE_HANDLE *handle;
+    OSSL_LIB_CTX *libctx;
+} prov_ctx;
+
+/* An OpenSSL digest name ("SHA2-256", "SHA-256", "sha512-256", "SHA1")
+ * as an ic_hash_alg: 1, or 0 for a hash incore does not have. */
+int prov_hash_from_name(const char *name, int *alg);
 
 /* The dispatch tables the cipher table names (one file per family). */
 extern const OSSL_DISPATCH prov_aes128ecb_functions[], prov_aes192ecb_functions[], prov_aes256ecb_functions[];
@@ -44,6 +61,7 @@ enum prov_counter {
     PC_AES_ECB, PC_AES_CBC, PC_AES_CFB, PC_AES_OFB, PC_AES_CTR, PC_AES_XTS,
     PC_AES_128_GCM, PC_AES_192_GCM, PC_AES_256_GCM, PC_CHACHA20, PC_CHACHA20_POLY1305,
     PC_SHA1, PC_SHA224, PC_SHA256, PC_SHA384, PC_SHA512, PC_SHA512_224, PC_SHA512_256,
+    PC_HMAC, PC_POLY1305, PC_HKDF,
     PC_COUNT
 };
 void prov_count(enum prov_counter c, size_t bytes);

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
+#include <openssl/crypto.h>
 #include <openssl/proverr.h>
 
 #include "incore/incore.h"
@@ -127,6 +129,7 @@ static const char *const counter_names[PC_COUNT] = {
     "AES-ECB", "AES-CBC", "AES-CFB", "AES-OFB", "AES-CTR", "AES-XTS",
     "AES-128-GCM", "AES-192-GCM", "AES-256-GCM", "ChaCha20", "ChaCha20-Poly1305",
     "SHA1", "SHA2-224", "SHA2-256", "SHA2-384", "SHA2-512", "SHA2-512/224", "SHA2-512/256",
+    "HMAC", "Poly1305", "HKDF",
 };
 
 void prov_count(enum prov_counter c, size_t bytes)
@@ -187,13 +190,35 @@ static const OSSL_ALGORITHM *provider_query(void *provctx, int operation_id, int
     switch (operation_id) {
     case OSSL_OP_CIPHER: return prov_ciphers;
     case OSSL_OP_DIGEST: return prov_digests;
+    case OSSL_OP_MAC:    return prov_macs;
+    case OSSL_OP_KDF:    return prov_kdfs;
     default: return NULL;
     }
 }
 
 static void provider_teardown(void *provctx)
 {
+    prov_ctx *p = provctx;
     prov_trace_write();
+    OSSL_LIB_CTX_free(p->libctx);
+    free(p);
+}
+
+int prov_hash_from_name(const char *name, int *alg)
+{
+    char buf[32];
+    ic_hash_alg a;
+    if (name == NULL || strlen(name) >= sizeof buf)
+        return 0;
+    /* OpenSSL's "SHA2-256" is incore's "sha256" */
+    if (strncasecmp(name, "SHA2-", 5) == 0)
+        snprintf(buf, sizeof buf, "sha%s", name + 5);
+    else
+        snprintf(buf, sizeof buf, "%s", name);
+    if (ic_hash_from_name(&a, buf) != IC_OK)
+        return 0;
+    *alg = (int)a;
+    return 1;
 }
 
 static const OSSL_DISPATCH provider_functions[] = {
@@ -204,13 +229,22 @@ static const OSSL_DISPATCH provider_functions[] = {
     { 0, NULL }
 };
 
-/* The provider keeps no state of its own (incore selects its
- * implementations once per process): provctx is the core handle. */
+/* incore selects its implementations once per process; the provider's
+ * own state is the child library context of prov_ctx. */
 __attribute__((visibility("default")))
 int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                        const OSSL_DISPATCH **out, void **provctx)
 {
+    prov_ctx *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return 0;
+    p->handle = handle;
+    p->libctx = OSSL_LIB_CTX_new_child(handle, in);
+    if (p->libctx == NULL) {
+        free(p);
+        return 0;
+    }
     *out = provider_functions;
-    *provctx = (void *)handle;
+    *provctx = p;
     return 1;
 }

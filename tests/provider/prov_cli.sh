@@ -1,7 +1,7 @@
 #!/bin/sh
 # OpenSSL's own programs on the incore provider:
-#   openssl enc and dgst with -provider-path/-provider incore -propquery
-#   provider=incore against the same commands on default;
+#   openssl enc, dgst, mac and kdf with -provider-path/-provider incore
+#   -propquery provider=incore against the same commands on default;
 #   a TLS loopback, openssl s_server -rev and s_client, for TLS 1.3 with
 #   TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384 and
 #   TLS_CHACHA20_POLY1305_SHA256 and TLS 1.2 with ECDHE-RSA-AES128-GCM-SHA256
@@ -48,6 +48,25 @@ for d in sha1 sha224 sha256 sha384 sha512 sha512-224 sha512-256; do
     b=$("$OPENSSL" dgst -$d -r < "$T/in" | cut -d' ' -f1)
     if [ -n "$a" ] && [ "$a" = "$b" ] && grep -q ' 100003$' "$T/trace"; then pass; else fail "openssl dgst -$d"; fi
 done
+# openssl mac and kdf
+cmp_cmd() {   # what, counter, command...: same output on incore (traced) and default
+    what=$1 ctr=$2 sub=$3; shift 3
+    : > "$T/trace"
+    a=$(INCORE_PROVIDER_TRACE="$T/trace" "$OPENSSL" $sub $INC "$@" 2>&1) || a="failed: $a"
+    set -- $sub "$@"
+    b=$("$OPENSSL" "$@" 2>&1) || b="failed: $b"
+    if [ "$a" = "$b" ] && grep -q " $ctr " "$T/trace"; then pass; else fail "$what: '$a' against '$b'"; fi
+}
+for d in SHA1 SHA256 SHA512-256; do
+    cmp_cmd "openssl mac HMAC $d" HMAC mac -digest $d -macopt hexkey:$K -in "$T/in" HMAC
+done
+cmp_cmd "openssl mac POLY1305" Poly1305 mac -macopt hexkey:$K -in "$T/in" POLY1305
+for mode in EXTRACT_AND_EXPAND EXTRACT_ONLY EXPAND_ONLY; do
+    len=80; [ $mode = EXTRACT_ONLY ] && len=48
+    cmp_cmd "openssl kdf HKDF $mode" HKDF kdf -keylen $len -kdfopt digest:SHA384 -kdfopt mode:$mode \
+        -kdfopt hexkey:$K$K -kdfopt hexsalt:$IV -kdfopt info:label HKDF
+done
+
 # without -propquery a program does not pick incore unless configured to
 : > "$T/trace"
 INCORE_PROVIDER_TRACE="$T/trace" "$OPENSSL" dgst -sha256 -provider-path "$MODDIR" -provider default < "$T/in" > /dev/null

@@ -7,7 +7,8 @@
  *  1. known answers: CAVP AES ECB/CBC/CFB128/OFB (MMT, VarTxt), RFC 3686
  *     CTR, GCM (gcmEncryptExtIV, gcmDecrypt), XTS (XTSGenAES), SHA-1/SHA-2
  *     (ShortMsg, LongMsg), ChaCha20-Poly1305 (BoringSSL's set and RFC 8439
- *     vectors), ChaCha20 keystream blocks of RFC 8439 (tests/vectors);
+ *     vectors), ChaCha20 keystream blocks of RFC 8439, HMAC (RFC 2202,
+ *     RFC 4231), HKDF's three modes (RFC 5869), Poly1305 (tests/vectors);
  *  2. incore against default on random inputs: every length 0..300 split
  *     at a random point, every split point of a 300-byte message, every
  *     chunking of a 9-byte one; updated IVs, tags, dupctx mid-message;
@@ -23,6 +24,7 @@
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
 #include <openssl/provider.h>
 
 #include "testlib.h"
@@ -309,6 +311,136 @@ static void kat_digests(void)
         EVP_MD_free(md);
     }
     printf("SHA-1/SHA-2 known answers: %d records\n", n);
+}
+
+/* HMAC (RFC 2202, RFC 4231), HKDF in its three modes (RFC 5869) and
+ * Poly1305 (RFC 8439) known answers, from tests/vectors. */
+static int mac_once(const char *alg, const char *digest, const char *prov, const uint8_t *key, size_t kl,
+                    const uint8_t *msg, size_t ml, size_t cut, uint8_t *out, size_t *ol)
+{
+    char q[64];
+    snprintf(q, sizeof q, "provider=%s", prov);
+    EVP_MAC *m = EVP_MAC_fetch(lib, alg, q);
+    EVP_MAC_CTX *x = m ? EVP_MAC_CTX_new(m) : NULL;
+    OSSL_PARAM p[2] = { OSSL_PARAM_END, OSSL_PARAM_END };
+    if (digest != NULL)
+        p[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)digest, 0);
+    int ok = x != NULL && EVP_MAC_init(x, key, kl, p) && EVP_MAC_update(x, msg, cut)
+             && EVP_MAC_update(x, msg + cut, ml - cut) && EVP_MAC_final(x, out, ol, 64);
+    EVP_MAC_CTX_free(x);
+    EVP_MAC_free(m);
+    return ok;
+}
+
+static void kat_mac_kdf(void)
+{
+    tl_rsp *r = tl_rsp_openf("%s/hmac_kat.txt", tl_data_dir());
+    tl_rec rec;
+    int n = 0;
+    while (tl_rsp_next(r, &rec)) {
+        size_t kl, dl, ml, ol = 0;
+        uint8_t *k = field(&rec, "Key", &kl), *d = field(&rec, "Data", &dl), *mac = field(&rec, "MAC", &ml), out[64];
+        if (CHECK(mac_once("HMAC", tl_get(&rec, "Alg"), "incore", k, kl, d, dl, dl / 2, out, &ol), "HMAC line %ld",
+                  rec.line))
+            CHECK_MEM(out, mac, ml, "HMAC line %ld", rec.line);
+        n++;
+        free(k); free(d); free(mac);
+    }
+    tl_rsp_close(r);
+    r = tl_rsp_openf("%s/poly1305_kat.txt", tl_data_dir());
+    while (tl_rsp_next(r, &rec)) {
+        size_t kl, ml, tl, ol = 0;
+        uint8_t *k = field(&rec, "KEY", &kl), *m = field(&rec, "MSG", &ml), *t = field(&rec, "TAG", &tl), out[64];
+        if (CHECK(mac_once("POLY1305", NULL, "incore", k, kl, m, ml, ml / 3, out, &ol) && ol == 16,
+                  "Poly1305 line %ld", rec.line))
+            CHECK_MEM(out, t, 16, "Poly1305 line %ld", rec.line);
+        n++;
+        free(k); free(m); free(t);
+    }
+    tl_rsp_close(r);
+    EVP_KDF *kdf = EVP_KDF_fetch(lib, "HKDF", "provider=incore");
+    CHECK(kdf != NULL, "fetch HKDF from incore");
+    r = tl_rsp_openf("%s/hkdf_kat.txt", tl_data_dir());
+    while (kdf != NULL && tl_rsp_next(r, &rec)) {
+        size_t il, sl = 0, nl, pl, ol;
+        uint8_t *ikm = field(&rec, "IKM", &il), *salt = field(&rec, "Salt", &sl), *info = field(&rec, "Info", &nl);
+        uint8_t *prk = field(&rec, "PRK", &pl), *okm = field(&rec, "OKM", &ol), out[128];
+        const char *dg = tl_get(&rec, "Alg");
+        for (int mode = 0; mode < 3; mode++) {
+            EVP_KDF_CTX *x = EVP_KDF_CTX_new(kdf);
+            OSSL_PARAM p[6], *q = p;
+            *q++ = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)dg, 0);
+            *q++ = OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &mode);
+            if (mode == EVP_KDF_HKDF_MODE_EXPAND_ONLY)
+                *q++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, prk, pl);
+            else
+                *q++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, ikm, il);
+            if (salt != NULL)
+                *q++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, salt, sl);
+            *q++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, info, nl);
+            *q = OSSL_PARAM_construct_end();
+            size_t len = mode == EVP_KDF_HKDF_MODE_EXTRACT_ONLY ? pl : ol;
+            if (CHECK(x != NULL && EVP_KDF_derive(x, out, len, p) > 0, "HKDF line %ld mode %d", rec.line, mode))
+                CHECK_MEM(out, mode == EVP_KDF_HKDF_MODE_EXTRACT_ONLY ? prk : okm, len, "HKDF line %ld mode %d",
+                          rec.line, mode);
+            EVP_KDF_CTX_free(x);
+            n++;
+        }
+        free(ikm); free(salt); free(info); free(prk); free(okm);
+    }
+    tl_rsp_close(r);
+    EVP_KDF_free(kdf);
+    CHECK(n >= 14 + 11 + 21, "MAC and KDF known answers: %d", n);
+    printf("HMAC, Poly1305, HKDF known answers: %d\n", n);
+}
+
+/* HMAC and Poly1305 against default: every length 0..300 with a random
+ * cut, keys of 0..200 bytes; an HMAC context re-initialised without a key
+ * and a copied one go on under the same key; HMAC over SHA3-256, which
+ * incore hands to OpenSSL's own HMAC, still agrees. */
+static void mac_differential(void)
+{
+    static const char *dg[] = { "SHA1", "SHA2-224", "SHA256", "SHA-384", "SHA512", "SHA512-256", "SHA3-256" };
+    uint8_t msg[301], key[201], a[64], b[64];
+    tl_rand_bytes(msg, sizeof msg);
+    tl_rand_bytes(key, sizeof key);
+    int n = 0;
+    for (size_t d = 0; d < sizeof dg / sizeof dg[0]; d++)
+        for (size_t len = 0; len <= 300; len += d == 6 ? 50 : 1) {
+            size_t kl = tl_rand_below(201), la = 0, lb = 0, cut = tl_rand_below((uint32_t)len + 1);
+            int ok = mac_once("HMAC", dg[d], "incore", key, kl, msg, len, cut, a, &la)
+                     && mac_once("HMAC", dg[d], "default", key, kl, msg, len, 0, b, &lb);
+            if (CHECK(ok && la == lb, "HMAC-%s len %zu", dg[d], len))
+                CHECK_MEM(a, b, la, "HMAC-%s len %zu key %zu", dg[d], len, kl);
+            n++;
+        }
+    for (size_t len = 0; len <= 300; len++) {
+        size_t la = 0, lb = 0, cut = tl_rand_below((uint32_t)len + 1);
+        int ok = mac_once("POLY1305", NULL, "incore", key, 32, msg, len, cut, a, &la)
+                 && mac_once("POLY1305", NULL, "default", key, 32, msg, len, 0, b, &lb);
+        if (CHECK(ok && la == 16 && lb == 16, "Poly1305 len %zu", len))
+            CHECK_MEM(a, b, 16, "Poly1305 len %zu", len);
+        n++;
+    }
+    /* re-init without a key, and dupctx */
+    EVP_MAC *m = EVP_MAC_fetch(lib, "HMAC", "provider=incore");
+    EVP_MAC_CTX *x = m ? EVP_MAC_CTX_new(m) : NULL, *y = NULL;
+    OSSL_PARAM p[2] = { OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, "SHA256", 0), OSSL_PARAM_END };
+    size_t la = 0, lb = 0, lc = 0;
+    uint8_t c[64];
+    int ok = x && EVP_MAC_init(x, key, 40, p) && EVP_MAC_update(x, msg, 100) && EVP_MAC_final(x, a, &la, 64)
+             && EVP_MAC_init(x, NULL, 0, NULL) && EVP_MAC_update(x, msg, 50) && (y = EVP_MAC_CTX_dup(x)) != NULL
+             && EVP_MAC_update(x, msg + 50, 50) && EVP_MAC_final(x, b, &lb, 64)
+             && EVP_MAC_update(y, msg + 50, 50) && EVP_MAC_final(y, c, &lc, 64);
+    if (CHECK(ok && la == 32 && lb == 32 && lc == 32, "HMAC re-init and dupctx"))
+        CHECK(memcmp(a, b, 32) == 0 && memcmp(a, c, 32) == 0, "HMAC: same key, same MAC after re-init and copy");
+    ERR_clear_error();
+    CHECK(x && EVP_MAC_update(x, msg, 1) == 0, "HMAC: update after final refused");
+    ERR_clear_error();
+    EVP_MAC_CTX_free(x);
+    EVP_MAC_CTX_free(y);
+    EVP_MAC_free(m);
+    printf("HMAC and Poly1305 against default: %d messages\n", n);
 }
 
 /* ---- 2. incore against default ------------------------------------------- */
@@ -774,6 +906,8 @@ int main(int argc, char **argv)
     kat_chacha_poly();
     kat_chacha();
     kat_digests();
+    kat_mac_kdf();
+    mac_differential();
     differential();
     dup_midstream("AES-256-GCM");
     dup_midstream("ChaCha20-Poly1305");
