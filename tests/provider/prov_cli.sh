@@ -11,9 +11,11 @@
 #   every algorithm it has).  The provider's byte counters
 #   (INCORE_PROVIDER_TRACE) prove that both programs ran the record cipher
 #   on incore: at least 2 MiB each (1 MiB sealed, 1 MiB opened).
-# Usage: prov_cli.sh <openssl> <directory of incore.so> <RSA key (PEM)>
+#   Python's ssl (a TLS 1.3 loopback, 1 MiB each way) and hashlib through
+#   the same configuration file (prov_python.py).
+# Usage: prov_cli.sh <openssl> <directory of incore.so> <RSA key (PEM)> <python3>
 set -eu
-OPENSSL=$1 MODDIR=$(cd "$2" && pwd) KEY=$3
+OPENSSL=$1 MODDIR=$(cd "$2" && pwd) KEY=$3 PYTHON=$4
 [ -x "$(command -v "$OPENSSL")" ] || { echo "FAIL: no openssl program ($OPENSSL)"; exit 1; }
 [ -f "$MODDIR/incore.so" ] || { echo "FAIL: no $MODDIR/incore.so"; exit 1; }
 T=$(mktemp -d)
@@ -141,6 +143,19 @@ tls "TLS 1.2 ECDHE-RSA-AES256-SHA384 (encrypt-then-MAC)" "-tls1_2 -cipher ECDHE-
 # stitched AES-CBC-HMAC ciphers, which incore does not offer)
 tls "TLS 1.2 ECDHE-RSA-AES256-SHA384 (MAC-then-encrypt)" "-tls1_2 -cipher ECDHE-RSA-AES256-SHA384 -no_etm" \
     "-tls1_2 -cipher ECDHE-RSA-AES256-SHA384 -no_etm" AES-CBC
+
+# Python's ssl and hashlib through the same configuration: one process,
+# both ends of a TLS 1.3 connection (AES-256-GCM, Python's default suite)
+# moving 1 MiB each way, so 4 MiB through incore, and 1 MiB of SHA-256.
+: > "$T/trace"
+if OPENSSL_CONF="$T/openssl.cnf" INCORE_PROVIDER_TRACE="$T/trace" \
+        "$PYTHON" "$(dirname "$0")/prov_python.py" "$T/cert.pem" "$KEY" \
+   && awk '$2 == "AES-256-GCM" && $3 >= 4 * 1048576 { g = 1 } $2 == "SHA2-256" && $3 >= 1048576 { h = 1 }
+           END { exit !(g && h) }' "$T/trace"; then
+    pass
+else
+    fail "python ssl/hashlib did not run on incore: $(cat "$T/trace")"
+fi
 
 echo "$passes passed, $fails failed"
 [ $fails -eq 0 ]
