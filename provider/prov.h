@@ -23,6 +23,7 @@ extern const OSSL_ALGORITHM prov_ciphers[];
 extern const OSSL_ALGORITHM prov_digests[];
 extern const OSSL_ALGORITHM prov_macs[];
 extern const OSSL_ALGORITHM prov_kdfs[];
+extern const OSSL_ALGORITHM prov_rands[];
 
 /* The provider context: the core handle and a child library context,
  * which sees the providers of the one that loaded incore.  HMAC and HKDF
@@ -61,7 +62,7 @@ enum prov_counter {
     PC_AES_ECB, PC_AES_CBC, PC_AES_CFB, PC_AES_OFB, PC_AES_CTR, PC_AES_XTS,
     PC_AES_128_GCM, PC_AES_192_GCM, PC_AES_256_GCM, PC_CHACHA20, PC_CHACHA20_POLY1305,
     PC_SHA1, PC_SHA224, PC_SHA256, PC_SHA384, PC_SHA512, PC_SHA512_224, PC_SHA512_256,
-    PC_HMAC, PC_POLY1305, PC_HKDF,
+    PC_HMAC, PC_POLY1305, PC_HKDF, PC_RAND,
     PC_COUNT
 };
 void prov_count(enum prov_counter c, size_t bytes);

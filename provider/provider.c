@@ -129,7 +129,7 @@ static const char *const counter_names[PC_COUNT] = {
     "AES-ECB", "AES-CBC", "AES-CFB", "AES-OFB", "AES-CTR", "AES-XTS",
     "AES-128-GCM", "AES-192-GCM", "AES-256-GCM", "ChaCha20", "ChaCha20-Poly1305",
     "SHA1", "SHA2-224", "SHA2-256", "SHA2-384", "SHA2-512", "SHA2-512/224", "SHA2-512/256",
-    "HMAC", "Poly1305", "HKDF",
+    "HMAC", "Poly1305", "HKDF", "CTR-DRBG",
 };
 
 void prov_count(enum prov_counter c, size_t bytes)
@@ -192,6 +192,7 @@ static const OSSL_ALGORITHM *provider_query(void *provctx, int operation_id, int
     case OSSL_OP_DIGEST: return prov_digests;
     case OSSL_OP_MAC:    return prov_macs;
     case OSSL_OP_KDF:    return prov_kdfs;
+    case OSSL_OP_RAND:   return prov_rands;
     default: return NULL;
     }
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # OpenSSL's own programs on the incore provider:
-#   openssl enc, dgst, mac and kdf with -provider-path/-provider incore
+#   openssl enc, dgst, mac, kdf and rand with -provider-path/-provider incore
 #   -propquery provider=incore against the same commands on default;
 #   a TLS loopback, openssl s_server -rev and s_client, for TLS 1.3 with
 #   TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384 and
@@ -68,6 +68,11 @@ for mode in EXTRACT_AND_EXPAND EXTRACT_ONLY EXPAND_ONLY; do
     cmp_cmd "openssl kdf HKDF $mode" HKDF kdf -keylen $len -kdfopt digest:SHA384 -kdfopt mode:$mode \
         -kdfopt hexkey:$K$K -kdfopt hexsalt:$IV -kdfopt info:label HKDF
 done
+
+# openssl rand: the library's DRBG is incore's
+: > "$T/trace"
+a=$(INCORE_PROVIDER_TRACE="$T/trace" "$OPENSSL" rand $INC -hex 64 2>&1) || a=
+if [ ${#a} -eq 128 ] && grep -q ' CTR-DRBG 64$' "$T/trace"; then pass; else fail "openssl rand: '$a'"; fi
 
 # without -propquery a program does not pick incore unless configured to
 : > "$T/trace"

@@ -14,7 +14,7 @@
  *     chunking of a 9-byte one; updated IVs, tags, dupctx mid-message;
  *  3. the TLS 1.2 record modes against default, in both directions: AEAD
  *     (TLS1_AAD, fixed IV, explicit IV) and CBC (padding and MAC removed);
- *  4. bad input: an error on the queue, never a crash.
+ *  4. bad input: an error on the queue, never a crash; the DRBG.
  *
  * Usage: prov_evp <directory of incore.so>
  */
@@ -774,6 +774,28 @@ done:
     EVP_CIPHER_free(ci); EVP_CIPHER_free(cd);
 }
 
+/* The DRBG: instantiated, two requests differ, its parameters; then as
+ * the library context's own generator (RAND_bytes_ex) once incore is
+ * preferred, which is what the configuration file does. */
+static void drbg(void)
+{
+    EVP_RAND *r = EVP_RAND_fetch(lib, "CTR-DRBG", "provider=incore");
+    EVP_RAND_CTX *x = r ? EVP_RAND_CTX_new(r, NULL) : NULL;
+    uint8_t a[1000], b[1000];
+    int ok = x && EVP_RAND_instantiate(x, 256, 0, (const uint8_t *)"prov_evp", 8, NULL)
+             && EVP_RAND_generate(x, a, sizeof a, 256, 0, NULL, 0)
+             && EVP_RAND_generate(x, b, sizeof b, 256, 1, (const uint8_t *)"addin", 5);
+    CHECK(ok && memcmp(a, b, sizeof a) != 0 && !tl_all_byte(a, sizeof a, 0), "CTR-DRBG: two requests");
+    CHECK(x && EVP_RAND_get_state(x) == EVP_RAND_STATE_READY && EVP_RAND_get_strength(x) == 256,
+          "CTR-DRBG: state and strength");
+    ERR_clear_error();
+    CHECK(x && !EVP_RAND_generate(x, a, 16, 384, 0, NULL, 0) && ERR_peek_error() != 0,
+          "CTR-DRBG: a strength over 256 bits refused");
+    ERR_clear_error();
+    EVP_RAND_CTX_free(x);
+    EVP_RAND_free(r);
+}
+
 /* ---- 4. bad input ---------------------------------------------------------- */
 
 #define REFUSED(call, ...)                                                                     \
@@ -917,6 +939,7 @@ int main(int argc, char **argv)
     tls_cbc(32);
     tls_cbc(0);
     bad_input();
+    drbg();
     OSSL_PROVIDER_unload(pi);
     OSSL_PROVIDER_unload(pd);
     OSSL_LIB_CTX_free(lib);
