@@ -357,6 +357,10 @@ static int aes_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
                       const unsigned char *in, size_t inl)
 {
     aes_ctx *c = vctx;
+    if ((out == NULL || in == NULL) && inl > 0) {
+        prov_err(PROV_R_OUTPUT_BUFFER_TOO_SMALL, "no input or output buffer (this cipher takes no AAD)");
+        return 0;
+    }
     if (!ready(c))
         return 0;
     if (c->tls_version > 0 && c->mode == PROV_MODE_CBC) {
@@ -446,6 +450,10 @@ static int aes_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsi
                       const unsigned char *in, size_t inl)
 {
     aes_ctx *c = vctx;
+    if ((out == NULL || in == NULL) && inl > 0) {
+        prov_err(PROV_R_OUTPUT_BUFFER_TOO_SMALL, "no input or output buffer (this cipher takes no AAD)");
+        return 0;
+    }
     if (!ready(c))
         return 0;
     if (outsize < inl) {

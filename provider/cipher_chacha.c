@@ -95,6 +95,10 @@ static int chacha_cipher(void *vctx, unsigned char *out, size_t *outl, size_t ou
 {
     static const uint8_t zero[64];
     chacha_ctx *c = vctx;
+    if ((out == NULL || in == NULL) && inl > 0) {
+        prov_err(PROV_R_OUTPUT_BUFFER_TOO_SMALL, "no input or output buffer (this cipher takes no AAD)");
+        return 0;
+    }
     if (!c->key_set || !c->iv_set) {
         prov_err(c->key_set ? PROV_R_INVALID_STATE : PROV_R_NO_KEY_SET, "ChaCha20 needs a key and an IV");
         return 0;

@@ -99,6 +99,10 @@ static int xts_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsi
                       const unsigned char *in, size_t inl)
 {
     xts_ctx *c = vctx;
+    if ((out == NULL || in == NULL) && inl > 0) {
+        prov_err(PROV_R_OUTPUT_BUFFER_TOO_SMALL, "no input or output buffer (this cipher takes no AAD)");
+        return 0;
+    }
     if (!c->key_set || !c->iv_set) {
         prov_err(c->key_set ? PROV_R_INVALID_STATE : PROV_R_NO_KEY_SET, "XTS needs a key and a tweak");
         return 0;

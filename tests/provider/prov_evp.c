@@ -774,6 +774,74 @@ done:
     EVP_CIPHER_free(ci); EVP_CIPHER_free(cd);
 }
 
+/* A random walk over every cipher context's state machine: init with and
+ * without key or IV, AAD, data of any length (in place too), final, tag
+ * set and get, IV and key length, TLS AAD and fixed IV, padding, copies,
+ * in any order.  Every call either works or fails with an error on the
+ * queue; none may crash or touch memory it should not (the sanitizer
+ * build runs this too). */
+static void state_walk(void)
+{
+    static const char *names[] = { "AES-128-GCM", "AES-256-GCM", "ChaCha20-Poly1305", "AES-128-CBC",
+                                   "AES-256-ECB", "AES-192-CTR", "AES-128-CFB", "AES-256-OFB",
+                                   "AES-128-XTS", "ChaCha20" };
+    uint8_t key[64], iv[32], buf[600], out[700], tag[16], aad[13];
+    int calls = 0, refused = 0;
+    tl_rand_bytes(key, sizeof key);
+    key[32] ^= 1;                             /* XTS halves differ */
+    for (size_t a = 0; a < sizeof names / sizeof names[0]; a++) {
+        EVP_CIPHER *c = cipher(names[a], "incore");
+        EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new(), *y = NULL;
+        for (int step = 0; c != NULL && step < 3000; step++) {
+            int ol = 0, r = 1, enc = (int)tl_rand_below(2);
+            size_t len = tl_rand_below(5) == 0 ? tl_rand_below(600) : tl_rand_below(40);
+            tl_rand_bytes(buf, len);
+            tl_rand_bytes(iv, sizeof iv);
+            ERR_clear_error();
+            switch (tl_rand_below(13)) {
+            case 0: r = EVP_CipherInit_ex2(x, c, key, iv, enc, NULL); break;
+            case 1: r = EVP_CipherInit_ex2(x, c, key, NULL, enc, NULL); break;
+            case 2: r = EVP_CipherInit_ex2(x, NULL, NULL, iv, -1, NULL); break;
+            case 3: r = EVP_CipherUpdate(x, NULL, &ol, buf, (int)len); break;
+            case 4: case 5: r = EVP_CipherUpdate(x, out, &ol, buf, (int)len); break;
+            case 6: memcpy(out, buf, len); r = EVP_CipherUpdate(x, out, &ol, out, (int)len); break;
+            case 7: r = EVP_CipherFinal_ex(x, out, &ol); break;
+            case 8: r = EVP_CIPHER_CTX_ctrl(x, tl_rand_below(2) ? EVP_CTRL_AEAD_GET_TAG : EVP_CTRL_AEAD_SET_TAG,
+                                            (int)tl_rand_below(18), tag); break;
+            case 9: r = EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_IVLEN, (int)tl_rand_below(20), NULL); break;
+            case 10:
+                tls_aad(aad, tl_rand64(), tl_rand_below(120));
+                r = EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_TLS1_AAD, 13 - (int)tl_rand_below(2), aad);
+                break;
+            case 11: r = EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_SET_IV_FIXED, tl_rand_below(2) ? -1 : 4, iv); break;
+            default:
+                if (tl_rand_below(2)) {
+                    EVP_CIPHER_CTX_free(y);
+                    y = EVP_CIPHER_CTX_new();
+                    r = EVP_CIPHER_CTX_copy(y, x);
+                } else if (y != NULL) {
+                    EVP_CIPHER_CTX *t = x;
+                    x = y, y = t;
+                } else {
+                    r = EVP_CIPHER_CTX_set_padding(x, (int)tl_rand_below(2));
+                }
+                break;
+            }
+            calls++;
+            if (r <= 0) {
+                refused++;
+                ol = 0;
+            }
+            CHECK(ol >= 0 && ol <= 700, "%s step %d: output length %d", names[a], step, ol);
+        }
+        ERR_clear_error();
+        EVP_CIPHER_CTX_free(x);
+        EVP_CIPHER_CTX_free(y);
+        EVP_CIPHER_free(c);
+    }
+    printf("state walk: %d calls, %d refused, none crashed\n", calls, refused);
+}
+
 /* The DRBG: instantiated, two requests differ, its parameters; then as
  * the library context's own generator (RAND_bytes_ex) once incore is
  * preferred, which is what the configuration file does. */
@@ -939,6 +1007,7 @@ int main(int argc, char **argv)
     tls_cbc(32);
     tls_cbc(0);
     bad_input();
+    state_walk();
     drbg();
     OSSL_PROVIDER_unload(pi);
     OSSL_PROVIDER_unload(pd);
