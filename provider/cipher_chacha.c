@@ -287,10 +287,13 @@ static void set_nonce(cp_ctx *c)
 static int cp_init(cp_ctx *c, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
                    const OSSL_PARAM params[], int enc)
 {
+    /* An expected tag set before this init (as CMS does: tag, then key
+     * and IV) stays; a computed one, or one of the other direction, goes. */
+    if (enc || c->enc)
+        c->tag_ready = 0;
     c->enc = enc;
     ic_chacha20_poly1305_wipe(&c->msg);
     c->started = 0;
-    c->tag_ready = 0;
     c->tls_aad_set = 0;
     if (!cp_set_ctx_params(c, params))
         return 0;

@@ -113,10 +113,13 @@ static int set_key(gcm_ctx *c, const uint8_t *key, size_t keylen)
 static int gcm_init(gcm_ctx *c, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
                     const OSSL_PARAM params[], int enc)
 {
+    /* An expected tag set before this init (as CMS does: tag, then key
+     * and IV) stays; a computed one, or one of the other direction, goes. */
+    if (enc || c->enc)
+        c->tag_ready = 0;
     c->enc = enc;
     ic_aes_gcm_wipe(&c->msg);
     c->started = 0;
-    c->tag_ready = 0;
     c->tls_aad_set = 0;
     if (!gcm_set_ctx_params(c, params))
         return 0;

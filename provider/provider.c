@@ -74,18 +74,18 @@ int prov_set_int(OSSL_PARAM params[], const char *key, int v)
     return 1;
 }
 
-/* An octet string the caller sized: at least len bytes, len returned. */
+/* An octet string the caller sized (at least len bytes, len returned), or
+ * a pointer to the context's own bytes (what EVP_CIPHER_CTX_iv() asks). */
 int prov_set_octets(OSSL_PARAM params[], const char *key, const void *v, size_t len)
 {
     OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
     if (p == NULL)
         return 1;
-    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL || p->data_size < len) {
+    if (p->data_type == OSSL_PARAM_OCTET_PTR ? !OSSL_PARAM_set_octet_ptr(p, v, len)
+                                             : !OSSL_PARAM_set_octet_string(p, v, len)) {
         prov_err(PROV_R_FAILED_TO_SET_PARAMETER, key);
         return 0;
     }
-    memcpy(p->data, v, len);
-    p->return_size = len;
     return 1;
 }
 

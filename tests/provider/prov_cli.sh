@@ -149,6 +149,27 @@ tls "TLS 1.2 ECDHE-RSA-AES256-SHA384 (encrypt-then-MAC)" "-tls1_2 -cipher ECDHE-
 tls "TLS 1.2 ECDHE-RSA-AES256-SHA384 (MAC-then-encrypt)" "-tls1_2 -cipher ECDHE-RSA-AES256-SHA384 -no_etm" \
     "-tls1_2 -cipher ECDHE-RSA-AES256-SHA384 -no_etm" AES-CBC
 
+# CMS and PKCS#12 with incore preferred, against default: keys, a
+# certificate, AuthEnvelopedData (AES-256-GCM) and EnvelopedData
+# (AES-128-CBC) each way, a PKCS#12 file written and read
+(
+    cd "$T"
+    export OPENSSL_CONF="$T/openssl.cnf"
+    "$OPENSSL" genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -aes-256-cbc -pass pass:pw -out ec.pem &&
+    "$OPENSSL" req -x509 -key ec.pem -passin pass:pw -subj /CN=cms -days 1 -out ec.crt &&
+    "$OPENSSL" pkcs12 -export -in ec.crt -inkey ec.pem -passin pass:pw -passout pass:p12 -out ec.p12 &&
+    "$OPENSSL" pkcs12 -in ec.p12 -passin pass:p12 -nodes -noout &&
+    head -c 5000 in > msg &&
+    for c in aes-256-gcm aes-128-cbc; do
+        for enc in "$T/openssl.cnf" /dev/null; do
+            dec="$T/openssl.cnf"; [ "$enc" = /dev/null ] || dec=/dev/null
+            OPENSSL_CONF=$enc "$OPENSSL" cms -encrypt -binary -$c -in msg -out m.cms -recip ec.crt &&
+            OPENSSL_CONF=$dec "$OPENSSL" cms -decrypt -binary -in m.cms -recip ec.crt -inkey ec.pem \
+                -passin pass:pw -out m.out && cmp -s m.out msg || exit 1
+        done
+    done
+) > "$T/cms.log" 2>&1 && pass || fail "CMS/PKCS#12 with incore preferred: $(tail -3 "$T/cms.log")"
+
 # Python's ssl and hashlib through the same configuration: one process,
 # both ends of a TLS 1.3 connection (AES-256-GCM, Python's default suite)
 # moving 1 MiB each way, so 4 MiB through incore, and 1 MiB of SHA-256.

@@ -583,6 +583,28 @@ static void dup_midstream(const char *name)
     EVP_CIPHER_free(c);
 }
 
+/* Orders other programs use: CMS sets the expected tag before the key and
+ * IV, and asks for the IV as a pointer (EVP_CIPHER_CTX_iv's way). */
+static void call_orders(const char *name)
+{
+    EVP_CIPHER *c = cipher(name, "incore");
+    uint8_t key[32] = { 4 }, iv[12] = { 5 }, pt[50] = { 6 }, ct[50], back[50], tag[16];
+    int l, ok = c != NULL;
+    EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+    ok = ok && EVP_EncryptInit_ex2(x, c, key, iv, NULL) && EVP_EncryptUpdate(x, ct, &l, pt, 50)
+         && EVP_EncryptFinal_ex(x, ct + 50, &l) && EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, tag);
+    ok = ok && EVP_DecryptInit_ex2(x, c, NULL, NULL, NULL) && EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 16, tag)
+         && EVP_DecryptInit_ex2(x, NULL, key, iv, NULL) && EVP_DecryptUpdate(x, back, &l, ct, 50)
+         && EVP_DecryptFinal_ex(x, back + 50, &l);
+    CHECK(ok && memcmp(back, pt, 50) == 0, "%s: tag set before key and IV", name);
+    void *ivp = NULL;
+    OSSL_PARAM p[2] = { OSSL_PARAM_construct_octet_ptr(OSSL_CIPHER_PARAM_IV, &ivp, 0), OSSL_PARAM_END };
+    CHECK(EVP_CIPHER_CTX_get_params(x, p) && ivp != NULL && memcmp(ivp, iv, 12) == 0, "%s: IV as a pointer", name);
+    ERR_clear_error();
+    EVP_CIPHER_CTX_free(x);
+    EVP_CIPHER_free(c);
+}
+
 /* ---- 3. TLS 1.2 records ---------------------------------------------------- */
 
 /* seq(8) type(1) version(2) length(2), length as libssl gives it. */
@@ -1001,6 +1023,8 @@ int main(int argc, char **argv)
     differential();
     dup_midstream("AES-256-GCM");
     dup_midstream("ChaCha20-Poly1305");
+    call_orders("AES-256-GCM");
+    call_orders("ChaCha20-Poly1305");
     tls_records("AES-128-GCM");
     tls_records("AES-256-GCM");
     tls_records("ChaCha20-Poly1305");
