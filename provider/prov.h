@@ -1,7 +1,7 @@
 /*
  * provider/prov.h - what the files of the incore OpenSSL 3 provider share:
  * the algorithm tables each family exports to provider.c, the error and
- * parameter helpers, and the per-algorithm byte counters that
+ * parameter functions, and the per-algorithm byte counters that
  * INCORE_PROVIDER_TRACE writes out (docs/openssl.md).
  */
 #ifndef INCORE_PROV_H
@@ -68,7 +68,7 @@ enum prov_counter {
 void prov_count(enum prov_counter c, size_t bytes);
 void prov_trace_write(void);
 
-/* Parameter helpers: 1 on success, 0 (with an error raised) otherwise. */
+/* Parameter setters: 1 on success, 0 (with an error raised) otherwise. */
 int prov_set_size(OSSL_PARAM params[], const char *key, size_t v);
 int prov_set_uint(OSSL_PARAM params[], const char *key, unsigned v);
 int prov_set_int(OSSL_PARAM params[], const char *key, int v);

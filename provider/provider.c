@@ -1,6 +1,6 @@
 /*
  * provider/provider.c - the entry point of incore.so (OSSL_provider_init),
- * the provider's own parameters, the algorithm query, and the helpers the
+ * the provider's own parameters, the algorithm query, and the functions the
  * algorithm files share (errors, parameters, byte counters).
  */
 #include <stdatomic.h>
