@@ -26,6 +26,10 @@ PKGS="cmake ninja-build gcc g++ make python3 python3-pip unzip
 # intel-ipsec-mb (a peer of `incore speed`; x86-64 only): its header is
 # needed at build time, the manager structure being version-specific
 [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] && PKGS="$PKGS libipsec-mb-dev"
+# openssl and curl: the programs the OpenSSL provider's tests drive
+# (openssl enc, dgst, mac, kdf, rand, s_server, s_client; curl against
+# s_server -WWW: tests/provider/prov_cli.sh)
+PKGS="$PKGS openssl curl"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
