@@ -302,11 +302,14 @@ static int cp_init(cp_ctx *c, const uint8_t *key, size_t keylen, const uint8_t *
             prov_err(PROV_R_INVALID_KEY_LENGTH, "ChaCha20-Poly1305 keys have 32 bytes");
             return 0;
         }
-        cp_key_release(c->key);
-        c->key = ic_alloc(sizeof *c->key);
-        if (c->key == NULL)
-            return 0;
-        atomic_init(&c->key->refs, 1);
+        /* an unshared key object is set again in place (as the GCM one) */
+        if (c->key == NULL || atomic_load(&c->key->refs) != 1) {
+            cp_key_release(c->key);
+            c->key = ic_alloc(sizeof *c->key);
+            if (c->key == NULL)
+                return 0;
+            atomic_init(&c->key->refs, 1);
+        }
         if (ic_chacha20_poly1305_key_init(&c->key->k, key) != IC_OK) {
             cp_key_release(c->key);
             c->key = NULL;

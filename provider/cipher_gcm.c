@@ -95,11 +95,16 @@ static int set_key(gcm_ctx *c, const uint8_t *key, size_t keylen)
         prov_err(PROV_R_INVALID_KEY_LENGTH, "key length of this cipher");
         return 0;
     }
-    key_release(c->key);
-    c->key = ic_alloc(sizeof *c->key);
-    if (c->key == NULL)
-        return 0;
-    atomic_init(&c->key->refs, 1);
+    /* A key object no duplicate shares is expanded again in place: a
+     * program that sets a key per message (openssl speed does) then pays
+     * no allocation and no wipe of the old object. */
+    if (c->key == NULL || atomic_load(&c->key->refs) != 1) {
+        key_release(c->key);
+        c->key = ic_alloc(sizeof *c->key);
+        if (c->key == NULL)
+            return 0;
+        atomic_init(&c->key->refs, 1);
+    }
     int st = ic_aes_gcm_key_init(&c->key->k, key, keylen);
     if (st != IC_OK) {
         key_release(c->key);

@@ -10,10 +10,32 @@ SECONDS_EACH=${SECONDS_EACH:-1} REPEATS=${REPEATS:-3}
 [ $# -gt 0 ] || set -- aes-128-gcm:64 aes-128-gcm:1024 aes-128-gcm:16384 aes-256-gcm:64 aes-256-gcm:1024 \
     aes-256-gcm:16384 chacha20-poly1305:64 chacha20-poly1305:1024 chacha20-poly1305:16384 \
     sha256:64 sha256:1024 sha256:16384 sha512:64 sha512:1024 sha512:16384
+# openssl speed (3.0) fetches its -evp algorithm implicitly, ignoring
+# -propquery: only the library context's default properties steer that
+# fetch, so each side gets a configuration file of its own (the incore one
+# requires provider=incore: a fetch cannot fall back to default).
+CONF=$(mktemp -d)
+trap 'rm -rf "$CONF"' EXIT
+cat > "$CONF/incore.cnf" <<EOF
+openssl_conf = openssl_init
+[openssl_init]
+providers = provider_sect
+alg_section = algorithm_sect
+[provider_sect]
+default = default_sect
+incore = incore_sect
+[default_sect]
+activate = 1
+[incore_sect]
+module = $(cd "$MODDIR" && pwd)/incore.so
+activate = 1
+[algorithm_sect]
+default_properties = provider=incore
+EOF
+sed -e '/^incore = /d' -e '/^\[incore_sect\]/,/^activate/d' \
+    -e 's/^default_properties = .*/default_properties = provider=default/' "$CONF/incore.cnf" > "$CONF/default.cnf"
 one() {   # alg size provider -> bytes per second
-    if [ "$3" = incore ]; then p="-provider-path $MODDIR -provider incore -propquery provider=incore"
-    else p="-provider default -propquery provider=default"; fi
-    openssl speed -evp "$1" -bytes "$2" -seconds "$SECONDS_EACH" -mr $p 2>/dev/null |
+    OPENSSL_CONF="$CONF/$3.cnf" openssl speed -evp "$1" -bytes "$2" -seconds "$SECONDS_EACH" -mr 2>/dev/null |
         awk -F: '/^\+F:/ { print $NF }'
 }
 printf '%-20s %6s %10s %10s %6s\n' ALG BYTES incore default ratio
