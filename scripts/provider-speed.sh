@@ -16,24 +16,9 @@ SECONDS_EACH=${SECONDS_EACH:-1} REPEATS=${REPEATS:-3}
 # requires provider=incore: a fetch cannot fall back to default).
 CONF=$(mktemp -d)
 trap 'rm -rf "$CONF"' EXIT
-cat > "$CONF/incore.cnf" <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = algorithm_sect
-[provider_sect]
-default = default_sect
-incore = incore_sect
-[default_sect]
-activate = 1
-[incore_sect]
-module = $(cd "$MODDIR" && pwd)/incore.so
-activate = 1
-[algorithm_sect]
-default_properties = provider=incore
-EOF
-sed -e '/^incore = /d' -e '/^\[incore_sect\]/,/^activate/d' \
-    -e 's/^default_properties = .*/default_properties = provider=default/' "$CONF/incore.cnf" > "$CONF/default.cnf"
+here=$(dirname "$0")
+sh "$here/provider-conf.sh" "$MODDIR" provider=incore > "$CONF/incore.cnf"
+sh "$here/provider-conf.sh" - provider=default > "$CONF/default.cnf"
 one() {   # alg size provider -> bytes per second
     OPENSSL_CONF="$CONF/$3.cnf" openssl speed -evp "$1" -bytes "$2" -seconds "$SECONDS_EACH" -mr 2>/dev/null |
         awk -F: '/^\+F:/ { print $NF }'

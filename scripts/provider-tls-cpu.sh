@@ -13,22 +13,7 @@ trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$D"' EXIT
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$D/key.pem" \
     -out "$D/cert.pem" -subj /CN=localhost -days 1 2>/dev/null
 head -c $((MIB * 1048576)) /dev/zero > "$D/f"
-cat > "$D/incore.cnf" <<C
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = algorithm_sect
-[provider_sect]
-default = default_sect
-incore = incore_sect
-[default_sect]
-activate = 1
-[incore_sect]
-module = $MODDIR/incore.so
-activate = 1
-[algorithm_sect]
-default_properties = ?provider=incore
-C
+sh "$(dirname "$0")/provider-conf.sh" "$MODDIR" "?provider=incore" > "$D/incore.cnf"
 port=$((20000 + RANDOM % 20000))
 echo "provider suite bytes server-user-s server-sys-s"
 for r in $(seq "$ROUNDS"); do

@@ -83,22 +83,7 @@ INCORE_PROVIDER_TRACE="$T/trace" "$OPENSSL" dgst -sha256 -provider-path "$MODDIR
 [ ! -s "$T/trace" ] && pass || fail "the trace names incore where it was not loaded"
 
 # ---- TLS loopback ---------------------------------------------------------
-cat > "$T/openssl.cnf" <<CNF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-alg_section = algorithm_sect
-[provider_sect]
-default = default_sect
-incore = incore_sect
-[default_sect]
-activate = 1
-[incore_sect]
-module = $MODDIR/incore.so
-activate = 1
-[algorithm_sect]
-default_properties = ?provider=incore
-CNF
+sh "$(dirname "$0")/../../scripts/provider-conf.sh" "$MODDIR" "?provider=incore" > "$T/openssl.cnf"
 "$OPENSSL" req -x509 -key "$KEY" -subj /CN=localhost -days 2 -out "$T/cert.pem" 2>/dev/null
 # 1 MiB of 64-character lines (s_server -rev sends each line back reversed)
 head -c 786432 /dev/urandom | "$OPENSSL" base64 > "$T/lines"
