@@ -422,6 +422,16 @@ typedef struct {
     uint64_t fips_blocks, fips_failed, fips_fails[4];
 } rt_stats;
 
+/* A fresh statistics state (the histogram for the KS test allocated);
+ * 0 when out of memory. */
+static int rt_init(rt_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    st->prev = st->first = -1;
+    st->ks_hist = calloc(KS_BINS, sizeof *st->ks_hist);
+    return st->ks_hist != NULL;
+}
+
 static void rt_feed(rt_stats *st, const uint8_t *p, size_t n)
 {
     if (n == 0)
@@ -682,13 +692,11 @@ int incore_cmd_rngtest(int argc, char **argv)
         snprintf(what, sizeof what, "%s", is_stdin ? "standard input" : file);
     }
     rt_stats st;
-    memset(&st, 0, sizeof st);
-    st.prev = st.first = -1;
+    int have_st = rt_init(&st);
     uint8_t *buf = malloc(RT_CHUNK);
-    st.ks_hist = calloc(KS_BINS, sizeof *st.ks_hist);
     int rc = 0, more = 0;
     double drawn_s = 0;   /* time spent in the source's reads */
-    if (!buf || !st.ks_hist) {
+    if (!buf || !have_st) {
         fprintf(stderr, "incore rngtest: out of memory\n");
         rc = 2;
     }
@@ -745,10 +753,7 @@ int incore_rngtest_json(FILE *out, const uint8_t *p, size_t n)
     if (n < FIPS_BLOCK)
         return 2;
     rt_stats st;
-    memset(&st, 0, sizeof st);
-    st.prev = st.first = -1;
-    st.ks_hist = calloc(KS_BINS, sizeof *st.ks_hist);
-    if (!st.ks_hist)
+    if (!rt_init(&st))
         return 2;
     /* in RT_CHUNK pieces, as the command feeds a stream: only the last
      * piece may end in a partial block */
