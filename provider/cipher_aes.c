@@ -101,6 +101,7 @@ static int aes_init(aes_ctx *c, const uint8_t *key, size_t keylen, const uint8_t
     }
     if (key != NULL) {
         if (keylen != c->keylen) {
+            c->key_set = 0;   /* a refused re-key leaves no older key usable */
             prov_err(PROV_R_INVALID_KEY_LENGTH, "key length of this cipher");
             return 0;
         }

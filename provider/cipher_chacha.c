@@ -299,6 +299,8 @@ static int cp_init(cp_ctx *c, const uint8_t *key, size_t keylen, const uint8_t *
         return 0;
     if (key != NULL) {
         if (keylen != 32) {
+            cp_key_release(c->key);   /* a refused re-key leaves no older key usable */
+            c->key = NULL;
             prov_err(PROV_R_INVALID_KEY_LENGTH, "ChaCha20-Poly1305 keys have 32 bytes");
             return 0;
         }

@@ -92,6 +92,8 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
 static int set_key(gcm_ctx *c, const uint8_t *key, size_t keylen)
 {
     if (keylen != c->keylen) {
+        key_release(c->key);   /* a refused re-key leaves no older key usable */
+        c->key = NULL;
         prov_err(PROV_R_INVALID_KEY_LENGTH, "key length of this cipher");
         return 0;
     }
@@ -192,15 +194,24 @@ static int tls_record(gcm_ctx *c, uint8_t *out, size_t *outl, const uint8_t *in,
 {
     int st;
     c->tls_aad_set = 0;
-    if (c->key == NULL || in != out || len < PROV_TLS_EXPLICIT_IV + PROV_TLS_TAG_LEN || c->ivlen != 12) {
+    if (c->key == NULL || in == NULL || in != out || len < PROV_TLS_EXPLICIT_IV + PROV_TLS_TAG_LEN
+        || c->ivlen != 12) {
         prov_err(PROV_R_INVALID_INPUT_LENGTH, "TLS record: in place, explicit IV and tag");
         return 0;
     }
     size_t plen = len - PROV_TLS_EXPLICIT_IV - PROV_TLS_TAG_LEN;
+    if (plen != ((size_t)c->tls_aad[11] << 8 | c->tls_aad[12])) {   /* the length the AAD states */
+        prov_err(PROV_R_INVALID_INPUT_LENGTH, "TLS record length differs from its AAD's");
+        return 0;
+    }
+    if (!c->iv_gen) {
+        prov_err(PROV_R_INVALID_STATE, "TLS record without a fixed IV");
+        return 0;
+    }
     uint8_t *data = out + PROV_TLS_EXPLICIT_IV;
     if (c->enc) {
-        if (!c->iv_gen || ++c->tls_records == 0) {
-            prov_err(c->iv_gen ? PROV_R_TOO_MANY_RECORDS : PROV_R_INVALID_STATE, "TLS IV generator");
+        if (++c->tls_records == 0) {
+            prov_err(PROV_R_TOO_MANY_RECORDS, "TLS IV generator");
             return 0;
         }
         memcpy(out, c->iv + 4, PROV_TLS_EXPLICIT_IV);
@@ -304,8 +315,9 @@ static int get_tag(gcm_ctx *c, OSSL_PARAM *p)
  * fixed part and the invocation field; the caller gets its last bytes. */
 static int get_iv_gen(gcm_ctx *c, OSSL_PARAM *p)
 {
-    if (!c->iv_gen || c->key == NULL || p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == 0) {
-        prov_err(PROV_R_INVALID_STATE, "no TLS fixed IV set");
+    if (!c->iv_gen || c->ivlen < 8 || c->key == NULL || p->data_type != OSSL_PARAM_OCTET_STRING
+        || p->data_size == 0) {
+        prov_err(PROV_R_INVALID_STATE, "no TLS fixed IV set (and an 8-byte invocation field)");
         return 0;
     }
     size_t n = p->data_size > c->ivlen ? c->ivlen : p->data_size;
@@ -360,7 +372,7 @@ static int set_ivlen(gcm_ctx *c, const OSSL_PARAM *p)
         return 0;
     }
     if (v != c->ivlen)
-        c->iv_set = 0;
+        c->iv_set = c->iv_gen = 0;   /* a fixed IV of the old length is gone too */
     c->ivlen = v;
     return 1;
 }
