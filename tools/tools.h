@@ -26,7 +26,7 @@ void incore_info_write(FILE *f);
 #include <stdint.h>
 int incore_rngtest_json(FILE *out, const uint8_t *p, size_t n);
 
-/* tools/incore.c: a usage error of `incore CMD` (cmd NULL: of `incore`
+/* tools/info.c: a usage error of `incore CMD` (cmd NULL: of `incore`
  * itself), as every command but the checksum ones reports it: two lines on
  * stderr, "incore CMD: <what is wrong>" and "see 'incore CMD --help'".
  * Returns 2, the exit status of a usage error. */

@@ -602,23 +602,32 @@ static PyObject *mod_crc32c(PyObject *m, PyObject *args, PyObject *kw)
 
 typedef uint32_t (*combine_fn)(uint32_t, uint32_t, uint64_t);
 
+/* A CRC argument: an int of 0 .. 2**32 - 1 (negative: OverflowError,
+ * too large: ValueError); read as unsigned long long, whose error value
+ * no 32-bit CRC has, so that 0xffffffff is a CRC on every word size. */
+static int crc_arg(PyObject *o, uint32_t *v)
+{
+    unsigned long long x = PyLong_AsUnsignedLongLong(o);
+    if (x == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    if (x > 0xffffffffULL) {
+        PyErr_SetString(PyExc_ValueError, "a CRC value is below 2**32");
+        return -1;
+    }
+    *v = (uint32_t)x;
+    return 0;
+}
+
 static PyObject *combine_call(PyObject *args, combine_fn f, const char *fmt)
 {
     PyObject *o1, *o2, *ol;
-    if (!PyArg_ParseTuple(args, fmt, &o1, &o2, &ol))
-        return NULL;
-    /* negative or too large: OverflowError (no wrapping) */
-    unsigned long c1 = PyLong_AsUnsignedLong(o1), c2 = c1 == (unsigned long)-1 ? 0 : PyLong_AsUnsignedLong(o2);
-    if (PyErr_Occurred())
+    uint32_t c1, c2;
+    if (!PyArg_ParseTuple(args, fmt, &o1, &o2, &ol) || crc_arg(o1, &c1) != 0 || crc_arg(o2, &c2) != 0)
         return NULL;
     unsigned long long len2 = PyLong_AsUnsignedLongLong(ol);
-    if (PyErr_Occurred())
+    if (len2 == (unsigned long long)-1 && PyErr_Occurred())
         return NULL;
-    if (c1 > 0xffffffffUL || c2 > 0xffffffffUL) {
-        PyErr_SetString(PyExc_ValueError, "a CRC value is below 2**32");
-        return NULL;
-    }
-    return PyLong_FromUnsignedLong(f((uint32_t)c1, (uint32_t)c2, (uint64_t)len2));
+    return PyLong_FromUnsignedLong(f(c1, c2, (uint64_t)len2));
 }
 
 static PyObject *mod_crc32_combine(PyObject *m, PyObject *args)

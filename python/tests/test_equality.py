@@ -118,6 +118,19 @@ def test_crc_combine(a, b):
     assert incore.crc32c_combine(incore.crc32c(a), incore.crc32c(b), len(b)) == incore.crc32c(a + b)
 
 
+def test_crc_combine_edges():
+    b = DATA[:100]
+    for c1 in (0, 1, 0xFFFFFFFF):   # 0xffffffff: the 32-bit error value of unsigned long
+        assert incore.crc32_combine(c1, zlib.crc32(b), len(b)) == zlib.crc32(b, c1)
+        assert incore.crc32c_combine(c1, incore.crc32c(b), len(b)) == incore.crc32c(b, c1)
+    with pytest.raises(ValueError):
+        incore.crc32_combine(1 << 32, 0, 1)
+    with pytest.raises(ValueError):
+        incore.crc32_combine(0, 1 << 32, 1)
+    with pytest.raises(OverflowError):
+        incore.crc32c_combine(-1, 0, 1)
+
+
 def test_crc_large():
     big = os.urandom((1 << 20) + 3)
     assert incore.crc32(big) == zlib.crc32(big)

@@ -6,7 +6,6 @@ import copy
 import hashlib
 import hmac
 import io
-import json
 import mmap
 import os
 import pickle
@@ -348,4 +347,6 @@ def test_python_m_incore(tmp_path):
 
 def test_rngtest_json_shape():
     res = incore.rngtest(os.urandom(3000))
-    assert json.loads(json.dumps(res)) == res and "fips" in res
+    assert res["bytes"] == 3000 and isinstance(res["pass"], bool)
+    assert isinstance(res["entropy_bits_per_byte"], float) and isinstance(res["fips"]["blocks"], int)
+    assert [t["name"] for t in res["tests"]] and all(isinstance(t["ran"], bool) for t in res["tests"])
