@@ -51,6 +51,19 @@ PyAPI_FUNC(void) PyBuffer_Release(Py_buffer *view);
 /* Inputs from this many bytes on are processed without the GIL. */
 #define GIL_MIN 4096
 
+/* Run the statement stmt (pure C work on held buffer views) without the
+ * GIL when big, with it otherwise (releasing costs more than short work). */
+#define NOGIL_IF(big, stmt)            \
+    do {                               \
+        if (big) {                     \
+            Py_BEGIN_ALLOW_THREADS     \
+            stmt;                      \
+            Py_END_ALLOW_THREADS       \
+        } else {                       \
+            stmt;                      \
+        }                              \
+    } while (0)
+
 static PyObject *InvalidTag;
 static PyTypeObject *HashType, *HmacType, *AesGcmType, *ChachaType, *XchachaType, *XtsType;
 
@@ -579,13 +592,7 @@ static PyObject *crc_call(PyObject *args, PyObject *kw, crc_fn f, const char *fm
     Py_buffer v;
     if (get_buf(data, &v, 0, "data") != 0)
         return NULL;
-    if (v.len >= GIL_MIN) {
-        Py_BEGIN_ALLOW_THREADS
-        crc = f(crc, ptr(&v), (size_t)v.len);
-        Py_END_ALLOW_THREADS
-    } else {
-        crc = f(crc, ptr(&v), (size_t)v.len);
-    }
+    NOGIL_IF(v.len >= GIL_MIN, crc = f(crc, ptr(&v), (size_t)v.len));
     PyBuffer_Release(&v);
     return PyLong_FromUnsignedLong(crc);
 }
@@ -814,13 +821,8 @@ static PyObject *aead_call(PyObject *o, PyObject *args, int open, int into)
         out = (uint8_t *)PyBytes_AsString(ret);
     }
     int st;
-    if (in_len >= GIL_MIN) {
-        Py_BEGIN_ALLOW_THREADS
-        st = aead_run(self, open, out, ptr(&dv), len, ptr(&av), (size_t)av.len, ptr(&nv), nl);
-        Py_END_ALLOW_THREADS
-    } else {
-        st = aead_run(self, open, out, ptr(&dv), len, ptr(&av), (size_t)av.len, ptr(&nv), nl);
-    }
+    NOGIL_IF(in_len >= GIL_MIN,
+             st = aead_run(self, open, out, ptr(&dv), len, ptr(&av), (size_t)av.len, ptr(&nv), nl));
     if (st != IC_OK) {
         Py_CLEAR(ret);
         if (st == IC_ERR_OVERLAP)
@@ -1005,13 +1007,7 @@ static PyObject *mod_random_bytes(PyObject *m, PyObject *arg)
         return NULL;
     uint8_t *p = (uint8_t *)PyBytes_AsString(r);
     int st;
-    if (n >= GIL_MIN) {
-        Py_BEGIN_ALLOW_THREADS
-        st = ic_random(p, (size_t)n);
-        Py_END_ALLOW_THREADS
-    } else {
-        st = ic_random(p, (size_t)n);
-    }
+    NOGIL_IF(n >= GIL_MIN, st = ic_random(p, (size_t)n));
     if (st != IC_OK) {
         Py_DECREF(r);
         return status_error(st);
