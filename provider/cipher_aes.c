@@ -534,14 +534,7 @@ static int aes_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         }
         c->tls_mac_size = v;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL) {
-        size_t v;
-        if (!OSSL_PARAM_get_size_t(p, &v) || v != c->keylen) {
-            prov_err(PROV_R_INVALID_KEY_LENGTH, "key length of this cipher");
-            return 0;
-        }
-    }
-    return 1;
+    return prov_check_keylen(params, c->keylen);
 }
 
 static const OSSL_PARAM aes_gettable_ctx[] = {

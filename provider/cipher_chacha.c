@@ -144,17 +144,6 @@ static int chacha_get_ctx_params(void *vctx, OSSL_PARAM params[])
         && prov_set_octets(params, OSSL_CIPHER_PARAM_IV, c->iv, 16);
 }
 
-static int check_keylen(const OSSL_PARAM params[], size_t want)
-{
-    const OSSL_PARAM *p = params == NULL ? NULL : OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
-    size_t v;
-    if (p != NULL && (!OSSL_PARAM_get_size_t(p, &v) || v != want)) {
-        prov_err(PROV_R_INVALID_KEY_LENGTH, "key length of this cipher");
-        return 0;
-    }
-    return 1;
-}
-
 static int chacha_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     const OSSL_PARAM *p = params == NULL ? NULL : OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN);
@@ -163,7 +152,7 @@ static int chacha_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         prov_err(PROV_R_INVALID_IV_LENGTH, "ChaCha20's IV has 16 bytes");
         return 0;
     }
-    return check_keylen(params, 32);
+    return prov_check_keylen(params, 32);
 }
 
 static int chacha_einit(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
@@ -533,7 +522,7 @@ static int cp_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     size_t v;
     if (params == NULL)
         return 1;
-    if (!check_keylen(params, 32))
+    if (!prov_check_keylen(params, 32))
         return 0;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != NULL) {
         if (!OSSL_PARAM_get_size_t(p, &v) || v == 0 || v > 12) {

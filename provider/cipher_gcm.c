@@ -444,14 +444,10 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     gcm_ctx *c = vctx;
     const OSSL_PARAM *p;
-    size_t v;
     if (params == NULL)
         return 1;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL
-        && (!OSSL_PARAM_get_size_t(p, &v) || v != c->keylen)) {
-        prov_err(PROV_R_INVALID_KEY_LENGTH, "key length of this cipher");
+    if (!prov_check_keylen(params, c->keylen))
         return 0;
-    }
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != NULL && !set_ivlen(c, p))
         return 0;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL && !set_tag(c, p))

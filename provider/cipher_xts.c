@@ -47,13 +47,7 @@ static void *xts_dupctx(void *vctx)
 static int xts_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     xts_ctx *c = vctx;
-    const OSSL_PARAM *p = params == NULL ? NULL : OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
-    size_t v;
-    if (p != NULL && (!OSSL_PARAM_get_size_t(p, &v) || v != c->keylen)) {
-        prov_err(PROV_R_INVALID_KEY_LENGTH, "key length of this cipher");
-        return 0;
-    }
-    return 1;
+    return prov_check_keylen(params, c->keylen);
 }
 
 static int xts_init(xts_ctx *c, const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,

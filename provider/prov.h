@@ -70,6 +70,10 @@ void prov_trace_write(void);
 
 /* Parameter setters: 1 on success, 0 (with an error raised) otherwise. */
 int prov_set_size(OSSL_PARAM params[], const char *key, size_t v);
+/* A key length among params (set_ctx_params), if any, must be want: a
+ * cipher's key length is fixed.  1 when absent or equal, else 0 with an
+ * error raised. */
+int prov_check_keylen(const OSSL_PARAM params[], size_t want);
 int prov_set_uint(OSSL_PARAM params[], const char *key, unsigned v);
 int prov_set_int(OSSL_PARAM params[], const char *key, int v);
 int prov_set_octets(OSSL_PARAM params[], const char *key, const void *p, size_t len);

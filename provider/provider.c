@@ -54,6 +54,17 @@ int prov_set_size(OSSL_PARAM params[], const char *key, size_t v)
     return 1;
 }
 
+int prov_check_keylen(const OSSL_PARAM params[], size_t want)
+{
+    const OSSL_PARAM *p = params == NULL ? NULL : OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
+    size_t v;
+    if (p != NULL && (!OSSL_PARAM_get_size_t(p, &v) || v != want)) {
+        prov_err(PROV_R_INVALID_KEY_LENGTH, "key length of this cipher");
+        return 0;
+    }
+    return 1;
+}
+
 int prov_set_uint(OSSL_PARAM params[], const char *key, unsigned v)
 {
     OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
