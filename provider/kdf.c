@@ -36,20 +36,12 @@ static void *hkdf_newctx(void *provctx)
     return c;
 }
 
-static void drop(uint8_t **p, size_t *len)
-{
-    if (*p != NULL)
-        ic_free(*p, *len ? *len : 1);
-    *p = NULL;
-    *len = 0;
-}
-
 static void hkdf_reset(void *vctx)
 {
     hkdf_ctx *c = vctx;
     prov_ctx *prov = c->prov;
-    drop(&c->key, &c->keylen);
-    drop(&c->salt, &c->saltlen);
+    prov_bytes_free(&c->key, &c->keylen);
+    prov_bytes_free(&c->salt, &c->saltlen);
     ic_wipe(c, sizeof *c);
     c->prov = prov;
     c->alg = -1;
@@ -63,17 +55,6 @@ static void hkdf_freectx(void *vctx)
     ic_free(vctx, sizeof(hkdf_ctx));
 }
 
-static int copy_bytes(uint8_t **dst, size_t *dlen, const uint8_t *src, size_t len)
-{
-    drop(dst, dlen);
-    *dst = ic_alloc(len ? len : 1);
-    if (*dst == NULL)
-        return 0;
-    memcpy(*dst, src, len);
-    *dlen = len;
-    return 1;
-}
-
 static void *hkdf_dupctx(void *vctx)
 {
     hkdf_ctx *c = vctx, *d = ic_alloc(sizeof *d);
@@ -82,8 +63,8 @@ static void *hkdf_dupctx(void *vctx)
     memcpy(d, c, sizeof *d);
     d->key = d->salt = NULL;
     d->keylen = d->saltlen = 0;
-    if ((c->key != NULL && !copy_bytes(&d->key, &d->keylen, c->key, c->keylen))
-        || (c->salt != NULL && !copy_bytes(&d->salt, &d->saltlen, c->salt, c->saltlen))) {
+    if ((c->key != NULL && !prov_bytes_set(&d->key, &d->keylen, c->key, c->keylen))
+        || (c->salt != NULL && !prov_bytes_set(&d->salt, &d->saltlen, c->salt, c->saltlen))) {
         hkdf_freectx(d);
         return NULL;
     }
@@ -129,10 +110,10 @@ static int hkdf_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     if ((p = OSSL_PARAM_locate_const(params, OSSL_KDF_PARAM_MODE)) != NULL && !set_mode(c, p))
         return 0;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_KDF_PARAM_KEY)) != NULL
-        && (p->data_type != OSSL_PARAM_OCTET_STRING || !copy_bytes(&c->key, &c->keylen, p->data, p->data_size)))
+        && (p->data_type != OSSL_PARAM_OCTET_STRING || !prov_bytes_set(&c->key, &c->keylen, p->data, p->data_size)))
         return 0;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_KDF_PARAM_SALT)) != NULL
-        && (p->data_type != OSSL_PARAM_OCTET_STRING || !copy_bytes(&c->salt, &c->saltlen, p->data, p->data_size)))
+        && (p->data_type != OSSL_PARAM_OCTET_STRING || !prov_bytes_set(&c->salt, &c->saltlen, p->data, p->data_size)))
         return 0;
     /* every info parameter, in order, joined (as OpenSSL's HKDF does) */
     int first = 1;

@@ -47,8 +47,7 @@ static void hmac_freectx(void *vctx)
     if (c == NULL)
         return;
     EVP_MAC_CTX_free(c->other);
-    if (c->key != NULL)
-        ic_free(c->key, c->keylen);
+    prov_bytes_free(&c->key, &c->keylen);
     ic_free(c, sizeof *c);
 }
 
@@ -59,27 +58,14 @@ static void *hmac_dupctx(void *vctx)
         return NULL;
     memcpy(d, c, sizeof *d);
     d->key = NULL;
+    d->keylen = 0;
     d->other = NULL;
-    if ((c->key != NULL && (d->key = ic_alloc(c->keylen)) == NULL)
+    if ((c->key != NULL && !prov_bytes_set(&d->key, &d->keylen, c->key, c->keylen))
         || (c->other != NULL && (d->other = EVP_MAC_CTX_dup(c->other)) == NULL)) {
         hmac_freectx(d);
         return NULL;
     }
-    if (c->key != NULL)
-        memcpy(d->key, c->key, c->keylen);
     return d;
-}
-
-static int keep_key(hmac_ctx *c, const uint8_t *key, size_t keylen)
-{
-    if (c->key != NULL)
-        ic_free(c->key, c->keylen);
-    c->key = ic_alloc(keylen ? keylen : 1);
-    c->keylen = keylen;
-    if (c->key == NULL)
-        return 0;
-    memcpy(c->key, key, keylen);
-    return 1;
 }
 
 /* From here on the message runs on OpenSSL's HMAC with this digest. */
@@ -139,7 +125,7 @@ static int hmac_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         }
     }
     if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY)) != NULL) {
-        if (p->data_type != OSSL_PARAM_OCTET_STRING || !keep_key(c, p->data, p->data_size))
+        if (p->data_type != OSSL_PARAM_OCTET_STRING || !prov_bytes_set(&c->key, &c->keylen, p->data, p->data_size))
             return 0;
         c->key_set = 1;
         if (!hmac_rekey(c))
@@ -165,7 +151,7 @@ static int hmac_init(void *vctx, const unsigned char *key, size_t keylen, const 
     if (!hmac_set_ctx_params(c, params))
         return 0;
     if (key != NULL) {
-        if (!keep_key(c, key, keylen))
+        if (!prov_bytes_set(&c->key, &c->keylen, key, keylen))
             return 0;
         c->key_set = 1;
         if (!hmac_rekey(c))

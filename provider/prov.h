@@ -74,6 +74,13 @@ int prov_set_size(OSSL_PARAM params[], const char *key, size_t v);
  * cipher's key length is fixed.  1 when absent or equal, else 0 with an
  * error raised. */
 int prov_check_keylen(const OSSL_PARAM params[], size_t want);
+
+/* Secret bytes a context keeps (an HMAC or HKDF key, a salt) in an
+ * allocation of their own: prov_bytes_set replaces *p with a copy of the
+ * n bytes at src (1 on success, 0 out of memory, *p then NULL);
+ * prov_bytes_free wipes and frees *p.  *p NULL means none. */
+int prov_bytes_set(uint8_t **p, size_t *len, const uint8_t *src, size_t n);
+void prov_bytes_free(uint8_t **p, size_t *len);
 int prov_set_uint(OSSL_PARAM params[], const char *key, unsigned v);
 int prov_set_int(OSSL_PARAM params[], const char *key, int v);
 int prov_set_octets(OSSL_PARAM params[], const char *key, const void *p, size_t len);

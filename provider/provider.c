@@ -65,6 +65,25 @@ int prov_check_keylen(const OSSL_PARAM params[], size_t want)
     return 1;
 }
 
+void prov_bytes_free(uint8_t **p, size_t *len)
+{
+    if (*p != NULL)
+        ic_free(*p, *len ? *len : 1);
+    *p = NULL;
+    *len = 0;
+}
+
+int prov_bytes_set(uint8_t **p, size_t *len, const uint8_t *src, size_t n)
+{
+    prov_bytes_free(p, len);
+    *p = ic_alloc(n ? n : 1);   /* an empty key is a key: a buffer all the same */
+    if (*p == NULL)
+        return 0;
+    memcpy(*p, src, n);
+    *len = n;
+    return 1;
+}
+
 int prov_set_uint(OSSL_PARAM params[], const char *key, unsigned v)
 {
     OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
