@@ -861,55 +861,43 @@ static PyObject *random_key(size_t n)
     return r;
 }
 
-/* The bit_length argument of generate_key, positional or keyword. */
-static PyObject *bit_length_arg(PyObject *args, PyObject *kw)
+/* generate_key(bit_length), positional or keyword: a random key of one
+ * of the sizes in ok (bits, 0-terminated), whose message msg names them. */
+static PyObject *gen_key(PyObject *args, PyObject *kw, const long *ok, const char *msg)
 {
     static char *kwlist[] = {"bit_length", NULL};
     PyObject *bits;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O:generate_key", kwlist, &bits))
         return NULL;
-    return bits;
+    if (!PyLong_Check(bits)) {
+        PyErr_SetString(PyExc_TypeError, "bit_length must be an integer");
+        return NULL;
+    }
+    long b = PyLong_AsLong(bits);
+    if (b == -1 && PyErr_Occurred())
+        return NULL;
+    while (*ok != 0 && *ok != b)
+        ok++;
+    if (*ok == 0) {
+        PyErr_SetString(PyExc_ValueError, msg);
+        return NULL;
+    }
+    return random_key((size_t)b / 8);
 }
 
 static PyObject *gcm_generate_key(PyObject *cls, PyObject *args, PyObject *kw)
 {
-    PyObject *bits = bit_length_arg(args, kw);
-    if (bits == NULL)
-        return NULL;
-    if (!PyLong_Check(bits)) {
-        PyErr_SetString(PyExc_TypeError, "bit_length must be an integer");
-        return NULL;
-    }
-    long b = PyLong_AsLong(bits);
-    if (b == -1 && PyErr_Occurred())
-        return NULL;
-    if (b != 128 && b != 192 && b != 256) {
-        PyErr_SetString(PyExc_ValueError, "bit_length must be 128, 192, or 256");
-        return NULL;
-    }
-    return random_key((size_t)b / 8);
+    static const long ok[] = { 128, 192, 256, 0 };
+    return gen_key(args, kw, ok, "bit_length must be 128, 192, or 256");
 }
 
 static PyObject *chacha_generate_key(PyObject *cls, PyObject *unused) { return random_key(32); }
 
+/* XTS: two independent halves (equal ones are refused, and would be weak) */
 static PyObject *xts_generate_key(PyObject *cls, PyObject *args, PyObject *kw)
 {
-    PyObject *bits = bit_length_arg(args, kw);
-    if (bits == NULL)
-        return NULL;
-    if (!PyLong_Check(bits)) {
-        PyErr_SetString(PyExc_TypeError, "bit_length must be an integer");
-        return NULL;
-    }
-    long b = PyLong_AsLong(bits);
-    if (b == -1 && PyErr_Occurred())
-        return NULL;
-    if (b != 256 && b != 512) {
-        PyErr_SetString(PyExc_ValueError, "bit_length must be 256 or 512");
-        return NULL;
-    }
-    /* two independent halves: equal ones are refused (and would be weak) */
-    return random_key((size_t)b / 8);
+    static const long ok[] = { 256, 512, 0 };
+    return gen_key(args, kw, ok, "bit_length must be 256 or 512");
 }
 
 #define AEAD_METHODS(genkey, genflags, gendoc)                                                              \
