@@ -581,11 +581,13 @@ static PyObject *crc_call(PyObject *args, PyObject *kw, crc_fn f, const char *fm
     }
     uint32_t crc = 0;
     if (value) {
-        if (!PyLong_Check(value)) {
-            PyErr_SetString(PyExc_TypeError, "value must be an int");
+        /* any integer, as zlib takes it (__index__: NumPy's integers too),
+         * taken modulo 2^32 */
+        PyObject *iv = PyNumber_Index(value);
+        if (iv == NULL)
             return NULL;
-        }
-        crc = (uint32_t)PyLong_AsUnsignedLongMask(value);   /* zlib's: taken modulo 2^32 */
+        crc = (uint32_t)PyLong_AsUnsignedLongMask(iv);
+        Py_DECREF(iv);
         if (crc == (uint32_t)-1 && PyErr_Occurred())
             return NULL;
     }
@@ -941,10 +943,8 @@ static PyObject *xts_call(PyObject *o, PyObject *args, int dec)
         uint8_t tw[16];
         memcpy(tw, tv.buf, 16);
         int st;
-        Py_BEGIN_ALLOW_THREADS
-        st = dec ? ic_aes_xts_decrypt(&self->k->xts, out, ptr(&dv), len, tw)
-                 : ic_aes_xts_encrypt(&self->k->xts, out, ptr(&dv), len, tw);
-        Py_END_ALLOW_THREADS
+        NOGIL_IF(len >= GIL_MIN, st = dec ? ic_aes_xts_decrypt(&self->k->xts, out, ptr(&dv), len, tw)
+                                          : ic_aes_xts_encrypt(&self->k->xts, out, ptr(&dv), len, tw));
         if (st != IC_OK) {
             Py_CLEAR(ret);
             status_error(st);

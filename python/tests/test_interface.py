@@ -119,6 +119,15 @@ def test_crc_interface():
     assert incore.crc32(b"abc", value=5) == zlib.crc32(b"abc", 5)
     assert incore.crc32(b"abc", -1) == zlib.crc32(b"abc", -1)
     assert incore.crc32(b"abc", 2**40 + 7) == zlib.crc32(b"abc", 2**40 + 7)
+
+    class Index:   # an integer by __index__ (as NumPy's are), taken by zlib too
+        def __index__(self):
+            return 0xDEADBEEF
+
+    assert incore.crc32(b"abc", Index()) == zlib.crc32(b"abc", Index())
+    assert incore.crc32c(b"abc", value=Index()) == incore.crc32c(b"abc", 0xDEADBEEF)
+    with pytest.raises(TypeError):
+        incore.crc32(b"abc", 1.0)
     with pytest.raises(TypeError):
         incore.crc32("abc")
     with pytest.raises(TypeError):
