@@ -396,15 +396,18 @@ static PyType_Slot hmac_slots[] = {
     {0, NULL}};
 static PyType_Spec hmac_spec = {"incore.HMAC", sizeof(HashObject), 0, Py_TPFLAGS_DEFAULT, hmac_slots};
 
-/* A hash object for alg fed with data (NULL: none). */
-static PyObject *hash_make(ic_hash_alg alg, PyObject *data)
+/* A hash object for alg (kv NULL), or an HMAC object under the key kv,
+ * fed with data (NULL: none; what names it in errors). */
+static PyObject *state_make(ic_hash_alg alg, const Py_buffer *kv, PyObject *data, const char *what)
 {
     Py_buffer v;
     int have;
-    if (get_opt_buf(data, &v, &have, "data") != 0)
+    if (get_opt_buf(data, &v, &have, what) != 0)
         return NULL;
-    HashObject *self = hash_alloc(HashType, alg, 0);
-    int st = self ? ic_hash_init(&self->st.h, alg) : IC_OK;
+    HashObject *self = hash_alloc(kv ? HmacType : HashType, alg, kv != NULL);
+    int st = self == NULL ? IC_OK
+             : kv ? ic_hmac_init(&self->st.m, alg, ptr(kv), (size_t)kv->len)
+                  : ic_hash_init(&self->st.h, alg);
     if (self && st != IC_OK) {
         Py_CLEAR(self);
         status_error(st);
@@ -414,6 +417,11 @@ static PyObject *hash_make(ic_hash_alg alg, PyObject *data)
     if (have)
         PyBuffer_Release(&v);
     return (PyObject *)self;
+}
+
+static PyObject *hash_make(ic_hash_alg alg, PyObject *data)
+{
+    return state_make(alg, NULL, data, "data");
 }
 
 /* new(name, data=b"", *, usedforsecurity=True) */
@@ -459,26 +467,12 @@ static PyObject *mod_hmac(PyObject *m, PyObject *args)
     ic_hash_alg alg;
     if (parse_alg(name, &alg) != 0)
         return NULL;
-    Py_buffer kv, mv;
-    int have;
+    Py_buffer kv;
     if (get_buf(key, &kv, 0, "key") != 0)
         return NULL;
-    if (get_opt_buf(msg, &mv, &have, "msg") != 0) {
-        PyBuffer_Release(&kv);
-        return NULL;
-    }
-    HashObject *self = hash_alloc(HmacType, alg, 1);
-    int st = self ? ic_hmac_init(&self->st.m, alg, ptr(&kv), (size_t)kv.len) : IC_OK;
+    PyObject *r = state_make(alg, &kv, msg, "msg");
     PyBuffer_Release(&kv);
-    if (self && st != IC_OK) {
-        Py_CLEAR(self);
-        status_error(st);
-    }
-    if (self && have && hash_feed(self, &mv) != 0)
-        Py_CLEAR(self);
-    if (have)
-        PyBuffer_Release(&mv);
-    return (PyObject *)self;
+    return r;
 }
 
 /* _hkdf(name, ikm, length, salt, info) */
