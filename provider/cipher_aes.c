@@ -474,7 +474,7 @@ static int aes_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsi
 
 static int get_tls_mac(aes_ctx *c, OSSL_PARAM params[])
 {
-    OSSL_PARAM *p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC);
+    OSSL_PARAM *p = prov_locate(params, OSSL_CIPHER_PARAM_TLS_MAC);
     if (p != NULL && (c->tls_version <= 0 || c->tls_mac_size == 0
                       || !OSSL_PARAM_set_octet_ptr(p, c->tls_mac, c->tls_mac_size))) {
         prov_err(PROV_R_FAILED_TO_SET_PARAMETER, "TLS MAC");
@@ -502,7 +502,7 @@ static int aes_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     const OSSL_PARAM *p;
     if (params == NULL)
         return 1;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING)) != NULL) {
+    if ((p = prov_locate_const(params, OSSL_CIPHER_PARAM_PADDING)) != NULL) {
         unsigned v;
         if (!OSSL_PARAM_get_uint(p, &v)) {
             prov_err(PROV_R_FAILED_TO_GET_PARAMETER, "padding");
@@ -510,7 +510,7 @@ static int aes_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         }
         c->pad = v != 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM)) != NULL) {
+    if ((p = prov_locate_const(params, OSSL_CIPHER_PARAM_NUM)) != NULL) {
         unsigned v;
         if (!OSSL_PARAM_get_uint(p, &v) || v > 15 || block_mode(c)) {
             prov_err(PROV_R_FAILED_TO_GET_PARAMETER, "num");
@@ -518,7 +518,7 @@ static int aes_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         }
         c->num = v;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION)) != NULL) {
+    if ((p = prov_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION)) != NULL) {
         int v;
         if (!OSSL_PARAM_get_int(p, &v) || (v > 0 && v < TLS1_VERSION_NUM && c->mode == PROV_MODE_CBC)) {
             prov_err(PROV_R_FAILED_TO_GET_PARAMETER, "TLS version (TLS 1.0 and later)");
@@ -526,7 +526,7 @@ static int aes_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         }
         c->tls_version = v;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE)) != NULL) {
+    if ((p = prov_locate_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE)) != NULL) {
         size_t v;
         if (!OSSL_PARAM_get_size_t(p, &v) || v > sizeof c->tls_mac) {
             prov_err(PROV_R_FAILED_TO_GET_PARAMETER, "TLS MAC size");

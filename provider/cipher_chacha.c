@@ -146,7 +146,7 @@ static int chacha_get_ctx_params(void *vctx, OSSL_PARAM params[])
 
 static int chacha_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
-    const OSSL_PARAM *p = params == NULL ? NULL : OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN);
+    const OSSL_PARAM *p = params == NULL ? NULL : prov_locate_const(params, OSSL_CIPHER_PARAM_IVLEN);
     size_t v;
     if (p != NULL && (!OSSL_PARAM_get_size_t(p, &v) || v != 16)) {
         prov_err(PROV_R_INVALID_IV_LENGTH, "ChaCha20's IV has 16 bytes");
@@ -463,7 +463,7 @@ static int cp_get_ctx_params(void *vctx, OSSL_PARAM params[])
         || !prov_set_size(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, 16)
         || !prov_set_octets(params, OSSL_CIPHER_PARAM_IV, c->iv, c->ivlen))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
+    if ((p = prov_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
         if (!c->enc || !c->tag_ready || p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == 0
             || p->data_size > 16) {
             prov_err(PROV_R_INVALID_TAG, "the tag is there after an encryption's final, 1 to 16 bytes");
@@ -524,7 +524,7 @@ static int cp_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         return 1;
     if (!prov_check_keylen(params, 32))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != NULL) {
+    if ((p = prov_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != NULL) {
         if (!OSSL_PARAM_get_size_t(p, &v) || v == 0 || v > 12) {
             prov_err(PROV_R_INVALID_IV_LENGTH, "ChaCha20-Poly1305 IV of 1 to 12 bytes");
             return 0;
@@ -533,12 +533,12 @@ static int cp_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             c->iv_set = 0;
         c->ivlen = v;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL && !cp_set_tag(c, p))
+    if ((p = prov_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL && !cp_set_tag(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != NULL
+    if ((p = prov_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != NULL
         && !cp_set_tls_aad(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != NULL) {
+    if ((p = prov_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL || p->data_size != c->ivlen) {
             prov_err(PROV_R_INVALID_IV_LENGTH, "TLS fixed IV");
             return 0;

@@ -342,9 +342,9 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
         || !prov_set_octets(params, OSSL_CIPHER_PARAM_IV, c->iv, c->ivlen)
         || !prov_set_octets(params, OSSL_CIPHER_PARAM_UPDATED_IV, c->iv, c->ivlen))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL && !get_tag(c, p))
+    if ((p = prov_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL && !get_tag(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) != NULL && !get_iv_gen(c, p))
+    if ((p = prov_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) != NULL && !get_iv_gen(c, p))
         return 0;
     return 1;
 }
@@ -448,16 +448,16 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         return 1;
     if (!prov_check_keylen(params, c->keylen))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != NULL && !set_ivlen(c, p))
+    if ((p = prov_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != NULL && !set_ivlen(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL && !set_tag(c, p))
+    if ((p = prov_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL && !set_tag(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != NULL && !set_tls_aad(c, p))
+    if ((p = prov_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != NULL && !set_tls_aad(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != NULL
+    if ((p = prov_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != NULL
         && !set_iv_fixed(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) != NULL
+    if ((p = prov_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) != NULL
         && !set_iv_inv(c, p))
         return 0;
     return 1;

@@ -97,7 +97,7 @@ static int hkdf_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     const OSSL_PARAM *p;
     if (params == NULL)
         return 1;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_KDF_PARAM_DIGEST)) != NULL) {
+    if ((p = prov_locate_const(params, OSSL_KDF_PARAM_DIGEST)) != NULL) {
         const char *name;
         if (!OSSL_PARAM_get_utf8_string_ptr(p, &name) || strlen(name) >= sizeof c->digest) {
             prov_err(PROV_R_INVALID_DIGEST, "digest name");
@@ -107,17 +107,17 @@ static int hkdf_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         if (!prov_hash_from_name(name, &c->alg))
             c->alg = -1;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_KDF_PARAM_MODE)) != NULL && !set_mode(c, p))
+    if ((p = prov_locate_const(params, OSSL_KDF_PARAM_MODE)) != NULL && !set_mode(c, p))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_KDF_PARAM_KEY)) != NULL
+    if ((p = prov_locate_const(params, OSSL_KDF_PARAM_KEY)) != NULL
         && (p->data_type != OSSL_PARAM_OCTET_STRING || !prov_bytes_set(&c->key, &c->keylen, p->data, p->data_size)))
         return 0;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_KDF_PARAM_SALT)) != NULL
+    if ((p = prov_locate_const(params, OSSL_KDF_PARAM_SALT)) != NULL
         && (p->data_type != OSSL_PARAM_OCTET_STRING || !prov_bytes_set(&c->salt, &c->saltlen, p->data, p->data_size)))
         return 0;
     /* every info parameter, in order, joined (as OpenSSL's HKDF does) */
     int first = 1;
-    for (p = params; (p = OSSL_PARAM_locate_const(p, OSSL_KDF_PARAM_INFO)) != NULL; p++) {
+    for (p = params; (p = prov_locate_const(p, OSSL_KDF_PARAM_INFO)) != NULL; p++) {
         if (first)
             c->infolen = 0, first = 0;
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size > HKDF_MAX_INFO - c->infolen) {

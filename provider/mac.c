@@ -106,7 +106,7 @@ static int hmac_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     const OSSL_PARAM *p;
     if (params == NULL)
         return 1;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_DIGEST)) != NULL) {
+    if ((p = prov_locate_const(params, OSSL_MAC_PARAM_DIGEST)) != NULL) {
         const char *name;
         if (!OSSL_PARAM_get_utf8_string_ptr(p, &name) || strlen(name) >= sizeof c->digest) {
             prov_err(PROV_R_INVALID_DIGEST, "digest name");
@@ -124,14 +124,14 @@ static int hmac_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             return 0;
         }
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY)) != NULL) {
+    if ((p = prov_locate_const(params, OSSL_MAC_PARAM_KEY)) != NULL) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || !prov_bytes_set(&c->key, &c->keylen, p->data, p->data_size))
             return 0;
         c->key_set = 1;
         if (!hmac_rekey(c))
             return 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_TLS_DATA_SIZE)) != NULL) {
+    if ((p = prov_locate_const(params, OSSL_MAC_PARAM_TLS_DATA_SIZE)) != NULL) {
         if (c->alg < 0 && c->other == NULL) {
             prov_err(PROV_R_INVALID_DIGEST, "set the digest first");
             return 0;
@@ -306,7 +306,7 @@ static int poly_set_key(poly_ctx *c, const uint8_t *key, size_t keylen)
 
 static int poly_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
-    const OSSL_PARAM *p = params == NULL ? NULL : OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY);
+    const OSSL_PARAM *p = params == NULL ? NULL : prov_locate_const(params, OSSL_MAC_PARAM_KEY);
     if (p != NULL && (p->data_type != OSSL_PARAM_OCTET_STRING || !poly_set_key(vctx, p->data, p->data_size)))
         return 0;
     return 1;

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
@@ -48,6 +49,25 @@ extern const OSSL_DISPATCH prov_aes128ctr_functions[], prov_aes192ctr_functions[
 extern const OSSL_DISPATCH prov_aes128xts_functions[], prov_aes256xts_functions[];
 extern const OSSL_DISPATCH prov_aes128gcm_functions[], prov_aes192gcm_functions[], prov_aes256gcm_functions[];
 extern const OSSL_DISPATCH prov_chacha20_functions[], prov_chacha20_poly1305_functions[];
+
+/* OSSL_PARAM_locate's result (the first entry whose key is key, NULL when
+ * none is or params is NULL) without a call into libcrypto and a strcmp
+ * per entry: the first bytes are compared inline, and keys rarely share
+ * one.  EVP asks one parameter at a time (ivlen, keylen, padding, ...)
+ * and each get/set function looks for all of its own, so lookups were the
+ * largest single cost of a short AES-GCM message through EVP. */
+static inline OSSL_PARAM *prov_locate(OSSL_PARAM *params, const char *key)
+{
+    for (; params != NULL && params->key != NULL; params++)
+        if (params->key[0] == key[0] && strcmp(params->key, key) == 0)
+            return params;
+    return NULL;
+}
+
+static inline const OSSL_PARAM *prov_locate_const(const OSSL_PARAM *params, const char *key)
+{
+    return prov_locate((OSSL_PARAM *)(uintptr_t)params, key);
+}
 
 /* Raise an OpenSSL error (library "Provider routines") with a reason code
  * of <openssl/proverr.h> and a message naming what was refused. */

@@ -46,7 +46,7 @@ void prov_err_ic(int status, const char *call)
 
 int prov_set_size(OSSL_PARAM params[], const char *key, size_t v)
 {
-    OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
+    OSSL_PARAM *p = prov_locate(params, key);
     if (p != NULL && !OSSL_PARAM_set_size_t(p, v)) {
         prov_err(PROV_R_FAILED_TO_SET_PARAMETER, key);
         return 0;
@@ -56,7 +56,7 @@ int prov_set_size(OSSL_PARAM params[], const char *key, size_t v)
 
 int prov_check_keylen(const OSSL_PARAM params[], size_t want)
 {
-    const OSSL_PARAM *p = params == NULL ? NULL : OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
+    const OSSL_PARAM *p = params == NULL ? NULL : prov_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
     size_t v;
     if (p != NULL && (!OSSL_PARAM_get_size_t(p, &v) || v != want)) {
         prov_err(PROV_R_INVALID_KEY_LENGTH, "key length of this cipher");
@@ -86,7 +86,7 @@ int prov_bytes_set(uint8_t **p, size_t *len, const uint8_t *src, size_t n)
 
 int prov_set_uint(OSSL_PARAM params[], const char *key, unsigned v)
 {
-    OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
+    OSSL_PARAM *p = prov_locate(params, key);
     if (p != NULL && !OSSL_PARAM_set_uint(p, v)) {
         prov_err(PROV_R_FAILED_TO_SET_PARAMETER, key);
         return 0;
@@ -96,7 +96,7 @@ int prov_set_uint(OSSL_PARAM params[], const char *key, unsigned v)
 
 int prov_set_int(OSSL_PARAM params[], const char *key, int v)
 {
-    OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
+    OSSL_PARAM *p = prov_locate(params, key);
     if (p != NULL && !OSSL_PARAM_set_int(p, v)) {
         prov_err(PROV_R_FAILED_TO_SET_PARAMETER, key);
         return 0;
@@ -108,7 +108,7 @@ int prov_set_int(OSSL_PARAM params[], const char *key, int v)
  * a pointer to the context's own bytes (what EVP_CIPHER_CTX_iv() asks). */
 int prov_set_octets(OSSL_PARAM params[], const char *key, const void *v, size_t len)
 {
-    OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
+    OSSL_PARAM *p = prov_locate(params, key);
     if (p == NULL)
         return 1;
     if (p->data_type == OSSL_PARAM_OCTET_PTR ? !OSSL_PARAM_set_octet_ptr(p, v, len)
@@ -202,7 +202,7 @@ static const OSSL_PARAM *provider_gettable_params(void *provctx)
 
 static int set_utf8_ptr(OSSL_PARAM params[], const char *key, const char *v)
 {
-    OSSL_PARAM *p = OSSL_PARAM_locate(params, key);
+    OSSL_PARAM *p = prov_locate(params, key);
     return p == NULL || OSSL_PARAM_set_utf8_ptr(p, v);
 }
 

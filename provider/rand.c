@@ -146,7 +146,7 @@ static int rand_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     const char *name;
     if (params == NULL)
         return 1;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_DRBG_PARAM_CIPHER)) != NULL
+    if ((p = prov_locate_const(params, OSSL_DRBG_PARAM_CIPHER)) != NULL
         && (!OSSL_PARAM_get_utf8_string_ptr(p, &name) || strcasecmp(name, "AES-256-CTR") != 0)) {
         prov_err(PROV_R_UNABLE_TO_FIND_CIPHERS, "incore's CTR-DRBG is AES-256-CTR");
         return 0;
