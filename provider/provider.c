@@ -162,7 +162,9 @@ static const char *const counter_names[PC_COUNT] = {
     "HMAC", "Poly1305", "HKDF", "CTR-DRBG",
 };
 
-void prov_count(enum prov_counter c, size_t bytes)
+int prov_trace_on;
+
+void prov_count_add(enum prov_counter c, size_t bytes)
 {
     atomic_fetch_add_explicit(&counters[c], bytes, memory_order_relaxed);
 }
@@ -172,7 +174,7 @@ void prov_count(enum prov_counter c, size_t bytes)
 void prov_trace_write(void)
 {
     const char *path = getenv("INCORE_PROVIDER_TRACE");
-    if (path == NULL || *path == '\0')
+    if (!prov_trace_on || path == NULL || *path == '\0')
         return;
     FILE *f = fopen(path, "a");
     if (f == NULL)
@@ -270,6 +272,8 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     if (p == NULL)
         return 0;
     p->handle = handle;
+    const char *trace = getenv("INCORE_PROVIDER_TRACE");
+    prov_trace_on = trace != NULL && *trace != '\0';
     p->libctx = OSSL_LIB_CTX_new_child(handle, in);
     if (p->libctx == NULL) {
         free(p);
