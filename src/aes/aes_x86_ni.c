@@ -115,17 +115,39 @@ static void expand256(__m128i *rk, const uint8_t *key)
 #undef R256
 }
 
-void ic_aes_x86_ni_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
+/* The encryption schedule of aes_x86.h into k; returns it. */
+static __m128i *expand_enc(ic_aes_key *k, const uint8_t *key, size_t keylen)
 {
     __m128i *enc = (__m128i *)(k->storage + AES_X86_ENC_OFF);
-    __m128i *dec = (__m128i *)(k->storage + AES_X86_DEC_OFF);
-    unsigned nr = (unsigned)(keylen / 4 + 6);
     if (keylen == IC_AES128_KEY_SIZE)
         expand128(enc, key);
     else if (keylen == IC_AES192_KEY_SIZE)
         expand192(enc, key);
     else
         expand256(enc, key);
+    k->rounds = (unsigned)(keylen / 4 + 6);
+    return enc;
+}
+
+/* GCM's key set-up (ic_aes_ops.gcm_setkey): the encryption schedule only,
+ * not the nine to thirteen AESIMC of the inverse cipher's that GCM never
+ * uses, and H = E(K, 0^128) straight on the round keys (round 0 of a zero
+ * block is rk[0]), not through the batched ECB entry. */
+void ic_aes_x86_ni_gcm_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen, uint8_t h[16])
+{
+    const __m128i *rk = expand_enc(k, key, keylen);
+    unsigned nr = k->rounds;
+    __m128i x = rk[0];
+    for (unsigned r = 1; r < nr; r++)
+        x = _mm_aesenc_si128(x, rk[r]);
+    _mm_storeu_si128((__m128i *)h, _mm_aesenclast_si128(x, rk[nr]));
+}
+
+void ic_aes_x86_ni_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
+{
+    __m128i *enc = expand_enc(k, key, keylen);
+    __m128i *dec = (__m128i *)(k->storage + AES_X86_DEC_OFF);
+    unsigned nr = k->rounds;
     /* Equivalent Inverse Cipher: reversed order, InvMixColumns on the
      * inner keys so that AESDEC (which applies InvMixColumns before the
      * AddRoundKey) can use them directly. */
@@ -133,7 +155,6 @@ void ic_aes_x86_ni_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen)
     for (unsigned i = 1; i < nr; i++)
         dec[i] = _mm_aesimc_si128(enc[nr - i]);
     dec[nr] = enc[0];
-    k->rounds = nr;
 }
 
 /* ---- eight blocks in flight ------------------------------------------------
@@ -306,7 +327,7 @@ void ic_aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const 
 const ic_aes_ops ic_aes_ni_ops = {
     ic_aes_x86_ni_setkey, ni_ecb_enc, ni_ecb_dec, ic_aes_x86_ni_cbc_enc, ni_cbc_dec,
     ni_ctr, ni_ctr32, ic_aes_x86_ni_cfb_enc, ni_cfb_dec, ic_aes_x86_ni_ofb, ni_xts,
-    IC_STITCH_BIT(IC_STITCH_X86_XMM),
+    IC_STITCH_BIT(IC_STITCH_X86_XMM), ic_aes_x86_ni_gcm_setkey,
 };
 
 IC_BACKEND(aes, ni, IC_F(IC_CPU_AESNI) | IC_F(IC_CPU_SSSE3), &ic_aes_ni_ops);
