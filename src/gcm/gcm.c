@@ -340,8 +340,8 @@ GCM_INLINE int gcm_key_get(const ic_aes_gcm_key *k, gcm_keys *ks)
  * is the encryption schedule only where the backend can make that alone
  * (ic_aes_gcm_setkey), written into k as it is: ic_aes_gcm_key_init has
  * wiped it (once: wiping the AES half again cost 15-25 of about 300 TSC
- * ticks), and the one-shots' key on the stack holds nothing of any other
- * key and is wiped after the message. */
+ * ticks), and the one-shots' key is a fresh object on the stack, wiped
+ * after the message. */
 static int gcm_key_setup(ic_aes_gcm_key *k, const uint8_t *key, size_t keylen)
 {
     uint8_t h[16];
