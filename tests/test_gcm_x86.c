@@ -300,7 +300,7 @@ static void api_one(const char *combo, size_t len, size_t first, int inplace, lo
 
     ref_key(&refk, key, kl);
     CHECK(ic_aes_gcm_key_init(&ck, key, kl) == IC_OK, "%s: key init", combo);
-    CHECK(ic_ghash_key_ops(&ck.ghash) == ic_ops(IC_PRIM_GHASH) && ic_aes_key_ops(&ck.aes) == ic_ops(IC_PRIM_AES),
+    CHECK(ic_ghash_key_ops(&ck.ghash) == ic_ops(IC_PRIM_GHASH) && ic_aes_ops_of(&ck.aes) == ic_ops(IC_PRIM_AES),
           "%s: bound to the selection", combo);
     for (int enc = 1; enc >= 0; enc--) {
         const uint8_t *src = enc ? pt : rct;

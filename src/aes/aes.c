@@ -47,6 +47,26 @@ int ic_aes_setkey_impl(ic_aes_key *k, uint32_t impl, const uint8_t *key, size_t 
     return IC_OK;
 }
 
+int ic_aes_gcm_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen, uint8_t h[16])
+{
+    uint32_t impl = ic_impl_index(IC_PRIM_AES);
+    const ic_aes_ops *ops = (const ic_aes_ops *)IC_IMPL_OPS(aes, impl);
+    if (ops == NULL)
+        return IC_ERR_UNAVAILABLE;
+    k->rounds = (unsigned)(keylen / 4 + 6);
+    if (ops->gcm_setkey != NULL) {
+        ops->gcm_setkey(k, key, keylen, h);
+    } else {
+        memset(h, 0, 16);
+        ops->setkey(k, key, keylen);
+        ops->ecb_enc(k, h, h, 1);
+    }
+    k->impl = impl;
+    k->keylen = (unsigned)keylen;
+    k->check = IC_CHECK_AES_ENC;
+    return IC_OK;
+}
+
 void ic_aes_key_wipe(ic_aes_key *k)
 {
     if (k != NULL)

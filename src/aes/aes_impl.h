@@ -70,6 +70,11 @@ typedef struct ic_aes_ops {
      * their rounds on this backend's keys on any CPU that runs the
      * backend; 0 for none. */
     uint32_t stitch;
+    /* For AES-GCM (ic_aes_gcm_setkey): expand the encryption schedule only
+     * (GCM never runs the inverse cipher, so a decryption schedule would
+     * be work wasted in every GCM key set-up) and put H = E(K, 0^128) in
+     * h.  NULL when the backend has none: setkey and ecb_enc then.       */
+    void (*gcm_setkey)(ic_aes_key *k, const uint8_t *key, size_t keylen, uint8_t h[16]);
 } ic_aes_ops;
 
 /* The ops of the implementation that expanded k, or NULL when k is NULL,
@@ -83,6 +88,15 @@ const ic_aes_ops *ic_aes_key_ops(const ic_aes_key *k);
  * if the selection changes in between.  IC_ERR_UNAVAILABLE for an index
  * outside the table. */
 int ic_aes_setkey_impl(ic_aes_key *k, uint32_t impl, const uint8_t *key, size_t keylen);
+
+/* The AES half of an AES-GCM key (src/gcm/gcm.c): key (keylen 16, 24 or
+ * 32, checked) expanded into k by the selected implementation, and
+ * H = E(K, 0^128) in h.  k need not be wiped (every setkey writes all
+ * that its backend reads); the caller wipes the GCM key around it.
+ * Marked IC_CHECK_AES_ENC, not IC_CHECK_AES: its decryption schedule may
+ * be absent, so the AES API (ic_aes_key_ops) refuses it and nothing ever
+ * decrypts with it.  IC_ERR_UNAVAILABLE as ic_aes_setkey_impl. */
+int ic_aes_gcm_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen, uint8_t h[16]);
 
 /* 10, 12 or 14 (FIPS 197 5: Nr = Nk + 6), in one compare: r - 10 is
  * 0, 2 or 4 exactly when it is even and at most 4. */

@@ -69,6 +69,7 @@ static inline int aes_x86_key_native(const ic_aes_key *k)
  * modes whose every block depends on the previous one (nothing to gain
  * from wider registers there).  Signatures as in ic_aes_ops.            */
 void ic_aes_x86_ni_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen);
+void ic_aes_x86_ni_gcm_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen, uint8_t h[16]);
 void ic_aes_x86_ni_cbc_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 void ic_aes_x86_ni_cfb_enc(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 void ic_aes_x86_ni_ofb(const ic_aes_key *k, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);

@@ -396,6 +396,7 @@ static const ic_aes_ops padlock_ops = {
     padlock_ctr, padlock_ctr32, padlock_cfb_enc, padlock_cfb_dec, padlock_ofb,
     NULL,   /* xts: the generic loop of xts.c over REP XCRYPTECB */
     0,      /* stitch: REP XCRYPT* runs whole calls, no rounds to interleave */
+    NULL,   /* gcm_setkey: setkey and one ECB block */
 };
 IC_BACKEND(aes, padlock, IC_F(IC_CPU_PADLOCK_ACE), &padlock_ops);
 

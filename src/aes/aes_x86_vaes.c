@@ -200,7 +200,7 @@ AESX_INLINE void ctr_blocks(__m256i b[AESX_NV], __m128i c, uint64_t hi, uint64_t
 const ic_aes_ops ic_aes_vaes_ops = {
     ic_aes_x86_ni_setkey, vaes_ecb_enc, vaes_ecb_dec, ic_aes_x86_ni_cbc_enc, vaes_cbc_dec,
     vaes_ctr, vaes_ctr32, ic_aes_x86_ni_cfb_enc, vaes_cfb_dec, ic_aes_x86_ni_ofb, vaes_xts,
-    IC_STITCH_BIT(IC_STITCH_X86_XMM) | IC_STITCH_BIT(IC_STITCH_X86_YMM),
+    IC_STITCH_BIT(IC_STITCH_X86_XMM) | IC_STITCH_BIT(IC_STITCH_X86_YMM), ic_aes_x86_ni_gcm_setkey,
 };
 
 /* VPCLMULQDQ: the XTS tweak reduction; every CPU with VAES has it (Ice

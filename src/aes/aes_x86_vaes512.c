@@ -202,6 +202,7 @@ const ic_aes_ops ic_aes_vaes512_ops = {
     ic_aes_x86_ni_setkey, vaes512_ecb_enc, vaes512_ecb_dec, ic_aes_x86_ni_cbc_enc, vaes512_cbc_dec,
     vaes512_ctr, vaes512_ctr32, ic_aes_x86_ni_cfb_enc, vaes512_cfb_dec, ic_aes_x86_ni_ofb, vaes512_xts,
     IC_STITCH_BIT(IC_STITCH_X86_XMM) | IC_STITCH_BIT(IC_STITCH_X86_YMM) | IC_STITCH_BIT(IC_STITCH_X86_ZMM),
+    ic_aes_x86_ni_gcm_setkey,
 };
 
 #define VAES512_NEEDS (IC_F(IC_CPU_VAES) | IC_F(IC_CPU_VPCLMUL) | IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) \

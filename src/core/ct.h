@@ -32,9 +32,9 @@ void ic_ct_declassify(const void *p, size_t n);
 /* IC_MSAN: this is a MemorySanitizer build (the ct_msan leg).  Two things
  * in the x86 backends need it, because MSan (clang 14) would otherwise
  * report or lose the secrets' taint where no secret decides anything:
- *  - an intrinsic it has no rule for (AESKEYGENASSIST, which takes an
- *    immediate) is checked strictly, a report on every key expansion:
- *    IC_MSAN_PROPAGATE runs it on unpoisoned operands and poisons the
+ *  - an intrinsic it has no rule for (SHA1RNDS4, which takes an
+ *    immediate) is checked strictly, a report on every call:
+ *    sha1_x86_shani.c runs it on unpoisoned operands and poisons the
  *    result when an operand was poisoned (what valgrind does for it);
  *  - an inline asm has its inputs checked and its outputs marked clean,
  *    so an empty asm that only steers GCC's register allocation (gx_pin)
@@ -43,14 +43,6 @@ void ic_ct_declassify(const void *p, size_t n);
 #if __has_feature(memory_sanitizer)
 #define IC_MSAN 1
 #include <sanitizer/msan_interface.h>
-/* r = expr, with x (an lvalue of the operand) unpoisoned while expr runs. */
-#define IC_MSAN_PROPAGATE(type, x, expr) __extension__({ \
-        int p_ = __msan_test_shadow(&(x), sizeof(x)) >= 0; \
-        __msan_unpoison(&(x), sizeof(x)); \
-        type r_ = (expr); \
-        if (p_) \
-            __msan_poison(&r_, sizeof r_); \
-        r_; })
 #endif
 #endif
 

@@ -405,6 +405,7 @@ static inline uint64_t ic_cpu_enabled(void)
  * touches anything; a failure is IC_ERR_STATE.  The words differ per
  * context type, so one kind of context is never taken for another.       */
 #define IC_CHECK_AES        UINT32_C(0x6b41e5c1)
+#define IC_CHECK_AES_ENC    UINT32_C(0x6b41e5e7)   /* the AES half of a GCM key */
 #define IC_CHECK_GHASH      UINT32_C(0x6b9a54c3)
 #define IC_CHECK_POLY1305   UINT32_C(0x6b913057)
 #define IC_CHECK_CHACHAPOLY UINT32_C(0x6bcc2013)

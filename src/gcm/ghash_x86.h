@@ -142,17 +142,25 @@ static inline __m128i gh_mont_mul(__m128i a, __m128i b)
     return gh_finish(&s);
 }
 
+/* The square: over GF(2) the cross terms cancel, so two multiplies and
+ * no middle term. */
+static inline __m128i gh_mont_sqr(__m128i a)
+{
+    return gh_mont_reduce(_mm_clmulepi64_si128(a, a, 0x00), _mm_clmulepi64_si128(a, a, 0x11));
+}
+
 /* Fill pow[16 - n .. 15] = psi(H^n .. H^1) and their Karatsuba halves.
  * H^m = H^(m/2) H^(m - m/2), computed in place (P(m) is pow[16 - m]): the
  * products of one doubling are independent, so the chain of dependent
  * multiplies is 4 long for 16 powers instead of 15 (this runs in every
- * ic_aes_gcm_key_init, hence in every raw-key one-shot seal and open). */
+ * ic_aes_gcm_key_init, hence in every raw-key one-shot seal and open),
+ * and that chain is of squares. */
 static inline void gh_key_powers(ghash_x86_key *k, const uint8_t h[16], int n)
 {
 #define P(m) k->pow[GHASH_X86_MAXPOW - (m)]
     P(1) = gh_psi_from_bytes(h);
     for (int m = 2; m <= n; m++)
-        P(m) = gh_mont_mul(P(m / 2), P(m - m / 2));
+        P(m) = m % 2 == 0 ? gh_mont_sqr(P(m / 2)) : gh_mont_mul(P(m / 2), P(m - m / 2));
 #undef P
     for (int i = GHASH_X86_MAXPOW - n; i < GHASH_X86_MAXPOW; i++)
         k->kar[i] = gh_kar_of(k->pow[i]);
@@ -312,22 +320,45 @@ static inline void gh512_fold_into(gh_acc *t, const gh512_acc *s)
 }
 
 /* Montgomery products (as gh_mont_mul) lane by lane: lane l of the result
- * is psi(h) psi(p_l) / X^128 = psi(H^a H^b_l) for h = psi(H^a) in an
- * __m128i and p holding four psi values.  Five VPCLMULQDQ for four
- * products. */
-static inline __m512i gh512_mont_mul(__m128i h, __m512i p)
+ * is psi(b_l) psi(p_l) / X^128, b holding the multiplier in every lane
+ * where the key's powers are made (gh512_key_init).  Schoolbook, four
+ * VPCLMULQDQ and two for the reduction: Karatsuba's three would need
+ * b.lo ^ b.hi first, two more steps on the chain of dependent multiplies
+ * that gh512_key_init's time is. */
+static inline __m512i gh512_mont_reduce(__m512i lo, __m512i hi)
 {
     const __m512i poly = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)0xC200000000000000ULL, 0));
-    __m512i hb = _mm512_broadcast_i32x4(h), kb = _mm512_broadcast_i32x4(gh_kar_of(h));
-    __m512i pm = _mm512_xor_si512(p, _mm512_shuffle_epi32(p, (_MM_PERM_ENUM)0x4E));
-    __m512i lo = _mm512_clmulepi64_epi128(p, hb, 0x00);
-    __m512i hi = _mm512_clmulepi64_epi128(p, hb, 0x11);
-    __m512i m = _mm512_xor_si512(_mm512_clmulepi64_epi128(pm, kb, 0x00), _mm512_xor_si512(lo, hi));
-    lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(m, 8));
-    hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128(m, 8));
     for (int step = 0; step < 2; step++)   /* gh_mont_reduce, per lane */
         lo = _mm512_xor_si512(_mm512_shuffle_epi32(lo, (_MM_PERM_ENUM)0x4E), _mm512_clmulepi64_epi128(lo, poly, 0x10));
     return _mm512_xor_si512(lo, hi);
+}
+
+static inline __m512i gh512_mont_mul(__m512i b, __m512i p)
+{
+    __m512i lo = _mm512_clmulepi64_epi128(p, b, 0x00);
+    __m512i hi = _mm512_clmulepi64_epi128(p, b, 0x11);
+    __m512i m = _mm512_xor_si512(_mm512_clmulepi64_epi128(p, b, 0x01), _mm512_clmulepi64_epi128(p, b, 0x10));
+    lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(m, 8));
+    hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128(m, 8));
+    return gh512_mont_reduce(lo, hi);
+}
+
+/* The square of each lane: over GF(2) the cross terms a0 a1 cancel, so
+ * two multiplies and no middle term before the reduction. */
+static inline __m512i gh512_mont_sqr(__m512i b)
+{
+    return gh512_mont_reduce(_mm512_clmulepi64_epi128(b, b, 0x00), _mm512_clmulepi64_epi128(b, b, 0x11));
+}
+
+/* gh_psi_from_bytes in every lane, from H loaded into all four. */
+static inline __m512i gh512_psi_bcast(const uint8_t h[16])
+{
+    const __m512i q = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)0xC200000000000000ULL, 1));
+    __m512i v = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)h));
+    v = _mm512_shuffle_epi8(v, _mm512_broadcast_i32x4(gh_bswap_mask()));
+    __m512i top = _mm512_shuffle_epi32(_mm512_srai_epi32(v, 31), (_MM_PERM_ENUM)0xFF);
+    __m512i sh = _mm512_or_si512(_mm512_slli_epi64(v, 1), _mm512_bslli_epi128(_mm512_srli_epi64(v, 63), 8));
+    return _mm512_xor_si512(sh, _mm512_and_si512(top, q));
 }
 
 /* The "vpclmul512" key: the x86 layout above (H^16 .. H^1, which the
@@ -355,30 +386,33 @@ static inline void gh512_store_pow(__m128i *pw, __m128i *kr, __m512i v)
     _mm512_storeu_si512((void *)kr, _mm512_xor_si512(v, _mm512_shuffle_epi32(v, (_MM_PERM_ENUM)0x4E)));
 }
 
-/* The whole key from H in five levels of products, four to a VPCLMULQDQ
- * where it can: H^2; H^3, H^4; (H^8 .. H^5) = H^4 (H^4 .. H^1); H^8 times
- * both of those; H^16 times all sixteen: 50 carry-less multiplies, against
- * 95 for fifteen 128-bit products followed by the four ZMM ones.  What
- * counts is that each level takes its operands from registers (this runs
- * in every ic_aes_gcm_key_init, hence in every raw-key one-shot; on Zen 5
- * ic_aes_gcm_key_init took 350 TSC ticks with the load-back below, 252-265
- * this way, 268 for the sixteen powers alone before):
- * a 64-byte load of powers just stored 16 bytes at a time would wait for
- * the stores to reach the cache. */
+/* The whole key from H in five levels of products, four lanes to a
+ * VPCLMULQDQ: H^2; H^3, H^4; (H^8 .. H^5) = H^4 (H^4 .. H^1); H^8 times
+ * both of those; H^16 times all sixteen.  This runs in every
+ * ic_aes_gcm_key_init, hence in every raw-key one-shot, and its time is
+ * the chain H -> H^2 -> H^4 -> H^8 -> H^16 -> H^32.  So the multipliers
+ * are made in every lane at once (b2 .. b16, squares: no middle term),
+ * where a 128-bit H^4 or H^8 would wait for a broadcast and its
+ * Karatsuba half at each level; (H^4 .. H^1) is a blend of lanes.  On the
+ * Xeon with VPCLMULQDQ this was written on, ic_aes_gcm_key_init (AES-128)
+ * went from 242 to 227 TSC ticks that way.  Each level takes its operands from
+ * registers: a 64-byte load of powers just stored 16 bytes at a time
+ * would wait for the stores to reach the cache (on Zen 5 that cost 350
+ * against 252-265 ticks). */
 static inline void gh512_key_init(ghash_x86_key32 *k, const uint8_t h[16])
 {
-    __m128i h1 = gh_psi_from_bytes(h);
-    __m128i h2 = gh_mont_mul(h1, h1);
-    __m128i h4 = gh_mont_mul(h2, h2);
-    __m512i v12 = _mm512_inserti32x4(_mm512_castsi128_si512(h4), gh_mont_mul(h2, h1), 1);
-    v12 = _mm512_inserti32x4(_mm512_inserti32x4(v12, h2, 2), h1, 3);   /* H^4 .. H^1 */
-    __m512i v8 = gh512_mont_mul(h4, v12);                                /* H^8 .. H^5 */
-    __m128i h8 = _mm512_castsi512_si128(v8);
-    __m512i v[4] = { gh512_mont_mul(h8, v8), gh512_mont_mul(h8, v12), v8, v12 };
-    __m128i h16 = _mm512_castsi512_si128(v[0]);
+    __m512i b1 = gh512_psi_bcast(h);
+    __m512i b2 = gh512_mont_sqr(b1);
+    __m512i b4 = gh512_mont_sqr(b2), b3 = gh512_mont_mul(b2, b1);
+    /* lanes 0 .. 3 = H^4 .. H^1 (a mask bit per 64-bit word) */
+    __m512i v12 = _mm512_mask_blend_epi64(0x03, _mm512_mask_blend_epi64(0x0C, _mm512_mask_blend_epi64(0x30, b1, b2), b3), b4);
+    __m512i v8 = gh512_mont_mul(b4, v12);                                /* H^8 .. H^5 */
+    __m512i b8 = gh512_mont_sqr(b4);
+    __m512i v[4] = { gh512_mont_mul(b8, v8), gh512_mont_mul(b8, v12), v8, v12 };
+    __m512i b16 = gh512_mont_sqr(b8);
     for (int j = 0; j < 4; j++) {   /* v[j] = pow[4j .. 4j+3] */
         gh512_store_pow(k->k.pow + 4 * j, k->k.kar + 4 * j, v[j]);
-        gh512_store_pow(k->hpow + 4 * j, k->hkar + 4 * j, gh512_mont_mul(h16, v[j]));
+        gh512_store_pow(k->hpow + 4 * j, k->hkar + 4 * j, gh512_mont_mul(b16, v[j]));
     }
 }
 

@@ -40,7 +40,7 @@ IC_TARGET_BEGIN("sha,ssse3,sse4.1")
 /* SHA1RNDS4 takes its function as an immediate; MemorySanitizer (the
  * ct_msan leg) has no rule for it and would report every call on secret
  * data (HMAC keys), so there it runs on unpoisoned operands and the result
- * is poisoned when an operand was (core/ct.h, as for AESKEYGENASSIST). */
+ * is poisoned when an operand was (core/ct.h, IC_MSAN). */
 #if defined(IC_MSAN)
 #define RNDS4(a, e, F) __extension__({ __m128i a_ = (a), e_ = (e);                 \
         int p_ = __msan_test_shadow(&a_, 16) >= 0 || __msan_test_shadow(&e_, 16) >= 0; \
