@@ -417,6 +417,10 @@ static int cp_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize
     cp_ctx *c = vctx;
     int st;
     *outl = 0;
+    if (c->tls_aad_set) {   /* a TLS record is one update call, final has no part in it */
+        prov_err(PROV_R_INVALID_STATE, "final with a TLS AAD set");
+        return 0;
+    }
     if (!cp_start(c))
         return 0;
     c->started = 0;

@@ -939,6 +939,18 @@ static void bad_input(void)
     CHECK(EVP_DecryptInit_ex2(x, gcm, key, iv, NULL), "GCM: decrypt init");
     REFUSED(EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, tag), "GCM: tag read when decrypting refused");
     REFUSED(EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 17, tag), "GCM: 17-byte tag refused");
+    /* a tag length without the tag (fuzz_provider: default refuses it) */
+    p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 16);
+    REFUSED(EVP_CIPHER_CTX_set_params(x, p), "GCM: tag length without the tag refused");
+    /* final while a TLS AAD waits for its record */
+    CHECK(EVP_EncryptInit_ex2(x, gcm, key, iv, NULL), "GCM: encrypt init");
+    uint8_t aad0[13] = { 0 };
+    aad0[12] = 32;
+    CHECK(EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_TLS1_AAD, 13, aad0) == 16, "GCM: TLS AAD");
+    REFUSED(EVP_EncryptFinal_ex(x, buf, &l), "GCM: final with a TLS AAD set refused");
+    CHECK(EVP_EncryptInit_ex2(x, cp, key, iv, NULL), "CP: encrypt init");
+    CHECK(EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_TLS1_AAD, 13, aad0) == 16, "CP: TLS AAD");
+    REFUSED(EVP_EncryptFinal_ex(x, buf, &l), "ChaCha20-Poly1305: final with a TLS AAD set refused");
 
     /* TLS AAD of the wrong size, records too short for their tag */
     CHECK(EVP_EncryptInit_ex2(x, gcm, key, NULL, NULL), "GCM: key");
