@@ -557,6 +557,29 @@ static void differential(void)
     printf("incore against default: %d cipher messages agree\n", n);
 }
 
+/* ChaCha20 from a block counter of 2^32 - 2 over 300 bytes, in pieces
+ * that cross the counter's wrap inside and between calls: the counter
+ * carries into the nonce's first word as in OpenSSL's own ChaCha20, never
+ * back to block 0 of the same nonce (which would repeat keystream). */
+static void chacha_counter_wrap(void)
+{
+    EVP_CIPHER *ci = cipher("ChaCha20", "incore"), *cd = cipher("ChaCha20", "default");
+    uint8_t key[32] = { 7 }, iv[16] = { 0xfe, 0xff, 0xff, 0xff, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+    uint8_t zero[300] = { 0 }, oi[300], od[300], o0[64];
+    size_t cuts[3] = { 37, 101, 230 };
+    msgspec m = { .key = key, .iv = iv, .pad = -1 };
+    if (ci == NULL || cd == NULL)
+        return;
+    CHECK(run(ci, 1, &m, zero, 300, oi, NULL, cuts, 3, NULL) == 300 && run(cd, 1, &m, zero, 300, od, NULL, NULL, 0, NULL) == 300,
+          "ChaCha20 across the counter wrap");
+    CHECK_MEM(oi, od, 300, "ChaCha20 across the counter wrap: incore against default");
+    iv[0] = iv[1] = iv[2] = iv[3] = 0;                 /* block 0 of the same nonce */
+    CHECK(run(ci, 1, &m, zero, 64, o0, NULL, NULL, 0, NULL) == 64 && memcmp(o0, oi + 128, 64) != 0,
+          "ChaCha20: the block after the wrap is not block 0 again");
+    EVP_CIPHER_free(ci);
+    EVP_CIPHER_free(cd);
+}
+
 /* A GCM or ChaCha20-Poly1305 context duplicated mid-message finishes the
  * message as the original does. */
 static void dup_midstream(const char *name)
@@ -1045,6 +1068,7 @@ int main(int argc, char **argv)
     kat_gcm();
     kat_chacha_poly();
     kat_chacha();
+    chacha_counter_wrap();
     kat_digests();
     kat_mac_kdf();
     mac_differential();
