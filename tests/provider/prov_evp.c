@@ -1019,6 +1019,13 @@ static void bad_input(void)
     CHECK(EVP_DecryptInit_ex2(x, cbc, key, iv, NULL) && EVP_CIPHER_CTX_set_padding(x, 1)
           && EVP_DecryptUpdate(x, buf, &l, ct, 32), "CBC: decrypt");
     REFUSED(EVP_DecryptFinal_ex(x, buf + 32, &lf), "CBC: bad padding refused at final");
+    /* padding switched off after the last block was held back for it:
+     * final gives that block, as default does */
+    uint8_t back[32];
+    int lb = 0;
+    CHECK(EVP_DecryptInit_ex2(x, cbc, key, iv, NULL) && EVP_DecryptUpdate(x, back, &l, ct, 32) && l == 16
+          && EVP_CIPHER_CTX_set_padding(x, 0) && EVP_DecryptFinal_ex(x, back + 16, &lb) && lb == 16
+          && tl_all_byte(back, 32, 0), "CBC: padding off after a block was held back, final gives it");
     CHECK(EVP_EncryptInit_ex2(x, cbc, key, iv, NULL) && EVP_CIPHER_CTX_set_padding(x, 0)
           && EVP_EncryptUpdate(x, buf, &l, buf, 17), "CBC: 17 bytes without padding");
     REFUSED(EVP_EncryptFinal_ex(x, buf + 16, &l), "CBC: partial block without padding refused at final");
