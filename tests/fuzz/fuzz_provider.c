@@ -564,6 +564,21 @@ static void op_get(fzp *f, fz_in *in, fzp_res r[2])
         memcpy(f->tag, r[0].buf, r[0].len < 16 ? r[0].len : 16);
 }
 
+/* The output of a data call that succeeded (its length within the
+ * buffer) becomes the result; a failed call's buffer is freed. */
+static void keep_output(const fzp *f, fzp_res *r, int s, uint8_t *out, int outl, size_t size)
+{
+    if (!r->ok) {
+        free(out);
+        return;
+    }
+    FZ_CHECK(outl >= 0 && (size_t)outl <= size, "%s step %d: %s %s wrote %d bytes into %zu", f->a->name, f->step,
+             side_name[s], op_name[f->op], outl, size);
+    r->n = outl;
+    r->buf = out;
+    r->len = (size_t)outl;
+}
+
 /* Update (aad 0) or AAD (aad 1, out NULL): output buffers of exactly the
  * size EVP_EncryptUpdate / EVP_DecryptUpdate document. */
 static void op_update(fzp *f, fz_in *in, fzp_res r[2], int aad)
@@ -585,11 +600,11 @@ static void op_update(fzp *f, fz_in *in, fzp_res r[2], int aad)
             continue;
         }
         /* EVP documents inl + block size - 1 when encrypting, inl + block
-         * size when decrypting with padding; padding may change in the
-         * middle of a message here, so the larger */
+         * size when decrypting with padding (here also without: padding
+         * may be switched off after a block was held back for it) */
         size_t bs = f->a->bs, size = len;
         if (bs > 1)
-            size = len + bs;
+            size = len + bs - (encrypting(x) ? 1 : 0);
         uint8_t *out = xmalloc(size);
         memset(out, FZ_CANARY, size);
         if (inplace && len > 0)
@@ -597,15 +612,7 @@ static void op_update(fzp *f, fz_in *in, fzp_res r[2], int aad)
         /* default 3.0's XTS calls a NULL block function without a key */
         r[s].ok = (!f->a->xts || f->keyed[s]) && EVP_CipherUpdate(x, out, &outl, inplace ? out : d, (int)len) == 1;
         side_done(s);
-        if (r[s].ok) {
-            FZ_CHECK(outl >= 0 && (size_t)outl <= size, "%s step %d: %s update wrote %d bytes into %zu",
-                     f->a->name, f->step, side_name[s], outl, size);
-            r[s].n = outl;
-            r[s].buf = out;
-            r[s].len = (size_t)outl;
-        } else {
-            free(out);
-        }
+        keep_output(f, &r[s], s, out, outl, size);
     }
     free(d);
     if (!aad && r[0].ok)
@@ -621,15 +628,7 @@ static void op_final(fzp *f, fzp_res r[2])
         memset(out, FZ_CANARY, size);
         r[s].ok = EVP_CipherFinal_ex(f->x[s], out, &outl) == 1;
         side_done(s);
-        if (r[s].ok) {
-            FZ_CHECK(outl >= 0 && (size_t)outl <= size, "%s step %d: %s final wrote %d bytes into %zu",
-                     f->a->name, f->step, side_name[s], outl, size);
-            r[s].n = outl;
-            r[s].buf = out;
-            r[s].len = (size_t)outl;
-        } else {
-            free(out);
-        }
+        keep_output(f, &r[s], s, out, outl, size);
     }
     if (r[0].ok)
         transcript_add(f, r[0].buf, r[0].len);
