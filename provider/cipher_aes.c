@@ -404,6 +404,18 @@ static int aes_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
     if (!block_mode(c))
         return 1;
     if (!c->pad) {
+        /* a whole block held back while padding was on, switched off since */
+        if (c->buflen == 16 && !c->enc) {
+            if (outsize < 16) {
+                prov_err(PROV_R_OUTPUT_BUFFER_TOO_SMALL, "output");
+                return 0;
+            }
+            c->buflen = 0;
+            if (!blocks(c, out, c->buf, 16))
+                return 0;
+            *outl = 16;
+            return 1;
+        }
         if (c->buflen != 0) {
             prov_err(PROV_R_WRONG_FINAL_BLOCK_LENGTH, "data not a multiple of 16 bytes");
             return 0;

@@ -79,14 +79,30 @@ static int chacha_init(void *vctx, const unsigned char *key, size_t keylen, cons
     return 1;
 }
 
+/* Whole blocks (len a multiple of 64).  The 32-bit block counter does not
+ * wrap onto block 0 of the same nonce (keystream reuse): as OpenSSL's own
+ * ChaCha20 does, the run is cut where it would, and the counter carries
+ * into the first word of the nonce (IV bytes 4..7, little-endian). */
 static int chacha_blocks(chacha_ctx *c, uint8_t *out, const uint8_t *in, size_t len)
 {
-    int st = ic_chacha20_xor(out, in, len, c->nonce, c->counter, c->key);
-    if (st != IC_OK) {
-        prov_err_ic(st, "ChaCha20");
-        return 0;
+    while (len > 0) {
+        uint64_t room = ((uint64_t)1 << 32) - c->counter;   /* blocks before the wrap */
+        size_t n = (uint64_t)(len / 64) > room ? (size_t)room * 64 : len;
+        int st = ic_chacha20_xor(out, in, n, c->nonce, c->counter, c->key);
+        if (st != IC_OK) {
+            prov_err_ic(st, "ChaCha20");
+            return 0;
+        }
+        uint64_t next = (uint64_t)c->counter + n / 64;
+        c->counter = (uint32_t)next;
+        if (next >> 32) {
+            uint32_t w = ((uint32_t)c->nonce[0] | (uint32_t)c->nonce[1] << 8 | (uint32_t)c->nonce[2] << 16
+                          | (uint32_t)c->nonce[3] << 24) + 1;
+            for (int i = 0; i < 4; i++)
+                c->nonce[i] = (uint8_t)(w >> (8 * i));
+        }
+        out += n, in += n, len -= n;
     }
-    c->counter += (uint32_t)(len / 64);
     return 1;
 }
 
@@ -417,6 +433,10 @@ static int cp_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize
     cp_ctx *c = vctx;
     int st;
     *outl = 0;
+    if (c->tls_aad_set) {   /* a TLS record is one update call, final has no part in it */
+        prov_err(PROV_R_INVALID_STATE, "final with a TLS AAD set");
+        return 0;
+    }
     if (!cp_start(c))
         return 0;
     c->started = 0;

@@ -267,6 +267,10 @@ static int gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
     gcm_ctx *c = vctx;
     int st;
     *outl = 0;
+    if (c->tls_aad_set) {   /* a TLS record is one update call, final has no part in it */
+        prov_err(PROV_R_INVALID_STATE, "final with a TLS AAD set");
+        return 0;
+    }
     if (!start(c))
         return 0;
     c->started = 0;
@@ -351,15 +355,15 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 
 static int set_tag(gcm_ctx *c, const OSSL_PARAM *p)
 {
-    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size == 0 || p->data_size > 16
-        || (p->data != NULL && c->enc)) {
+    /* the tag itself, not a length alone (that is CCM's and OCB's way;
+     * OpenSSL's GCM refuses it too) */
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL || p->data_size == 0 || p->data_size > 16
+        || c->enc) {
         prov_err(PROV_R_INVALID_TAG_LENGTH, "the expected tag is set when decrypting, 1 to 16 bytes");
         return 0;
     }
-    if (p->data != NULL) {
-        memcpy(c->tag, p->data, p->data_size);
-        c->tag_ready = 1;
-    }
+    memcpy(c->tag, p->data, p->data_size);
+    c->tag_ready = 1;
     c->taglen = p->data_size;
     return 1;
 }

@@ -557,6 +557,29 @@ static void differential(void)
     printf("incore against default: %d cipher messages agree\n", n);
 }
 
+/* ChaCha20 from a block counter of 2^32 - 2 over 300 bytes, in pieces
+ * that cross the counter's wrap inside and between calls: the counter
+ * carries into the nonce's first word as in OpenSSL's own ChaCha20, never
+ * back to block 0 of the same nonce (which would repeat keystream). */
+static void chacha_counter_wrap(void)
+{
+    EVP_CIPHER *ci = cipher("ChaCha20", "incore"), *cd = cipher("ChaCha20", "default");
+    uint8_t key[32] = { 7 }, iv[16] = { 0xfe, 0xff, 0xff, 0xff, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+    uint8_t zero[300] = { 0 }, oi[300], od[300], o0[64];
+    size_t cuts[3] = { 37, 101, 230 };
+    msgspec m = { .key = key, .iv = iv, .pad = -1 };
+    if (ci == NULL || cd == NULL)
+        return;
+    CHECK(run(ci, 1, &m, zero, 300, oi, NULL, cuts, 3, NULL) == 300 && run(cd, 1, &m, zero, 300, od, NULL, NULL, 0, NULL) == 300,
+          "ChaCha20 across the counter wrap");
+    CHECK_MEM(oi, od, 300, "ChaCha20 across the counter wrap: incore against default");
+    iv[0] = iv[1] = iv[2] = iv[3] = 0;                 /* block 0 of the same nonce */
+    CHECK(run(ci, 1, &m, zero, 64, o0, NULL, NULL, 0, NULL) == 64 && memcmp(o0, oi + 128, 64) != 0,
+          "ChaCha20: the block after the wrap is not block 0 again");
+    EVP_CIPHER_free(ci);
+    EVP_CIPHER_free(cd);
+}
+
 /* A GCM or ChaCha20-Poly1305 context duplicated mid-message finishes the
  * message as the original does. */
 static void dup_midstream(const char *name)
@@ -939,6 +962,18 @@ static void bad_input(void)
     CHECK(EVP_DecryptInit_ex2(x, gcm, key, iv, NULL), "GCM: decrypt init");
     REFUSED(EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, 16, tag), "GCM: tag read when decrypting refused");
     REFUSED(EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 17, tag), "GCM: 17-byte tag refused");
+    /* a tag length without the tag (fuzz_provider: default refuses it) */
+    p[0] = OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 16);
+    REFUSED(EVP_CIPHER_CTX_set_params(x, p), "GCM: tag length without the tag refused");
+    /* final while a TLS AAD waits for its record */
+    CHECK(EVP_EncryptInit_ex2(x, gcm, key, iv, NULL), "GCM: encrypt init");
+    uint8_t aad0[13] = { 0 };
+    aad0[12] = 32;
+    CHECK(EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_TLS1_AAD, 13, aad0) == 16, "GCM: TLS AAD");
+    REFUSED(EVP_EncryptFinal_ex(x, buf, &l), "GCM: final with a TLS AAD set refused");
+    CHECK(EVP_EncryptInit_ex2(x, cp, key, iv, NULL), "CP: encrypt init");
+    CHECK(EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_TLS1_AAD, 13, aad0) == 16, "CP: TLS AAD");
+    REFUSED(EVP_EncryptFinal_ex(x, buf, &l), "ChaCha20-Poly1305: final with a TLS AAD set refused");
 
     /* TLS AAD of the wrong size, records too short for their tag */
     CHECK(EVP_EncryptInit_ex2(x, gcm, key, NULL, NULL), "GCM: key");
@@ -984,6 +1019,13 @@ static void bad_input(void)
     CHECK(EVP_DecryptInit_ex2(x, cbc, key, iv, NULL) && EVP_CIPHER_CTX_set_padding(x, 1)
           && EVP_DecryptUpdate(x, buf, &l, ct, 32), "CBC: decrypt");
     REFUSED(EVP_DecryptFinal_ex(x, buf + 32, &lf), "CBC: bad padding refused at final");
+    /* padding switched off after the last block was held back for it:
+     * final gives that block, as default does */
+    uint8_t back[32];
+    int lb = 0;
+    CHECK(EVP_DecryptInit_ex2(x, cbc, key, iv, NULL) && EVP_DecryptUpdate(x, back, &l, ct, 32) && l == 16
+          && EVP_CIPHER_CTX_set_padding(x, 0) && EVP_DecryptFinal_ex(x, back + 16, &lb) && lb == 16
+          && tl_all_byte(back, 32, 0), "CBC: padding off after a block was held back, final gives it");
     CHECK(EVP_EncryptInit_ex2(x, cbc, key, iv, NULL) && EVP_CIPHER_CTX_set_padding(x, 0)
           && EVP_EncryptUpdate(x, buf, &l, buf, 17), "CBC: 17 bytes without padding");
     REFUSED(EVP_EncryptFinal_ex(x, buf + 16, &l), "CBC: partial block without padding refused at final");
@@ -1033,6 +1075,7 @@ int main(int argc, char **argv)
     kat_gcm();
     kat_chacha_poly();
     kat_chacha();
+    chacha_counter_wrap();
     kat_digests();
     kat_mac_kdf();
     mac_differential();
