@@ -33,38 +33,40 @@ int ic_aes_key_init(ic_aes_key *k, const uint8_t *key, size_t keylen)
     return ic_aes_setkey_impl(k, ic_impl_index(IC_PRIM_AES), key, keylen);
 }
 
-int ic_aes_setkey_impl(ic_aes_key *k, uint32_t impl, const uint8_t *key, size_t keylen)
+/* Expand key into k by implementation impl: the full schedule (h NULL),
+ * or for GCM the encryption schedule and H = E(K, 0^128) in h, checked
+ * as check. */
+static int aes_expand(ic_aes_key *k, uint32_t impl, const uint8_t *key, size_t keylen, uint8_t *h,
+                      uint32_t check)
 {
     const ic_aes_ops *ops = (const ic_aes_ops *)IC_IMPL_OPS(aes, impl);
     if (ops == NULL)
         return IC_ERR_UNAVAILABLE;
     /* FIPS 197 5: Nr = Nk + 6; set before setkey, which may read it. */
     k->rounds = (unsigned)(keylen / 4 + 6);
-    ops->setkey(k, key, keylen);
+    if (h != NULL && ops->gcm_setkey != NULL) {
+        ops->gcm_setkey(k, key, keylen, h);
+    } else {
+        ops->setkey(k, key, keylen);
+        if (h != NULL) {
+            memset(h, 0, 16);
+            ops->ecb_enc(k, h, h, 1);
+        }
+    }
     k->impl = impl;
     k->keylen = (unsigned)keylen;
-    k->check = IC_CHECK_AES;
+    k->check = check;
     return IC_OK;
+}
+
+int ic_aes_setkey_impl(ic_aes_key *k, uint32_t impl, const uint8_t *key, size_t keylen)
+{
+    return aes_expand(k, impl, key, keylen, NULL, IC_CHECK_AES);
 }
 
 int ic_aes_gcm_setkey(ic_aes_key *k, const uint8_t *key, size_t keylen, uint8_t h[16])
 {
-    uint32_t impl = ic_impl_index(IC_PRIM_AES);
-    const ic_aes_ops *ops = (const ic_aes_ops *)IC_IMPL_OPS(aes, impl);
-    if (ops == NULL)
-        return IC_ERR_UNAVAILABLE;
-    k->rounds = (unsigned)(keylen / 4 + 6);
-    if (ops->gcm_setkey != NULL) {
-        ops->gcm_setkey(k, key, keylen, h);
-    } else {
-        memset(h, 0, 16);
-        ops->setkey(k, key, keylen);
-        ops->ecb_enc(k, h, h, 1);
-    }
-    k->impl = impl;
-    k->keylen = (unsigned)keylen;
-    k->check = IC_CHECK_AES_ENC;
-    return IC_OK;
+    return aes_expand(k, ic_impl_index(IC_PRIM_AES), key, keylen, h, IC_CHECK_AES_ENC);
 }
 
 void ic_aes_key_wipe(ic_aes_key *k)
