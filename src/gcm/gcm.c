@@ -802,7 +802,7 @@ static void gcm_seal_short(ic_aes_gcm_ctx *m, const gcm_keys *k, uint8_t *out, c
 /* Seal under checked keys.  m is only the message half of a context: its
  * key fields are never read (the keys come from k), so they stay as the
  * stack left them and nothing but the message needs wiping. */
-static void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
+GCM_INLINE void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
                           size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
                           size_t taglen)
 {
@@ -811,10 +811,9 @@ static void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, co
     uint8_t *dst = taglen == 16 ? tag : t;   /* the full tag: no copy to wipe */
     ic_gcm_msg_fn f = ivlen == IC_GCM_IV_SIZE ? gcm_msg_fn(k) : NULL;
     if (f != NULL) {
-        uint8_t j0[16];   /* public: the IV and a count */
-        gcm_set_j0(j0, iv);
-        (void)f(k->aes, k->hk, IC_GCM_HOOK_ENCRYPT | IC_GCM_HOOK_CTR_PUBLIC, j0, aad, aadlen, in, len, out, NULL,
-                0, dst);
+        ic_gcm_msg msg = { .aad = aad, .aadlen = aadlen, .in = in, .len = len, .out = out, .tag = dst };
+        gcm_set_j0(msg.j0, iv);   /* public: the IV and a count */
+        (void)f(k->aes, k->hk, IC_GCM_HOOK_ENCRYPT | IC_GCM_HOOK_CTR_PUBLIC, &msg);
         if (dst == t) {
             memcpy(tag, t, taglen);
             IC_WIPE_FIXED(t, sizeof t);
@@ -838,7 +837,7 @@ static void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, co
 /* Open under checked keys: decrypt and hash in one pass, then compare;
  * a forgery's output is zeroed before the call returns.  The verdict is
  * public once made (the call returns it), so the wipe may branch on it. */
-static int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
+GCM_INLINE int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
                          size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, const uint8_t *tag,
                          size_t taglen)
 {
@@ -847,9 +846,10 @@ static int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, con
     int ok;
     ic_gcm_msg_fn f = ivlen == IC_GCM_IV_SIZE ? gcm_msg_fn(k) : NULL;
     if (f != NULL) {
-        uint8_t j0[16];
-        gcm_set_j0(j0, iv);
-        ok = f(k->aes, k->hk, IC_GCM_HOOK_CTR_PUBLIC, j0, aad, aadlen, in, len, out, tag, taglen, NULL);
+        ic_gcm_msg msg = { .aad = aad, .aadlen = aadlen, .in = in, .len = len, .out = out, .etag = tag,
+                           .taglen = taglen };
+        gcm_set_j0(msg.j0, iv);
+        ok = f(k->aes, k->hk, IC_GCM_HOOK_CTR_PUBLIC, &msg);
         ic_ct_declassify(&ok, sizeof ok);
         return ok ? IC_OK : IC_ERR_AUTH;
     }

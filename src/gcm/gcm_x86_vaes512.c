@@ -367,7 +367,16 @@ GX_INLINE __m128i gf_frame(const __m128i *rk, int rounds, const ghash_x86_key32 
         x[r] = _mm512_maskz_loadu_epi8(m[r], gf_at(in, 64 * r - off));
         s[r] = gf_ctr(_mm512_add_epi32(v, _mm512_set1_epi32(4 * r)), base);
     }
-    for (int i = 1; i < rounds; i++) {
+    /* rounds 1 .. 9 written out, then AES-192's and AES-256's extra ones
+     * (a branch on the key size, public): as one loop over a round count
+     * only known at run time the registers were copied on every round,
+     * a move in the dependency chain of each block */
+    if (rounds < 10)
+        __builtin_unreachable();   /* 10, 12 or 14: the caller checked the key */
+#pragma GCC unroll 13
+    for (int i = 1; i < 14; i++) {
+        if (i >= rounds)
+            break;
         const __m128i k1 = _mm_load_si128(rk + i);
         const __m512i k4 = _mm512_broadcast_i32x4(k1);
 #pragma GCC unroll 8
@@ -463,34 +472,40 @@ GX_INLINE __m128i gf_aad(const ghash_x86_key32 *gk, __m128i y, const uint8_t *aa
     return y;
 }
 
-/* The end of a message: the AAD (when there is any left to hash) from y,
- * then the last 0 .. 31 blocks, E(K, J0) and the lengths block lb in the
- * frame; the tag to tag (sealing) or the verdict returned (opening, tm
- * the mask of the caller's taglen bytes).  A function of its own, the
- * only one holding the frame's instances, so that a short message does
- * not pay the prologue (spills, 64-byte stack alignment) of the longer
- * messages' code. */
+/* The lengths block of m (phi form) and the mask of the caller's tag
+ * bytes when opening. */
+GX_INLINE __m128i gf_lengths(const ic_gcm_msg *m)
+{
+    return _mm_set_epi64x((long long)((uint64_t)m->aadlen * 8), (long long)((uint64_t)m->len * 8));
+}
+
+/* The end of message m from byte done on, y the GHASH so far: with done
+ * 0, the AAD first (a longer message's caller has hashed it), then the
+ * last 0 .. 31 blocks, E(K, J0) and the lengths block in the frame; the
+ * tag to m->tag (sealing) or the verdict returned (opening).  A function
+ * of its own, the only one holding the frame's instances, so that a short
+ * message does not pay the prologue (spills, 64-byte stack alignment) of
+ * the longer messages' code. */
 static __attribute__((noinline)) int gf_tail(const __m128i *rk, int rounds, const ghash_x86_key32 *gk, int enc,
-                                             __m128i j0, uint32_t t, __m128i y, const uint8_t *aad, size_t aadlen,
-                                             __m128i lb, const uint8_t *in, size_t len, uint8_t *out,
-                                             const uint8_t *etag, __mmask16 tm, uint8_t tag[16])
+                                             const ic_gcm_msg *m, size_t done, __m128i y)
 {
     int ok = 1;
-    y = gf_aad(gk, y, aad, aadlen);
+    const __m128i j0 = _mm_loadu_si128((const __m128i *)(const void *)m->j0);
+    const uint32_t t = ic_load32_be(m->j0 + 12) + 1 + (uint32_t)(done / 16);   /* inc32(J0): block 1 */
+    if (done == 0)
+        y = gf_aad(gk, y, m->aad, m->aadlen);
     if (enc) {
-        _mm_storeu_si128((__m128i *)(void *)tag, gf_frame_any(rk, rounds, gk, 1, j0, t, y, in, out, len, lb,
-                                                              _mm_setzero_si128(), 0, &ok));
+        _mm_storeu_si128((__m128i *)(void *)m->tag,
+                         gf_frame_any(rk, rounds, gk, 1, j0, t, y, m->in + done, m->out + done, m->len - done,
+                                      gf_lengths(m), _mm_setzero_si128(), 0, &ok));
         return 1;
     }
-    (void)gf_frame_any(rk, rounds, gk, 0, j0, t, y, in, out, len, lb, _mm_maskz_loadu_epi8(tm, etag), tm, &ok);
+    const __mmask16 tm = (__mmask16)((1u << m->taglen) - 1);
+    (void)gf_frame_any(rk, rounds, gk, 0, j0, t, y, m->in + done, m->out + done, m->len - done, gf_lengths(m),
+                       _mm_maskz_loadu_epi8(tm, m->etag), tm, &ok);
     return ok;
 }
 
-/* A whole message (ghash_impl.h, ic_gcm_msg_fn): the AAD hashed, whole
- * batches of 32 blocks through the stitched loop (encrypting) or hashed
- * (decrypting), the last 0 .. 31 blocks and the lengths block in the
- * frame, and, decrypting, the leading batches decrypted last.  The key's
- * round count is one ic_aes_gcm_key_init accepts (gcm.c checks). */
 /* E(K, J0) alone, on one XMM register. */
 GX_INLINE __m128i gf_enc1(const __m128i *rk, int rounds, __m128i j0)
 {
@@ -512,17 +527,15 @@ GX_INLINE __m128i gf_close(const ghash_x86_key32 *gk, __m128i y, __m128i lb, __m
 
 /* A message of more than 31 blocks (the rest of ic_gcm_x86_vaes512_msg). */
 static __attribute__((noinline)) int gf_long(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags,
-                                             __m128i j0, uint32_t t0, const uint8_t *aad, size_t aadlen,
-                                             const uint8_t *in, size_t len, uint8_t *out, const uint8_t *etag,
-                                             __mmask16 tm, uint8_t tag[16])
+                                             const ic_gcm_msg *m)
 {
     const ghash_x86_key32 *gk = ghash_x86_key32_of(hk);
     const __m128i *rk = (const __m128i *)(const void *)aes_x86_enc_rk(k);
     const int rounds = k->rounds;
-    const __m128i lb = _mm_set_epi64x((long long)((uint64_t)aadlen * 8), (long long)((uint64_t)len * 8));
-    const size_t whole = len / 16;
+    const size_t len = m->len, whole = len / 16;
     size_t nb = whole - whole % 32;
-    __m128i y = gf_aad(gk, _mm_setzero_si128(), aad, aadlen);
+    __m128i y = gf_aad(gk, _mm_setzero_si128(), m->aad, m->aadlen);
+    const __m128i j0 = _mm_loadu_si128((const __m128i *)(const void *)m->j0);
     const int enc = (flags & IC_GCM_HOOK_ENCRYPT) != 0;
     int ok;
 
@@ -536,43 +549,43 @@ static __attribute__((noinline)) int gf_long(const ic_aes_key *k, const ic_ghash
     if (whole % 32 == 31 && (len & 15) != 0)
         nb = whole - 15;   /* 31 whole blocks and a tail: 16 more than the batches of 32 */
     uint8_t ctr[16], yb[16];
-    _mm_storeu_si128((__m128i *)(void *)ctr, _mm_insert_epi32(j0, (int)__builtin_bswap32(t0), 3));
+    /* inc32(J0) in one 16-byte store, which the loop's 16-byte load of it
+     * can forward (from two stores it could not) */
+    _mm_storeu_si128((__m128i *)(void *)ctr,
+                     _mm_insert_epi32(j0, (int)__builtin_bswap32(ic_load32_be(m->j0 + 12) + 1), 3));
     gh_store(yb, y);
-    nb = ic_gcm_x86_vaes512_crypt(k, hk, flags, ctr, yb, out, in, nb);   /* the YMM loop takes a 16 */
+    nb = ic_gcm_x86_vaes512_crypt(k, hk, flags, ctr, yb, m->out, m->in, nb);   /* the YMM loop takes a 16 */
     y = gh_load(yb);
     if (empty) {
-        const __m128i full = gf_close(gk, y, lb, e);
+        const __m128i full = gf_close(gk, y, gf_lengths(m), e);
         if (enc) {
-            _mm_storeu_si128((__m128i *)(void *)tag, full);
+            _mm_storeu_si128((__m128i *)(void *)m->tag, full);
             return 1;
         }
-        ok = _mm_cvtsi128_si32(gf_verdict(full, _mm_maskz_loadu_epi8(tm, etag), tm)) & 1;
+        const __mmask16 tm = (__mmask16)((1u << m->taglen) - 1);
+        ok = _mm_cvtsi128_si32(gf_verdict(full, _mm_maskz_loadu_epi8(tm, m->etag), tm)) & 1;
     } else {
-        ok = gf_tail(rk, rounds, gk, enc, j0, t0 + (uint32_t)nb, y, NULL, 0, lb, in + 16 * nb, len - 16 * nb,
-                     out + 16 * nb, etag, tm, tag);
+        ok = gf_tail(rk, rounds, gk, enc, m, 16 * nb, y);
     }
     /* Opening: the batches were decrypted in the same pass as hashed; a
      * forgery's are zeroed here (the frame stored zeros for its own). */
     ic_ct_declassify(&ok, sizeof ok);
     if (!ok)
-        memset(out, 0, 16 * nb);
+        memset(m->out, 0, 16 * nb);
     return ok;
 }
 
-int ic_gcm_x86_vaes512_msg(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, const uint8_t j0b[16],
-                           const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
-                           const uint8_t *etag, size_t taglen, uint8_t tag[16])
+/* A whole message (ghash_impl.h, ic_gcm_msg_fn): the AAD hashed, whole
+ * batches of 32 blocks through the stitched loop (encrypting) or hashed
+ * (decrypting), the last 0 .. 31 blocks and the lengths block in the
+ * frame, and, decrypting, the leading batches decrypted last.  The key's
+ * round count is one ic_aes_gcm_key_init accepts (gcm.c checks). */
+int ic_gcm_x86_vaes512_msg(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, const ic_gcm_msg *m)
 {
-    const int enc = (flags & IC_GCM_HOOK_ENCRYPT) != 0;
-    const __m128i j0 = _mm_loadu_si128((const __m128i *)(const void *)j0b);
-    const uint32_t t0 = ic_load32_be(j0b + 12) + 1;   /* inc32(J0): the first data block */
-    const __mmask16 tm = (__mmask16)(enc ? 0 : (1u << taglen) - 1);
-    if (len > 16 * 31)
-        return gf_long(k, hk, flags, j0, t0, aad, aadlen, in, len, out, etag, tm, tag);
-    return gf_tail((const __m128i *)(const void *)aes_x86_enc_rk(k), k->rounds, ghash_x86_key32_of(hk), enc, j0, t0,
-                   _mm_setzero_si128(), aad, aadlen,
-                   _mm_set_epi64x((long long)((uint64_t)aadlen * 8), (long long)((uint64_t)len * 8)), in, len, out,
-                   etag, tm, tag);
+    if (m->len > 16 * 31)
+        return gf_long(k, hk, flags, m);
+    return gf_tail((const __m128i *)(const void *)aes_x86_enc_rk(k), k->rounds, ghash_x86_key32_of(hk),
+                   (flags & IC_GCM_HOOK_ENCRYPT) != 0, m, 0, _mm_setzero_si128());
 }
 
 IC_TARGET_END

@@ -61,10 +61,22 @@ typedef size_t (*ic_gcm_stitch_fn)(const ic_aes_key *k, const ic_ghash_key *hk, 
  * compared in constant time with the taglen (4 .. 16) bytes at etag, the
  * whole ciphertext authenticated before any output is stored; the output
  * is the plaintext when they agree and zeros when not, and the verdict is
- * returned as 1 or 0 (tag unused).  Lengths within GCM's limits. */
-typedef int (*ic_gcm_msg_fn)(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, const uint8_t j0[16],
-                             const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
-                             const uint8_t *etag, size_t taglen, uint8_t tag[16]);
+ * returned as 1 or 0 (tag unused).  Lengths within GCM's limits.  The
+ * message is one struct passed by pointer: as a dozen arguments it was
+ * copied through the stack at every layer (about 60 instructions of a
+ * 16-byte seal). */
+typedef struct ic_gcm_msg {
+    uint8_t j0[16];
+    const uint8_t *aad;
+    size_t aadlen;
+    const uint8_t *in;
+    size_t len;
+    uint8_t *out;
+    const uint8_t *etag;   /* opening */
+    size_t taglen;
+    uint8_t *tag;          /* sealing: 16 bytes */
+} ic_gcm_msg;
+typedef int (*ic_gcm_msg_fn)(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, const ic_gcm_msg *m);
 
 /* The loop the implementations a and g run together: of the loops both
  * declare, the highest-numbered; IC_STITCH_NONE when they share none
@@ -98,9 +110,7 @@ size_t ic_gcm_x86_vaes_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsign
 size_t ic_gcm_x86_vaes512_crypt(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, uint8_t ctr[16],
                                 uint8_t y[16], uint8_t *out, const uint8_t *in, size_t nblocks);
 /* Its whole-message function (ic_gcm_msg_fn). */
-int ic_gcm_x86_vaes512_msg(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, const uint8_t j0[16],
-                           const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len, uint8_t *out,
-                           const uint8_t *etag, size_t taglen, uint8_t tag[16]);
+int ic_gcm_x86_vaes512_msg(const ic_aes_key *k, const ic_ghash_key *hk, unsigned flags, const ic_gcm_msg *m);
 #endif
 
 #endif
