@@ -76,7 +76,7 @@ usage_error speed "unknown algorithm 'no-such-alg'" speed no-such-alg
 usage_error speed "option '--json' takes no value" speed --json=1 sha256
 usage_error speed "--vs needs a value" speed --vs --seconds 0.01 sha256
 usage_error speed "--seconds needs a value" speed --seconds --json sha256
-for o in --sizes --sweep --seconds --repeats --impl --vs --plot --aad --misalign --threads; do
+for o in --sizes --sweep --seconds --repeats --stat --impl --vs --plot --aad --misalign --threads; do
     usage_error speed "$o needs a value" speed sha256 $o
 done
 usage_error speed "unknown peer 'nobody'" speed --vs nobody sha256
@@ -87,6 +87,9 @@ for v in 0 -1 1e999 nan abc 3601; do
 done
 for v in 0 -3 102 x; do
     usage_error speed "bad --repeats '$v'" speed --repeats=$v sha256
+done
+for v in mean min Best ''; do
+    usage_error speed "bad --stat '$v'" speed --stat=$v sha256
 done
 for v in 0 -1 257 99999999999; do
     usage_error speed "bad --threads '$v'" speed --threads=$v sha256

@@ -31,6 +31,7 @@ for line in open(sys.argv[1]):
     assert r["incore_version"].count(".") == 2
     for k in ("aad", "misalign", "threads", "repeats"):
         assert isinstance(r[k], int), k
+    assert r["stat"] in ("median", "best"), r["stat"]
     n += 1
 sys.exit(0 if n >= int(sys.argv[2]) else 1)' "$out" "$1"
     else
@@ -53,6 +54,15 @@ speed --json --seconds 0.01 --sizes 64,256 sha256; st=$?
 [ $st -eq 0 ] && ok || bad "--json exit $st: $(cat "$err")"
 json_ok 2 && ok || bad "--json rows lack fields: $(head -3 "$out")"
 [ "$(grep -c '"provider":"incore"' "$out")" -eq 2 ] && ok || bad "--json: one incore row per size"
+
+grep -q '"stat":"median"' "$out" && ok || bad "--json: the median is the default figure"
+
+# --stat best: the fastest batch, said in the header and in every row
+speed --seconds 0.01 --repeats 3 --stat best --sizes 64 sha256; st=$?
+[ $st -eq 0 ] && grep -q 'best of 3 batches' "$out" && ok || bad "--stat best header ($st): $(head -3 "$out")"
+speed --json --seconds 0.01 --repeats 3 --stat=best --sizes 64 sha256; st=$?
+[ $st -eq 0 ] && json_ok 1 && [ "$(grep -c '"stat":"best"' "$out")" -eq 1 ] && ok \
+    || bad "--stat=best rows ($st): $(head -2 "$out")"
 
 # --sweep gives A, A+STEP, ..., B; ECB rounds a size down to whole blocks
 speed --json --seconds 0.01 --sweep 16:64:16 crc32; st=$?
