@@ -492,16 +492,19 @@ static __attribute__((noinline)) int gf_tail(const __m128i *rk, int rounds, cons
     int ok = 1;
     const __m128i j0 = _mm_loadu_si128((const __m128i *)(const void *)m->j0);
     const uint32_t t = ic_load32_be(m->j0 + 12) + 1 + (uint32_t)(done / 16);   /* inc32(J0): block 1 */
+    /* in and out may be NULL with no data (then done is 0): no arithmetic on them then */
+    const uint8_t *in = done != 0 ? m->in + done : m->in;
+    uint8_t *out = done != 0 ? m->out + done : m->out;
     if (done == 0)
         y = gf_aad(gk, y, m->aad, m->aadlen);
     if (enc) {
         _mm_storeu_si128((__m128i *)(void *)m->tag,
-                         gf_frame_any(rk, rounds, gk, 1, j0, t, y, m->in + done, m->out + done, m->len - done,
-                                      gf_lengths(m), _mm_setzero_si128(), 0, &ok));
+                         gf_frame_any(rk, rounds, gk, 1, j0, t, y, in, out, m->len - done, gf_lengths(m),
+                                      _mm_setzero_si128(), 0, &ok));
         return 1;
     }
     const __mmask16 tm = (__mmask16)((1u << m->taglen) - 1);
-    (void)gf_frame_any(rk, rounds, gk, 0, j0, t, y, m->in + done, m->out + done, m->len - done, gf_lengths(m),
+    (void)gf_frame_any(rk, rounds, gk, 0, j0, t, y, in, out, m->len - done, gf_lengths(m),
                        _mm_maskz_loadu_epi8(tm, m->etag), tm, &ok);
     return ok;
 }
