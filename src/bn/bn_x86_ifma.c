@@ -124,13 +124,19 @@ IFMA_INLINE void shift_down(__m512i *x, const size_t nv)
  * the lowest lane becomes divisible by 2^52, shift everything down one
  * lane (VALIGNQ across the registers), then add the high halves, which
  * belong one digit up and so land where they should after the shift.
- * The x b terms and the q n terms collect in separate registers (A, M):
- * the A chain does not wait for q, and each chain is two multiply-adds and
- * a shift a digit instead of four and a shift; with SPLIT (one product
- * of up to 6 vectors: beyond, the registers spill) the high halves
- * collect in two more (AH, MH), and each chain is one multiply-add and a
- * shift.  Two products side by side already overlap their chains and
- * measured faster without (RSA-2048 signatures, Zen 5).  With MEMOP, B
+ * NACC says where the terms collect.  With 2, the x b terms and the q n
+ * terms in separate registers (A, M): the A chain does not wait for q,
+ * and each chain is two multiply-adds and a shift a digit instead of four
+ * and a shift.  With 4 (one product of up to 6 vectors: beyond, the
+ * registers spill) the high halves collect in two more (AH, MH), and each
+ * chain is one multiply-add and a shift.  With 1, all of them in A: the
+ * chain is four multiply-adds and a shift, but a digit shifts nv vectors
+ * instead of 2 nv, and the shifts (VALIGNQ) all issue on one port of the
+ * two the multiply-adds share.  Two products side by side overlap their
+ * chains, so they are bound by that issue rate and take 1: RSA-CRT
+ * signatures 1.05x (2048 bits), 1.05x (3072) and 1.25x (4096) the speed
+ * of 2 on an AVX-512 Xeon (Emerald Rapids, --stat best), where one
+ * product takes 4 (shorter chains).  With MEMOP, B
  * and N are read from memory at every digit (memory operands of the
  * multiply-adds) instead of kept in registers, for the sizes where the
  * accumulators need the registers.  Lane 0 is tracked in a
@@ -141,7 +147,8 @@ IFMA_INLINE void shift_down(__m512i *x, const size_t nv)
  * (the low halves of x b0 and x b1, the high half of x b0) is computed for
  * every digit beforehand on the vector unit (W, U), so the scalar side
  * multiplies only by q.  Lanes are 64 bits and each of A, M collects at
- * most 2 d terms below 2^52 (d <= 158), so nothing overflows.
+ * most 2 d terms below 2^52 (with NACC 1, A collects 4 d), d <= 158, so
+ * nothing overflows (4 x 158 x 2^52 < 2^62).
  *
  * On Zen 5 one product's steps are bound by those chains (VALIGNQ has 5
  * to 6 cycles of latency there, the multiply-adds 4, with bypasses on
@@ -150,7 +157,7 @@ IFMA_INLINE void shift_down(__m512i *x, const size_t nv)
  * halves together.  (Moving the multiplicands instead of the
  * accumulators, a frame that shifts every 4 or 8 digits, measured slower:
  * docs/backends.md.) */
-IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int SPLIT, const int MEMOP, scratch52 *sc,
+IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int NACC, const int MEMOP, scratch52 *sc,
                        uint64_t *const r[], const uint64_t *const a[], const uint64_t *const b[],
                        const mod52 *const m[])
 {
@@ -158,6 +165,7 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int SPLIT, const i
     uint64_t L0[2], n0s[2], n1[2], k0[2];
     const __m512i zero = _mm512_setzero_si512();
     const size_t d = m[0]->d;
+    const int SPLIT = NACC == 4, ONE = NACC == 1;
     for (size_t k = 0; k < K; k++) {
         const __m512i b0 = _mm512_set1_epi64((long long)b[k][0]), b1 = _mm512_set1_epi64((long long)b[k][1]);
         for (size_t v = 0; v < nv; v++) {
@@ -175,7 +183,7 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int SPLIT, const i
     }
     for (size_t i = 0; i < d; i++) {
         for (size_t k = 0; k < K; k++) {
-            __m512i s = _mm512_add_epi64(A[k][0], M[k][0]);
+            __m512i s = ONE ? A[k][0] : _mm512_add_epi64(A[k][0], M[k][0]);
             if (SPLIT)
                 s = _mm512_add_epi64(s, _mm512_add_epi64(AH[k][0], MH[k][0]));
             const uint64_t L1 = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(s), 1);
@@ -196,16 +204,21 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int SPLIT, const i
             }
             for (size_t v = 0; v < nv; v++) {
                 A[k][v] = _mm512_madd52lo_epu64(A[k][v], xv, B[k][v]);
-                M[k][v] = _mm512_madd52lo_epu64(M[k][v], qv, N[k][v]);
+                if (ONE)
+                    A[k][v] = _mm512_madd52lo_epu64(A[k][v], qv, N[k][v]);
+                else
+                    M[k][v] = _mm512_madd52lo_epu64(M[k][v], qv, N[k][v]);
             }
             shift_down(A[k], nv);
-            shift_down(M[k], nv);
+            if (!ONE)
+                shift_down(M[k], nv);
             if (SPLIT) {
                 shift_down(AH[k], nv);
                 shift_down(MH[k], nv);
             }
             for (size_t v = 0; v < nv; v++) {
-                __m512i *ah = SPLIT ? &AH[k][v] : &A[k][v], *mh = SPLIT ? &MH[k][v] : &M[k][v];
+                __m512i *ah = SPLIT ? &AH[k][v] : &A[k][v];
+                __m512i *mh = SPLIT ? &MH[k][v] : ONE ? &A[k][v] : &M[k][v];
                 *ah = _mm512_madd52hi_epu64(*ah, xv, B[k][v]);
                 *mh = _mm512_madd52hi_epu64(*mh, qv, N[k][v]);
             }
@@ -227,7 +240,7 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int SPLIT, const i
             }
     for (size_t k = 0; k < K; k++) {
         for (size_t v = 0; v < nv; v++)
-            _mm512_store_si512((void *)(sc->t[k] + 8 * v), _mm512_add_epi64(A[k][v], M[k][v]));
+            _mm512_store_si512((void *)(sc->t[k] + 8 * v), ONE ? A[k][v] : _mm512_add_epi64(A[k][v], M[k][v]));
         sc->t[k][0] = L0[k];
     }
     uint64_t c[2] = { 0, 0 };
@@ -254,25 +267,24 @@ static void amm1(scratch52 *sc, uint64_t *r, const uint64_t *a, const uint64_t *
     const uint64_t *const X[1] = { a }, *const Y[1] = { b };
     const mod52 *const P[1] = { m };
     switch (m->nv) {
-    case 3: amm_k(1, 3, 1, 0, sc, R, X, Y, P); break;
-    case 4: amm_k(1, 4, 1, 0, sc, R, X, Y, P); break;
-    case 5: amm_k(1, 5, 1, 0, sc, R, X, Y, P); break;
-    case 6: amm_k(1, 6, 1, 0, sc, R, X, Y, P); break;
-    case 7: amm_k(1, 7, 0, 0, sc, R, X, Y, P); break;
-    case 8: amm_k(1, 8, 0, 1, sc, R, X, Y, P); break;
-    case 9: amm_k(1, 9, 0, 1, sc, R, X, Y, P); break;
-    case 10: amm_k(1, 10, 0, 1, sc, R, X, Y, P); break;
-    default: amm_k(1, m->nv, 0, 0, sc, R, X, Y, P); break;
+    case 3: amm_k(1, 3, 4, 0, sc, R, X, Y, P); break;
+    case 4: amm_k(1, 4, 4, 0, sc, R, X, Y, P); break;
+    case 5: amm_k(1, 5, 4, 0, sc, R, X, Y, P); break;
+    case 6: amm_k(1, 6, 4, 0, sc, R, X, Y, P); break;
+    case 7: amm_k(1, 7, 2, 0, sc, R, X, Y, P); break;
+    case 8: amm_k(1, 8, 2, 1, sc, R, X, Y, P); break;
+    case 9: amm_k(1, 9, 2, 1, sc, R, X, Y, P); break;
+    case 10: amm_k(1, 10, 2, 1, sc, R, X, Y, P); break;
+    default: amm_k(1, m->nv, 2, 0, sc, R, X, Y, P); break;
     }
 }
 
 /* Two products with moduli of the same size (the RSA-CRT halves of 2048,
- * 3072 and 4096 bits).  Up to 4 vectors everything is in registers; at 5
- * (2048-bit halves) the accumulators take 20 registers, so B and N are
- * memory operands (MEMOP), 1.2 times faster than one product after the
- * other.  From 6 vectors two pairs of accumulators no longer fit beside
- * the rest and one product after the other measured faster (2560 and 3072
- * bits). */
+ * 3072 and 4096 bits), one accumulator each (NACC 1, amm_k).  Up to 4
+ * vectors everything is in registers; at 5 (2048-bit halves) B and N are
+ * memory operands (MEMOP; in registers measured the same).  From 6
+ * vectors one product after the other measured faster (2560 and 3072
+ * bits, with two accumulators each; not measured again with one). */
 static void amm2(scratch52 *sc, uint64_t *r0, const uint64_t *a0, const uint64_t *b0, const mod52 *m0,
                  uint64_t *r1, const uint64_t *a1, const uint64_t *b1, const mod52 *m1)
 {
@@ -280,9 +292,9 @@ static void amm2(scratch52 *sc, uint64_t *r0, const uint64_t *a0, const uint64_t
     const uint64_t *const X[2] = { a0, a1 }, *const Y[2] = { b0, b1 };
     const mod52 *const P[2] = { m0, m1 };
     switch (m0->nv) {
-    case 3: amm_k(2, 3, 0, 0, sc, R, X, Y, P); break;
-    case 4: amm_k(2, 4, 0, 0, sc, R, X, Y, P); break;
-    case 5: amm_k(2, 5, 0, 1, sc, R, X, Y, P); break;
+    case 3: amm_k(2, 3, 1, 0, sc, R, X, Y, P); break;
+    case 4: amm_k(2, 4, 1, 0, sc, R, X, Y, P); break;
+    case 5: amm_k(2, 5, 1, 1, sc, R, X, Y, P); break;
     default:
         amm1(sc, r0, a0, b0, m0);
         amm1(sc, r1, a1, b1, m1);
