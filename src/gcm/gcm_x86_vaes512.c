@@ -472,11 +472,22 @@ GX_INLINE __m128i gf_aad(const ghash_x86_key32 *gk, __m128i y, const uint8_t *aa
     return y;
 }
 
-/* The lengths block of m (phi form) and the mask of the caller's tag
- * bytes when opening. */
+/* The lengths block of m (phi form). */
 GX_INLINE __m128i gf_lengths(const ic_gcm_msg *m)
 {
     return _mm_set_epi64x((long long)((uint64_t)m->aadlen * 8), (long long)((uint64_t)m->len * 8));
+}
+
+/* The mask of the caller's tag bytes (opening). */
+GX_INLINE __mmask16 gf_tagmask(const ic_gcm_msg *m)
+{
+    return (__mmask16)((1u << m->taglen) - 1);
+}
+
+/* inc32(J0)'s native tail: the first data block's counter. */
+GX_INLINE uint32_t gf_t0(const ic_gcm_msg *m)
+{
+    return ic_load32_be(m->j0 + 12) + 1;
 }
 
 /* The end of message m from byte done on, y the GHASH so far: with done
@@ -491,7 +502,7 @@ static __attribute__((noinline)) int gf_tail(const __m128i *rk, int rounds, cons
 {
     int ok = 1;
     const __m128i j0 = _mm_loadu_si128((const __m128i *)(const void *)m->j0);
-    const uint32_t t = ic_load32_be(m->j0 + 12) + 1 + (uint32_t)(done / 16);   /* inc32(J0): block 1 */
+    const uint32_t t = gf_t0(m) + (uint32_t)(done / 16);
     /* in and out may be NULL with no data (then done is 0): no arithmetic on them then */
     const uint8_t *in = done != 0 ? m->in + done : m->in;
     uint8_t *out = done != 0 ? m->out + done : m->out;
@@ -503,7 +514,7 @@ static __attribute__((noinline)) int gf_tail(const __m128i *rk, int rounds, cons
                                       _mm_setzero_si128(), 0, &ok));
         return 1;
     }
-    const __mmask16 tm = (__mmask16)((1u << m->taglen) - 1);
+    const __mmask16 tm = gf_tagmask(m);
     (void)gf_frame_any(rk, rounds, gk, 0, j0, t, y, in, out, m->len - done, gf_lengths(m),
                        _mm_maskz_loadu_epi8(tm, m->etag), tm, &ok);
     return ok;
@@ -555,7 +566,7 @@ static __attribute__((noinline)) int gf_long(const ic_aes_key *k, const ic_ghash
     /* inc32(J0) in one 16-byte store, which the loop's 16-byte load of it
      * can forward (from two stores it could not) */
     _mm_storeu_si128((__m128i *)(void *)ctr,
-                     _mm_insert_epi32(j0, (int)__builtin_bswap32(ic_load32_be(m->j0 + 12) + 1), 3));
+                     _mm_insert_epi32(j0, (int)__builtin_bswap32(gf_t0(m)), 3));
     gh_store(yb, y);
     nb = ic_gcm_x86_vaes512_crypt(k, hk, flags, ctr, yb, m->out, m->in, nb);   /* the YMM loop takes a 16 */
     y = gh_load(yb);
@@ -565,7 +576,7 @@ static __attribute__((noinline)) int gf_long(const ic_aes_key *k, const ic_ghash
             _mm_storeu_si128((__m128i *)(void *)m->tag, full);
             return 1;
         }
-        const __mmask16 tm = (__mmask16)((1u << m->taglen) - 1);
+        const __mmask16 tm = gf_tagmask(m);
         ok = _mm_cvtsi128_si32(gf_verdict(full, _mm_maskz_loadu_epi8(tm, m->etag), tm)) & 1;
     } else {
         ok = gf_tail(rk, rounds, gk, enc, m, 16 * nb, y);
