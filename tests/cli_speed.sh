@@ -73,15 +73,15 @@ speed --json --seconds 0.01 --sizes 40 aes-128-ecb; st=$?
 
 # --csv header, then rows
 speed --csv --seconds 0.01 --sizes 64 crc32c; st=$?
-[ $st -eq 0 ] && [ "$(head -1 "$out")" = "alg,provider,impl,call,size,aad,misalign,threads,mib_per_s,mb_per_s,cpb,check,version,incore_version,arch,cpu_model,cpu_features,compiler" ] \
-    && grep -q '^crc32c,incore,[^,]*,ic_crc32c,64,0,0,1,[0-9.e+]*,[0-9.e+]*,[0-9.e+]*,ok,' "$out" \
+[ $st -eq 0 ] && [ "$(head -1 "$out")" = "alg,provider,impl,call,size,aad,misalign,threads,mib_per_s,mb_per_s,cpb,stat,check,version,incore_version,arch,cpu_model,cpu_features,compiler" ] \
+    && grep -q '^crc32c,incore,[^,]*,ic_crc32c,64,0,0,1,[0-9.e+]*,[0-9.e+]*,[0-9.e+]*,median,ok,' "$out" \
     && ok || bad "--csv header and row ($st): $(head -2 "$out")"
 if command -v python3 >/dev/null 2>&1; then
     python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert rows and all(len(r) == 18 and None not in r and r["cpu_features"] is not None for r in rows)' "$out" \
-        && ok || bad "--csv rows do not parse as 18 fields"
+assert rows and all(len(r) == 19 and r["stat"] == "median" and None not in r and r["cpu_features"] is not None for r in rows)' "$out" \
+        && ok || bad "--csv rows do not parse as 19 fields"
 fi
 
 # --aad, --misalign, --threads: recorded in every row; the AEADs take the

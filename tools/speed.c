@@ -950,6 +950,12 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* --stat's name, as the header line and the JSON / CSV rows give it. */
+static const char *stat_name(const speed_opts *o)
+{
+    return o->best ? "best" : "median";
+}
+
 /* The figure of a measurement's batches: the median, or with --stat best
  * the best (the largest rate, the smallest time per byte). */
 static double batch_stat(const speed_opts *o, double *v, int n, int larger_is_better)
@@ -1104,7 +1110,7 @@ static void json_row(FILE *f, const bench *B, const speed_alg *a, const provider
                "\"mib_per_s\":%.6g,\"mb_per_s\":%.6g,\"cpb\":%.6g,\"counter\":\"%s\","
                "\"counter_hz\":%.0f,\"repeats\":%d,\"stat\":\"%s\",\"seconds\":%g,\"check\":\"%s\"",
             size, takes_aad(a) ? o->aad : 0, o->misalign, o->threads, mib, MB_OF_MIB(mib), cpb,
-            COUNTER_NAME, B->hz, o->repeats, o->best ? "best" : "median", o->seconds,
+            COUNTER_NAME, B->hz, o->repeats, stat_name(o), o->seconds,
             p->mismatch ? "mismatch" : "ok");
     if (p->peer < 0)   /* the row automatic selection runs (always, without --impl all) */
         fprintf(f, ",\"selected\":%s", p->picked ? "true" : "false");
@@ -1117,7 +1123,7 @@ static void json_row(FILE *f, const bench *B, const speed_alg *a, const provider
     fputs("}\n", f);
 }
 
-#define CSV_HEADER "alg,provider,impl,call,size,aad,misalign,threads,mib_per_s,mb_per_s,cpb,check," \
+#define CSV_HEADER "alg,provider,impl,call,size,aad,misalign,threads,mib_per_s,mb_per_s,cpb,stat,check," \
                    "version,incore_version,arch,cpu_model,cpu_features,compiler"
 
 static void csv_row(FILE *f, const bench *B, const speed_alg *a, const provider *p, size_t size,
@@ -1128,8 +1134,8 @@ static void csv_row(FILE *f, const bench *B, const speed_alg *a, const provider 
     csv_str(f, p->provider);
     csv_str(f, p->impl);
     csv_str(f, p->call);
-    fprintf(f, ",%zu,%zu,%zu,%d,%.6g,%.6g,%.6g,%s", size, takes_aad(a) ? o->aad : 0, o->misalign,
-            o->threads, mib, MB_OF_MIB(mib), cpb, p->mismatch ? "mismatch" : "ok");
+    fprintf(f, ",%zu,%zu,%zu,%d,%.6g,%.6g,%.6g,%s,%s", size, takes_aad(a) ? o->aad : 0, o->misalign,
+            o->threads, mib, MB_OF_MIB(mib), cpb, stat_name(o), p->mismatch ? "mismatch" : "ok");
     csv_str(f, provider_version(p));
     csv_str(f, ic_version());
     csv_str(f, ic_cpu_arch());
@@ -1244,7 +1250,7 @@ static void json_ops_row(FILE *f, const bench *B, const speed_alg *a, const prov
             "\"size\":%zu,\"ops_per_s\":%.6g,\"cycles_per_op\":%.6g,\"counter\":\"%s\","
             "\"counter_hz\":%.0f,\"stat\":\"%s\",\"check\":\"%s\"",
             a->name, p->provider, p->impl, p->call, size, p->mb[0] * 1048576.0 / (double)size,
-            p->cpb[0] * (double)size, COUNTER_NAME, B->hz, B->o->best ? "best" : "median",
+            p->cpb[0] * (double)size, COUNTER_NAME, B->hz, stat_name(B->o),
             p->mismatch ? "mismatch" : "ok");
     if (p->peer < 0)
         fprintf(f, ",\"selected\":%s", p->picked ? "true" : "false");
@@ -1578,7 +1584,7 @@ static void print_header(const bench *B, FILE *f)
             COUNTER_NAME, B->hz / 1e9,
             B->hz_measured ? "measured against CLOCK_MONOTONIC" : "as the hardware declares");
     fprintf(f, "%sMiB/s: 2^20 bytes per second; %s of %d batches of ~%.3g s per figure, "
-            "providers interleaved batch by batch\n", li, o->best ? "best" : "median", o->repeats,
+            "providers interleaved batch by batch\n", li, stat_name(o), o->repeats,
             o->seconds / o->repeats);
     fprintf(f, "%sbuilt by %s; CPU features seen: %s\n", li, SPEED_COMPILER, cpu_features());
     if (o->aad || o->misalign || o->threads > 1)
