@@ -799,12 +799,15 @@ static void gcm_seal_short(ic_aes_gcm_ctx *m, const gcm_keys *k, uint8_t *out, c
     IC_WIPE_FIXED(b, 16);
 }
 
-/* Seal under checked keys.  m is only the message half of a context: its
- * key fields are never read (the keys come from k), so they stay as the
- * stack left them and nothing but the message needs wiping. */
-GCM_INLINE void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
-                          size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
-                          size_t taglen)
+/* Seal under checked keys, the general way: a short tag, an IV of other
+ * than 12 bytes, or a key without a whole-message function.  m is only
+ * the message half of a context: its key fields are never read (the keys
+ * come from k), so they stay as the stack left them and nothing but the
+ * message needs wiping.  Not inlined, so that the common case below does
+ * not carry its frame (the context, six saved registers). */
+static __attribute__((noinline)) void gcm_seal_general(const gcm_keys *k, const uint8_t *iv, size_t ivlen,
+                                                       const uint8_t *aad, size_t aadlen, const uint8_t *in,
+                                                       size_t len, uint8_t *out, uint8_t *tag, size_t taglen)
 {
     ic_aes_gcm_ctx m;
     uint8_t t[16];
@@ -814,45 +817,49 @@ GCM_INLINE void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen
         ic_gcm_msg msg = { .aad = aad, .aadlen = aadlen, .in = in, .len = len, .out = out, .tag = dst };
         gcm_set_j0(msg.j0, iv);   /* public: the IV and a count */
         (void)f(k->aes, k->hk, IC_GCM_HOOK_ENCRYPT | IC_GCM_HOOK_CTR_PUBLIC, &msg);
-        if (dst == t) {
-            memcpy(tag, t, taglen);
-            IC_WIPE_FIXED(t, sizeof t);
-        }
-        return;
-    }
-    gcm_msg_begin(&m, k, iv, ivlen, aad, aadlen);
-    if (len - 1 < GCM_SHORT) {
-        gcm_seal_short(&m, k, out, in, len, dst);
     } else {
-        gcm_crypt_data(&m, k, out, in, len, GCM_ENC);
-        gcm_full_tag(&m, k, dst);
+        gcm_msg_begin(&m, k, iv, ivlen, aad, aadlen);
+        if (len - 1 < GCM_SHORT) {
+            gcm_seal_short(&m, k, out, in, len, dst);
+        } else {
+            gcm_crypt_data(&m, k, out, in, len, GCM_ENC);
+            gcm_full_tag(&m, k, dst);
+        }
+        gcm_msg_wipe(&m);
     }
     if (dst == t) {
         memcpy(tag, t, taglen);       /* MSB_t: the leftmost taglen bytes */
         IC_WIPE_FIXED(t, sizeof t);
     }
-    gcm_msg_wipe(&m);
 }
 
-/* Open under checked keys: decrypt and hash in one pass, then compare;
- * a forgery's output is zeroed before the call returns.  The verdict is
- * public once made (the call returns it), so the wipe may branch on it. */
-GCM_INLINE int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
-                         size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, const uint8_t *tag,
-                         size_t taglen)
+/* Seal under checked keys: a 12-byte IV and a full tag in one call of
+ * the key's whole-message function where it has one (TLS, IPsec, QUIC). */
+GCM_INLINE void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
+                          size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t *tag,
+                          size_t taglen)
+{
+    ic_gcm_msg_fn f = ivlen == IC_GCM_IV_SIZE && taglen == 16 ? gcm_msg_fn(k) : NULL;
+    if (f == NULL) {
+        gcm_seal_general(k, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+        return;
+    }
+    ic_gcm_msg msg = { .aad = aad, .aadlen = aadlen, .in = in, .len = len, .out = out, .tag = tag };
+    gcm_set_j0(msg.j0, iv);   /* public: the IV and a count */
+    (void)f(k->aes, k->hk, IC_GCM_HOOK_ENCRYPT | IC_GCM_HOOK_CTR_PUBLIC, &msg);
+}
+
+/* Open under checked keys without a whole-message function: decrypt and
+ * hash in one pass, then compare; a forgery's output is zeroed before the
+ * call returns.  The verdict is public once made (the call returns it),
+ * so the wipe may branch on it.  Not inlined, as gcm_seal_general. */
+static __attribute__((noinline)) int gcm_open_general(const gcm_keys *k, const uint8_t *iv, size_t ivlen,
+                                                      const uint8_t *aad, size_t aadlen, const uint8_t *in,
+                                                      size_t len, uint8_t *out, const uint8_t *tag, size_t taglen)
 {
     ic_aes_gcm_ctx m;
     uint8_t t[16];
     int ok;
-    ic_gcm_msg_fn f = ivlen == IC_GCM_IV_SIZE ? gcm_msg_fn(k) : NULL;
-    if (f != NULL) {
-        ic_gcm_msg msg = { .aad = aad, .aadlen = aadlen, .in = in, .len = len, .out = out, .etag = tag,
-                           .taglen = taglen };
-        gcm_set_j0(msg.j0, iv);
-        ok = f(k->aes, k->hk, IC_GCM_HOOK_CTR_PUBLIC, &msg);
-        ic_ct_declassify(&ok, sizeof ok);
-        return ok ? IC_OK : IC_ERR_AUTH;
-    }
     gcm_msg_begin(&m, k, iv, ivlen, aad, aadlen);
     gcm_crypt_data(&m, k, out, in, len, GCM_DEC);
     gcm_full_tag(&m, k, t);
@@ -863,6 +870,21 @@ GCM_INLINE int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen,
     IC_WIPE_FIXED(t, sizeof t);
     gcm_msg_wipe(&m);
     return ok ? IC_OK : IC_ERR_AUTH;
+}
+
+/* Open under checked keys: with a 12-byte IV, one call of the key's
+ * whole-message function, which zeroes a forgery's output itself. */
+GCM_INLINE int gcm_open_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
+                         size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, const uint8_t *tag,
+                         size_t taglen)
+{
+    ic_gcm_msg_fn f = ivlen == IC_GCM_IV_SIZE ? gcm_msg_fn(k) : NULL;
+    if (f == NULL)
+        return gcm_open_general(k, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
+    ic_gcm_msg msg = { .aad = aad, .aadlen = aadlen, .in = in, .len = len, .out = out, .etag = tag,
+                       .taglen = taglen };
+    gcm_set_j0(msg.j0, iv);
+    return f(k->aes, k->hk, IC_GCM_HOOK_CTR_PUBLIC, &msg) ? IC_OK : IC_ERR_AUTH;   /* declassified */
 }
 
 int ic_aes_gcm_key_seal(const ic_aes_gcm_key *k, uint8_t *out, uint8_t *tag, size_t taglen, const uint8_t *in,

@@ -344,15 +344,26 @@ GX_INLINE __m128i gf_verdict(__m128i tag, __m128i etag, __mmask16 tm)
     return _mm_cmpeq_epi64(_mm_or_si128(d, _mm_shuffle_epi32(d, 0x4E)), _mm_setzero_si128());
 }
 
+/* The lanes of register 0 that the frame of a len-byte tail leaves free
+ * before its first data block: 0 .. 3 (a frame of R registers holds
+ * 4(R - 1) .. 4R - 1 data blocks and the lengths block). */
+GX_INLINE size_t gf_free_lanes(size_t len)
+{
+    return 3 - (len + 15) / 16 % 4;
+}
+
 /* The frame: len <= 16 * (4R - 1) bytes of in to out with the counter
- * tails t, t + 1, ..., GHASH from y over the ciphertext and the lengths
- * block lb (phi form), E(K, J0) from j0; the tag in the standard's byte
- * order is returned.  Decrypting, etag/tm are the caller's tag and the
- * mask of its bytes, and the output is stored ANDed with the verdict,
- * which *ok receives as 0 or 1.  R is a constant in each instance. */
+ * tails t, t + 1, ..., GHASH from y over the AAD (aadlen bytes, at most
+ * the free lanes' 16 * gf_free_lanes(len), else 0 and y has it), the
+ * ciphertext and the lengths block lb (phi form), E(K, J0) from j0; the
+ * tag in the standard's byte order is returned.  Decrypting, etag/tm are
+ * the caller's tag and the mask of its bytes, and *ok receives the
+ * verdict as 0 or 1 (the caller zeroes a forgery's output).  R is a
+ * constant in each instance. */
 GX_INLINE __m128i gf_frame(const __m128i *rk, int rounds, const ghash_x86_key32 *gk, const int R, const int enc,
-                           __m128i j0, uint32_t t, __m128i y, const uint8_t *in, uint8_t *out, size_t len,
-                           __m128i lb, __m128i etag, __mmask16 tm, int *ok)
+                           __m128i j0, uint32_t t, __m128i y, const uint8_t *aad, size_t aadlen,
+                           const uint8_t *in, uint8_t *out, size_t len, __m128i lb, __m128i etag, __mmask16 tm,
+                           int *ok)
 {
     const ptrdiff_t nd = (ptrdiff_t)((len + 15) / 16), q = 4 * R - 1 - nd, off = 16 * q;
     const __m512i base = gf_base(j0, _mm_load_si128(rk));
@@ -360,11 +371,19 @@ GX_INLINE __m128i gf_frame(const __m128i *rk, int rounds, const ghash_x86_key32 
     __m512i s[GF_MAXREG], x[GF_MAXREG];
     __mmask64 m[GF_MAXREG];
     __m128i e = _mm_xor_si128(j0, _mm_load_si128(rk));
+    /* the AAD in the lanes just before the data, its last block's
+     * padding zero (the mask): hashed with the data, one reduction for
+     * the message instead of one more of its own before it */
+    const ptrdiff_t ao = off - 16 * (ptrdiff_t)((aadlen + 15) / 16), yl = ao / 16;
+    const __m512i a0 = aadlen != 0 ? _mm512_maskz_loadu_epi8(gf_bits(ao, ao + (ptrdiff_t)aadlen), gf_at(aad, -ao))
+                                   : _mm512_setzero_si512();
+    /* no data (R is 1): no access at all, see gf_strays */
+    const int data = R > 1 || len != 0;
 
 #pragma GCC unroll 8
     for (int r = 0; r < R; r++) {
         m[r] = gf_bits(off - 64 * r, off + (ptrdiff_t)len - 64 * r);
-        x[r] = _mm512_maskz_loadu_epi8(m[r], gf_at(in, 64 * r - off));
+        x[r] = data ? _mm512_maskz_loadu_epi8(m[r], gf_at(in, 64 * r - off)) : _mm512_setzero_si512();
         s[r] = gf_ctr(_mm512_add_epi32(v, _mm512_set1_epi32(4 * r)), base);
     }
     /* rounds 1 .. 9 written out, then AES-192's and AES-256's extra ones
@@ -393,19 +412,20 @@ GX_INLINE __m128i gf_frame(const __m128i *rk, int rounds, const ghash_x86_key32 
         e = _mm_aesenclast_si128(e, k1);
     }
 
-    /* GHASH: the ciphertext (s encrypting, x decrypting), y on the lane of
-     * the first data block (lane q; the lengths block's when there is no
-     * data), the lengths block on the last lane */
+    /* GHASH: the AAD (a0, register 0) and the ciphertext (s encrypting,
+     * x decrypting; zero outside the data), y on the lane of the first
+     * block hashed (lane yl; the lengths block's when there is neither),
+     * the lengths block on the last lane */
     const __m512i bs = _mm512_broadcast_i32x4(gh_bswap_mask());
     const __m512i yb = _mm512_broadcast_i32x4(y);
     gh512_acc a;
     gh512_acc_zero(&a);
 #pragma GCC unroll 8
     for (int r = 0; r < R; r++) {
-        __m512i g = _mm512_shuffle_epi8(enc ? s[r] : x[r], bs);
+        __m512i g = _mm512_shuffle_epi8(r == 0 ? _mm512_or_si512(enc ? s[r] : x[r], a0) : enc ? s[r] : x[r], bs);
         if (r == R - 1)
             g = _mm512_mask_xor_epi64(g, 0xC0, g, _mm512_broadcast_i32x4(lb));
-        __mmask8 ym = (__mmask8)((q >> 2) == r ? 3u << (2 * (q & 3)) : 0u);
+        __mmask8 ym = (__mmask8)((yl >> 2) == r ? 3u << (2 * (yl & 3)) : 0u);
         g = _mm512_mask_xor_epi64(g, ym, g, yb);
         gh512_mul_acc(&a, g, gh512_pow32(gk, 8 - R + r), gh512_kar32(gk, 8 - R + r));
     }
@@ -414,31 +434,27 @@ GX_INLINE __m128i gf_frame(const __m128i *rk, int rounds, const ghash_x86_key32 
     gh512_fold_into(&f, &a);
     __m128i tag = _mm_xor_si128(_mm_shuffle_epi8(gh_finish(&f), gh_bswap_mask()), e);
 
-    __m512i okz = _mm512_set1_epi32(-1);
-    if (!enc) {
-        __m128i okv = gf_verdict(tag, etag, tm);
-        okz = _mm512_broadcast_i32x4(okv);
-        *ok = _mm_cvtsi128_si32(okv) & 1;
-    }
+    if (!enc)
+        *ok = _mm_cvtsi128_si32(gf_verdict(tag, etag, tm)) & 1;
 #pragma GCC unroll 8
-    for (int r = 0; r < R; r++)
-        _mm512_mask_storeu_epi8((void *)(uintptr_t)gf_at(out, 64 * r - off), m[r], _mm512_and_si512(s[r], okz));
+    for (int r = 0; r < R && data; r++)
+        _mm512_mask_storeu_epi8((void *)(uintptr_t)gf_at(out, 64 * r - off), m[r], s[r]);
     return tag;
 }
 
 /* The frame for nd = 0 .. 31 data blocks: R = nd / 4 + 1 registers (the
  * lengths block takes a lane too), one instance per R and direction. */
 GX_INLINE __m128i gf_frame_any(const __m128i *rk, int rounds, const ghash_x86_key32 *gk, int enc, __m128i j0,
-                            uint32_t t, __m128i y, const uint8_t *in, uint8_t *out, size_t len, __m128i lb,
-                            __m128i etag, __mmask16 tm, int *ok)
+                            uint32_t t, __m128i y, const uint8_t *aad, size_t aadlen, const uint8_t *in,
+                            uint8_t *out, size_t len, __m128i lb, __m128i etag, __mmask16 tm, int *ok)
 {
 #define GF_CASE(R, E) \
-    case R - 1: return gf_frame(rk, rounds, gk, R, E, j0, t, y, in, out, len, lb, etag, tm, ok)
+    case R - 1: return gf_frame(rk, rounds, gk, R, E, j0, t, y, aad, aadlen, in, out, len, lb, etag, tm, ok)
 #define GF_CASES(E)                                                                      \
     switch ((len + 15) / 16 / 4) {                                                       \
         GF_CASE(1, E); GF_CASE(2, E); GF_CASE(3, E); GF_CASE(4, E);                      \
         GF_CASE(5, E); GF_CASE(6, E); GF_CASE(7, E);                                     \
-    default: return gf_frame(rk, rounds, gk, 8, E, j0, t, y, in, out, len, lb, etag, tm, ok); \
+    default: return gf_frame(rk, rounds, gk, 8, E, j0, t, y, aad, aadlen, in, out, len, lb, etag, tm, ok); \
     }
     if (enc)
         GF_CASES(1)
@@ -491,12 +507,13 @@ GX_INLINE uint32_t gf_t0(const ic_gcm_msg *m)
 }
 
 /* The end of message m from byte done on, y the GHASH so far: with done
- * 0, the AAD first (a longer message's caller has hashed it), then the
- * last 0 .. 31 blocks, E(K, J0) and the lengths block in the frame; the
- * tag to m->tag (sealing) or the verdict returned (opening).  A function
- * of its own, the only one holding the frame's instances, so that a short
- * message does not pay the prologue (spills, 64-byte stack alignment) of
- * the longer messages' code. */
+ * 0, the AAD too (a longer message's caller has hashed it; in the frame
+ * when its free lanes hold it, else first), then the last 0 .. 31
+ * blocks, E(K, J0) and the lengths block in the frame; the tag to m->tag
+ * (sealing) or the verdict returned (opening).  A function of its own,
+ * the only one holding the frame's instances, so that a short message
+ * does not pay the prologue (spills, 64-byte stack alignment) of the
+ * longer messages' code. */
 static __attribute__((noinline)) int gf_tail(const __m128i *rk, int rounds, const ghash_x86_key32 *gk, int enc,
                                              const ic_gcm_msg *m, size_t done, __m128i y)
 {
@@ -506,17 +523,26 @@ static __attribute__((noinline)) int gf_tail(const __m128i *rk, int rounds, cons
     /* in and out may be NULL with no data (then done is 0): no arithmetic on them then */
     const uint8_t *in = done != 0 ? m->in + done : m->in;
     uint8_t *out = done != 0 ? m->out + done : m->out;
-    if (done == 0)
+    const size_t len = m->len - done;
+    size_t alen = 0;
+    if (done == 0 && m->aadlen <= 16 * gf_free_lanes(len))
+        alen = m->aadlen;
+    else if (done == 0)
         y = gf_aad(gk, y, m->aad, m->aadlen);
     if (enc) {
         _mm_storeu_si128((__m128i *)(void *)m->tag,
-                         gf_frame_any(rk, rounds, gk, 1, j0, t, y, in, out, m->len - done, gf_lengths(m),
+                         gf_frame_any(rk, rounds, gk, 1, j0, t, y, m->aad, alen, in, out, len, gf_lengths(m),
                                       _mm_setzero_si128(), 0, &ok));
         return 1;
     }
     const __mmask16 tm = gf_tagmask(m);
-    (void)gf_frame_any(rk, rounds, gk, 0, j0, t, y, in, out, m->len - done, gf_lengths(m),
+    (void)gf_frame_any(rk, rounds, gk, 0, j0, t, y, m->aad, alen, in, out, len, gf_lengths(m),
                        _mm_maskz_loadu_epi8(tm, m->etag), tm, &ok);
+    /* a forgery's plaintext is zeroed before the call returns, stored
+     * first so that the stores need not wait for the verdict */
+    ic_ct_declassify(&ok, sizeof ok);
+    if (!ok && len != 0)
+        memset(out, 0, len);
     return ok;
 }
 
@@ -582,7 +608,7 @@ static __attribute__((noinline)) int gf_long(const ic_aes_key *k, const ic_ghash
         ok = gf_tail(rk, rounds, gk, enc, m, 16 * nb, y);
     }
     /* Opening: the batches were decrypted in the same pass as hashed; a
-     * forgery's are zeroed here (the frame stored zeros for its own). */
+     * forgery's are zeroed here (gf_tail zeroed the rest). */
     ic_ct_declassify(&ok, sizeof ok);
     if (!ok)
         memset(m->out, 0, 16 * nb);

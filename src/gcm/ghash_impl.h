@@ -58,10 +58,11 @@ typedef size_t (*ic_gcm_stitch_fn)(const ic_aes_key *k, const ic_ghash_key *hk, 
  * encrypted (flags & IC_GCM_HOOK_ENCRYPT) or decrypted to out (out == in
  * allowed), the lengths block hashed.  Encrypting, the full tag goes to
  * tag and 1 is returned (etag unused).  Decrypting, the computed tag is
- * compared in constant time with the taglen (4 .. 16) bytes at etag, the
- * whole ciphertext authenticated before any output is stored; the output
- * is the plaintext when they agree and zeros when not, and the verdict is
- * returned as 1 or 0 (tag unused).  Lengths within GCM's limits.  The
+ * compared in constant time with the taglen (4 .. 16) bytes at etag; when
+ * the call returns, the output is the plaintext when they agree and zeros
+ * when not, and the verdict is returned as 1 or 0, declassified
+ * (ic_ct_declassify: public once made) so that the caller may branch on
+ * it (tag unused).  Lengths within GCM's limits.  The
  * message is one struct passed by pointer: as a dozen arguments it was
  * copied through the stack at every layer (about 60 instructions of a
  * 16-byte seal). */
