@@ -352,6 +352,26 @@ GX_INLINE size_t gf_free_lanes(size_t len)
     return 3 - (len + 15) / 16 % 4;
 }
 
+/* The frame's GHASH products into a: the AAD (a0, register 0) and the
+ * ciphertext c (zero outside the data), y on lane yl (the first block
+ * hashed; the lengths block's when there is neither), the lengths block
+ * lb on the last lane; R registers against H^4R .. H^1. */
+GX_INLINE void gf_hash(gh512_acc *a, const ghash_x86_key32 *gk, const int R, const __m512i *c, __m512i a0,
+                       __m128i y, ptrdiff_t yl, __m128i lb)
+{
+    const __m512i bs = _mm512_broadcast_i32x4(gh_bswap_mask());
+    const __m512i yb = _mm512_broadcast_i32x4(y);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; r++) {
+        __m512i g = _mm512_shuffle_epi8(r == 0 ? _mm512_or_si512(c[r], a0) : c[r], bs);
+        if (r == R - 1)
+            g = _mm512_mask_xor_epi64(g, 0xC0, g, _mm512_broadcast_i32x4(lb));
+        __mmask8 ym = (__mmask8)((yl >> 2) == r ? 3u << (2 * (yl & 3)) : 0u);
+        g = _mm512_mask_xor_epi64(g, ym, g, yb);
+        gh512_mul_acc(a, g, gh512_pow32(gk, 8 - R + r), gh512_kar32(gk, 8 - R + r));
+    }
+}
+
 /* The frame: len <= 16 * (4R - 1) bytes of in to out with the counter
  * tails t, t + 1, ..., GHASH from y over the AAD (aadlen bytes, at most
  * the free lanes' 16 * gf_free_lanes(len), else 0 and y has it), the
@@ -386,6 +406,15 @@ GX_INLINE __m128i gf_frame(const __m128i *rk, int rounds, const ghash_x86_key32 
         x[r] = data ? _mm512_maskz_loadu_epi8(m[r], gf_at(in, 64 * r - off)) : _mm512_setzero_si512();
         s[r] = gf_ctr(_mm512_add_epi32(v, _mm512_set1_epi32(4 * r)), base);
     }
+    /* decrypting more than one register, the ciphertext is hashed first:
+     * in program order before the rounds, its multiplies issue beside
+     * them (Zen 4, 64 and 256 bytes: 4-5 % faster; with one register 8 %
+     * slower) */
+    const int hash_first = !enc && R > 1;
+    gh512_acc a;
+    gh512_acc_zero(&a);
+    if (hash_first)
+        gf_hash(&a, gk, R, x, a0, y, yl, lb);
     /* rounds 1 .. 9 written out, then AES-192's and AES-256's extra ones
      * (a branch on the key size, public): as one loop over a round count
      * only known at run time the registers were copied on every round,
@@ -412,23 +441,8 @@ GX_INLINE __m128i gf_frame(const __m128i *rk, int rounds, const ghash_x86_key32 
         e = _mm_aesenclast_si128(e, k1);
     }
 
-    /* GHASH: the AAD (a0, register 0) and the ciphertext (s encrypting,
-     * x decrypting; zero outside the data), y on the lane of the first
-     * block hashed (lane yl; the lengths block's when there is neither),
-     * the lengths block on the last lane */
-    const __m512i bs = _mm512_broadcast_i32x4(gh_bswap_mask());
-    const __m512i yb = _mm512_broadcast_i32x4(y);
-    gh512_acc a;
-    gh512_acc_zero(&a);
-#pragma GCC unroll 8
-    for (int r = 0; r < R; r++) {
-        __m512i g = _mm512_shuffle_epi8(r == 0 ? _mm512_or_si512(enc ? s[r] : x[r], a0) : enc ? s[r] : x[r], bs);
-        if (r == R - 1)
-            g = _mm512_mask_xor_epi64(g, 0xC0, g, _mm512_broadcast_i32x4(lb));
-        __mmask8 ym = (__mmask8)((yl >> 2) == r ? 3u << (2 * (yl & 3)) : 0u);
-        g = _mm512_mask_xor_epi64(g, ym, g, yb);
-        gh512_mul_acc(&a, g, gh512_pow32(gk, 8 - R + r), gh512_kar32(gk, 8 - R + r));
-    }
+    if (!hash_first)
+        gf_hash(&a, gk, R, enc ? s : x, a0, y, yl, lb);
     gh_acc f;
     gh_acc_zero(&f);
     gh512_fold_into(&f, &a);
