@@ -308,6 +308,13 @@ GX_INLINE uint64_t gf_bits(ptrdiff_t lo, ptrdiff_t hi)
     return a & ~b;
 }
 
+/* Bits [lo, hi) for 0 <= lo < hi <= 64 (lengths, public): two shifts,
+ * no clamps or branches. */
+GX_INLINE uint64_t gf_span(ptrdiff_t lo, ptrdiff_t hi)
+{
+    return (~UINT64_C(0) << lo) & (~UINT64_C(0) >> (64 - hi));
+}
+
 /* p + d as a pointer for a masked access only (it may lie before p, and p
  * may be NULL with nothing to access). */
 GX_INLINE const uint8_t *gf_at(const uint8_t *p, ptrdiff_t d)
@@ -395,14 +402,18 @@ GX_INLINE __m128i gf_frame(const __m128i *rk, int rounds, const ghash_x86_key32 
      * padding zero (the mask): hashed with the data, one reduction for
      * the message instead of one more of its own before it */
     const ptrdiff_t ao = off - 16 * (ptrdiff_t)((aadlen + 15) / 16), yl = ao / 16;
-    const __m512i a0 = aadlen != 0 ? _mm512_maskz_loadu_epi8(gf_bits(ao, ao + (ptrdiff_t)aadlen), gf_at(aad, -ao))
+    const __m512i a0 = aadlen != 0 ? _mm512_maskz_loadu_epi8(gf_span(ao, ao + (ptrdiff_t)aadlen), gf_at(aad, -ao))
                                    : _mm512_setzero_si512();
     /* no data (R is 1): no access at all, see gf_strays */
     const int data = R > 1 || len != 0;
 
 #pragma GCC unroll 8
     for (int r = 0; r < R; r++) {
-        m[r] = gf_bits(off - 64 * r, off + (ptrdiff_t)len - 64 * r);
+        /* the data starts in register 0 and ends in register R - 1, 33 ..
+         * 48 bytes into it (its last lanes: the last data block and the
+         * lengths block); with no data, m[0] is 0 */
+        m[r] = (r == 0 ? ~UINT64_C(0) << off : ~UINT64_C(0)) &
+               (r == R - 1 ? ~UINT64_C(0) >> (64 - (off + (ptrdiff_t)len - 64 * r)) : ~UINT64_C(0));
         x[r] = data ? _mm512_maskz_loadu_epi8(m[r], gf_at(in, 64 * r - off)) : _mm512_setzero_si512();
         s[r] = gf_ctr(_mm512_add_epi32(v, _mm512_set1_epi32(4 * r)), base);
     }
