@@ -24,7 +24,7 @@
 #include "core/target.h"
 
 #if defined(__x86_64__)
-IC_TARGET_BEGIN("avx512f,avx512ifma")
+IC_TARGET_BEGIN("avx512f,avx512vl,avx512ifma")
 #include "bn/bn_impl.h"
 #include "core/ct.h"          /* IC_MSAN */
 
@@ -108,12 +108,45 @@ typedef struct {
     IC_ALIGNAS(64) uint64_t w[2][MAXD], u[2][MAXD], t[2][MAXD];
 } scratch52;
 
-/* x (nv vectors) one lane down, a zero lane in at the top. */
-IFMA_INLINE void shift_down(__m512i *x, const size_t nv)
+/* One vector's operations: all 8 lanes, or with half only the low 4, as
+ * a YMM operation (the last vector of a product whose digits fill half of
+ * it: the 20 digits of a 1024-bit modulus are two ZMM and one YMM
+ * register, not three ZMM).  A half vector's upper lanes are undefined
+ * and never read. */
+IFMA_INLINE __m256i lo256(__m512i x) { return _mm512_castsi512_si256(x); }
+IFMA_INLINE __m512i up512(__m256i x) { return _mm512_castsi256_si512(x); }
+IFMA_INLINE __m512i v_madd_lo(__m512i acc, __m512i x, __m512i y, int half)
+{
+    return half ? up512(_mm256_madd52lo_epu64(lo256(acc), lo256(x), lo256(y))) : _mm512_madd52lo_epu64(acc, x, y);
+}
+IFMA_INLINE __m512i v_madd_hi(__m512i acc, __m512i x, __m512i y, int half)
+{
+    return half ? up512(_mm256_madd52hi_epu64(lo256(acc), lo256(x), lo256(y))) : _mm512_madd52hi_epu64(acc, x, y);
+}
+IFMA_INLINE __m512i v_add(__m512i a, __m512i b, int half)
+{
+    return half ? up512(_mm256_add_epi64(lo256(a), lo256(b))) : _mm512_add_epi64(a, b);
+}
+IFMA_INLINE __m512i v_load(const uint64_t *p, int half)
+{
+    return half ? up512(_mm256_load_si256((const __m256i *)(const void *)p)) : _mm512_load_si512((const void *)p);
+}
+IFMA_INLINE void v_store(uint64_t *p, __m512i x, int half)
+{
+    if (half)
+        _mm256_store_si256((__m256i *)(void *)p, lo256(x));
+    else
+        _mm512_store_si512((void *)p, x);
+}
+
+/* x (nv vectors, the last a half one with hl) one lane down, a zero lane
+ * in at the top. */
+IFMA_INLINE void shift_down(__m512i *x, const size_t nv, const int hl)
 {
     for (size_t v = 0; v + 1 < nv; v++)
         x[v] = _mm512_alignr_epi64(x[v + 1], x[v], 1);
-    x[nv - 1] = _mm512_alignr_epi64(_mm512_setzero_si512(), x[nv - 1], 1);
+    x[nv - 1] = hl ? up512(_mm256_alignr_epi64(_mm256_setzero_si256(), lo256(x[nv - 1]), 1))
+                   : _mm512_alignr_epi64(_mm512_setzero_si512(), x[nv - 1], 1);
 }
 
 /* K (1 or 2) almost-Montgomery products side by side:
@@ -157,8 +190,8 @@ IFMA_INLINE void shift_down(__m512i *x, const size_t nv)
  * halves together.  (Moving the multiplicands instead of the
  * accumulators, a frame that shifts every 4 or 8 digits, measured slower:
  * docs/backends.md.) */
-IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int NACC, const int MEMOP, scratch52 *sc,
-                       uint64_t *const r[], const uint64_t *const a[], const uint64_t *const b[],
+IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int NACC, const int MEMOP, const int HL,
+                       scratch52 *sc, uint64_t *const r[], const uint64_t *const a[], const uint64_t *const b[],
                        const mod52 *const m[])
 {
     __m512i A[2][MAXV], M[2][MAXV], B[2][MAXV], N[2][MAXV], AH[2][MAXV], MH[2][MAXV];
@@ -169,13 +202,13 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int NACC, const in
     for (size_t k = 0; k < K; k++) {
         const __m512i b0 = _mm512_set1_epi64((long long)b[k][0]), b1 = _mm512_set1_epi64((long long)b[k][1]);
         for (size_t v = 0; v < nv; v++) {
+            const int h = HL && v == nv - 1;
             A[k][v] = M[k][v] = AH[k][v] = MH[k][v] = zero;
-            B[k][v] = _mm512_load_si512((const void *)(b[k] + 8 * v));
-            N[k][v] = _mm512_load_si512((const void *)(m[k]->n + 8 * v));
-            const __m512i x = _mm512_load_si512((const void *)(a[k] + 8 * v));
-            _mm512_store_si512((void *)(sc->w[k] + 8 * v), _mm512_madd52lo_epu64(zero, x, b0));
-            _mm512_store_si512((void *)(sc->u[k] + 8 * v),
-                               _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, x, b0), x, b1));
+            B[k][v] = v_load(b[k] + 8 * v, h);
+            N[k][v] = v_load(m[k]->n + 8 * v, h);
+            const __m512i x = v_load(a[k] + 8 * v, h);
+            v_store(sc->w[k] + 8 * v, v_madd_lo(zero, x, b0, h), h);
+            v_store(sc->u[k] + 8 * v, v_madd_lo(v_madd_hi(zero, x, b0, h), x, b1, h), h);
         }
         L0[k] = 0;
         n0s[k] = m[k]->n0s, n1[k] = m[k]->n[1];
@@ -198,29 +231,31 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int NACC, const in
                 const uint64_t *bp = b[k], *np = m[k]->n;
                 __asm__("" : "+r"(bp), "+r"(np));
                 for (size_t v = 0; v < nv; v++) {
-                    B[k][v] = _mm512_load_si512((const void *)(bp + 8 * v));
-                    N[k][v] = _mm512_load_si512((const void *)(np + 8 * v));
+                    B[k][v] = v_load(bp + 8 * v, HL && v == nv - 1);
+                    N[k][v] = v_load(np + 8 * v, HL && v == nv - 1);
                 }
             }
             for (size_t v = 0; v < nv; v++) {
-                A[k][v] = _mm512_madd52lo_epu64(A[k][v], xv, B[k][v]);
+                const int h = HL && v == nv - 1;
+                A[k][v] = v_madd_lo(A[k][v], xv, B[k][v], h);
                 if (ONE)
-                    A[k][v] = _mm512_madd52lo_epu64(A[k][v], qv, N[k][v]);
+                    A[k][v] = v_madd_lo(A[k][v], qv, N[k][v], h);
                 else
-                    M[k][v] = _mm512_madd52lo_epu64(M[k][v], qv, N[k][v]);
+                    M[k][v] = v_madd_lo(M[k][v], qv, N[k][v], h);
             }
-            shift_down(A[k], nv);
+            shift_down(A[k], nv, HL);
             if (!ONE)
-                shift_down(M[k], nv);
+                shift_down(M[k], nv, HL);
             if (SPLIT) {
-                shift_down(AH[k], nv);
-                shift_down(MH[k], nv);
+                shift_down(AH[k], nv, HL);
+                shift_down(MH[k], nv, HL);
             }
             for (size_t v = 0; v < nv; v++) {
+                const int h = HL && v == nv - 1;
                 __m512i *ah = SPLIT ? &AH[k][v] : &A[k][v];
                 __m512i *mh = SPLIT ? &MH[k][v] : ONE ? &A[k][v] : &M[k][v];
-                *ah = _mm512_madd52hi_epu64(*ah, xv, B[k][v]);
-                *mh = _mm512_madd52hi_epu64(*mh, qv, N[k][v]);
+                *ah = v_madd_hi(*ah, xv, B[k][v], h);
+                *mh = v_madd_hi(*mh, qv, N[k][v], h);
             }
             /* the lowest lane + q n0, a multiple of 2^52, carries into
              * the new lowest lane (old lane 1 and the terms of x and q
@@ -235,12 +270,14 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int NACC, const in
     if (SPLIT)
         for (size_t k = 0; k < K; k++)
             for (size_t v = 0; v < nv; v++) {
-                A[k][v] = _mm512_add_epi64(A[k][v], AH[k][v]);
-                M[k][v] = _mm512_add_epi64(M[k][v], MH[k][v]);
+                A[k][v] = v_add(A[k][v], AH[k][v], HL && v == nv - 1);
+                M[k][v] = v_add(M[k][v], MH[k][v], HL && v == nv - 1);
             }
     for (size_t k = 0; k < K; k++) {
-        for (size_t v = 0; v < nv; v++)
-            _mm512_store_si512((void *)(sc->t[k] + 8 * v), ONE ? A[k][v] : _mm512_add_epi64(A[k][v], M[k][v]));
+        for (size_t v = 0; v < nv; v++) {
+            const int h = HL && v == nv - 1;
+            v_store(sc->t[k] + 8 * v, ONE ? A[k][v] : v_add(A[k][v], M[k][v], h), h);
+        }
         sc->t[k][0] = L0[k];
     }
     uint64_t c[2] = { 0, 0 };
@@ -267,15 +304,20 @@ static void amm1(scratch52 *sc, uint64_t *r, const uint64_t *a, const uint64_t *
     const uint64_t *const X[1] = { a }, *const Y[1] = { b };
     const mod52 *const P[1] = { m };
     switch (m->nv) {
-    case 3: amm_k(1, 3, 4, 0, sc, R, X, Y, P); break;
-    case 4: amm_k(1, 4, 4, 0, sc, R, X, Y, P); break;
-    case 5: amm_k(1, 5, 4, 0, sc, R, X, Y, P); break;
-    case 6: amm_k(1, 6, 4, 0, sc, R, X, Y, P); break;
-    case 7: amm_k(1, 7, 2, 0, sc, R, X, Y, P); break;
-    case 8: amm_k(1, 8, 2, 1, sc, R, X, Y, P); break;
-    case 9: amm_k(1, 9, 2, 1, sc, R, X, Y, P); break;
-    case 10: amm_k(1, 10, 2, 1, sc, R, X, Y, P); break;
-    default: amm_k(1, m->nv, 2, 0, sc, R, X, Y, P); break;
+    case 3:
+        if (m->d <= 8 * 3 - 4)
+            amm_k(1, 3, 4, 0, 1, sc, R, X, Y, P);
+        else
+            amm_k(1, 3, 4, 0, 0, sc, R, X, Y, P);
+        break;
+    case 4: amm_k(1, 4, 4, 0, 0, sc, R, X, Y, P); break;
+    case 5: amm_k(1, 5, 4, 0, 0, sc, R, X, Y, P); break;
+    case 6: amm_k(1, 6, 4, 0, 0, sc, R, X, Y, P); break;
+    case 7: amm_k(1, 7, 2, 0, 0, sc, R, X, Y, P); break;
+    case 8: amm_k(1, 8, 2, 1, 0, sc, R, X, Y, P); break;
+    case 9: amm_k(1, 9, 2, 1, 0, sc, R, X, Y, P); break;
+    case 10: amm_k(1, 10, 2, 1, 0, sc, R, X, Y, P); break;
+    default: amm_k(1, m->nv, 2, 0, 0, sc, R, X, Y, P); break;
     }
 }
 
@@ -292,9 +334,14 @@ static void amm2(scratch52 *sc, uint64_t *r0, const uint64_t *a0, const uint64_t
     const uint64_t *const X[2] = { a0, a1 }, *const Y[2] = { b0, b1 };
     const mod52 *const P[2] = { m0, m1 };
     switch (m0->nv) {
-    case 3: amm_k(2, 3, 1, 0, sc, R, X, Y, P); break;
-    case 4: amm_k(2, 4, 1, 0, sc, R, X, Y, P); break;
-    case 5: amm_k(2, 5, 1, 1, sc, R, X, Y, P); break;
+    case 3:   /* 1024-bit halves, 20 digits: the last vector a YMM one */
+        if (m0->d <= 8 * 3 - 4)
+            amm_k(2, 3, 1, 0, 1, sc, R, X, Y, P);
+        else
+            amm_k(2, 3, 1, 0, 0, sc, R, X, Y, P);
+        break;
+    case 4: amm_k(2, 4, 1, 0, 0, sc, R, X, Y, P); break;
+    case 5: amm_k(2, 5, 1, 1, 0, sc, R, X, Y, P); break;
     default:
         amm1(sc, r0, a0, b0, m0);
         amm1(sc, r1, a1, b1, m1);
