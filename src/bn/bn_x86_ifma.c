@@ -596,7 +596,8 @@ static void ifma_modexp(const ic_mont_exp *job, size_t njobs)
 static const ic_mont_ops ifma_ops = { ifma_mul, NULL, ifma_rbits, IFMA_MIN_LIMBS, ifma_modexp };
 /* IFMA from 1024 bits (IFMA_MIN_LIMBS); a smaller context records adx (min_limbs), so the
  * entry needs what adx needs */
-IC_BACKEND(montmul, ifma, IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512IFMA) | IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX),
+IC_BACKEND(montmul, ifma,
+           IC_F(IC_CPU_AVX512F) | IC_F(IC_CPU_AVX512VL) | IC_F(IC_CPU_AVX512IFMA) | IC_F(IC_CPU_BMI2) | IC_F(IC_CPU_ADX),
            &ifma_ops);
 
 #endif /* IC_BN_HAVE_ADX */
