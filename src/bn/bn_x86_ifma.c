@@ -292,6 +292,17 @@ IFMA_INLINE void amm_k(const size_t K, const size_t nv, const int NACC, const in
             r[k][j] = 0;
 }
 
+/* amm_k on three vectors: with 20 digits or fewer (a 1024-bit modulus,
+ * an RSA-2048 half) the last one is a YMM register (HL). */
+IFMA_INLINE void amm_3(const size_t K, const int NACC, scratch52 *sc, uint64_t *const r[],
+                       const uint64_t *const a[], const uint64_t *const b[], const mod52 *const m[])
+{
+    if (m[0]->d <= 8 * 3 - 4)
+        amm_k(K, 3, NACC, 0, 1, sc, r, a, b, m);
+    else
+        amm_k(K, 3, NACC, 0, 0, sc, r, a, b, m);
+}
+
 /* Moduli of 1024 to 4096 bits (3 to 10 vectors) get code with nv known,
  * so that A, M, B and N live in registers up to 7 vectors; from 8 (3072
  * bits and up) B and N are memory operands (MEMOP: the compiler's own
@@ -304,12 +315,7 @@ static void amm1(scratch52 *sc, uint64_t *r, const uint64_t *a, const uint64_t *
     const uint64_t *const X[1] = { a }, *const Y[1] = { b };
     const mod52 *const P[1] = { m };
     switch (m->nv) {
-    case 3:
-        if (m->d <= 8 * 3 - 4)
-            amm_k(1, 3, 4, 0, 1, sc, R, X, Y, P);
-        else
-            amm_k(1, 3, 4, 0, 0, sc, R, X, Y, P);
-        break;
+    case 3: amm_3(1, 4, sc, R, X, Y, P); break;
     case 4: amm_k(1, 4, 4, 0, 0, sc, R, X, Y, P); break;
     case 5: amm_k(1, 5, 4, 0, 0, sc, R, X, Y, P); break;
     case 6: amm_k(1, 6, 4, 0, 0, sc, R, X, Y, P); break;
@@ -334,12 +340,7 @@ static void amm2(scratch52 *sc, uint64_t *r0, const uint64_t *a0, const uint64_t
     const uint64_t *const X[2] = { a0, a1 }, *const Y[2] = { b0, b1 };
     const mod52 *const P[2] = { m0, m1 };
     switch (m0->nv) {
-    case 3:   /* 1024-bit halves, 20 digits: the last vector a YMM one */
-        if (m0->d <= 8 * 3 - 4)
-            amm_k(2, 3, 1, 0, 1, sc, R, X, Y, P);
-        else
-            amm_k(2, 3, 1, 0, 0, sc, R, X, Y, P);
-        break;
+    case 3: amm_3(2, 1, sc, R, X, Y, P); break;
     case 4: amm_k(2, 4, 1, 0, 0, sc, R, X, Y, P); break;
     case 5: amm_k(2, 5, 1, 1, 0, sc, R, X, Y, P); break;
     default:
