@@ -404,7 +404,8 @@ GX_INLINE __m128i gf_frame(const __m128i *rk, int rounds, const ghash_x86_key32 
     const ptrdiff_t ao = off - 16 * (ptrdiff_t)((aadlen + 15) / 16), yl = ao / 16;
     const __m512i a0 = aadlen != 0 ? _mm512_maskz_loadu_epi8(gf_span(ao, ao + (ptrdiff_t)aadlen), gf_at(aad, -ao))
                                    : _mm512_setzero_si512();
-    /* no data (R is 1): no access at all, see gf_strays */
+    /* no data (R is 1): no access at all (a masked access with a NULL
+     * pointer completes only through a fault-suppression assist) */
     const int data = R > 1 || len != 0;
 
 #pragma GCC unroll 8
