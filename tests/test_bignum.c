@@ -345,7 +345,10 @@ static void dual(const char *impl, void *arg)
     /* pairs of sizes (the CRT halves are equal; the rest checks unequal ones) */
     static const unsigned pairs[][2] = { { 512, 512 }, { 1024, 1024 }, { 1024, 1536 }, { 2048, 512 },
                                          { 1536, 1536 }, { 3072, 3072 }, { 4096, 2048 }, { 2048, 2048 },
-                                         { 1000, 1000 }, { 2040, 2040 } };
+                                         { 1000, 1000 }, { 2040, 2040 },
+                                         /* 18 limbs: ifma's pair of three full vectors (from 17
+                                          * to 19 limbs; 16 make the last a half one) */
+                                         { 1152, 1152 } };
     static uint8_t n[2][MAXB], b[2][MAXB], e[2][MAXB], got[2][MAXB], want[2][MAXB];
     for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
         if (emulated && (pairs[p][0] < 1024 || p >= 7))     /* the later pairs: native only */
