@@ -799,6 +799,16 @@ static void gcm_seal_short(ic_aes_gcm_ctx *m, const gcm_keys *k, uint8_t *out, c
     IC_WIPE_FIXED(b, 16);
 }
 
+/* Seal through the key's whole-message function f with a 12-byte IV,
+ * the full tag to tag. */
+GCM_INLINE void gcm_msg_seal(const gcm_keys *k, ic_gcm_msg_fn f, const uint8_t *iv, const uint8_t *aad,
+                             size_t aadlen, const uint8_t *in, size_t len, uint8_t *out, uint8_t tag[16])
+{
+    ic_gcm_msg msg = { .aad = aad, .aadlen = aadlen, .in = in, .len = len, .out = out, .tag = tag };
+    gcm_set_j0(msg.j0, iv);   /* public: the IV and a count */
+    (void)f(k->aes, k->hk, IC_GCM_HOOK_ENCRYPT | IC_GCM_HOOK_CTR_PUBLIC, &msg);
+}
+
 /* Seal under checked keys, the general way: a short tag, an IV of other
  * than 12 bytes, or a key without a whole-message function.  m is only
  * the message half of a context: its key fields are never read (the keys
@@ -814,9 +824,7 @@ static __attribute__((noinline)) void gcm_seal_general(const gcm_keys *k, const 
     uint8_t *dst = taglen == 16 ? tag : t;   /* the full tag: no copy to wipe */
     ic_gcm_msg_fn f = ivlen == IC_GCM_IV_SIZE ? gcm_msg_fn(k) : NULL;
     if (f != NULL) {
-        ic_gcm_msg msg = { .aad = aad, .aadlen = aadlen, .in = in, .len = len, .out = out, .tag = dst };
-        gcm_set_j0(msg.j0, iv);   /* public: the IV and a count */
-        (void)f(k->aes, k->hk, IC_GCM_HOOK_ENCRYPT | IC_GCM_HOOK_CTR_PUBLIC, &msg);
+        gcm_msg_seal(k, f, iv, aad, aadlen, in, len, out, dst);
     } else {
         gcm_msg_begin(&m, k, iv, ivlen, aad, aadlen);
         if (len - 1 < GCM_SHORT) {
@@ -844,9 +852,7 @@ GCM_INLINE void gcm_seal_with(const gcm_keys *k, const uint8_t *iv, size_t ivlen
         gcm_seal_general(k, iv, ivlen, aad, aadlen, in, len, out, tag, taglen);
         return;
     }
-    ic_gcm_msg msg = { .aad = aad, .aadlen = aadlen, .in = in, .len = len, .out = out, .tag = tag };
-    gcm_set_j0(msg.j0, iv);   /* public: the IV and a count */
-    (void)f(k->aes, k->hk, IC_GCM_HOOK_ENCRYPT | IC_GCM_HOOK_CTR_PUBLIC, &msg);
+    gcm_msg_seal(k, f, iv, aad, aadlen, in, len, out, tag);
 }
 
 /* Open under checked keys without a whole-message function: decrypt and
