@@ -297,17 +297,6 @@ size_t ic_gcm_x86_vaes512_crypt(const ic_aes_key *k, const ic_ghash_key *hk, uns
 
 #define GF_MAXREG 8
 
-/* Bits [lo, hi) of a 64-bit mask, each bound clamped to 0 .. 64 (lengths,
- * public). */
-GX_INLINE uint64_t gf_bits(ptrdiff_t lo, ptrdiff_t hi)
-{
-    lo = lo < 0 ? 0 : lo > 64 ? 64 : lo;
-    hi = hi < 0 ? 0 : hi > 64 ? 64 : hi;
-    uint64_t a = hi >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << hi) - 1;
-    uint64_t b = lo >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << lo) - 1;
-    return a & ~b;
-}
-
 /* Bits [lo, hi) for 0 <= lo < hi <= 64 (lengths, public): two shifts,
  * no clamps or branches. */
 GX_INLINE uint64_t gf_span(ptrdiff_t lo, ptrdiff_t hi)
@@ -499,7 +488,7 @@ GX_INLINE __m128i gf_aad(const ghash_x86_key32 *gk, __m128i y, const uint8_t *aa
     while (len != 0) {
         const size_t c = len < 64 ? len : 64;
         const ptrdiff_t q = 4 - (ptrdiff_t)((c + 15) / 16), off = 16 * q;
-        __m512i x = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(gf_bits(off, off + (ptrdiff_t)c), gf_at(aad, -off)), bs);
+        __m512i x = _mm512_shuffle_epi8(_mm512_maskz_loadu_epi8(gf_span(off, off + (ptrdiff_t)c), gf_at(aad, -off)), bs);
         x = _mm512_mask_xor_epi64(x, (__mmask8)(3u << (2 * q)), x, _mm512_broadcast_i32x4(y));
         gh512_acc a;
         gh_acc f;
